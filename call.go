@@ -1,0 +1,219 @@
+package ferry
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+)
+
+// LogLevel is the severity of a log notification, as in RFC 5424.
+type LogLevel int8
+
+// The log levels, least severe first.
+const (
+	LevelDebug LogLevel = iota
+	LevelInfo
+	LevelNotice
+	LevelWarning
+	LevelError
+	LevelCritical
+	LevelAlert
+	LevelEmergency
+	levelOff // no log notifications
+)
+
+var levelNames = [...]string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// String returns the level's protocol name.
+func (l LogLevel) String() string {
+	if l >= 0 && int(l) < len(levelNames) {
+		return levelNames[l]
+	}
+	return "off"
+}
+
+func parseLevel(s string) (LogLevel, bool) {
+	for i, n := range levelNames {
+		if n == s {
+			return LogLevel(i), true
+		}
+	}
+	return levelOff, false
+}
+
+// clientCaps is what the client declared it can do.
+type clientCaps struct {
+	raw         json.RawMessage
+	sampling    bool
+	elicitation bool
+	roots       bool
+}
+
+func parseClientCaps(raw json.RawMessage) clientCaps {
+	c := clientCaps{raw: raw}
+	if len(raw) == 0 {
+		return c
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) == nil {
+		_, c.sampling = m["sampling"]
+		_, c.elicitation = m["elicitation"]
+		_, c.roots = m["roots"]
+	}
+	return c
+}
+
+// request is one client request being served: everything a handler may
+// reach through its context.
+type request struct {
+	srv     *Server
+	id      json.RawMessage
+	method  string
+	modern  bool
+	version string
+	caps    clientCaps
+	session string
+	header  http.Header
+
+	// level is the log threshold for this request.
+	level LogLevel
+	// progressToken is the caller's _meta.progressToken, or nil.
+	progressToken json.RawMessage
+
+	// out sends one message on the request's stream; nil when there is none.
+	out func(msg []byte) error
+	// calls routes the replies to server-to-client requests; nil when
+	// replies cannot reach this replica.
+	calls *pendingCalls
+	// state is the legacy session or connection, for logging/setLevel and
+	// subscriptions; nil when nothing is kept.
+	state legacyState
+	// input is the state of a modern multi round-trip request.
+	input *inputState
+
+	mu           sync.Mutex // guards done and lastProgress
+	done         bool
+	lastProgress float64
+	sentProgress bool
+}
+
+type requestKey struct{}
+
+func withRequest(ctx context.Context, r *request) context.Context {
+	return context.WithValue(ctx, requestKey{}, r)
+}
+
+func requestFrom(ctx context.Context) *request {
+	r, _ := ctx.Value(requestKey{}).(*request)
+	return r
+}
+
+// finish marks the request answered: nothing more is sent for it.
+func (r *request) finish() {
+	r.mu.Lock()
+	r.done = true
+	r.mu.Unlock()
+}
+
+// notify sends a notification on the request's stream.
+func (r *request) notify(method string, params any) error {
+	if r.out == nil {
+		return ErrNoClientStream
+	}
+	data, err := json.Marshal(params)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done {
+		return ErrNoClientStream
+	}
+	return r.out(jsonrpc.AppendRequest(nil, nil, method, data))
+}
+
+// CallInfo describes the request a handler is serving.
+type CallInfo struct {
+	// Method is the JSON-RPC method, such as "tools/call".
+	Method string
+	// ProtocolVersion is the version the request speaks.
+	ProtocolVersion string
+	// SessionID is the legacy session's id, or empty.
+	SessionID string
+	// Header holds the HTTP request's headers, or nil on stdio.
+	Header http.Header
+}
+
+// CallInfoFromContext returns the details of the request ctx belongs to,
+// and false when ctx is not a handler's context.
+func CallInfoFromContext(ctx context.Context) (CallInfo, bool) {
+	r := requestFrom(ctx)
+	if r == nil {
+		return CallInfo{}, false
+	}
+	return CallInfo{Method: r.method, ProtocolVersion: r.version, SessionID: r.session, Header: r.header}, true
+}
+
+// Progress is a progress notification's content.
+type Progress struct {
+	// Progress is how far the work is; it must grow with every notification.
+	Progress float64
+	// Total is the amount of work, or zero when unknown.
+	Total float64
+	// Message says what is happening, for a person.
+	Message string
+}
+
+// NotifyProgress tells the caller how far the request has come, if the
+// caller asked for progress (sent a progress token); otherwise it does
+// nothing. Progress must grow from one notification to the next: a value
+// that does not is not sent, and an error says so.
+func NotifyProgress(ctx context.Context, p Progress) error {
+	r := requestFrom(ctx)
+	if r == nil || r.progressToken == nil {
+		return nil
+	}
+	r.mu.Lock()
+	if r.sentProgress && p.Progress <= r.lastProgress {
+		r.mu.Unlock()
+		return NewError(CodeInvalidParams, "progress must increase: %v after %v", p.Progress, r.lastProgress)
+	}
+	r.sentProgress, r.lastProgress = true, p.Progress
+	r.mu.Unlock()
+	b := append([]byte(`{"progressToken":`), r.progressToken...)
+	b = append(b, `,"progress":`...)
+	b = strconv.AppendFloat(b, p.Progress, 'g', -1, 64)
+	if p.Total > 0 {
+		b = append(b, `,"total":`...)
+		b = strconv.AppendFloat(b, p.Total, 'g', -1, 64)
+	}
+	b = appendOptString(b, "message", p.Message)
+	b = append(b, '}')
+	return r.notify("notifications/progress", json.RawMessage(b))
+}
+
+// Log sends a log notification to the caller when level is at or above the
+// threshold the client chose (logging/setLevel in legacy sessions, the
+// request's logLevel in the modern era). data is any JSON value; logger
+// names the source and may be empty. Logs must not carry secrets.
+func Log(ctx context.Context, level LogLevel, logger string, data any) error {
+	r := requestFrom(ctx)
+	if r == nil || level < r.level || level >= levelOff {
+		return nil
+	}
+	return r.notify("notifications/message", struct {
+		Level  string `json:"level"`
+		Logger string `json:"logger,omitempty"`
+		Data   any    `json:"data"`
+	}{level.String(), logger, data})
+}
+
+// legacyState is what a legacy session or stdio connection remembers.
+type legacyState interface {
+	setLevel(LogLevel)
+	subscribe(uri string, on bool)
+}

@@ -1,0 +1,349 @@
+package ferry
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+)
+
+// ElicitParams asks the user for input through the client.
+type ElicitParams struct {
+	// Message tells the user what is asked and why.
+	Message string `json:"message"`
+	// Mode is "form" (the default when empty) or "url".
+	Mode string `json:"mode,omitempty"`
+	// RequestedSchema is a flat object schema of primitive properties, for
+	// form mode.
+	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
+	// URL is the page to open, for URL mode.
+	URL string `json:"url,omitempty"`
+	// ElicitationID identifies a URL-mode elicitation (2025-11-25).
+	ElicitationID string `json:"elicitationId,omitempty"`
+}
+
+// ElicitResult is the user's answer: Action is "accept", "decline" or
+// "cancel"; Content holds the form's values when accepted.
+type ElicitResult struct {
+	Action  string         `json:"action"`
+	Content map[string]any `json:"content,omitempty"`
+}
+
+// SamplingMessage is one message of a sampling request or result.
+type SamplingMessage struct {
+	Role    Role
+	Content Content
+}
+
+// MarshalJSON implements [json.Marshaler].
+func (m SamplingMessage) MarshalJSON() ([]byte, error) {
+	b := append([]byte(`{"role":`), jsonrpc.AppendString(nil, string(m.Role))...)
+	b = append(b, `,"content":`...)
+	if m.Content == nil {
+		return nil, errors.New("ferry: sampling message without content")
+	}
+	b = m.Content.appendJSON(b)
+	return append(b, '}'), nil
+}
+
+// CreateMessageParams asks the client's model for a completion.
+type CreateMessageParams struct {
+	Messages      []SamplingMessage `json:"messages"`
+	MaxTokens     int               `json:"maxTokens"`
+	SystemPrompt  string            `json:"systemPrompt,omitempty"`
+	Temperature   *float64          `json:"temperature,omitempty"`
+	StopSequences []string          `json:"stopSequences,omitempty"`
+	// ModelPreferences is passed through as given.
+	ModelPreferences json.RawMessage `json:"modelPreferences,omitempty"`
+	IncludeContext   string          `json:"includeContext,omitempty"`
+}
+
+// CreateMessageResult is the client model's answer.
+type CreateMessageResult struct {
+	Role       Role
+	Content    Content
+	Model      string
+	StopReason string
+}
+
+// UnmarshalJSON implements [json.Unmarshaler].
+func (r *CreateMessageResult) UnmarshalJSON(data []byte) error {
+	var w struct {
+		Role       Role            `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		Model      string          `json:"model"`
+		StopReason string          `json:"stopReason"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	r.Role, r.Model, r.StopReason = w.Role, w.Model, w.StopReason
+	if len(w.Content) > 0 && w.Content[0] == '[' {
+		var blocks []json.RawMessage
+		if err := json.Unmarshal(w.Content, &blocks); err != nil || len(blocks) == 0 {
+			return errors.New("ferry: sampling result without content")
+		}
+		w.Content = blocks[0]
+	}
+	c, err := decodeContent(w.Content)
+	r.Content = c
+	return err
+}
+
+// Root is a boundary the client exposes, such as a directory.
+type Root struct {
+	URI  string `json:"uri"`
+	Name string `json:"name,omitempty"`
+}
+
+// Elicit asks the user a question through the client and waits for the
+// answer. In legacy sessions the request travels on the tool call's stream
+// and needs a stateful session (or stdio); in the modern era the call
+// returns an input_required result and the client retries with the answer,
+// so the handler runs again and this time Elicit returns it. A handler that
+// gets [ErrInputRequired] must return (it may return the error).
+func Elicit(ctx context.Context, p *ElicitParams) (*ElicitResult, error) {
+	r := requestFrom(ctx)
+	if r == nil || !r.caps.elicitation {
+		return nil, fmt.Errorf("ferry: the client cannot answer elicitation: %w", ErrNoClientStream)
+	}
+	var res ElicitResult
+	if err := r.ask(ctx, "elicitation/create", p, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// CreateMessage asks the client's model for a completion (sampling). It
+// travels like [Elicit].
+func CreateMessage(ctx context.Context, p *CreateMessageParams) (*CreateMessageResult, error) {
+	r := requestFrom(ctx)
+	if r == nil || !r.caps.sampling {
+		return nil, fmt.Errorf("ferry: the client cannot answer sampling: %w", ErrNoClientStream)
+	}
+	var res CreateMessageResult
+	if err := r.ask(ctx, "sampling/createMessage", p, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// ListRoots asks the client for its roots. It travels like [Elicit].
+func ListRoots(ctx context.Context) ([]Root, error) {
+	r := requestFrom(ctx)
+	if r == nil || !r.caps.roots {
+		return nil, fmt.Errorf("ferry: the client has no roots: %w", ErrNoClientStream)
+	}
+	var res struct {
+		Roots []Root `json:"roots"`
+	}
+	if err := r.ask(ctx, "roots/list", struct{}{}, &res); err != nil {
+		return nil, err
+	}
+	return res.Roots, nil
+}
+
+// ErrInputRequired is returned by [Elicit], [CreateMessage] and
+// [ListRoots] in the modern era when the answer must come from a retry of
+// the request. The handler should return; Ferry answers input_required.
+var ErrInputRequired = errors.New("ferry: input required from the client")
+
+// ask sends a server-to-client request and decodes its result into res.
+func (r *request) ask(ctx context.Context, method string, params, res any) error {
+	if r.modern {
+		return r.input.ask(method, params, res)
+	}
+	if r.calls == nil || r.out == nil {
+		return fmt.Errorf("ferry: %s needs a stateful session or stdio: %w", method, ErrNoClientStream)
+	}
+	data, err := json.Marshal(params)
+	if err != nil {
+		return err
+	}
+	reply, err := r.calls.call(ctx, func(id json.RawMessage) error {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.done {
+			return ErrNoClientStream
+		}
+		return r.out(jsonrpc.AppendRequest(nil, id, method, data))
+	})
+	if err != nil {
+		return err
+	}
+	if reply.Error != nil {
+		return &Error{Code: Code(reply.Error.Code), Message: reply.Error.Message}
+	}
+	return json.Unmarshal(reply.Result, res)
+}
+
+// pendingCalls routes the client's replies to the server's requests.
+type pendingCalls struct {
+	mu   sync.Mutex // guards next and wait
+	next int64
+	wait map[string]chan *jsonrpc.Message
+}
+
+// call registers an id, sends with it, and waits for the reply or ctx.
+func (p *pendingCalls) call(ctx context.Context, send func(id json.RawMessage) error) (*jsonrpc.Message, error) {
+	ch := make(chan *jsonrpc.Message, 1)
+	p.mu.Lock()
+	p.next++
+	id := json.RawMessage(strconv.AppendInt([]byte(`"ferry-`), p.next, 10))
+	id = append(id, '"')
+	if p.wait == nil {
+		p.wait = make(map[string]chan *jsonrpc.Message)
+	}
+	p.wait[string(id)] = ch
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.wait, string(id))
+		p.mu.Unlock()
+	}()
+	if err := send(id); err != nil {
+		return nil, err
+	}
+	select {
+	case m := <-ch:
+		return m, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// deliver hands a reply to its waiting call and reports whether one waited.
+func (p *pendingCalls) deliver(m *jsonrpc.Message) bool {
+	p.mu.Lock()
+	ch, ok := p.wait[string(m.ID)]
+	delete(p.wait, string(m.ID))
+	p.mu.Unlock()
+	if ok {
+		ch <- m
+	}
+	return ok
+}
+
+// inputState carries a modern multi round-trip request: the answers the
+// client has given so far and the questions still open.
+type inputState struct {
+	answers  map[string]json.RawMessage
+	asked    int
+	requests map[string]json.RawMessage // key -> {"method":..,"params":..}
+}
+
+func (s *inputState) ask(method string, params, res any) error {
+	s.asked++
+	key := "q" + strconv.Itoa(s.asked)
+	if a, ok := s.answers[key]; ok {
+		if err := json.Unmarshal(a, res); err != nil {
+			return NewError(CodeInvalidParams, "inputResponses[%q] is not a valid %s result: %v", key, method, err)
+		}
+		return nil
+	}
+	data, err := json.Marshal(struct {
+		Method string `json:"method"`
+		Params any    `json:"params"`
+	}{method, params})
+	if err != nil {
+		return err
+	}
+	if s.requests == nil {
+		s.requests = make(map[string]json.RawMessage)
+	}
+	s.requests[key] = data
+	return ErrInputRequired
+}
+
+// requestStateTTL bounds how long a client may take to answer.
+const requestStateTTL = 10 * time.Minute
+
+// savedState is what requestState carries between rounds, signed.
+type savedState struct {
+	Method  string                     `json:"m"`
+	Digest  []byte                     `json:"d"`
+	Expires int64                      `json:"x"`
+	Answers map[string]json.RawMessage `json:"a,omitempty"`
+}
+
+// paramsDigest binds request state to the request it belongs to.
+func paramsDigest(method, name string, args json.RawMessage) []byte {
+	h := sha256.New()
+	h.Write([]byte(method))
+	h.Write([]byte{0})
+	h.Write([]byte(name))
+	h.Write([]byte{0})
+	h.Write(args)
+	return h.Sum(nil)[:16]
+}
+
+// loadInput reads inputResponses and requestState from a modern retry.
+func (s *Server) loadInput(method, name string, args, responses json.RawMessage, state string) (*inputState, error) {
+	in := &inputState{answers: map[string]json.RawMessage{}}
+	if state != "" {
+		payload, err := s.keys.verify("request-state", state)
+		var st savedState
+		if err == nil {
+			err = json.Unmarshal(payload, &st)
+		}
+		if err != nil || st.Method != method || string(st.Digest) != string(paramsDigest(method, name, args)) {
+			return nil, NewError(CodeInvalidParams, "requestState is not valid for this request: retry the request from the start")
+		}
+		if time.Now().Unix() > st.Expires {
+			return nil, NewError(CodeInvalidParams, "requestState has expired: retry the request from the start")
+		}
+		in.answers = st.Answers
+		if in.answers == nil {
+			in.answers = map[string]json.RawMessage{}
+		}
+	}
+	if len(responses) > 0 && string(responses) != "null" {
+		var fresh map[string]json.RawMessage
+		if err := json.Unmarshal(responses, &fresh); err != nil {
+			return nil, NewError(CodeInvalidParams, "inputResponses must be an object keyed by the inputRequests keys")
+		}
+		for k, v := range fresh {
+			in.answers[k] = v
+		}
+	}
+	return in, nil
+}
+
+// appendInputRequired appends an input_required result's members.
+func (s *Server) appendInputRequired(b []byte, method, name string, args json.RawMessage, in *inputState) []byte {
+	st := savedState{Method: method, Digest: paramsDigest(method, name, args),
+		Expires: time.Now().Add(requestStateTTL).Unix(), Answers: in.answers}
+	payload, _ := json.Marshal(st)
+	b = appendKey(b, "resultType")
+	b = append(b, `"input_required"`...)
+	b = appendKey(b, "inputRequests")
+	b = append(b, '{')
+	for i, k := range sortedKeys(in.requests) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonrpc.AppendString(b, k)
+		b = append(b, ':')
+		b = append(b, in.requests[k]...)
+	}
+	b = append(b, '}')
+	b = appendKey(b, "requestState")
+	return jsonrpc.AppendString(b, s.keys.sign("request-state", payload))
+}
+
+// appendKey appends `"k":` to an open JSON object, with a comma when the
+// object already has members.
+func appendKey(b []byte, k string) []byte {
+	if len(b) > 0 && b[len(b)-1] != '{' {
+		b = append(b, ',')
+	}
+	b = append(b, '"')
+	b = append(b, k...)
+	return append(b, '"', ':')
+}

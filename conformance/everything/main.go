@@ -1,0 +1,80 @@
+// Command everything serves the fixtures of the official MCP conformance
+// suite, built only from Ferry's public API.
+//
+//	everything -http 127.0.0.1:3001   # Streamable HTTP at /mcp, stateful sessions
+//	everything -http ADDR -stateless  # the same with stateless (signed) sessions
+//	everything                        # stdio
+//
+// -versions narrows the protocol versions served (comma-separated), so a
+// client's initialize negotiates a chosen one.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/ferry-mcp/ferry"
+)
+
+func main() {
+	addr := flag.String("http", "", "serve Streamable HTTP at `ADDR`/mcp instead of stdio")
+	stateless := flag.Bool("stateless", false, "with -http: stateless sessions instead of stateful ones")
+	versions := flag.String("versions", "", "comma-separated protocol versions to serve (default: all)")
+	flag.Parse()
+
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	opts := &ferry.ServerOptions{
+		Logger:            logger,
+		Instructions:      "Fixtures for the MCP conformance suite.",
+		CompletionHandler: complete,
+	}
+	if *versions != "" {
+		opts.ProtocolVersions = strings.Split(*versions, ",")
+	}
+	srv := ferry.NewServer("ferry-everything", "0.1.0", opts)
+	addTools(srv)
+	addPrompts(srv)
+	addResources(srv)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *addr == "" {
+		if err := srv.Run(ctx, &ferry.StdioTransport{}); err != nil {
+			logger.Error("stdio", "err", err)
+			os.Exit(1)
+		}
+		return
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: !*stateless, StreamResponses: !*stateless}))
+	hs := &http.Server{Addr: *addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(shut)
+	}()
+	logger.Info("serving", "url", fmt.Sprintf("http://%s/mcp", *addr), "stateful", !*stateless)
+	if err := hs.ListenAndServe(); err != nil && err != http.ErrServerClosed {
+		logger.Error("http", "err", err)
+		os.Exit(1)
+	}
+}
+
+func complete(ctx context.Context, req *ferry.CompleteRequest) (*ferry.CompleteResult, error) {
+	var values []string
+	for _, v := range []string{"test", "testing", "tested", "other"} {
+		if strings.HasPrefix(v, req.Value) {
+			values = append(values, v)
+		}
+	}
+	return &ferry.CompleteResult{Values: values, Total: len(values)}, nil
+}

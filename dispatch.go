@@ -1,0 +1,484 @@
+package ferry
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+)
+
+// wireParams is the union of the params members Ferry reads, so a request's
+// params are decoded once.
+type wireParams struct {
+	Meta *requestMeta `json:"_meta"`
+
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	URI       string          `json:"uri"`
+	Cursor    *string         `json:"cursor"`
+
+	// initialize
+	ProtocolVersion string          `json:"protocolVersion"`
+	Capabilities    json.RawMessage `json:"capabilities"`
+
+	// logging/setLevel
+	Level string `json:"level"`
+
+	// modern retries
+	InputResponses json.RawMessage `json:"inputResponses"`
+	RequestState   string          `json:"requestState"`
+
+	// completion/complete
+	Ref *struct {
+		Type string `json:"type"`
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	} `json:"ref"`
+	Argument *struct {
+		Name  string `json:"name"`
+		Value string `json:"value"`
+	} `json:"argument"`
+	Context *struct {
+		Arguments map[string]string `json:"arguments"`
+	} `json:"context"`
+
+	// notifications/cancelled
+	RequestID json.RawMessage `json:"requestId"`
+}
+
+// requestMeta is a request's _meta member.
+type requestMeta struct {
+	ProgressToken json.RawMessage `json:"progressToken"`
+	Version       string          `json:"io.modelcontextprotocol/protocolVersion"`
+	Caps          json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+	LogLevel      string          `json:"io.modelcontextprotocol/logLevel"`
+}
+
+const metaServerInfo = "io.modelcontextprotocol/serverInfo"
+
+func decodeParams(raw json.RawMessage) (*wireParams, error) {
+	p := new(wireParams)
+	if len(raw) == 0 || string(raw) == "null" {
+		return p, nil
+	}
+	if err := json.Unmarshal(raw, p); err != nil {
+		return nil, NewError(CodeInvalidParams, "invalid params: %v", err)
+	}
+	return p, nil
+}
+
+// modernVersion returns the version a modern request names, and whether
+// the request tries the modern era at all.
+func (p *wireParams) modernVersion() (string, bool) {
+	if p.Meta == nil || p.Meta.Version == "" {
+		return "", false
+	}
+	return p.Meta.Version, Modern(p.Meta.Version) || p.Meta.Caps != nil
+}
+
+// checkModern validates a modern request's _meta and fills r from it.
+func (s *Server) checkModern(r *request, p *wireParams) error {
+	v := p.Meta.Version
+	if !Modern(v) || !s.versions.supports(v) {
+		return &Error{Code: CodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + strconv.Quote(v),
+			Data: map[string]any{"supported": s.versions.all, "requested": v}}
+	}
+	if len(p.Meta.Caps) == 0 || p.Meta.Caps[0] != '{' {
+		return NewError(CodeInvalidParams, `missing or invalid _meta field "io.modelcontextprotocol/clientCapabilities"`)
+	}
+	r.modern, r.version = true, v
+	r.caps = parseClientCaps(p.Meta.Caps)
+	r.level = levelOff
+	if p.Meta.LogLevel != "" {
+		l, ok := parseLevel(p.Meta.LogLevel)
+		if !ok {
+			return NewError(CodeInvalidParams, "unknown log level %q", p.Meta.LogLevel)
+		}
+		r.level = l
+	}
+	return nil
+}
+
+// respond appends the complete response to r.
+func (s *Server) respond(ctx context.Context, r *request, p *wireParams, b []byte) []byte {
+	start := len(b)
+	if p.Meta != nil {
+		r.progressToken = p.Meta.ProgressToken
+	}
+	b = jsonrpc.AppendResultHead(b, r.id)
+	b = append(b, '{')
+	b, done, err := s.dispatch(ctx, r, p, b)
+	if err != nil {
+		return appendErrorResponse(b[:start], r.id, err)
+	}
+	if r.modern && !done {
+		b = appendKey(b, "resultType")
+		b = append(b, `"complete"`...)
+		b = appendKey(b, "_meta")
+		b = append(b, `{"`+metaServerInfo+`":`...)
+		b = append(b, s.infoJSON()...)
+		b = append(b, '}')
+	}
+	return append(b, "}}"...)
+}
+
+var errUnknownMethod = errors.New("ferry: unknown method")
+
+func methodNotFound(method string) error {
+	return &Error{Code: CodeMethodNotFound, Message: "method not found: " + method}
+}
+
+// dispatch appends the result members of r to an open object. done reports
+// that the members the modern era adds are already written.
+func (s *Server) dispatch(ctx context.Context, r *request, p *wireParams, b []byte) (_ []byte, done bool, err error) {
+	switch r.method {
+	case "tools/list":
+		b, err = s.listPage(r, p, b, "tools", func() ([]entry, string, error) { return pageOf(&s.tools, p, s.pageSize) })
+	case "tools/call":
+		return s.callTool(ctx, r, p, b)
+	case "prompts/list":
+		b, err = s.listPage(r, p, b, "prompts", func() ([]entry, string, error) { return pageOf(&s.prompts, p, s.pageSize) })
+	case "prompts/get":
+		b, err = s.getPrompt(ctx, r, p, b)
+	case "resources/list":
+		b, err = s.listPage(r, p, b, "resources", func() ([]entry, string, error) { return pageOf(&s.resources, p, s.pageSize) })
+	case "resources/templates/list":
+		b, err = s.listPage(r, p, b, "resourceTemplates", func() ([]entry, string, error) { return pageOf(&s.templates, p, s.pageSize) })
+	case "resources/read":
+		b, err = s.readResource(ctx, r, p, b)
+	case "completion/complete":
+		b, err = s.complete(ctx, r, p, b)
+	case "server/discover":
+		if !r.modern {
+			return b, false, methodNotFound(r.method)
+		}
+		b = s.appendDiscover(b)
+	case "ping":
+		if r.modern {
+			return b, false, methodNotFound(r.method)
+		}
+	case "initialize":
+		if r.modern {
+			return b, false, methodNotFound(r.method)
+		}
+		b = s.appendInitialize(b, r.version)
+	case "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
+		if r.modern {
+			return b, false, methodNotFound(r.method)
+		}
+		err = s.legacyState(r, p)
+	default:
+		err = methodNotFound(r.method)
+	}
+	return b, false, err
+}
+
+func pageOf[T entry](reg *registry[T], p *wireParams, size int) ([]entry, string, error) {
+	cursor := ""
+	if p.Cursor != nil {
+		cursor = *p.Cursor
+	}
+	items, next, err := reg.page(cursor, size)
+	out := make([]entry, len(items))
+	for i, it := range items {
+		out[i] = it
+	}
+	return out, next, err
+}
+
+// listPage appends one page of a list method's result.
+func (s *Server) listPage(r *request, p *wireParams, b []byte, member string, page func() ([]entry, string, error)) ([]byte, error) {
+	s.mu.RLock()
+	items, next, err := page()
+	if err == nil && len(items) == 0 && next == "" && !s.declares(member) {
+		err = methodNotFound(r.method)
+	}
+	if err != nil {
+		s.mu.RUnlock()
+		return b, err
+	}
+	b = appendKey(b, member)
+	b = append(b, '[')
+	for i, it := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, it.wire()...)
+	}
+	s.mu.RUnlock()
+	b = append(b, ']')
+	if next != "" {
+		b = appendKey(b, "nextCursor")
+		b = jsonrpc.AppendString(b, next)
+	}
+	if r.modern {
+		b = s.appendCacheable(b)
+	}
+	return b, nil
+}
+
+// declares reports whether the capability behind a list member is
+// declared. The caller holds s.mu.
+func (s *Server) declares(member string) bool {
+	switch member {
+	case "tools":
+		return s.tools.len() > 0
+	case "prompts":
+		return s.prompts.len() > 0
+	default:
+		return s.resources.len() > 0 || s.templates.len() > 0
+	}
+}
+
+// listTTL is how long a modern client may cache a list.
+const listTTL = 60_000
+
+func (s *Server) appendCacheable(b []byte) []byte {
+	b = appendKey(b, "ttlMs")
+	b = strconv.AppendInt(b, listTTL, 10)
+	b = appendKey(b, "cacheScope")
+	return append(b, `"public"`...)
+}
+
+func (s *Server) infoJSON() []byte {
+	s.infoOnce.Do(func() { s.info, _ = json.Marshal(s.implementation()) })
+	return s.info
+}
+
+func (s *Server) appendInitialize(b []byte, version string) []byte {
+	b = appendKey(b, "protocolVersion")
+	b = jsonrpc.AppendString(b, version)
+	b = appendKey(b, "capabilities")
+	b, _ = marshalInto(b, s.capabilities(false))
+	b = appendKey(b, "serverInfo")
+	b = append(b, s.infoJSON()...)
+	if s.opts.Instructions != "" {
+		b = appendKey(b, "instructions")
+		b = jsonrpc.AppendString(b, s.opts.Instructions)
+	}
+	return b
+}
+
+func (s *Server) appendDiscover(b []byte) []byte {
+	b = appendKey(b, "supportedVersions")
+	b, _ = marshalInto(b, s.versions.all)
+	b = appendKey(b, "capabilities")
+	b, _ = marshalInto(b, s.capabilities(true))
+	if s.opts.Instructions != "" {
+		b = appendKey(b, "instructions")
+		b = jsonrpc.AppendString(b, s.opts.Instructions)
+	}
+	return s.appendCacheable(b)
+}
+
+// callTool runs tools/call.
+func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, bool, error) {
+	s.mu.RLock()
+	e, ok := s.tools.get(p.Name)
+	s.mu.RUnlock()
+	if !ok {
+		return b, false, NewError(CodeInvalidParams, "unknown tool %q", p.Name)
+	}
+	if r.modern {
+		in, err := s.loadInput(r.method, p.Name, p.Arguments, p.InputResponses, p.RequestState)
+		if err != nil {
+			return b, false, err
+		}
+		r.input = in
+	}
+	res, err := s.runTool(withRequest(ctx, r), e, &CallToolRequest{Name: p.Name, Arguments: p.Arguments})
+	if r.modern && len(r.input.requests) > 0 {
+		return s.appendInputRequired(b, r.method, p.Name, p.Arguments, r.input), true, nil
+	}
+	if err != nil {
+		if pe := (*Error)(nil); errors.As(err, &pe) {
+			return b, false, err
+		}
+		res = s.masked(ctx, p.Name, err, nil)
+	}
+	if res == nil {
+		res = &Result{Content: []Content{}}
+	}
+	var extra map[string]any
+	if r.modern {
+		extra = map[string]any{metaServerInfo: json.RawMessage(s.infoJSON())}
+		b = appendKey(b, "resultType")
+		b = append(b, `"complete"`...)
+	}
+	b, err = res.appendMembers(b, extra)
+	if err != nil {
+		return b, false, err
+	}
+	return b, r.modern, nil
+}
+
+// runTool calls the handler, turning a panic into an error.
+func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest) (res *Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			res, err = s.masked(ctx, req.Name, fmt.Errorf("panic: %v", v), debug.Stack()), nil
+		}
+	}()
+	return e.handler(ctx, req)
+}
+
+// masked logs an unexpected failure and returns the result the model sees:
+// a sentence with a reference to the log record, never the error itself.
+func (s *Server) masked(ctx context.Context, tool string, err error, stack []byte) *Result {
+	var id [6]byte
+	_, _ = rand.Read(id[:])
+	ref := hex.EncodeToString(id[:])
+	args := []any{"tool", tool, "ref", ref, "err", err}
+	if stack != nil {
+		args = append(args, "stack", string(stack))
+	}
+	s.logError(ctx, "tool failed unexpectedly", args...)
+	return ErrorResult("the tool failed unexpectedly (ref " + ref + ")")
+}
+
+func (s *Server) getPrompt(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
+	s.mu.RLock()
+	e, ok := s.prompts.get(p.Name)
+	s.mu.RUnlock()
+	if !ok {
+		return b, NewError(CodeInvalidParams, "unknown prompt %q", p.Name)
+	}
+	args, err := promptArgs(&e.prompt, p.Arguments)
+	if err != nil {
+		return b, err
+	}
+	res, err := e.handler(withRequest(ctx, r), &GetPromptRequest{Name: p.Name, Arguments: args})
+	if err != nil {
+		return b, s.protocolError(ctx, "prompt", p.Name, err)
+	}
+	if res.Description != "" {
+		b = appendKey(b, "description")
+		b = jsonrpc.AppendString(b, res.Description)
+	}
+	b = appendKey(b, "messages")
+	b = append(b, '[')
+	for i := range res.Messages {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = res.Messages[i].appendJSON(b)
+	}
+	return append(b, ']'), nil
+}
+
+// protocolError passes an [*Error] through and masks anything else.
+func (s *Server) protocolError(ctx context.Context, kind, name string, err error) error {
+	if pe := (*Error)(nil); errors.As(err, &pe) {
+		return err
+	}
+	s.logError(ctx, kind+" failed", kind, name, "err", err)
+	return &Error{Code: CodeInternalError, Message: "internal error"}
+}
+
+func (s *Server) readResource(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
+	notFound := func() error {
+		code := CodeResourceNotFound
+		if r.modern {
+			code = CodeInvalidParams
+		}
+		return &Error{Code: code, Message: "resource not found: " + p.URI, Data: map[string]string{"uri": p.URI}}
+	}
+	h, vars, ok := s.findResource(p.URI)
+	if !ok {
+		return b, notFound()
+	}
+	contents, err := h(withRequest(ctx, r), &ReadResourceRequest{URI: p.URI, Vars: vars})
+	if errors.Is(err, ErrResourceNotFound) {
+		return b, notFound()
+	}
+	if err != nil {
+		return b, s.protocolError(ctx, "resource", p.URI, err)
+	}
+	b = appendKey(b, "contents")
+	b = append(b, '[')
+	for i := range contents {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = contents[i].appendJSON(b)
+	}
+	b = append(b, ']')
+	if r.modern {
+		b = s.appendCacheable(b)
+	}
+	return b, nil
+}
+
+func (s *Server) complete(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
+	h := s.opts.CompletionHandler
+	if h == nil {
+		return b, methodNotFound(r.method)
+	}
+	if p.Ref == nil || p.Argument == nil || (p.Ref.Type != "ref/prompt" && p.Ref.Type != "ref/resource") {
+		return b, NewError(CodeInvalidParams, "completion/complete needs a ref (ref/prompt or ref/resource) and an argument")
+	}
+	req := &CompleteRequest{RefType: p.Ref.Type, Name: p.Ref.Name, URI: p.Ref.URI,
+		Argument: p.Argument.Name, Value: p.Argument.Value}
+	if p.Context != nil {
+		req.Context = p.Context.Arguments
+	}
+	res, err := h(withRequest(ctx, r), req)
+	if err != nil {
+		return b, s.protocolError(ctx, "completion", req.Argument, err)
+	}
+	if res == nil {
+		res = &CompleteResult{}
+	}
+	values, hasMore := res.Values, res.HasMore
+	if len(values) > maxCompletions {
+		values, hasMore = values[:maxCompletions], true
+	}
+	if values == nil {
+		values = []string{}
+	}
+	b = appendKey(b, "completion")
+	b = append(b, `{"values":`...)
+	b, _ = marshalInto(b, values)
+	if res.Total > 0 {
+		b = append(b, `,"total":`...)
+		b = strconv.AppendInt(b, int64(res.Total), 10)
+	}
+	if hasMore {
+		b = append(b, `,"hasMore":true`...)
+	}
+	return append(b, '}'), nil
+}
+
+// legacyState serves the methods that change a legacy session's state.
+func (s *Server) legacyState(r *request, p *wireParams) error {
+	switch r.method {
+	case "logging/setLevel":
+		l, ok := parseLevel(p.Level)
+		if !ok {
+			return NewError(CodeInvalidParams, "unknown log level %q: use debug, info, notice, warning, error, critical, alert or emergency", p.Level)
+		}
+		if r.state != nil {
+			r.state.setLevel(l)
+		}
+	default:
+		s.mu.RLock()
+		ok := s.resources.len() > 0 || s.templates.len() > 0
+		s.mu.RUnlock()
+		if !ok {
+			return methodNotFound(r.method)
+		}
+		if p.URI == "" {
+			return NewError(CodeInvalidParams, "%s needs a uri", r.method)
+		}
+		if r.state != nil {
+			r.state.subscribe(p.URI, r.method == "resources/subscribe")
+		}
+	}
+	return nil
+}

@@ -1,0 +1,3 @@
+module github.com/ferry-mcp/ferry
+
+go 1.26

@@ -1,0 +1,572 @@
+package ferry
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+)
+
+// DefaultMaxBodyBytes is the largest request body the HTTP handler reads
+// when [HTTPOptions.MaxBodyBytes] is zero.
+const DefaultMaxBodyBytes = 4 << 20
+
+// DefaultSessionTTL is how long a stateless session id stays valid when
+// [HTTPOptions.SessionTTL] is zero.
+const DefaultSessionTTL = 24 * time.Hour
+
+// HTTPOptions configures an [HTTPHandler]. The zero value serves stateless
+// sessions with the security checks on.
+type HTTPOptions struct {
+	// Stateful keeps legacy sessions in SessionStore, which server-to-client
+	// requests (sampling, elicitation, roots), logging/setLevel, resource
+	// subscriptions and the GET stream need. If false, a legacy session id
+	// is a signed token any replica can check, and nothing is kept per
+	// client. The modern era is stateless either way.
+	Stateful bool
+	// SessionStore keeps stateful sessions. If nil, a [MemorySessionStore]
+	// with the default idle timeout is used.
+	SessionStore SessionStore
+	// SessionTTL is how long a stateless session id stays valid. If zero,
+	// [DefaultSessionTTL] is used.
+	SessionTTL time.Duration
+	// AllowedHosts lists the Host header values (host or host:port) served
+	// besides loopback names; "*" allows any. Requests for other hosts get
+	// 403, which defeats DNS rebinding.
+	AllowedHosts []string
+	// AllowedOrigins lists the browser origins ("https://app.example.com")
+	// allowed besides loopback ones; "*" allows any. A request with another
+	// Origin header gets 403.
+	AllowedOrigins []string
+	// MaxBodyBytes limits a request body. If zero, [DefaultMaxBodyBytes].
+	MaxBodyBytes int64
+	// StreamResponses answers every request as an SSE stream when the
+	// client accepts one. If false, a request is answered with plain JSON
+	// unless its handler sends a message (progress, a log, a question to the
+	// client) before the result, which turns the answer into a stream.
+	StreamResponses bool
+}
+
+// HTTPHandler serves MCP over Streamable HTTP at whatever path it is
+// mounted on, to clients of both eras. It is safe for concurrent use.
+type HTTPHandler struct {
+	srv     *Server
+	opts    HTTPOptions
+	store   SessionStore
+	maxBody int64
+	ttl     time.Duration
+
+	liveMu sync.Mutex              // guards live
+	live   map[string]*liveSession // stateful sessions with requests or streams open
+}
+
+// NewHTTPHandler returns a handler serving s. opts may be nil; it is copied.
+func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
+	h := &HTTPHandler{srv: s, live: map[string]*liveSession{}}
+	if opts != nil {
+		h.opts = *opts
+	}
+	h.store = h.opts.SessionStore
+	if h.store == nil && h.opts.Stateful {
+		h.store = &MemorySessionStore{}
+	}
+	h.maxBody = h.opts.MaxBodyBytes
+	if h.maxBody <= 0 {
+		h.maxBody = DefaultMaxBodyBytes
+	}
+	h.ttl = h.opts.SessionTTL
+	if h.ttl <= 0 {
+		h.ttl = DefaultSessionTTL
+	}
+	return h
+}
+
+const (
+	headerSessionID       = "Mcp-Session-Id"
+	headerProtocolVersion = "Mcp-Protocol-Version"
+	headerMethod          = "Mcp-Method"
+	headerName            = "Mcp-Name"
+)
+
+// ServeHTTP implements [http.Handler].
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.allowedHost(r.Host) || !h.allowedOrigin(r.Header.Get("Origin")) {
+		writeJSONError(w, http.StatusForbidden, CodeInvalidRequest, "forbidden: the request's Host or Origin is not allowed")
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.post(w, r)
+	case http.MethodGet:
+		h.get(w, r)
+	case http.MethodDelete:
+		h.delete(w, r)
+	default:
+		h.notAllowed(w)
+	}
+}
+
+func (h *HTTPHandler) notAllowed(w http.ResponseWriter) {
+	if h.opts.Stateful {
+		w.Header().Set("Allow", "GET, POST, DELETE")
+	} else {
+		w.Header().Set("Allow", "POST")
+	}
+	writeJSONError(w, http.StatusMethodNotAllowed, CodeInvalidRequest, "method not allowed")
+}
+
+func writeJSONError(w http.ResponseWriter, status int, code Code, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(jsonrpc.AppendError(nil, nil, int64(code), msg, nil))
+}
+
+func isLoopback(host string) bool {
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (h *HTTPHandler) allowedHost(hostport string) bool {
+	if hostport == "" {
+		return true // HTTP/1.0 without Host: nothing to rebind
+	}
+	host := hostport
+	if hst, _, err := net.SplitHostPort(hostport); err == nil {
+		host = hst
+	}
+	return isLoopback(host) || slices.Contains(h.opts.AllowedHosts, "*") ||
+		slices.Contains(h.opts.AllowedHosts, hostport) || slices.Contains(h.opts.AllowedHosts, host)
+}
+
+func (h *HTTPHandler) allowedOrigin(origin string) bool {
+	if origin == "" || slices.Contains(h.opts.AllowedOrigins, "*") || slices.Contains(h.opts.AllowedOrigins, origin) {
+		return true
+	}
+	u, err := url.Parse(origin)
+	return err == nil && u.Host != "" && isLoopback(u.Hostname())
+}
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// readBody reads the body into a pooled buffer; the caller puts it back.
+func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) (*[]byte, error) {
+	bp := bufPool.Get().(*[]byte)
+	b := (*bp)[:0]
+	body := http.MaxBytesReader(w, r.Body, h.maxBody)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			*bp = b
+			bufPool.Put(bp)
+			return nil, err
+		}
+	}
+	*bp = b
+	return bp, nil
+}
+
+func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
+	bp, err := h.readBody(w, r)
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			writeJSONError(w, http.StatusRequestEntityTooLarge, CodeInvalidRequest, "request body too large")
+		} else {
+			writeJSONError(w, http.StatusBadRequest, CodeParseError, "could not read the request body")
+		}
+		return
+	}
+	defer bufPool.Put(bp)
+	body := *bp
+	if jsonrpc.IsBatch(body) {
+		h.postBatch(w, r, body)
+		return
+	}
+	m, kind, err := jsonrpc.Decode(body)
+	if err != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write(decodeError(m, err))
+		return
+	}
+	p, err := decodeParams(m.Params)
+	if err != nil {
+		h.writeError(w, http.StatusBadRequest, m.ID, err)
+		return
+	}
+	if _, modern := p.modernVersion(); modern && kind == jsonrpc.KindRequest {
+		h.postModern(w, r, m, p)
+		return
+	}
+	h.postLegacy(w, r, m, kind, p)
+}
+
+// writeError writes one error response with the given HTTP status.
+func (h *HTTPHandler) writeError(w http.ResponseWriter, status int, id []byte, err error) {
+	bp := bufPool.Get().(*[]byte)
+	b := appendErrorResponse((*bp)[:0], id, err)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+	*bp = b
+	bufPool.Put(bp)
+}
+
+// postModern serves a 2026-07-28 request.
+func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, p *wireParams) {
+	req := &request{srv: h.srv, id: m.ID, method: m.Method, header: r.Header}
+	if err := h.srv.checkModern(req, p); err != nil {
+		h.writeError(w, http.StatusBadRequest, m.ID, err)
+		return
+	}
+	if err := checkModernHeaders(r.Header, m.Method, p); err != nil {
+		h.writeError(w, http.StatusBadRequest, m.ID, err)
+		return
+	}
+	h.answer(w, r, req, p, "")
+}
+
+// checkModernHeaders checks that the routing headers repeat the body.
+func checkModernHeaders(hd http.Header, method string, p *wireParams) error {
+	mismatch := func(name, got, want string) error {
+		return &Error{Code: CodeHeaderMismatch, Message: "header mismatch: " + name + " is " + quoteOrMissing(got) + " but the body says " + quoteOrMissing(want)}
+	}
+	if v := hd.Get(headerProtocolVersion); v != p.Meta.Version {
+		return mismatch("MCP-Protocol-Version", v, p.Meta.Version)
+	}
+	if v := hd.Get(headerMethod); v != method {
+		return mismatch("Mcp-Method", v, method)
+	}
+	var name string
+	switch method {
+	case "tools/call", "prompts/get":
+		name = p.Name
+	case "resources/read":
+		name = p.URI
+	default:
+		return nil
+	}
+	v, ok := decodeHeaderValue(hd.Get(headerName))
+	if !ok || v != name {
+		return mismatch("Mcp-Name", hd.Get(headerName), name)
+	}
+	return nil
+}
+
+func quoteOrMissing(s string) string {
+	if s == "" {
+		return "missing"
+	}
+	return "'" + s + "'"
+}
+
+// decodeHeaderValue undoes the =?base64?...?= form clients use for values
+// that are not plain ASCII.
+func decodeHeaderValue(v string) (string, bool) {
+	if strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?=") && len(v) >= 11 {
+		data, err := base64.StdEncoding.DecodeString(v[9 : len(v)-2])
+		if err != nil {
+			return "", false
+		}
+		return string(data), true
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c != '\t' && (c < 0x20 || c > 0x7e) {
+			return "", false
+		}
+	}
+	return v, true
+}
+
+// legacySession is what a legacy request's session id resolves to.
+type legacySession struct {
+	id      string
+	version string
+	caps    clientCaps
+	state   *SessionState // stateful only
+}
+
+// postLegacy serves a 2025 message.
+func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, kind jsonrpc.Kind, p *wireParams) {
+	hv := r.Header.Get(headerProtocolVersion)
+	if hv != "" && (Modern(hv) || !h.srv.versions.supports(hv)) {
+		h.writeError(w, http.StatusBadRequest, m.ID, NewError(CodeInvalidRequest,
+			"unsupported MCP-Protocol-Version %q; supported: %s", hv, strings.Join(h.srv.versions.legacy, ", ")))
+		return
+	}
+	if kind == jsonrpc.KindRequest && m.Method == "initialize" {
+		h.initialize(w, r, m, p)
+		return
+	}
+	sess, status, err := h.session(r)
+	if err != nil {
+		h.writeError(w, status, m.ID, err)
+		return
+	}
+	switch kind {
+	case jsonrpc.KindNotification:
+		if m.Method == "notifications/cancelled" && h.opts.Stateful {
+			h.cancel(sess.id, p.RequestID)
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	case jsonrpc.KindResponse:
+		if ls := h.liveGet(sess.id); ls != nil {
+			ls.calls.deliver(m)
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	req := &request{srv: h.srv, id: m.ID, method: m.Method, header: r.Header,
+		version: sess.version, caps: sess.caps, session: sess.id, level: LevelInfo}
+	if sess.state != nil {
+		if l, ok := parseLevel(sess.state.LogLevel); ok {
+			req.level = l
+		}
+		req.state = &storedState{h: h, id: sess.id}
+	}
+	h.answer(w, r, req, p, sess.id)
+}
+
+// session resolves the request's session id, with the HTTP status to
+// answer when it does not resolve.
+func (h *HTTPHandler) session(r *http.Request) (*legacySession, int, error) {
+	id := r.Header.Get(headerSessionID)
+	if id == "" {
+		return nil, http.StatusBadRequest, NewError(CodeInvalidRequest, "missing Mcp-Session-Id header: send initialize first")
+	}
+	notFound := NewError(CodeInvalidRequest, "session not found: it expired or was ended; send initialize again")
+	if !h.opts.Stateful {
+		t, err := h.srv.keys.checkSession(id, h.ttl)
+		if err != nil {
+			return nil, http.StatusNotFound, notFound
+		}
+		return &legacySession{id: id, version: t.version, caps: t.caps}, 0, nil
+	}
+	st, err := h.store.Load(r.Context(), id)
+	if err != nil {
+		if errors.Is(err, ErrSessionNotFound) {
+			return nil, http.StatusNotFound, notFound
+		}
+		h.srv.logError(r.Context(), "loading session", "err", err)
+		return nil, http.StatusInternalServerError, NewError(CodeInternalError, "session store unavailable")
+	}
+	return &legacySession{id: id, version: st.ProtocolVersion, caps: parseClientCaps(st.ClientCapabilities), state: st}, 0, nil
+}
+
+// initialize negotiates a legacy session and issues its id.
+func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, p *wireParams) {
+	version := h.srv.versions.negotiate(p.ProtocolVersion)
+	if version == "" {
+		h.writeError(w, http.StatusBadRequest, m.ID, &Error{Code: CodeUnsupportedProtocolVersion,
+			Message: "this server speaks only the stateless protocol",
+			Data:    map[string]any{"supported": h.srv.versions.all, "requested": p.ProtocolVersion}})
+		return
+	}
+	caps := parseClientCaps(p.Capabilities)
+	var id string
+	if h.opts.Stateful {
+		id = newSessionID()
+		st := &SessionState{ID: id, ProtocolVersion: version, ClientCapabilities: append([]byte(nil), p.Capabilities...)}
+		if err := h.store.Create(r.Context(), st); err != nil {
+			h.srv.logError(r.Context(), "creating session", "err", err)
+			h.writeError(w, http.StatusInternalServerError, m.ID, NewError(CodeInternalError, "session store unavailable"))
+			return
+		}
+	} else {
+		id = h.srv.keys.issueSession(version, caps)
+	}
+	w.Header().Set(headerSessionID, id)
+	req := &request{srv: h.srv, id: m.ID, method: m.Method, version: version, caps: caps, session: id}
+	h.answer(w, r, req, p, id)
+}
+
+// answer serves a request and writes its response: JSON, or an SSE stream
+// when the handler sends messages before its result.
+func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, req *request, p *wireParams, sessionID string) {
+	sw := &streamWriter{w: w, sse: acceptsSSE(r.Header.Get("Accept"))}
+	req.out = sw.send
+	if h.opts.StreamResponses && sw.sse {
+		sw.mu.Lock()
+		sw.startSSE()
+		sw.mu.Unlock()
+	}
+	ctx := r.Context()
+	if h.opts.Stateful && sessionID != "" && !req.modern {
+		ls := h.liveAcquire(sessionID)
+		defer h.liveRelease(sessionID, ls)
+		req.calls = &ls.calls
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		ls.track(string(req.id), cancel)
+		defer ls.untrack(string(req.id))
+	}
+	bp := bufPool.Get().(*[]byte)
+	b := h.srv.respond(ctx, req, p, (*bp)[:0])
+	req.finish()
+	status := http.StatusOK
+	if req.modern && isMethodNotFound(b) {
+		status = http.StatusNotFound
+	}
+	sw.finish(status, b)
+	*bp = b
+	bufPool.Put(bp)
+}
+
+// isMethodNotFound reports whether a response is a -32601 error.
+func isMethodNotFound(resp []byte) bool {
+	i := strings.Index(string(resp), `"error":{"code":-32601`)
+	return i > 0 && i < 80
+}
+
+func acceptsSSE(accept string) bool {
+	return strings.Contains(accept, "text/event-stream")
+}
+
+// streamWriter answers one POST: plain JSON unless a message must go out
+// before the response, in which case it turns into an SSE stream.
+type streamWriter struct {
+	w   http.ResponseWriter
+	sse bool // the client accepts SSE
+
+	mu      sync.Mutex // guards started and closed, and serializes writes
+	started bool       // SSE headers sent
+	closed  bool
+}
+
+// send writes one message before the response, switching to SSE.
+func (sw *streamWriter) send(msg []byte) error {
+	if !sw.sse {
+		return ErrNoClientStream
+	}
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	if sw.closed {
+		return ErrNoClientStream
+	}
+	sw.startSSE()
+	return sw.event(msg)
+}
+
+func (sw *streamWriter) startSSE() {
+	if sw.started {
+		return
+	}
+	sw.started = true
+	hd := sw.w.Header()
+	hd.Set("Content-Type", "text/event-stream")
+	hd.Set("Cache-Control", "no-cache")
+	hd.Set("X-Accel-Buffering", "no")
+	sw.w.WriteHeader(http.StatusOK)
+}
+
+func (sw *streamWriter) event(msg []byte) error {
+	if _, err := io.WriteString(sw.w, "event: message\ndata: "); err != nil {
+		return err
+	}
+	if _, err := sw.w.Write(msg); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(sw.w, "\n\n"); err != nil {
+		return err
+	}
+	return http.NewResponseController(sw.w).Flush()
+}
+
+// finish writes the response and ends the exchange.
+func (sw *streamWriter) finish(status int, resp []byte) {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	sw.closed = true
+	if sw.started {
+		_ = sw.event(resp)
+		return
+	}
+	sw.w.Header().Set("Content-Type", "application/json")
+	sw.w.WriteHeader(status)
+	_, _ = sw.w.Write(resp)
+}
+
+func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
+	if !h.opts.Stateful || !acceptsSSE(r.Header.Get("Accept")) {
+		h.notAllowed(w)
+		return
+	}
+	sess, status, err := h.session(r)
+	if err != nil {
+		h.writeError(w, status, nil, err)
+		return
+	}
+	ls := h.liveAcquire(sess.id)
+	defer h.liveRelease(sess.id, ls)
+	sw := &streamWriter{w: w, sse: true}
+	sw.mu.Lock()
+	sw.startSSE()
+	_ = http.NewResponseController(w).Flush()
+	sw.mu.Unlock()
+	stop := h.srv.watch(&watcher{notify: func(method string) {
+		_ = sw.send(jsonrpc.AppendRequest(nil, nil, method, nil))
+	}})
+	defer stop()
+	keepalive := time.NewTicker(25 * time.Second)
+	defer keepalive.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-keepalive.C:
+			sw.mu.Lock()
+			_, err := io.WriteString(w, ": keepalive\n\n")
+			if err == nil {
+				err = http.NewResponseController(w).Flush()
+			}
+			sw.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}
+}
+
+func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
+	if !h.opts.Stateful {
+		h.notAllowed(w)
+		return
+	}
+	id := r.Header.Get(headerSessionID)
+	if id == "" {
+		writeJSONError(w, http.StatusBadRequest, CodeInvalidRequest, "missing Mcp-Session-Id header")
+		return
+	}
+	if err := h.store.Delete(r.Context(), id); err != nil {
+		writeJSONError(w, http.StatusNotFound, CodeInvalidRequest, "session not found")
+		return
+	}
+	h.liveMu.Lock()
+	ls := h.live[id]
+	h.liveMu.Unlock()
+	if ls != nil {
+		ls.cancelAll()
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,182 @@
+package ferry
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"sync"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+)
+
+// liveSession is the part of a stateful session that cannot leave this
+// process: requests in flight (for cancellation) and the server's own
+// requests waiting for replies. It exists only while a request or stream of
+// the session is open, so idle sessions cost nothing here.
+type liveSession struct {
+	refs  int // guarded by HTTPHandler.liveMu
+	calls pendingCalls
+
+	mu       sync.Mutex // guards inflight
+	inflight map[string]context.CancelFunc
+}
+
+func (h *HTTPHandler) liveAcquire(id string) *liveSession {
+	h.liveMu.Lock()
+	defer h.liveMu.Unlock()
+	ls := h.live[id]
+	if ls == nil {
+		ls = &liveSession{}
+		h.live[id] = ls
+	}
+	ls.refs++
+	return ls
+}
+
+func (h *HTTPHandler) liveRelease(id string, ls *liveSession) {
+	h.liveMu.Lock()
+	defer h.liveMu.Unlock()
+	ls.refs--
+	if ls.refs == 0 && h.live[id] == ls {
+		delete(h.live, id)
+	}
+}
+
+func (h *HTTPHandler) liveGet(id string) *liveSession {
+	h.liveMu.Lock()
+	defer h.liveMu.Unlock()
+	return h.live[id]
+}
+
+func (ls *liveSession) track(id string, cancel context.CancelFunc) {
+	ls.mu.Lock()
+	if ls.inflight == nil {
+		ls.inflight = map[string]context.CancelFunc{}
+	}
+	ls.inflight[id] = cancel
+	ls.mu.Unlock()
+}
+
+func (ls *liveSession) untrack(id string) {
+	ls.mu.Lock()
+	delete(ls.inflight, id)
+	ls.mu.Unlock()
+}
+
+func (ls *liveSession) cancelAll() {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	for _, c := range ls.inflight {
+		c()
+	}
+}
+
+// cancel serves notifications/cancelled for a stateful session.
+func (h *HTTPHandler) cancel(sessionID string, requestID json.RawMessage) {
+	ls := h.liveGet(sessionID)
+	if ls == nil || requestID == nil {
+		return
+	}
+	ls.mu.Lock()
+	c := ls.inflight[string(requestID)]
+	ls.mu.Unlock()
+	if c != nil {
+		c()
+	}
+}
+
+// storedState applies logging/setLevel and subscriptions to a stored
+// session.
+type storedState struct {
+	h  *HTTPHandler
+	id string
+}
+
+func (s *storedState) update(f func(*SessionState)) {
+	ctx := context.Background()
+	st, err := s.h.store.Load(ctx, s.id)
+	if err != nil {
+		return
+	}
+	f(st)
+	if err := s.h.store.Update(ctx, st); err != nil {
+		s.h.srv.logError(ctx, "updating session", "err", err)
+	}
+}
+
+func (s *storedState) setLevel(l LogLevel) {
+	s.update(func(st *SessionState) { st.LogLevel = l.String() })
+}
+
+func (s *storedState) subscribe(uri string, on bool) {
+	s.update(func(st *SessionState) {
+		st.Subscriptions = slices.DeleteFunc(st.Subscriptions, func(u string) bool { return u == uri })
+		if on {
+			st.Subscriptions = append(st.Subscriptions, uri)
+		}
+	})
+}
+
+// postBatch serves a JSON array body: allowed in 2025-03-26 sessions only.
+// The answers go back as one JSON array.
+func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []byte) {
+	sess, status, err := h.session(r)
+	if err != nil {
+		if r.Header.Get(headerSessionID) == "" {
+			status, err = http.StatusBadRequest, &Error{Code: CodeInvalidRequest, Message: batchRefusal("")}
+		}
+		h.writeError(w, status, nil, err)
+		return
+	}
+	if sess.version != Version20250326 {
+		h.writeError(w, http.StatusBadRequest, nil, &Error{Code: CodeInvalidRequest, Message: batchRefusal(sess.version)})
+		return
+	}
+	items, err := jsonrpc.SplitBatch(body)
+	if err != nil {
+		h.writeError(w, http.StatusBadRequest, nil, NewError(CodeInvalidRequest, "%v", err))
+		return
+	}
+	out := []byte{'['}
+	for _, raw := range items {
+		m, kind, err := jsonrpc.Decode(raw)
+		var resp []byte
+		switch {
+		case err != nil:
+			resp = decodeError(m, err)
+		case kind == jsonrpc.KindResponse:
+			if ls := h.liveGet(sess.id); ls != nil {
+				ls.calls.deliver(m)
+			}
+		case kind == jsonrpc.KindNotification:
+		case m.Method == "initialize":
+			resp = jsonrpc.AppendError(nil, m.ID, int64(CodeInvalidRequest), "initialize cannot be part of a batch", nil)
+		default:
+			p, err := decodeParams(m.Params)
+			if err != nil {
+				resp = appendErrorResponse(nil, m.ID, err)
+				break
+			}
+			req := &request{srv: h.srv, id: m.ID, method: m.Method, header: r.Header, version: sess.version,
+				caps: sess.caps, session: sess.id, level: LevelInfo}
+			if sess.state != nil {
+				req.state = &storedState{h: h, id: sess.id}
+			}
+			resp = h.srv.respond(r.Context(), req, p, nil)
+			req.finish()
+		}
+		if resp != nil {
+			if len(out) > 1 {
+				out = append(out, ',')
+			}
+			out = append(out, resp...)
+		}
+	}
+	if len(out) == 1 {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(append(out, ']'))
+}

@@ -1,0 +1,91 @@
+package ferry
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// Result is the result of a tool call. Content is what the model reads;
+// StructuredContent, when not nil, is the JSON value a tool with an output
+// schema returns (and should mirror in a text block). IsError marks a
+// failure the model should see and may correct: a bad argument or a refusal,
+// not a protocol error.
+type Result struct {
+	Content           []Content
+	StructuredContent any
+	IsError           bool
+	// Meta is sent as the result's _meta member.
+	Meta map[string]any
+}
+
+// ErrorResult returns a [*Result] with IsError set and msg as its only
+// text block.
+func ErrorResult(msg string) *Result {
+	return &Result{Content: []Content{Text(msg)}, IsError: true}
+}
+
+// appendMembers appends the result's members to an open JSON object. extra
+// holds _meta entries the protocol adds (extra wins over Meta).
+func (r *Result) appendMembers(b []byte, extra map[string]any) ([]byte, error) {
+	b = appendKey(b, "content")
+	b = append(b, '[')
+	for i, c := range r.Content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = c.appendJSON(b)
+	}
+	b = append(b, ']')
+	if r.StructuredContent != nil {
+		b = append(b, `,"structuredContent":`...)
+		switch v := r.StructuredContent.(type) {
+		case json.RawMessage:
+			b = append(b, v...)
+		default:
+			data, err := json.Marshal(v)
+			if err != nil {
+				return b, fmt.Errorf("encoding structured content: %w", err)
+			}
+			b = append(b, data...)
+		}
+	}
+	if r.IsError {
+		b = append(b, `,"isError":true`...)
+	}
+	if len(r.Meta) > 0 || len(extra) > 0 {
+		b = appendMeta(b, r.Meta, extra)
+	}
+	return b, nil
+}
+
+// appendMeta appends a _meta member holding meta and extra (extra wins).
+func appendMeta(b []byte, meta, extra map[string]any) []byte {
+	m := meta
+	if len(extra) > 0 {
+		m = maps.Clone(meta)
+		if m == nil {
+			m = make(map[string]any, len(extra))
+		}
+		maps.Copy(m, extra)
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return b
+	}
+	b = appendKey(b, "_meta")
+	return append(b, data...)
+}
+
+// MarshalJSON implements [json.Marshaler].
+func (r *Result) MarshalJSON() ([]byte, error) {
+	b, err := r.appendMembers([]byte{'{'}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

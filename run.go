@@ -1,0 +1,246 @@
+package ferry
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+)
+
+// Run serves one client over t until the client closes its end (a clean
+// return with a nil error) or ctx is done. Requests are served concurrently
+// and answered as they finish; on return, requests still running have been
+// cancelled and answered or abandoned.
+func (s *Server) Run(ctx context.Context, t Transport) error {
+	conn, err := t.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	c := &connSession{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{}}
+	stop := s.watch(&watcher{notify: c.listChanged})
+	defer func() {
+		stop()
+		cancel()
+		c.wg.Wait()
+		conn.Close()
+	}()
+	go func() {
+		<-ctx.Done()
+		conn.Close()
+	}()
+	for {
+		msg, err := conn.Read(ctx)
+		if err != nil {
+			if errors.Is(err, io.EOF) || ctx.Err() != nil {
+				c.wg.Wait()
+				return nil
+			}
+			return err
+		}
+		c.handle(ctx, msg)
+	}
+}
+
+// connSession is the state of one stream connection (stdio): the legacy
+// session it may hold and the requests in flight.
+type connSession struct {
+	srv   *Server
+	conn  Connection
+	calls pendingCalls
+	wg    sync.WaitGroup
+
+	mu          sync.Mutex // guards the fields below
+	version     string     // negotiated legacy version, "" before initialize
+	caps        clientCaps
+	level       LogLevel
+	initialized bool
+	subs        map[string]bool
+	inflight    map[string]context.CancelFunc
+}
+
+func (c *connSession) setLevel(l LogLevel) {
+	c.mu.Lock()
+	c.level = l
+	c.mu.Unlock()
+}
+
+func (c *connSession) subscribe(uri string, on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.subs == nil {
+		c.subs = map[string]bool{}
+	}
+	if on {
+		c.subs[uri] = true
+	} else {
+		delete(c.subs, uri)
+	}
+}
+
+func (c *connSession) listChanged(method string) {
+	c.mu.Lock()
+	ok := c.initialized
+	c.mu.Unlock()
+	if ok {
+		_ = c.conn.Write(context.Background(), jsonrpc.AppendRequest(nil, nil, method, nil))
+	}
+}
+
+func (c *connSession) write(ctx context.Context, msg []byte) {
+	if err := c.conn.Write(ctx, msg); err != nil {
+		c.srv.logger.DebugContext(ctx, "write failed", "err", err)
+	}
+}
+
+// handle serves one line: a message or, in a 2025-03-26 session, a batch.
+func (c *connSession) handle(ctx context.Context, line []byte) {
+	if jsonrpc.IsBatch(line) {
+		c.mu.Lock()
+		v := c.version
+		c.mu.Unlock()
+		if v != Version20250326 {
+			c.write(ctx, jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), batchRefusal(v), nil))
+			return
+		}
+		items, err := jsonrpc.SplitBatch(line)
+		if err != nil {
+			c.write(ctx, jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), err.Error(), nil))
+			return
+		}
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			c.batch(ctx, items)
+		}()
+		return
+	}
+	m, kind, err := jsonrpc.Decode(line)
+	if err != nil {
+		c.write(ctx, decodeError(m, err))
+		return
+	}
+	switch kind {
+	case jsonrpc.KindResponse:
+		c.calls.deliver(m)
+	case jsonrpc.KindNotification:
+		c.notification(m)
+	case jsonrpc.KindRequest:
+		if m.Method == "initialize" {
+			// Served in order: nothing else runs before the session exists.
+			c.write(ctx, c.serve(ctx, m))
+			return
+		}
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			c.write(ctx, c.serve(ctx, m))
+		}()
+	}
+}
+
+// batch serves a 2025-03-26 batch and answers with one array.
+func (c *connSession) batch(ctx context.Context, items []json.RawMessage) {
+	out := []byte{'['}
+	for _, raw := range items {
+		m, kind, err := jsonrpc.Decode(raw)
+		var resp []byte
+		switch {
+		case err != nil:
+			resp = decodeError(m, err)
+		case kind == jsonrpc.KindRequest && m.Method == "initialize":
+			resp = jsonrpc.AppendError(nil, m.ID, int64(CodeInvalidRequest), "initialize cannot be part of a batch", nil)
+		case kind == jsonrpc.KindRequest:
+			resp = c.serve(ctx, m)
+		case kind == jsonrpc.KindResponse:
+			c.calls.deliver(m)
+		case kind == jsonrpc.KindNotification:
+			c.notification(m)
+		}
+		if resp != nil {
+			if len(out) > 1 {
+				out = append(out, ',')
+			}
+			out = append(out, resp...)
+		}
+	}
+	if len(out) > 1 {
+		c.write(ctx, append(out, ']'))
+	}
+}
+
+func (c *connSession) notification(m *jsonrpc.Message) {
+	switch m.Method {
+	case "notifications/initialized":
+		c.mu.Lock()
+		c.initialized = true
+		c.mu.Unlock()
+	case "notifications/cancelled":
+		p, err := decodeParams(m.Params)
+		if err != nil || p.RequestID == nil {
+			return
+		}
+		c.mu.Lock()
+		cancel := c.inflight[string(p.RequestID)]
+		c.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+	}
+}
+
+// serve answers one request.
+func (c *connSession) serve(ctx context.Context, m *jsonrpc.Message) []byte {
+	p, err := decodeParams(m.Params)
+	if err != nil {
+		return appendErrorResponse(nil, m.ID, err)
+	}
+	r := &request{srv: c.srv, id: m.ID, method: m.Method, calls: &c.calls, out: func(msg []byte) error {
+		return c.conn.Write(ctx, msg)
+	}}
+	if _, modern := p.modernVersion(); modern {
+		if err := c.srv.checkModern(r, p); err != nil {
+			return appendErrorResponse(nil, m.ID, err)
+		}
+	} else if err := c.legacy(r, p); err != nil {
+		return appendErrorResponse(nil, m.ID, err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	key := string(m.ID)
+	c.mu.Lock()
+	c.inflight[key] = cancel
+	c.mu.Unlock()
+	resp := c.srv.respond(ctx, r, p, nil)
+	r.finish()
+	c.mu.Lock()
+	delete(c.inflight, key)
+	c.mu.Unlock()
+	cancelled := ctx.Err() != nil
+	cancel()
+	if cancelled && m.Method != "initialize" {
+		return nil // a cancelled request gets no answer
+	}
+	return resp
+}
+
+// legacy fills r from the connection's legacy session, negotiating one on
+// initialize.
+func (c *connSession) legacy(r *request, p *wireParams) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r.method == "initialize" {
+		c.version = c.srv.versions.negotiate(p.ProtocolVersion)
+		if c.version == "" {
+			return &Error{Code: CodeUnsupportedProtocolVersion, Message: "this server speaks only the stateless protocol",
+				Data: map[string]any{"supported": c.srv.versions.all, "requested": p.ProtocolVersion}}
+		}
+		c.caps = parseClientCaps(p.Capabilities)
+	} else if c.version == "" && r.method != "ping" {
+		return NewError(CodeInvalidRequest, "the session is not initialized: send initialize first, or a request with the 2026-07-28 _meta fields")
+	}
+	r.version, r.caps, r.level, r.state = c.version, c.caps, c.level, c
+	return nil
+}

@@ -1,0 +1,199 @@
+package ferry
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+)
+
+// DefaultPageSize is the number of entries a list method returns per page
+// when [ServerOptions.PageSize] is zero.
+const DefaultPageSize = 500
+
+// Icon is an image a client may show for the server, a tool, a prompt or a
+// resource.
+type Icon struct {
+	// Src is an https URL or a data: URI.
+	Src      string   `json:"src"`
+	MIMEType string   `json:"mimeType,omitempty"`
+	Sizes    []string `json:"sizes,omitempty"`
+	// Theme is "light" or "dark", or empty for any.
+	Theme string `json:"theme,omitempty"`
+}
+
+// ServerOptions configures a [Server]. The zero value is valid; every field
+// documents its default.
+type ServerOptions struct {
+	// Title is the server's display name. If empty, clients show its name.
+	Title string
+	// Description says what the server is for, in a sentence.
+	Description string
+	// WebsiteURL is the server's home page.
+	WebsiteURL string
+	// Icons are images clients may show for the server.
+	Icons []Icon
+	// Instructions tell the model how to use the server; a client may put
+	// them in its system prompt.
+	Instructions string
+	// Logger receives the server's logs. If nil, logs are discarded.
+	Logger *slog.Logger
+	// ProtocolVersions narrows the versions the server speaks to those
+	// listed. If empty, every version in [SupportedVersions] is spoken.
+	ProtocolVersions []string
+	// PageSize is the number of entries a list method returns per page.
+	// If zero, [DefaultPageSize] is used.
+	PageSize int
+	// SigningKeys are the HMAC keys that sign stateless session ids and the
+	// request state of multi round-trip requests. The first key signs; every
+	// key verifies, so a key can be rotated by putting the new one first.
+	// Every replica behind one endpoint needs the same keys. If empty, a
+	// random key is made for this process, and ids and states it signs are
+	// valid on this process only.
+	SigningKeys [][]byte
+	// CompletionHandler answers completion/complete. If nil, the server does
+	// not declare the completions capability.
+	CompletionHandler CompletionHandler
+}
+
+// Server is an MCP server: a registry of tools, prompts and resources served
+// over any number of transports and connections at once, in both protocol
+// eras. A Server is safe for concurrent use; tools may be added and removed
+// while it serves.
+type Server struct {
+	name, version string
+	opts          ServerOptions
+	logger        *slog.Logger
+	versions      versionSet
+	keys          *keyring
+	pageSize      int
+
+	infoOnce sync.Once
+	info     []byte // serverInfo JSON
+
+	mu        sync.RWMutex // guards the registries below
+	tools     registry[*toolEntry]
+	prompts   registry[*promptEntry]
+	resources registry[*resourceEntry]
+	templates registry[*templateEntry]
+
+	watchMu  sync.Mutex            // guards watchers
+	watchers map[*watcher]struct{} // legacy peers told about list changes
+}
+
+// NewServer returns a server with the given name and version (the
+// serverInfo clients see). opts may be nil; it is copied.
+func NewServer(name, version string, opts *ServerOptions) *Server {
+	s := &Server{name: name, version: version}
+	if opts != nil {
+		s.opts = *opts
+	}
+	s.logger = s.opts.Logger
+	if s.logger == nil {
+		s.logger = slog.New(slog.DiscardHandler)
+	}
+	s.versions = newVersionSet(s.opts.ProtocolVersions)
+	if len(s.versions.all) == 0 {
+		panic("ferry: ServerOptions.ProtocolVersions names no version Ferry supports")
+	}
+	s.keys = newKeyring(s.opts.SigningKeys)
+	s.pageSize = s.opts.PageSize
+	if s.pageSize <= 0 {
+		s.pageSize = DefaultPageSize
+	}
+	return s
+}
+
+// implementation is the serverInfo object.
+type implementation struct {
+	Name        string `json:"name"`
+	Version     string `json:"version"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	WebsiteURL  string `json:"websiteUrl,omitempty"`
+	Icons       []Icon `json:"icons,omitempty"`
+}
+
+func (s *Server) implementation() implementation {
+	return implementation{Name: s.name, Version: s.version, Title: s.opts.Title,
+		Description: s.opts.Description, WebsiteURL: s.opts.WebsiteURL, Icons: s.opts.Icons}
+}
+
+// capabilities returns the server capabilities, declared exactly as
+// registered.
+func (s *Server) capabilities(modern bool) map[string]any {
+	caps := map[string]any{}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	listChanged := map[string]any{"listChanged": true}
+	if modern {
+		listChanged = map[string]any{}
+	}
+	if s.tools.len() > 0 {
+		caps["tools"] = listChanged
+	}
+	if s.prompts.len() > 0 {
+		caps["prompts"] = listChanged
+	}
+	if s.resources.len() > 0 || s.templates.len() > 0 {
+		r := map[string]any{"subscribe": true}
+		if !modern {
+			r["listChanged"] = true
+		}
+		caps["resources"] = r
+	}
+	if !modern {
+		caps["logging"] = map[string]any{}
+	}
+	if s.opts.CompletionHandler != nil {
+		caps["completions"] = map[string]any{}
+	}
+	return caps
+}
+
+// watcher is a legacy peer (a stdio connection or a stateful session's GET
+// stream) that hears about list changes.
+type watcher struct {
+	notify func(method string)
+}
+
+func (s *Server) watch(w *watcher) (stop func()) {
+	s.watchMu.Lock()
+	if s.watchers == nil {
+		s.watchers = make(map[*watcher]struct{})
+	}
+	s.watchers[w] = struct{}{}
+	s.watchMu.Unlock()
+	return func() {
+		s.watchMu.Lock()
+		delete(s.watchers, w)
+		s.watchMu.Unlock()
+	}
+}
+
+// listChanged tells every legacy watcher that a list changed.
+func (s *Server) listChanged(method string) {
+	s.watchMu.Lock()
+	ws := make([]*watcher, 0, len(s.watchers))
+	for w := range s.watchers {
+		ws = append(ws, w)
+	}
+	s.watchMu.Unlock()
+	for _, w := range ws {
+		w.notify(method)
+	}
+}
+
+// logError logs an unexpected failure.
+func (s *Server) logError(ctx context.Context, msg string, args ...any) {
+	s.logger.ErrorContext(ctx, msg, args...)
+}
+
+// marshalInto appends v's JSON to b.
+func marshalInto(b []byte, v any) ([]byte, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return b, err
+	}
+	return append(b, data...), nil
+}

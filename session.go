@@ -1,0 +1,199 @@
+package ferry
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// SessionState is what a stateful legacy session remembers between
+// requests. A [SessionStore] keeps it.
+type SessionState struct {
+	// ID is the session id sent in the Mcp-Session-Id header.
+	ID string `json:"id"`
+	// ProtocolVersion is the version negotiated by initialize.
+	ProtocolVersion string `json:"protocolVersion"`
+	// ClientCapabilities is the capabilities object the client declared.
+	ClientCapabilities json.RawMessage `json:"clientCapabilities,omitempty"`
+	// LogLevel is the level set by logging/setLevel, or empty.
+	LogLevel string `json:"logLevel,omitempty"`
+	// Subscriptions are the resource URIs the client subscribed to.
+	Subscriptions []string `json:"subscriptions,omitempty"`
+}
+
+// SessionStore keeps the state of stateful legacy sessions. Implementations
+// must be safe for concurrent use. Load returns [ErrSessionNotFound] for an
+// id that is unknown or expired; a store forgets a session that has been
+// idle for longer than its timeout.
+type SessionStore interface {
+	Create(ctx context.Context, s *SessionState) error
+	Load(ctx context.Context, id string) (*SessionState, error)
+	Update(ctx context.Context, s *SessionState) error
+	Delete(ctx context.Context, id string) error
+}
+
+// DefaultSessionIdleTimeout is how long an idle stateful session lives when
+// [MemorySessionStore.IdleTimeout] is zero.
+const DefaultSessionIdleTimeout = 30 * time.Minute
+
+// MemorySessionStore is a [SessionStore] in this process's memory. Idle
+// sessions are dropped lazily, as later sessions are created, so an idle
+// session costs a few hundred bytes and no goroutine. The zero value is
+// ready to use.
+type MemorySessionStore struct {
+	// IdleTimeout is how long a session may go unused. If zero,
+	// [DefaultSessionIdleTimeout] is used.
+	IdleTimeout time.Duration
+
+	mu        sync.Mutex // guards sessions and nextSweep
+	sessions  map[string]*memSession
+	nextSweep int64
+}
+
+type memSession struct {
+	state    SessionState
+	lastSeen atomic.Int64 // unix nanoseconds
+}
+
+func (m *MemorySessionStore) timeout() time.Duration {
+	if m.IdleTimeout > 0 {
+		return m.IdleTimeout
+	}
+	return DefaultSessionIdleTimeout
+}
+
+// Create implements [SessionStore].
+func (m *MemorySessionStore) Create(ctx context.Context, s *SessionState) error {
+	now := time.Now().UnixNano()
+	e := &memSession{state: *s}
+	e.lastSeen.Store(now)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.sessions == nil {
+		m.sessions = make(map[string]*memSession)
+	}
+	m.sessions[s.ID] = e
+	if now >= m.nextSweep {
+		m.sweep(now)
+	}
+	return nil
+}
+
+// sweep drops idle sessions; the caller holds m.mu. It runs at most once per
+// tenth of the idle timeout, so its cost is spread thin.
+func (m *MemorySessionStore) sweep(now int64) {
+	limit := now - int64(m.timeout())
+	for id, e := range m.sessions {
+		if e.lastSeen.Load() < limit {
+			delete(m.sessions, id)
+		}
+	}
+	m.nextSweep = now + int64(m.timeout()/10)
+}
+
+// Load implements [SessionStore]. It counts as use of the session.
+func (m *MemorySessionStore) Load(ctx context.Context, id string) (*SessionState, error) {
+	m.mu.Lock()
+	e, ok := m.sessions[id]
+	m.mu.Unlock()
+	now := time.Now().UnixNano()
+	if !ok || e.lastSeen.Load() < now-int64(m.timeout()) {
+		return nil, ErrSessionNotFound
+	}
+	e.lastSeen.Store(now)
+	m.mu.Lock()
+	st := e.state
+	m.mu.Unlock()
+	return &st, nil
+}
+
+// Update implements [SessionStore].
+func (m *MemorySessionStore) Update(ctx context.Context, s *SessionState) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.sessions[s.ID]
+	if !ok {
+		return ErrSessionNotFound
+	}
+	e.state = *s
+	return nil
+}
+
+// Delete implements [SessionStore].
+func (m *MemorySessionStore) Delete(ctx context.Context, id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.sessions[id]; !ok {
+		return ErrSessionNotFound
+	}
+	delete(m.sessions, id)
+	return nil
+}
+
+// Len returns the number of sessions held, idle ones not yet dropped
+// included.
+func (m *MemorySessionStore) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.sessions)
+}
+
+// newSessionID returns a random id of visible ASCII.
+func newSessionID() string {
+	var b [18]byte
+	_, _ = rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// Stateless session tokens carry the negotiated version and what the client
+// can do, signed, so that any replica holding the key can serve the session
+// with nothing stored.
+const tokenFormat = 1
+
+type sessionToken struct {
+	issued  time.Time
+	version string
+	caps    clientCaps
+}
+
+func (k *keyring) issueSession(version string, caps clientCaps) string {
+	var p [1 + 8 + 1 + 1 + 8]byte
+	p[0] = tokenFormat
+	binary.BigEndian.PutUint64(p[1:], uint64(time.Now().Unix()))
+	for i, v := range SupportedVersions {
+		if v == version {
+			p[9] = byte(i)
+		}
+	}
+	var bits byte
+	if caps.sampling {
+		bits |= 1
+	}
+	if caps.elicitation {
+		bits |= 2
+	}
+	if caps.roots {
+		bits |= 4
+	}
+	p[10] = bits
+	_, _ = rand.Read(p[11:])
+	return k.sign("session", p[:])
+}
+
+func (k *keyring) checkSession(id string, ttl time.Duration) (sessionToken, error) {
+	p, err := k.verify("session", id)
+	if err != nil || len(p) != 19 || p[0] != tokenFormat || int(p[9]) >= len(SupportedVersions) {
+		return sessionToken{}, ErrSessionNotFound
+	}
+	t := sessionToken{issued: time.Unix(int64(binary.BigEndian.Uint64(p[1:])), 0), version: SupportedVersions[p[9]]}
+	if time.Since(t.issued) > ttl {
+		return sessionToken{}, ErrSessionNotFound
+	}
+	t.caps = clientCaps{sampling: p[10]&1 != 0, elicitation: p[10]&2 != 0, roots: p[10]&4 != 0}
+	return t, nil
+}

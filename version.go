@@ -1,0 +1,56 @@
+package ferry
+
+import "slices"
+
+// Protocol versions Ferry speaks, newest first.
+const (
+	Version20260728 = "2026-07-28"
+	Version20251125 = "2025-11-25"
+	Version20250618 = "2025-06-18"
+	Version20250326 = "2025-03-26"
+)
+
+// SupportedVersions lists every protocol version Ferry implements, newest
+// first. [ServerOptions.ProtocolVersions] may narrow it.
+var SupportedVersions = []string{Version20260728, Version20251125, Version20250618, Version20250326}
+
+// Modern reports whether version belongs to the stateless era that starts
+// with 2026-07-28 (no initialize, version in every request's _meta).
+func Modern(version string) bool { return version >= Version20260728 }
+
+// versionSet is the server's supported versions, split by era.
+type versionSet struct {
+	all    []string // newest first
+	legacy []string // newest first
+	modern []string // newest first
+}
+
+func newVersionSet(allowed []string) versionSet {
+	var vs versionSet
+	for _, v := range SupportedVersions {
+		if len(allowed) > 0 && !slices.Contains(allowed, v) {
+			continue
+		}
+		vs.all = append(vs.all, v)
+		if Modern(v) {
+			vs.modern = append(vs.modern, v)
+		} else {
+			vs.legacy = append(vs.legacy, v)
+		}
+	}
+	return vs
+}
+
+func (vs *versionSet) supports(v string) bool { return slices.Contains(vs.all, v) }
+
+// negotiate answers a legacy initialize: the requested version when the server
+// supports it, else the newest legacy version it supports.
+func (vs *versionSet) negotiate(requested string) string {
+	if slices.Contains(vs.legacy, requested) {
+		return requested
+	}
+	if len(vs.legacy) > 0 {
+		return vs.legacy[0]
+	}
+	return ""
+}
