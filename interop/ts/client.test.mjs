@@ -1,0 +1,187 @@
+// Interop tests: the official TypeScript SDK client (tools/npm, pinned) against the
+// Go fixture server ./conformance/everything over stdio and Streamable HTTP.
+//
+// Run from the repo root with Node >= 20 (CI uses tools/node22.sh):
+//
+//	node --test interop/ts/*.test.mjs
+//
+// The SDK is installed on first use by tools/npm.sh (npm ci from the lockfile).
+// FERRY_EVERYTHING=/path/to/binary skips the build and tests that binary.
+//
+// SDK 1.32.2 negotiates at most protocol 2025-11-25: it has no support for
+// 2026-07-28 (that is SDK v2), so there is no modern-era case here yet.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const npmDir = join(root, 'tools', 'npm');
+if (!existsSync(join(npmDir, 'node_modules', '@modelcontextprotocol', 'sdk'))) {
+  execFileSync(join(root, 'tools', 'npm.sh'), { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+// The SDK ships CommonJS builds too; loading them through a require rooted at
+// tools/npm avoids any dependence on the caller's module resolution paths.
+const sdk = createRequire(join(npmDir, 'package.json'));
+const { Client } = sdk('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = sdk('@modelcontextprotocol/sdk/client/stdio.js');
+const { StreamableHTTPClientTransport } = sdk('@modelcontextprotocol/sdk/client/streamableHttp.js');
+const { LATEST_PROTOCOL_VERSION } = sdk('@modelcontextprotocol/sdk/types.js');
+
+const tmp = mkdtempSync(join(tmpdir(), 'ferry-interop-ts-'));
+const bin = process.env.FERRY_EVERYTHING || join(tmp, 'everything');
+const servers = new Set(); // HTTP server processes still running
+const limit = { timeout: 30_000 }; // for each test and hook that talks to a server
+
+before(() => {
+  if (process.env.FERRY_EVERYTHING) return;
+  execFileSync('go', ['build', '-o', bin, './conformance/everything'], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}, { timeout: 300_000 });
+
+after(async () => {
+  await Promise.all([...servers].map(stop));
+  rmSync(tmp, { recursive: true, force: true });
+});
+process.on('exit', () => { for (const p of servers) p.kill('SIGKILL'); });
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+// startHTTP runs the fixture with -http on a free port plus args and resolves to
+// its endpoint URL once any HTTP request gets an answer.
+async function startHTTP(args) {
+  const port = await freePort();
+  const proc = spawn(bin, ['-http', `127.0.0.1:${port}`, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  servers.add(proc);
+  let stderr = '';
+  proc.stderr.on('data', (b) => { stderr += b; });
+  const url = new URL(`http://127.0.0.1:${port}/mcp`);
+  for (const deadline = Date.now() + 20_000; ;) {
+    if (proc.exitCode !== null || proc.signalCode !== null) {
+      throw new Error(`everything ${args.join(' ')} exited (${proc.exitCode ?? proc.signalCode}): ${stderr}`);
+    }
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      return { proc, url };
+    } catch {
+      if (Date.now() > deadline) throw new Error(`nothing answers at ${url}: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+async function stop(proc) {
+  servers.delete(proc);
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((r) => proc.once('exit', r));
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function newClient() {
+  return new Client({ name: 'ferry-interop-ts', version: '0.0.0' });
+}
+
+function text(result) {
+  return result.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+}
+
+// exercise runs the calls every transport must support against a connected client.
+function exercise(getClient) {
+  test('tools/list includes the fixture tools', limit, async () => {
+    const { tools } = await getClient().listTools();
+    const names = tools.map((t) => t.name);
+    for (const want of ['test_simple_text', 'echo', 'add']) {
+      assert.ok(names.includes(want), `tool ${want} missing from ${names.join(', ')}`);
+    }
+  });
+
+  test('echo returns its text', limit, async () => {
+    const res = await getClient().callTool({ name: 'echo', arguments: { text: 'hi' } });
+    assert.ok(!res.isError, `isError result: ${text(res)}`);
+    assert.equal(text(res), 'hi');
+  });
+
+  test('add returns structured content', limit, async () => {
+    const res = await getClient().callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+    assert.ok(!res.isError, `isError result: ${text(res)}`);
+    assert.deepEqual(res.structuredContent, { sum: 5 });
+  });
+
+  test('test_simple_text returns text', limit, async () => {
+    const res = await getClient().callTool({ name: 'test_simple_text', arguments: {} });
+    assert.ok(!res.isError, `isError result: ${text(res)}`);
+    assert.equal(res.content[0]?.type, 'text');
+    assert.ok(res.content[0].text.length > 0, 'empty text');
+  });
+}
+
+// describeHTTP connects over Streamable HTTP to a fixture started with args and
+// checks the negotiated protocol version (and, if stateful, the session ID).
+function describeHTTP(name, { args, version, stateful }) {
+  describe(name, () => {
+    let server, client, transport;
+    before(async () => {
+      server = await startHTTP(args);
+      client = newClient();
+      transport = new StreamableHTTPClientTransport(server.url);
+      await client.connect(transport);
+    }, limit);
+    after(async () => {
+      await client?.close();
+      if (server) await stop(server.proc);
+    }, limit);
+
+    test(`negotiates ${version}`, limit, () => {
+      // The client accepts any version it supports and sends it as mcp-protocol-version.
+      assert.equal(transport.protocolVersion, version);
+      assert.ok(client.getServerVersion()?.name, 'serverInfo.name is empty');
+    });
+    if (stateful) {
+      // Stateless mode may still send a (signed, self-contained) Mcp-Session-Id,
+      // so only the stateful mode is checked.
+      test('assigns a session ID', limit, () => {
+        assert.equal(typeof transport.sessionId, 'string');
+      });
+    }
+    exercise(() => client);
+  });
+}
+
+describeHTTP('streamable HTTP, stateful', { args: [], version: LATEST_PROTOCOL_VERSION, stateful: true });
+describeHTTP('streamable HTTP, stateless', { args: ['-stateless'], version: LATEST_PROTOCOL_VERSION, stateful: false });
+describeHTTP('streamable HTTP, server limited to 2025-06-18', {
+  args: ['-versions', '2025-06-18'],
+  version: '2025-06-18',
+  stateful: true,
+});
+
+describe('stdio', () => {
+  let client;
+  before(async () => {
+    client = newClient();
+    await client.connect(new StdioClientTransport({ command: bin, args: [], stderr: 'inherit' }));
+  }, limit);
+  after(async () => {
+    await client?.close();
+  }, limit);
+  exercise(() => client);
+});
