@@ -3,6 +3,7 @@ package ferry
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
@@ -180,7 +181,7 @@ func NotifyProgress(ctx context.Context, p Progress) error {
 	r.mu.Lock()
 	if r.sentProgress && p.Progress <= r.lastProgress {
 		r.mu.Unlock()
-		return NewError(CodeInvalidParams, "progress must increase: %v after %v", p.Progress, r.lastProgress)
+		return fmt.Errorf("ferry: progress must increase: %v after %v", p.Progress, r.lastProgress)
 	}
 	r.sentProgress, r.lastProgress = true, p.Progress
 	r.mu.Unlock()

@@ -11,9 +11,9 @@ import (
 )
 
 // Run serves one client over t until the client closes its end (a clean
-// return with a nil error) or ctx is done. Requests are served concurrently
-// and answered as they finish; on return, requests still running have been
-// cancelled and answered or abandoned.
+// return with a nil error, once every request has been answered) or ctx is
+// done (ctx's error; requests still running are cancelled). Requests are
+// served concurrently and answered as they finish.
 func (s *Server) Run(ctx context.Context, t Transport) error {
 	conn, err := t.Connect(ctx)
 	if err != nil {
@@ -28,21 +28,44 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 		c.wg.Wait()
 		conn.Close()
 	}()
+	// The reader runs on its own so that Run returns when ctx is done even
+	// while a read blocks; it ends when the connection does (for standard
+	// input, when the process exits or the client closes its end).
+	lines := make(chan readResult, 1)
 	go func() {
-		<-ctx.Done()
-		conn.Close()
+		for {
+			msg, err := conn.Read(ctx)
+			select {
+			case lines <- readResult{msg, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
 	}()
 	for {
-		msg, err := conn.Read(ctx)
-		if err != nil {
-			if errors.Is(err, io.EOF) || ctx.Err() != nil {
+		var in readResult
+		select {
+		case in = <-lines:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if in.err != nil {
+			if errors.Is(in.err, io.EOF) {
 				c.wg.Wait()
 				return nil
 			}
-			return err
+			return in.err
 		}
-		c.handle(ctx, msg)
+		c.handle(ctx, in.msg)
 	}
+}
+
+type readResult struct {
+	msg []byte
+	err error
 }
 
 // connSession is the state of one stream connection (stdio): the legacy
