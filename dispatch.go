@@ -128,7 +128,6 @@ func (s *Server) respond(ctx context.Context, r *request, p *wireParams, b []byt
 	return append(b, "}}"...)
 }
 
-
 func methodNotFound(method string) error {
 	return &Error{Code: CodeMethodNotFound, Message: "method not found: " + method}
 }
