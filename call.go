@@ -85,8 +85,8 @@ type request struct {
 	// progressToken is the caller's _meta.progressToken, or nil.
 	progressToken json.RawMessage
 
-	// out sends one message on the request's stream; nil when there is none.
-	out func(msg []byte) error
+	// out sends messages on the request's stream; nil when there is none.
+	out outbound
 	// calls routes the replies to server-to-client requests; nil when
 	// replies cannot reach this replica.
 	calls *pendingCalls
@@ -134,7 +134,7 @@ func (r *request) notify(method string, params any) error {
 	if r.done {
 		return ErrNoClientStream
 	}
-	return r.out(jsonrpc.AppendRequest(nil, nil, method, data))
+	return r.out.send(jsonrpc.AppendRequest(nil, nil, method, data))
 }
 
 // CallInfo describes the request a handler is serving.
@@ -211,6 +211,11 @@ func Log(ctx context.Context, level LogLevel, logger string, data any) error {
 		Logger string `json:"logger,omitempty"`
 		Data   any    `json:"data"`
 	}{level.String(), logger, data})
+}
+
+// outbound sends one message toward the client on a request's stream.
+type outbound interface {
+	send(msg []byte) error
 }
 
 // legacyState is what a legacy session or stdio connection remembers.

@@ -172,7 +172,7 @@ func (r *request) ask(ctx context.Context, method string, params, res any) error
 		if r.done {
 			return ErrNoClientStream
 		}
-		return r.out(jsonrpc.AppendRequest(nil, id, method, data))
+		return r.out.send(jsonrpc.AppendRequest(nil, id, method, data))
 	})
 	if err != nil {
 		return err

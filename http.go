@@ -1,12 +1,14 @@
 package ferry
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -135,8 +137,8 @@ func isLoopback(host string) bool {
 	if host == "localhost" {
 		return true
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 func (h *HTTPHandler) allowedHost(hostport string) bool {
@@ -354,18 +356,20 @@ func (h *HTTPHandler) session(r *http.Request) (*legacySession, int, error) {
 	if id == "" {
 		return nil, http.StatusBadRequest, NewError(CodeInvalidRequest, "missing Mcp-Session-Id header: send initialize first")
 	}
-	notFound := NewError(CodeInvalidRequest, "session not found: it expired or was ended; send initialize again")
+	notFound := func() error {
+		return &Error{Code: CodeInvalidRequest, Message: "session not found: it expired or was ended; send initialize again"}
+	}
 	if !h.opts.Stateful {
 		t, err := h.srv.keys.checkSession(id, h.ttl)
 		if err != nil {
-			return nil, http.StatusNotFound, notFound
+			return nil, http.StatusNotFound, notFound()
 		}
 		return &legacySession{id: id, version: t.version, caps: t.caps}, 0, nil
 	}
 	st, err := h.store.Load(r.Context(), id)
 	if err != nil {
 		if errors.Is(err, ErrSessionNotFound) {
-			return nil, http.StatusNotFound, notFound
+			return nil, http.StatusNotFound, notFound()
 		}
 		h.srv.logError(r.Context(), "loading session", "err", err)
 		return nil, http.StatusInternalServerError, NewError(CodeInternalError, "session store unavailable")
@@ -404,7 +408,7 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *json
 // when the handler sends messages before its result.
 func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, req *request, p *wireParams, sessionID string) {
 	sw := &streamWriter{w: w, sse: acceptsSSE(r.Header.Get("Accept"))}
-	req.out = sw.send
+	req.out = sw
 	if h.opts.StreamResponses && sw.sse {
 		sw.mu.Lock()
 		sw.startSSE()
@@ -435,9 +439,12 @@ func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, req *reques
 
 // isMethodNotFound reports whether a response is a -32601 error.
 func isMethodNotFound(resp []byte) bool {
-	i := strings.Index(string(resp), `"error":{"code":-32601`)
+	i := bytes.Index(resp, []byte(`"error":{"code":-32601`))
 	return i > 0 && i < 80
 }
+
+// jsonContentType is shared by every JSON answer; nothing modifies it.
+var jsonContentType = []string{"application/json"}
 
 func acceptsSSE(accept string) bool {
 	return strings.Contains(accept, "text/event-stream")
@@ -502,7 +509,7 @@ func (sw *streamWriter) finish(status int, resp []byte) {
 		_ = sw.event(resp)
 		return
 	}
-	sw.w.Header().Set("Content-Type", "application/json")
+	sw.w.Header()["Content-Type"] = jsonContentType
 	sw.w.WriteHeader(status)
 	_, _ = sw.w.Write(resp)
 }

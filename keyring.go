@@ -6,13 +6,16 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"hash"
 	"strings"
+	"sync"
 )
 
 // keyring signs and verifies tokens (stateless session ids, request state)
 // with HMAC-SHA256. The first key signs; every key verifies.
 type keyring struct {
-	keys [][]byte
+	keys  [][]byte
+	pools []sync.Pool // of hash.Hash, one pool per key
 }
 
 func newKeyring(keys [][]byte) *keyring {
@@ -26,6 +29,10 @@ func newKeyring(keys [][]byte) *keyring {
 		key := make([]byte, 32)
 		_, _ = rand.Read(key)
 		k.keys = [][]byte{key}
+	}
+	k.pools = make([]sync.Pool, len(k.keys))
+	for i, key := range k.keys {
+		k.pools[i].New = func() any { return hmac.New(sha256.New, key) }
 	}
 	return k
 }
@@ -41,7 +48,8 @@ func (k *keyring) sign(purpose string, payload []byte) string {
 	sb.Grow(enc.EncodedLen(len(payload)) + 1 + enc.EncodedLen(sha256.Size))
 	sb.WriteString(enc.EncodeToString(payload))
 	sb.WriteByte('.')
-	sb.WriteString(enc.EncodeToString(mac(k.keys[0], purpose, payload)))
+	var sum [sha256.Size]byte
+	sb.WriteString(enc.EncodeToString(k.mac(0, purpose, payload, sum[:0])))
 	return sb.String()
 }
 
@@ -51,23 +59,35 @@ func (k *keyring) verify(purpose, token string) ([]byte, error) {
 	if !ok {
 		return nil, errBadSignature
 	}
-	payload, err1 := base64.RawURLEncoding.DecodeString(p)
-	sig, err2 := base64.RawURLEncoding.DecodeString(s)
-	if err1 != nil || err2 != nil {
+	enc := base64.RawURLEncoding
+	var sigBuf [sha256.Size]byte
+	if enc.DecodedLen(len(s)) != len(sigBuf) {
 		return nil, errBadSignature
 	}
-	for _, key := range k.keys {
-		if hmac.Equal(sig, mac(key, purpose, payload)) {
+	payload := make([]byte, enc.DecodedLen(len(p)))
+	n1, err1 := enc.Decode(payload, []byte(p))
+	n2, err2 := enc.Decode(sigBuf[:], []byte(s))
+	if err1 != nil || err2 != nil || n2 != len(sigBuf) {
+		return nil, errBadSignature
+	}
+	payload = payload[:n1]
+	var sum [sha256.Size]byte
+	for i := range k.keys {
+		if hmac.Equal(sigBuf[:], k.mac(i, purpose, payload, sum[:0])) {
 			return payload, nil
 		}
 	}
 	return nil, errBadSignature
 }
 
-func mac(key []byte, purpose string, payload []byte) []byte {
-	h := hmac.New(sha256.New, key)
+// mac appends the MAC of purpose and payload under key i to dst.
+func (k *keyring) mac(i int, purpose string, payload, dst []byte) []byte {
+	h := k.pools[i].Get().(hash.Hash)
+	h.Reset()
 	h.Write([]byte(purpose))
 	h.Write([]byte{0})
 	h.Write(payload)
-	return h.Sum(nil)
+	dst = h.Sum(dst)
+	k.pools[i].Put(h)
+	return dst
 }

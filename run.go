@@ -221,9 +221,7 @@ func (c *connSession) serve(ctx context.Context, m *jsonrpc.Message) []byte {
 	if err != nil {
 		return appendErrorResponse(nil, m.ID, err)
 	}
-	r := &request{srv: c.srv, id: m.ID, method: m.Method, calls: &c.calls, out: func(msg []byte) error {
-		return c.conn.Write(ctx, msg)
-	}}
+	r := &request{srv: c.srv, id: m.ID, method: m.Method, calls: &c.calls, out: connOut{ctx, c.conn}}
 	if _, modern := p.modernVersion(); modern {
 		if err := c.srv.checkModern(r, p); err != nil {
 			return appendErrorResponse(nil, m.ID, err)
@@ -267,3 +265,11 @@ func (c *connSession) legacy(r *request, p *wireParams) error {
 	r.version, r.caps, r.level, r.state = c.version, c.caps, c.level, c
 	return nil
 }
+
+// connOut sends a request's messages on its connection.
+type connOut struct {
+	ctx  context.Context
+	conn Connection
+}
+
+func (o connOut) send(msg []byte) error { return o.conn.Write(o.ctx, msg) }

@@ -1,0 +1,69 @@
+package ferry
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func benchServer() *Server {
+	srv := NewServer("bench", "1.0.0", nil)
+	srv.AddTool(Tool{Name: "add", Description: "Adds two integers.",
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}`)},
+		func(_ context.Context, req *CallToolRequest) (*Result, error) {
+			var in struct{ A, B int }
+			if err := json.Unmarshal(req.Arguments, &in); err != nil {
+				return nil, err
+			}
+			out := struct {
+				Sum int `json:"sum"`
+			}{in.A + in.B}
+			return &Result{Content: []Content{Text(`{"sum":` + strconv.Itoa(out.Sum) + `}`)}, StructuredContent: out}, nil
+		})
+	return srv
+}
+
+// discardWriter is a minimal ResponseWriter, so the benchmark measures the
+// handler and not the recorder.
+type discardWriter struct {
+	h      http.Header
+	status int
+	n      int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.h }
+func (w *discardWriter) WriteHeader(code int)        { w.status = code }
+func (w *discardWriter) Write(b []byte) (int, error) { w.n += len(b); return len(b), nil }
+
+// BenchmarkHTTPToolsCall measures one stateless legacy tools/call through
+// the HTTP handler, the path the bench/ ratios compare with peers.
+func BenchmarkHTTPToolsCall(b *testing.B) {
+	h := NewHTTPHandler(benchServer(), nil)
+	rec := httptest.NewRecorder()
+	init := httptest.NewRequest("POST", "/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`))
+	init.Host = "127.0.0.1:8080"
+	h.ServeHTTP(rec, init)
+	sid := rec.Header().Get("Mcp-Session-Id")
+	if sid == "" {
+		b.Fatal("no session id")
+	}
+	body := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}`
+	b.ReportAllocs()
+	for b.Loop() {
+		req := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
+		req.Host = "127.0.0.1:8080"
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		w := &discardWriter{h: http.Header{}}
+		h.ServeHTTP(w, req)
+		if w.status != 200 {
+			b.Fatal(w.status)
+		}
+	}
+}
