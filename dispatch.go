@@ -84,6 +84,9 @@ func (p *wireParams) modernVersion() (string, bool) {
 
 // checkModern validates a modern request's _meta and fills r from it.
 func (s *Server) checkModern(r *request, p *wireParams) error {
+	if p.Meta == nil || p.Meta.Version == "" {
+		return NewError(CodeInvalidParams, `missing _meta field "io.modelcontextprotocol/protocolVersion"`)
+	}
 	v := p.Meta.Version
 	if !Modern(v) || !s.versions.supports(v) {
 		return &Error{Code: CodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + strconv.Quote(v),

@@ -215,8 +215,19 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, http.StatusBadRequest, m.ID, err)
 		return
 	}
-	if _, modern := p.modernVersion(); modern && kind == jsonrpc.KindRequest {
+	_, modern := p.modernVersion()
+	modern = modern || Modern(r.Header.Get(headerProtocolVersion))
+	switch {
+	case modern && kind == jsonrpc.KindRequest:
 		h.postModern(w, r, m, p)
+		return
+	case modern && kind == jsonrpc.KindNotification:
+		// The modern era defines no client notification over HTTP: closing
+		// a stream is how a client cancels. Accept and ignore.
+		w.WriteHeader(http.StatusAccepted)
+		return
+	case modern:
+		h.writeError(w, http.StatusBadRequest, nil, NewError(CodeInvalidRequest, "a 2026-07-28 client does not send responses over HTTP"))
 		return
 	}
 	h.postLegacy(w, r, m, kind, p)
