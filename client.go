@@ -157,6 +157,9 @@ var ErrInputRequired = errors.New("ferry: input required from the client")
 // ask sends a server-to-client request and decodes its result into res.
 func (r *request) ask(ctx context.Context, method string, params, res any) error {
 	if r.modern {
+		if r.input == nil {
+			return fmt.Errorf("ferry: %s cannot ask the client anything: %w", r.method, ErrNoClientStream)
+		}
 		return r.input.ask(method, params, res)
 	}
 	if r.calls == nil || r.out == nil {
@@ -185,15 +188,31 @@ func (r *request) ask(ctx context.Context, method string, params, res any) error
 
 // pendingCalls routes the client's replies to the server's requests.
 type pendingCalls struct {
-	mu   sync.Mutex // guards next and wait
-	next int64
-	wait map[string]chan *jsonrpc.Message
+	mu     sync.Mutex // guards next, wait and closed
+	next   int64
+	wait   map[string]chan *jsonrpc.Message
+	closed bool
+}
+
+// close fails every waiting call and every later one: no reply can come.
+func (p *pendingCalls) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	for id, ch := range p.wait {
+		close(ch)
+		delete(p.wait, id)
+	}
 }
 
 // call registers an id, sends with it, and waits for the reply or ctx.
 func (p *pendingCalls) call(ctx context.Context, send func(id json.RawMessage) error) (*jsonrpc.Message, error) {
 	ch := make(chan *jsonrpc.Message, 1)
 	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, ErrConnectionClosed
+	}
 	p.next++
 	id := json.RawMessage(strconv.AppendInt([]byte(`"ferry-`), p.next, 10))
 	id = append(id, '"')
@@ -211,7 +230,10 @@ func (p *pendingCalls) call(ctx context.Context, send func(id json.RawMessage) e
 		return nil, err
 	}
 	select {
-	case m := <-ch:
+	case m, ok := <-ch:
+		if !ok {
+			return nil, ErrConnectionClosed
+		}
 		return m, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -279,6 +301,11 @@ func paramsDigest(method, name string, args json.RawMessage) []byte {
 	h.Write([]byte{0})
 	h.Write([]byte(name))
 	h.Write([]byte{0})
+	// Arguments are compared by value: a client may re-encode them.
+	var v any
+	if json.Unmarshal(args, &v) == nil {
+		args, _ = json.Marshal(v)
+	}
 	h.Write(args)
 	return h.Sum(nil)[:16]
 }
@@ -286,6 +313,10 @@ func paramsDigest(method, name string, args json.RawMessage) []byte {
 // loadInput reads inputResponses and requestState from a modern retry.
 func (s *Server) loadInput(method, name string, args, responses json.RawMessage, state string) (*inputState, error) {
 	in := &inputState{answers: map[string]json.RawMessage{}}
+	hasResponses := len(responses) > 0 && string(responses) != "null" && string(responses) != "{}"
+	if hasResponses && state == "" {
+		return nil, NewError(CodeInvalidParams, "inputResponses without the requestState they answer: echo the requestState of the input_required result")
+	}
 	if state != "" {
 		payload, err := s.keys.verify("request-state", state)
 		var st savedState
@@ -334,7 +365,11 @@ func (s *Server) appendInputRequired(b []byte, method, name string, args json.Ra
 	}
 	b = append(b, '}')
 	b = appendKey(b, "requestState")
-	return jsonrpc.AppendString(b, s.keys.sign("request-state", payload))
+	b = jsonrpc.AppendString(b, s.keys.sign("request-state", payload))
+	b = appendKey(b, "_meta")
+	b = append(b, `{"`+metaServerInfo+`":`...)
+	b = append(b, s.infoJSON()...)
+	return append(b, '}')
 }
 
 // appendKey appends `"k":` to an open JSON object, with a comma when the

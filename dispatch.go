@@ -116,7 +116,7 @@ func (s *Server) respond(ctx context.Context, r *request, p *wireParams, b []byt
 	}
 	b = jsonrpc.AppendResultHead(b, r.id)
 	b = append(b, '{')
-	b, done, err := s.dispatch(ctx, r, p, b)
+	b, done, err := s.safeDispatch(ctx, r, p, b)
 	if err != nil {
 		return appendErrorResponse(b[:start], r.id, err)
 	}
@@ -130,6 +130,45 @@ func (s *Server) respond(ctx context.Context, r *request, p *wireParams, b []byt
 	}
 	return append(b, "}}"...)
 }
+
+// errInputPending reports that a handler asked the client something in the
+// modern era: the answer is an input_required result.
+var errInputPending = errors.New("ferry: input pending")
+
+// safeDispatch runs dispatch, turning a handler's panic into -32603 (the
+// details go to the log) and pending questions into input_required.
+func (s *Server) safeDispatch(ctx context.Context, r *request, p *wireParams, b []byte) (_ []byte, done bool, err error) {
+	start := len(b)
+	defer func() {
+		if v := recover(); v != nil {
+			s.logError(ctx, "handler panicked", "method", r.method, "panic", v, "stack", string(debug.Stack()))
+			b, done, err = b[:start], false, &Error{Code: CodeInternalError, Message: "internal error"}
+		}
+	}()
+	b, done, err = s.dispatch(ctx, r, p, b)
+	if errors.Is(err, errInputPending) {
+		key := p.Name
+		if r.method == "resources/read" {
+			key = p.URI
+		}
+		return s.appendInputRequired(b[:start], r.method, key, p.Arguments, r.input), true, nil
+	}
+	return b, done, err
+}
+
+// loadModernInput reads the answers a modern retry carries, for the
+// methods that may ask the client something.
+func (s *Server) loadModernInput(r *request, key string, p *wireParams) error {
+	if !r.modern {
+		return nil
+	}
+	in, err := s.loadInput(r.method, key, p.Arguments, p.InputResponses, p.RequestState)
+	r.input = in
+	return err
+}
+
+// inputPending reports whether a modern handler left questions open.
+func (r *request) inputPending() bool { return r.input != nil && len(r.input.requests) > 0 }
 
 func methodNotFound(method string) error {
 	return &Error{Code: CodeMethodNotFound, Message: "method not found: " + method}
@@ -286,16 +325,12 @@ func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []by
 	if !ok {
 		return b, false, NewError(CodeInvalidParams, "unknown tool %q", p.Name)
 	}
-	if r.modern {
-		in, err := s.loadInput(r.method, p.Name, p.Arguments, p.InputResponses, p.RequestState)
-		if err != nil {
-			return b, false, err
-		}
-		r.input = in
+	if err := s.loadModernInput(r, p.Name, p); err != nil {
+		return b, false, err
 	}
 	res, err := s.runTool(withRequest(ctx, r), e, &CallToolRequest{Name: p.Name, Arguments: p.Arguments})
-	if r.modern && len(r.input.requests) > 0 {
-		return s.appendInputRequired(b, r.method, p.Name, p.Arguments, r.input), true, nil
+	if r.inputPending() {
+		return b, false, errInputPending
 	}
 	if err != nil {
 		if pe := (*Error)(nil); errors.As(err, &pe) {
@@ -354,7 +389,13 @@ func (s *Server) getPrompt(ctx context.Context, r *request, p *wireParams, b []b
 	if err != nil {
 		return b, err
 	}
+	if err := s.loadModernInput(r, p.Name, p); err != nil {
+		return b, err
+	}
 	res, err := e.handler(withRequest(ctx, r), &GetPromptRequest{Name: p.Name, Arguments: args})
+	if r.inputPending() {
+		return b, errInputPending
+	}
 	if err != nil {
 		return b, s.protocolError(ctx, "prompt", p.Name, err)
 	}
@@ -394,7 +435,13 @@ func (s *Server) readResource(ctx context.Context, r *request, p *wireParams, b 
 	if !ok {
 		return b, notFound()
 	}
+	if err := s.loadModernInput(r, p.URI, p); err != nil {
+		return b, err
+	}
 	contents, err := h(withRequest(ctx, r), &ReadResourceRequest{URI: p.URI, Vars: vars})
+	if r.inputPending() {
+		return b, errInputPending
+	}
 	if errors.Is(err, ErrResourceNotFound) {
 		return b, notFound()
 	}

@@ -216,7 +216,9 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, modern := p.modernVersion()
-	modern = modern || Modern(r.Header.Get(headerProtocolVersion))
+	if hv := r.Header.Get(headerProtocolVersion); Modern(hv) && h.srv.versions.supports(hv) {
+		modern = true
+	}
 	switch {
 	case modern && kind == jsonrpc.KindRequest:
 		h.postModern(w, r, m, p)

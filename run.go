@@ -54,6 +54,9 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 		}
 		if in.err != nil {
 			if errors.Is(in.err, io.EOF) {
+				// No reply can come now: questions to the client fail, and
+				// the requests that asked them finish.
+				c.calls.close()
 				c.wg.Wait()
 				return nil
 			}
@@ -160,7 +163,9 @@ func (c *connSession) handle(ctx context.Context, line []byte) {
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
-			c.write(ctx, c.serve(ctx, m))
+			if resp := c.serve(ctx, m); resp != nil {
+				c.write(ctx, resp)
+			}
 		}()
 	}
 }

@@ -136,9 +136,9 @@ func (s *Server) capabilities(modern bool) map[string]any {
 		caps["prompts"] = listChanged
 	}
 	if s.resources.len() > 0 || s.templates.len() > 0 {
-		r := map[string]any{"subscribe": true}
+		r := map[string]any{}
 		if !modern {
-			r["listChanged"] = true
+			r["subscribe"], r["listChanged"] = true, true
 		}
 		caps["resources"] = r
 	}

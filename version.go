@@ -16,7 +16,20 @@ var SupportedVersions = []string{Version20260728, Version20251125, Version202506
 
 // Modern reports whether version belongs to the stateless era that starts
 // with 2026-07-28 (no initialize, version in every request's _meta).
-func Modern(version string) bool { return version >= Version20260728 }
+func Modern(version string) bool { return isDate(version) && version >= Version20260728 }
+
+// isDate reports whether v has the form of a protocol version, yyyy-mm-dd.
+func isDate(v string) bool {
+	if len(v) != 10 || v[4] != '-' || v[7] != '-' {
+		return false
+	}
+	for i, c := range []byte(v) {
+		if i != 4 && i != 7 && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
 
 // versionSet is the server's supported versions, split by era.
 type versionSet struct {
