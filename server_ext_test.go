@@ -1,0 +1,114 @@
+package ferry_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ferry-mcp/ferry"
+)
+
+const (
+	legacyInitElicit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}}}}` + "\n"
+	modernElicitMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
+)
+
+// A request cancelled with notifications/cancelled gets no answer at all:
+// not even an empty line, which line-oriented clients fail to parse.
+func TestStdioCancelledRequestWritesNothing(t *testing.T) {
+	srv := newConformanceServer(t, nil)
+	cr, cw := io.Pipe()
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(t.Context(), &ferry.IOTransport{Reader: cr, Writer: &out}) }()
+	io.WriteString(cw, legacyInitElicit)
+	io.WriteString(cw, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"confirm"}}`+"\n")
+	waitFor(t, &out, `"elicitation/create"`)
+	io.WriteString(cw, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`+"\n")
+	io.WriteString(cw, `{"jsonrpc":"2.0","id":3,"method":"ping"}`+"\n")
+	waitFor(t, &out, `"id":3`)
+	cw.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		if strings.TrimSpace(line) == "" {
+			t.Errorf("output line %d is empty; output:\n%s", i+1, out.String())
+		}
+	}
+}
+
+// When the client closes its end while a tool waits for the client's answer
+// to elicitation/create, the answer can never come: Run must cancel the
+// tool and return, rather than wait for it forever.
+func TestStdioRunReturnsAtEOFWhileToolAwaitsClient(t *testing.T) {
+	srv := newConformanceServer(t, nil)
+	in := legacyInitElicit + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"confirm"}}` + "\n"
+	done := make(chan error, 1)
+	go func() {
+		done <- srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(in), Writer: io.Discard})
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("Run did not return 3s after its input ended")
+	}
+}
+
+// A prompt handler that calls Elicit in a modern request must not crash the
+// server: tools/call, prompts/get and resources/read may all answer
+// input_required in 2026-07-28.
+func TestModernElicitOutsideToolsDoesNotPanic(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	srv.AddPrompt(ferry.Prompt{Name: "ask"}, func(ctx context.Context, req *ferry.GetPromptRequest) (*ferry.PromptResult, error) {
+		if _, err := ferry.Elicit(ctx, &ferry.ElicitParams{Message: "?"}); err != nil {
+			return nil, err
+		}
+		return &ferry.PromptResult{}, nil
+	})
+	in := `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"ask",` + modernElicitMeta + `}}` + "\n"
+	var out bytes.Buffer
+	if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(in), Writer: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"id":1`) {
+		t.Errorf("no answer to prompts/get: %s", out.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// waitFor waits until out contains s.
+func waitFor(t *testing.T, out *syncBuffer, s string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(out.String(), s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s; output:\n%s", s, out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
