@@ -1,0 +1,260 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// implOrder is the column order of the report.
+var implOrder = []string{"ferry", "gosdk", "mcpgo", "limit"}
+
+// run is one RESULT line.
+type run struct {
+	s map[string]string
+	f map[string]float64
+}
+
+func readRuns(path string) ([]run, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var runs []run
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "RESULT ")
+		if !ok {
+			continue
+		}
+		r := run{s: map[string]string{}, f: map[string]float64{}}
+		for _, kv := range strings.Fields(rest) {
+			k, v, _ := strings.Cut(kv, "=")
+			r.s[k] = v
+			if x, err := strconv.ParseFloat(v, 64); err == nil {
+				r.f[k] = x
+			}
+		}
+		runs = append(runs, r)
+	}
+	return runs, sc.Err()
+}
+
+// group holds the runs of one mode, implementation and concurrency.
+type group struct {
+	runs []run
+}
+
+func (g *group) median(key string) float64 {
+	var xs []float64
+	for _, r := range g.runs {
+		xs = append(xs, r.f[key])
+	}
+	slices.Sort(xs)
+	if len(xs) == 0 {
+		return 0
+	}
+	if len(xs)%2 == 1 {
+		return xs[len(xs)/2]
+	}
+	return (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
+}
+
+func (g *group) sum(key string) float64 {
+	var t float64
+	for _, r := range g.runs {
+		t += r.f[key]
+	}
+	return t
+}
+
+func groupRuns(runs []run, mode string) (map[string]*group, []string) {
+	groups := map[string]*group{}
+	var keys []string
+	for _, r := range runs {
+		if r.s["mode"] != mode {
+			continue
+		}
+		k := r.s["impl"] + " " + r.s["c"]
+		if groups[k] == nil {
+			groups[k] = &group{}
+			keys = append(keys, k)
+		}
+		groups[k].runs = append(groups[k].runs, r)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		ai, ac, _ := strings.Cut(a, " ")
+		bi, bc, _ := strings.Cut(b, " ")
+		x, _ := strconv.Atoi(ac)
+		y, _ := strconv.Atoi(bc)
+		if x != y {
+			return x - y
+		}
+		return implRank(ai) - implRank(bi)
+	})
+	return groups, keys
+}
+
+func implRank(name string) int {
+	if i := slices.Index(implOrder, name); i >= 0 {
+		return i
+	}
+	return len(implOrder)
+}
+
+// benchLine matches go test -bench output with -benchmem.
+var benchLine = regexp.MustCompile(`^BenchmarkToolsCall/(\w+)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op\s+(\d+) B/op\s+(\d+) allocs/op`)
+
+type benchStat struct{ ns, bytes, allocs []float64 }
+
+func readBench(path string) (map[string]*benchStat, error) {
+	stats := map[string]*benchStat{}
+	if path == "" {
+		return stats, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		m := benchLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		st := stats[m[1]]
+		if st == nil {
+			st = &benchStat{}
+			stats[m[1]] = st
+		}
+		for i, dst := range []*[]float64{&st.ns, &st.bytes, &st.allocs} {
+			x, _ := strconv.ParseFloat(m[i+2], 64)
+			*dst = append(*dst, x)
+		}
+	}
+	return stats, sc.Err()
+}
+
+func medianOf(xs []float64) float64 {
+	g := group{}
+	for _, x := range xs {
+		g.runs = append(g.runs, run{f: map[string]float64{"x": x}})
+	}
+	return g.median("x")
+}
+
+// report prints the summary tables and the final ratio line.
+func report(w io.Writer, resultsPath, benchPath string) error {
+	runs, err := readRuns(resultsPath)
+	if err != nil {
+		return err
+	}
+	bench, err := readBench(benchPath)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, mode := range []string{"http", "stdio"} {
+		groups, keys := groupRuns(runs, mode)
+		if len(keys) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s tools/call (median of runs; c = concurrent clients or requests in flight)\n", mode)
+		fmt.Fprintln(tw, "impl\tc\treq/s\tp50 µs\tp99 µs\tserver CPU µs/call\tserver CPU %\tload CPU %\tother CPU %\terrors\truns\t")
+		for _, k := range keys {
+			g := groups[k]
+			impl, c, _ := strings.Cut(k, " ")
+			fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%.0f\t%.0f\t%.0f\t%d\t\n", impl, c,
+				g.median("rps"), g.median("p50_us"), g.median("p99_us"), g.median("server_cpu_us"),
+				g.median("server_cpu_pct"), g.median("load_cpu_pct"), g.median("other_cpu_pct"), g.sum("errors"), len(g.runs))
+		}
+		tw.Flush()
+		warnBusy(w, groups)
+	}
+	if len(bench) > 0 {
+		fmt.Fprintln(w, "\nin-process tools/call through the http.Handler (testing.B, median of counts)")
+		fmt.Fprintln(tw, "impl\tns/op\tB/op\tallocs/op\t")
+		for _, impl := range implOrder {
+			if st := bench[impl]; st != nil {
+				fmt.Fprintf(tw, "%s\t%.0f\t%.0f\t%.0f\t\n", impl, medianOf(st.ns), medianOf(st.bytes), medianOf(st.allocs))
+			}
+		}
+		tw.Flush()
+	}
+	reportSessions(w, tw, runs)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, finalLine(runs, bench))
+	return nil
+}
+
+// busyPct is the median CPU use by other processes above which a
+// measurement is flagged as disturbed.
+const busyPct = 25
+
+func warnBusy(w io.Writer, groups map[string]*group) {
+	var busy int
+	for _, g := range groups {
+		if g.median("other_cpu_pct") > busyPct {
+			busy++
+		}
+	}
+	if busy > 0 {
+		fmt.Fprintf(w, "WARNING: in %d of %d rows other processes used over %d%% of a core; those numbers are disturbed\n",
+			busy, len(groups), busyPct)
+	}
+}
+
+func reportSessions(w io.Writer, tw *tabwriter.Writer, runs []run) {
+	groups, keys := groupRuns(runs, "sessions")
+	if len(keys) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nstateful sessions (initialize only), server RSS and Go heap after GC")
+	fmt.Fprintln(tw, "impl\tsessions\tRSS idle MiB\tRSS delta MiB\tKiB/session (RSS)\tKiB/session (heap)\tgoroutines idle\tgoroutines\terrors\t")
+	for _, k := range keys {
+		g := groups[k]
+		impl, _, _ := strings.Cut(k, " ")
+		n := g.median("sessions")
+		fmt.Fprintf(tw, "%s\t%.0f\t%.1f\t%.1f\t%.2f\t%.2f\t%.0f\t%.0f\t%.0f\t\n", impl, n,
+			g.median("rss_base_kib")/1024, g.median("rss_delta_kib")/1024, g.median("rss_delta_kib")/n,
+			g.median("heap_delta")/1024/n, g.median("goroutines_base"), g.median("goroutines"), g.sum("errors"))
+	}
+	tw.Flush()
+}
+
+// finalLine is the one-line summary: Ferry's stateless HTTP throughput at
+// c=16 relative to each other implementation, and Ferry's allocations per
+// in-process tools/call. A value is NA when a side is missing or had errors.
+func finalLine(runs []run, bench map[string]*benchStat) string {
+	groups, _ := groupRuns(runs, "http")
+	rps := func(impl string) (float64, bool) {
+		g := groups[impl+" 16"]
+		if g == nil || g.sum("errors") > 0 {
+			return 0, false
+		}
+		return g.median("rps"), true
+	}
+	ratio := func(other string) string {
+		f, ok1 := rps("ferry")
+		o, ok2 := rps(other)
+		if !ok1 || !ok2 || o == 0 {
+			return "NA"
+		}
+		return fmt.Sprintf("%.2f", f/o)
+	}
+	allocs, bytes := "NA", "NA"
+	if st := bench["ferry"]; st != nil {
+		allocs = fmt.Sprintf("%.0f", medianOf(st.allocs))
+		bytes = fmt.Sprintf("%.0f", medianOf(st.bytes))
+	}
+	return fmt.Sprintf("ferry/limit=%s ferry/gosdk=%s ferry/mcpgo=%s allocs=%s bytes=%s",
+		ratio("limit"), ratio("gosdk"), ratio("mcpgo"), allocs, bytes)
+}

@@ -1,0 +1,96 @@
+// Command server serves the benchmark tools with one implementation.
+//
+// Usage:
+//
+//	server -impl gosdk -http 127.0.0.1:0          # stateless Streamable HTTP at /mcp
+//	server -impl gosdk -http 127.0.0.1:0 -sessions # stateful sessions in memory
+//	server -impl gosdk -stdio                      # newline-delimited JSON on stdin/stdout
+//
+// In HTTP mode it prints "listening http://ADDR/mcp" on stdout once ready.
+// On SIGUSR1 it runs a GC and prints one line to stderr:
+//
+//	STATS goroutines=N heap_inuse=BYTES heap_alloc=BYTES sys=BYTES
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+
+	"github.com/ferry-mcp/ferry/bench"
+)
+
+func main() {
+	implName := flag.String("impl", "", "implementation: ferry, gosdk, mcpgo or limit")
+	addr := flag.String("http", "", "serve Streamable HTTP at this address")
+	stdio := flag.Bool("stdio", false, "serve on stdin and stdout")
+	sessions := flag.Bool("sessions", false, "HTTP only: keep stateful sessions in memory")
+	flag.Parse()
+	log.SetFlags(0)
+	log.SetPrefix("server: ")
+
+	impl, ok := bench.Lookup(*implName)
+	if !ok {
+		log.Fatalf("unknown -impl %q", *implName)
+	}
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
+	go reportStats(usr1)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	switch {
+	case *stdio:
+		if err := impl.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
+			log.Fatal(err)
+		}
+	case *addr != "":
+		if err := serveHTTP(ctx, impl, *addr, *sessions); err != nil {
+			log.Fatal(err)
+		}
+	default:
+		log.Fatal("need -http ADDR or -stdio")
+	}
+}
+
+func serveHTTP(ctx context.Context, impl bench.Impl, addr string, sessions bool) error {
+	h := impl.Handler(sessions)
+	if h == nil {
+		return fmt.Errorf("%s has no stateful=%t HTTP mode", impl.Name, sessions)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	srv := &http.Server{Handler: mux}
+	go func() {
+		<-ctx.Done()
+		srv.Close()
+	}()
+	fmt.Printf("listening http://%s/mcp\n", ln.Addr())
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// reportStats prints runtime statistics to stderr for each signal on c.
+func reportStats(c <-chan os.Signal) {
+	for range c {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		fmt.Fprintf(os.Stderr, "STATS goroutines=%d heap_inuse=%d heap_alloc=%d sys=%d\n",
+			runtime.NumGoroutine(), ms.HeapInuse, ms.HeapAlloc, ms.Sys)
+	}
+}
