@@ -157,15 +157,18 @@ func (c *connSession) handle(ctx context.Context, line []byte) {
 	case jsonrpc.KindRequest:
 		if m.Method == "initialize" {
 			// Served in order: nothing else runs before the session exists.
-			c.write(ctx, c.serve(ctx, m))
+			c.write(ctx, c.serve(ctx, m, nil))
 			return
 		}
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
-			if resp := c.serve(ctx, m); resp != nil {
+			bp := bufPool.Get().(*[]byte)
+			if resp := c.serve(ctx, m, (*bp)[:0]); resp != nil {
 				c.write(ctx, resp)
+				*bp = resp
 			}
+			bufPool.Put(bp)
 		}()
 	}
 }
@@ -182,7 +185,7 @@ func (c *connSession) batch(ctx context.Context, items []json.RawMessage) {
 		case kind == jsonrpc.KindRequest && m.Method == "initialize":
 			resp = jsonrpc.AppendError(nil, m.ID, int64(CodeInvalidRequest), "initialize cannot be part of a batch", nil)
 		case kind == jsonrpc.KindRequest:
-			resp = c.serve(ctx, m)
+			resp = c.serve(ctx, m, nil)
 		case kind == jsonrpc.KindResponse:
 			c.calls.deliver(m)
 		case kind == jsonrpc.KindNotification:
@@ -221,25 +224,27 @@ func (c *connSession) notification(m *jsonrpc.Message) {
 }
 
 // serve answers one request.
-func (c *connSession) serve(ctx context.Context, m *jsonrpc.Message) []byte {
+// serve answers one request, appending the answer to b; it returns nil
+// when the request was cancelled and gets no answer.
+func (c *connSession) serve(ctx context.Context, m *jsonrpc.Message, b []byte) []byte {
 	p, err := decodeParams(m.Params)
 	if err != nil {
-		return appendErrorResponse(nil, m.ID, err)
+		return appendErrorResponse(b, m.ID, err)
 	}
 	r := &request{srv: c.srv, id: m.ID, method: m.Method, calls: &c.calls, out: connOut{ctx, c.conn}}
 	if _, modern := p.modernVersion(); modern {
 		if err := c.srv.checkModern(r, p); err != nil {
-			return appendErrorResponse(nil, m.ID, err)
+			return appendErrorResponse(b, m.ID, err)
 		}
 	} else if err := c.legacy(r, p); err != nil {
-		return appendErrorResponse(nil, m.ID, err)
+		return appendErrorResponse(b, m.ID, err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	key := string(m.ID)
 	c.mu.Lock()
 	c.inflight[key] = cancel
 	c.mu.Unlock()
-	resp := c.srv.respond(ctx, r, p, nil)
+	resp := c.srv.respond(ctx, r, p, b)
 	r.finish()
 	c.mu.Lock()
 	delete(c.inflight, key)

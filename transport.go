@@ -60,7 +60,7 @@ func (t *IOTransport) Connect(ctx context.Context) (Connection, error) {
 type lineConn struct {
 	r      *bufio.Reader
 	rc     io.Closer
-	queue  chan []byte
+	queue  chan *[]byte // lines from bufPool, returned once written
 	done   chan struct{} // closed by Close
 	exited chan struct{} // closed when the writer goroutine returns
 
@@ -73,7 +73,7 @@ type lineConn struct {
 func newLineConn(r io.Reader, w io.Writer) *lineConn {
 	c := &lineConn{
 		r:      bufio.NewReaderSize(r, 64<<10),
-		queue:  make(chan []byte, 256),
+		queue:  make(chan *[]byte, 256),
 		done:   make(chan struct{}),
 		exited: make(chan struct{}),
 	}
@@ -99,9 +99,8 @@ func (c *lineConn) Read(ctx context.Context) ([]byte, error) {
 
 // Write implements [Connection].
 func (c *lineConn) Write(ctx context.Context, msg []byte) error {
-	m := make([]byte, len(msg)+1)
-	copy(m, msg)
-	m[len(msg)] = '\n'
+	m := bufPool.Get().(*[]byte)
+	*m = append(append((*m)[:0], msg...), '\n')
 	select {
 	case c.queue <- m:
 		return c.writeErr()
@@ -121,12 +120,13 @@ func (c *lineConn) writeErr() error {
 func (c *lineConn) writeLoop(w io.Writer) {
 	defer close(c.exited)
 	bw := bufio.NewWriterSize(w, 64<<10)
-	write := func(m []byte) {
-		if _, err := bw.Write(m); err != nil {
+	write := func(m *[]byte) {
+		if _, err := bw.Write(*m); err != nil {
 			c.errMu.Lock()
 			c.werr = err
 			c.errMu.Unlock()
 		}
+		bufPool.Put(m)
 	}
 	for {
 		select {
