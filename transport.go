@@ -60,7 +60,7 @@ func (t *IOTransport) Connect(ctx context.Context) (Connection, error) {
 type lineConn struct {
 	r      *bufio.Reader
 	rc     io.Closer
-	queue  chan *[]byte // lines from bufPool, returned once written
+	queue  chan *[]byte  // lines from bufPool, returned once written
 	done   chan struct{} // closed by Close
 	exited chan struct{} // closed when the writer goroutine returns
 
