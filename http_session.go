@@ -138,45 +138,51 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []b
 		h.writeError(w, http.StatusBadRequest, nil, NewError(CodeInvalidRequest, "%v", err))
 		return
 	}
-	out := []byte{'['}
-	for _, raw := range items {
-		m, kind, err := jsonrpc.Decode(raw)
-		var resp []byte
-		switch {
-		case err != nil:
-			resp = decodeError(m, err)
-		case kind == jsonrpc.KindResponse:
-			if ls := h.liveGet(sess.id); ls != nil {
-				ls.calls.deliver(m)
-			}
-		case kind == jsonrpc.KindNotification:
-		case m.Method == "initialize":
-			resp = jsonrpc.AppendError(nil, m.ID, int64(CodeInvalidRequest), "initialize cannot be part of a batch", nil)
-		default:
-			p, err := decodeParams(m.Params)
-			if err != nil {
-				resp = appendErrorResponse(nil, m.ID, err)
-				break
-			}
-			req := &request{srv: h.srv, id: m.ID, method: m.Method, header: r.Header, version: sess.version,
-				caps: sess.caps, session: sess.id, level: LevelInfo}
-			if sess.state != nil {
-				req.state = &storedState{h: h, id: sess.id}
-			}
-			resp = h.srv.respond(r.Context(), req, p, nil)
-			req.finish()
-		}
-		if resp != nil {
-			if len(out) > 1 {
-				out = append(out, ',')
-			}
-			out = append(out, resp...)
-		}
-	}
-	if len(out) == 1 {
+	out := serveBatch(items, &httpBatch{h: h, r: r, sess: sess})
+	if out == nil {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(append(out, ']'))
+	w.Header()["Content-Type"] = jsonContentType
+	_, _ = w.Write(out)
+}
+
+// httpBatch serves a batch's elements in a legacy HTTP session.
+type httpBatch struct {
+	h    *HTTPHandler
+	r    *http.Request
+	sess *legacySession
+}
+
+func (b *httpBatch) serveRequest(m *jsonrpc.Message) []byte {
+	p, err := decodeParams(m.Params)
+	if err != nil {
+		return appendErrorResponse(nil, m.ID, err)
+	}
+	req := &request{srv: b.h.srv, id: m.ID, method: m.Method, header: b.r.Header, version: b.sess.version,
+		caps: b.sess.caps, session: b.sess.id, level: LevelInfo}
+	if b.sess.state != nil {
+		if l, ok := parseLevel(b.sess.state.LogLevel); ok {
+			req.level = l
+		}
+		req.state = &storedState{h: b.h, id: b.sess.id}
+	}
+	resp := b.h.srv.respond(b.r.Context(), req, p, nil)
+	req.finish()
+	return resp
+}
+
+func (b *httpBatch) deliver(m *jsonrpc.Message) {
+	if ls := b.h.liveGet(b.sess.id); ls != nil {
+		ls.calls.deliver(m)
+	}
+}
+
+func (b *httpBatch) notified(m *jsonrpc.Message) {
+	if m.Method == "notifications/cancelled" && b.h.opts.Stateful {
+		p, err := decodeParams(m.Params)
+		if err == nil {
+			b.h.cancel(b.sess.id, p.RequestID)
+		}
+	}
 }

@@ -175,33 +175,20 @@ func (c *connSession) handle(ctx context.Context, line []byte) {
 
 // batch serves a 2025-03-26 batch and answers with one array.
 func (c *connSession) batch(ctx context.Context, items []json.RawMessage) {
-	out := []byte{'['}
-	for _, raw := range items {
-		m, kind, err := jsonrpc.Decode(raw)
-		var resp []byte
-		switch {
-		case err != nil:
-			resp = decodeError(m, err)
-		case kind == jsonrpc.KindRequest && m.Method == "initialize":
-			resp = jsonrpc.AppendError(nil, m.ID, int64(CodeInvalidRequest), "initialize cannot be part of a batch", nil)
-		case kind == jsonrpc.KindRequest:
-			resp = c.serve(ctx, m, nil)
-		case kind == jsonrpc.KindResponse:
-			c.calls.deliver(m)
-		case kind == jsonrpc.KindNotification:
-			c.notification(m)
-		}
-		if resp != nil {
-			if len(out) > 1 {
-				out = append(out, ',')
-			}
-			out = append(out, resp...)
-		}
-	}
-	if len(out) > 1 {
-		c.write(ctx, append(out, ']'))
+	if out := serveBatch(items, connBatch{c, ctx}); out != nil {
+		c.write(ctx, out)
 	}
 }
+
+// connBatch serves a batch's elements on a connection.
+type connBatch struct {
+	c   *connSession
+	ctx context.Context
+}
+
+func (b connBatch) serveRequest(m *jsonrpc.Message) []byte { return b.c.serve(b.ctx, m, nil) }
+func (b connBatch) deliver(m *jsonrpc.Message)             { b.c.calls.deliver(m) }
+func (b connBatch) notified(m *jsonrpc.Message)            { b.c.notification(m) }
 
 func (c *connSession) notification(m *jsonrpc.Message) {
 	switch m.Method {
