@@ -1,0 +1,114 @@
+// Package schema builds the JSON Schemas (draft 2020-12) of tool inputs and
+// outputs, from Go types and their struct tags or by hand.
+//
+// [For] infers a schema once, at registration:
+//
+//	type SearchIn struct {
+//		Query string `json:"query" doc:"Text to search for." minLength:"1"`
+//		Limit int    `json:"limit,omitzero" doc:"At most this many." minimum:"1" maximum:"50" default:"10"`
+//	}
+//
+//	s, err := schema.For[SearchIn](nil)
+//	if err != nil {
+//		return err // a tag that does not parse or apply, or a recursive type
+//	}
+//	data, _ := json.Marshal(s)
+//	// {"type":"object","properties":{"query":{"type":"string",...
+//
+// # Types
+//
+// The schema describes the JSON that encoding/json reads and writes:
+//
+//   - A struct is an object whose properties are its exported fields, named
+//     and ordered as encoding/json does: json tag names, json:"-" left out,
+//     fields of embedded structs promoted (an embedded struct with a json
+//     name is a property). It is closed: unknown properties are refused. A
+//     field is required unless it is a pointer, promoted through an embedded
+//     pointer, or tagged omitempty or omitzero; the required tag overrides
+//     that.
+//   - A pointer is its element's schema that also allows null.
+//   - A slice or array is an array ([N]T has exactly N items); []byte is a
+//     base64 string.
+//   - A map is an object whose values match the element's schema.
+//   - Integers are integer (unsigned ones have minimum 0), floats number,
+//     bool boolean, string string, [json.Number] number.
+//   - [time.Time] is a string of format date-time; other types implementing
+//     [encoding.TextMarshaler] or [encoding.TextUnmarshaler] are strings.
+//   - Interfaces, [json.RawMessage] and other types implementing
+//     [json.Marshaler] or [json.Unmarshaler] accept any value ({}).
+//   - A type implementing [SchemaProvider] describes itself; this comes
+//     first.
+//
+// Channels, functions and complex numbers are errors.
+//
+// # Tags
+//
+// One tag per keyword, as huma does. Each applies to the field's schema;
+// a tag on a type it does not fit (minLength on an int) is an error, as is
+// a value that does not parse. Errors are [*TagError]s naming the type,
+// field and tag.
+//
+//	doc                           description
+//	minimum, maximum,             numbers and integers: a number
+//	exclusiveMinimum,
+//	exclusiveMaximum, multipleOf
+//	minLength, maxLength          strings: a whole number
+//	pattern                       strings: a regular expression that compiles
+//	format                        strings: email, uri, uuid, date, date-time,
+//	                              time, hostname, ipv4 or ipv6
+//	minItems, maxItems            arrays: a whole number
+//	uniqueItems                   arrays: true or false
+//	enum                          a comma-separated list, values parsed for the
+//	                              type and trimmed of spaces; on an array, the
+//	                              items' values
+//	default, example              a value parsed for the type: strings as they
+//	                              are, numbers and booleans parsed, other types
+//	                              JSON
+//	required, deprecated          true or false
+//
+// A tag differing only in case from one of these (minlength) is an error,
+// since it would otherwise be ignored.
+//
+// # Recursive types
+//
+// Clients reject $ref, so every schema is inlined, and a recursive type
+// would never end: it is an error that names the type and the path where
+// it recurs. With [Options.AllowRecursion], the recursive occurrence is
+// unchecked: {"type":"object"} with the field's description.
+//
+// # Hand-written schemas
+//
+// Tools that read raw arguments build their schema from small parts:
+//
+//	in := schema.Object(
+//		schema.Required("order_id", schema.ID("The order to cancel.")),
+//		schema.Optional("reason", schema.Choice("Why.", "duplicate", "fraud", "other")),
+//		schema.Optional("refund_on", schema.Date("When to refund.")),
+//	)
+//
+// # Portability
+//
+// [Schema.Portable] reports what some clients refuse, such as descriptions
+// over 1024 characters; servers call it at start-up.
+//
+// # Validation
+//
+// [Compile] turns a schema into a [Validator], once; [Validator.Validate]
+// then checks a JSON document against it without building a tree and
+// without allocating when the document is valid. It reports every
+// violation at once, as [Errors], each with its path and a sentence a model
+// can act on:
+//
+//	items[2].sku: must be at most 20 characters, got 23
+//
+// # Coercion
+//
+// A model often writes "12" for 12. Under the [Unambiguous] policy (the
+// default) Validate accepts what can mean one thing only: "true" and
+// "false" for booleans, a numeric string for a number (or an integer when
+// exact), "£1,234.00" or "1,234.50" for a number, and "a, b" for a list of
+// strings; it returns the document rewritten with the coerced values.
+// Everything else is refused with a sentence naming what was expected:
+// "March 2026" for a date gets "expected a date written yyyy-MM-dd". The
+// [Strict] policy coerces nothing.
+package schema

@@ -1,0 +1,347 @@
+package schema
+
+import (
+	"encoding/json"
+	"sync"
+)
+
+// Validator checks JSON documents against a compiled [Schema]. Build one
+// with [Compile], once per tool. A Validator is safe for concurrent use.
+type Validator struct {
+	root   *node
+	policy Policy
+}
+
+// emptyObject is what absent or null arguments become for an object schema.
+// It is returned to callers, who must treat Validate's output as read-only.
+var emptyObject = []byte("{}")
+
+// statePool recycles the per-call scratch space, so that a valid document is
+// checked without allocating.
+var statePool = sync.Pool{New: func() any { return new(state) }}
+
+// Compile prepares s for validation under the coercion policy p. It fails
+// when the schema cannot be checked: an unknown type, a pattern that does
+// not compile, a negative length or count, a multipleOf that is not
+// positive, or an enum value that is not JSON. s must not change afterwards.
+func Compile(s *Schema, p Policy) (*Validator, error) {
+	if s == nil {
+		s = &Schema{}
+	}
+	if p > Strict {
+		return nil, compileErr("", "unknown policy %v", p)
+	}
+	c := compiler{nodes: make(map[*Schema]*node)}
+	root, err := c.compile(s, "")
+	if err != nil {
+		return nil, err
+	}
+	return &Validator{root: root, policy: p}, nil
+}
+
+// Policy returns the coercion policy the validator was compiled with.
+func (v *Validator) Policy() Policy { return v.policy }
+
+// Validate checks the JSON document data against the schema.
+//
+// When data is valid, errs is nil and out is the document to decode: data
+// itself when nothing was coerced (then Validate does not allocate), or a
+// rewritten copy holding the coerced values (see [Policy]).
+//
+// When data is not valid, out is nil and errs lists every violation in
+// document order, each with its path. A document that is not JSON yields one
+// root error, "arguments are not valid JSON: ...".
+//
+// Absent arguments (empty data), for a schema whose type is object or
+// unset, and null, for a schema whose type is object and not Nullable, are
+// read as {}: they are checked as {} (so required properties are reported)
+// and out is {}. out may share memory with data or with the package: treat
+// it as read-only.
+func (v *Validator) Validate(data []byte) (out []byte, errs Errors) {
+	if v.root.absentIsEmpty(data) {
+		return v.validate(emptyObject)
+	}
+	if !validJSON(data) {
+		return nil, Errors{invalidJSON(data)}
+	}
+	return v.validate(data)
+}
+
+// validate validates data, known to be JSON.
+func (v *Validator) validate(data []byte) (out []byte, errs Errors) {
+	st := statePool.Get().(*state)
+	st.reset(data, v.policy)
+	start := skipSpace(data, 0)
+	st.check(v.root, start)
+	out, errs = data, st.errs
+	switch {
+	case len(errs) > 0:
+		out = nil
+	case len(st.edits) > 0:
+		out = st.rewrite()
+	}
+	st.release()
+	statePool.Put(st)
+	return out, errs
+}
+
+// absentIsEmpty reports whether data holds no arguments that stand for {}:
+// nothing at all, for a schema that takes an object or any value, or null,
+// for a schema whose type is object and that does not allow null.
+func (n *node) absentIsEmpty(data []byte) bool {
+	i := skipSpace(data, 0)
+	if i == len(data) {
+		return n.kind == kindObject || n.kind == kindAny
+	}
+	j := i + len("null")
+	return n.kind == kindObject && !n.nullable &&
+		j <= len(data) && string(data[i:j]) == "null" && skipSpace(data, j) == len(data)
+}
+
+// invalidJSON returns the root error for a document that is not JSON.
+func invalidJSON(data []byte) *Error {
+	var v any
+	err := json.Unmarshal(data, &v)
+	msg := "unexpected end of input"
+	if err != nil {
+		msg = err.Error()
+	}
+	return &Error{Message: "arguments are not valid JSON: " + msg}
+}
+
+// edit replaces data[start:end] with rep in the output document.
+type edit struct {
+	start, end int
+	rep        []byte
+}
+
+// state is the scratch space of one Validate call.
+type state struct {
+	data    []byte
+	policy  Policy
+	noEdit  bool // checking a coerced replacement: no further edits
+	path    []segment
+	errs    Errors
+	edits   []edit
+	scratch []byte // decoded string content
+	spans   [][2]int
+}
+
+func (st *state) reset(data []byte, p Policy) {
+	st.data, st.policy, st.noEdit = data, p, false
+}
+
+// release drops references into the caller's data and results.
+func (st *state) release() {
+	st.data, st.errs = nil, nil
+	clear(st.path)
+	st.path = st.path[:0]
+	clear(st.edits)
+	st.edits = st.edits[:0]
+	if cap(st.scratch) > 1<<16 {
+		st.scratch = nil
+	}
+	st.spans = st.spans[:0]
+}
+
+// rewrite returns a copy of the document with the edits applied.
+func (st *state) rewrite() []byte {
+	n := len(st.data)
+	for _, e := range st.edits {
+		n += len(e.rep) - (e.end - e.start)
+	}
+	out := make([]byte, 0, n)
+	at := 0
+	for _, e := range st.edits {
+		out = append(out, st.data[at:e.start]...)
+		out = append(out, e.rep...)
+		at = e.end
+	}
+	return append(out, st.data[at:]...)
+}
+
+// fail records a violation at the current path.
+func (st *state) fail(msg string) {
+	st.errs = append(st.errs, &Error{Path: renderPath(st.path), Message: msg})
+}
+
+// failAt records a violation at the current path extended by name.
+func (st *state) failAt(name, msg string) {
+	st.path = append(st.path, segment{name: name, index: -1})
+	st.fail(msg)
+	st.path = st.path[:len(st.path)-1]
+}
+
+// check validates the value starting at st.data[i] against n and returns
+// the index just past it.
+func (st *state) check(n *node, i int) int {
+	d := st.data
+	if i >= len(d) {
+		return i
+	}
+	k := kindOf(d[i])
+	var end int
+	switch {
+	case k == kindObject && n.admitsKind(k):
+		end = st.object(n, i)
+	case k == kindArray && n.admitsKind(k):
+		end = st.array(n, i)
+	default:
+		end = valueEnd(d, i)
+		if !st.scalar(n, k, i, end) {
+			return end
+		}
+	}
+	if n.enum != nil && !n.inEnum(d[i:end]) {
+		st.fail(n.enumMessage(d[i:end]))
+	}
+	return end
+}
+
+// scalar validates the value st.data[i:end] of kind k, or refuses (or
+// coerces) a value n's type does not admit. It reports whether n's other
+// keywords still apply to the value.
+func (st *state) scalar(n *node, k kind, i, end int) bool {
+	raw := st.data[i:end]
+	if !n.admits(k, raw) {
+		if st.policy == Unambiguous && !st.noEdit && k == kindString {
+			if rep, ok := n.coerce(raw); ok {
+				st.replace(n, i, end, rep)
+				return false
+			}
+		}
+		st.fail(n.typeMessage(raw))
+		return false
+	}
+	switch k {
+	case kindString:
+		st.str(n, raw)
+	case kindNumber:
+		st.number(n, i, end)
+	}
+	return true
+}
+
+// replace records a coercion of data[start:end] to rep, then validates rep
+// against the rest of n.
+func (st *state) replace(n *node, start, end int, rep []byte) {
+	st.edits = append(st.edits, edit{start: start, end: end, rep: rep})
+	saved := st.data
+	st.data, st.noEdit = rep, true
+	st.check(n, 0)
+	st.data, st.noEdit = saved, false
+}
+
+// object validates the members of the object at st.data[i] and returns
+// the index just past it.
+func (st *state) object(n *node, i int) int {
+	d := st.data
+	var seen uint64 // required properties seen, when there are at most 64
+	var seenMany []bool
+	if len(n.required) > 64 {
+		seenMany = make([]bool, len(n.required))
+	}
+	i = skipSpace(d, i+1)
+	if i < len(d) && d[i] == '}' {
+		i++ // the empty object
+	}
+	for i < len(d) && d[i] == '"' {
+		keyEnd, escaped := stringEnd(d, i)
+		key := d[i+1 : keyEnd-1]
+		if escaped {
+			key = unescape(nil, key)
+		}
+		i = skipSpace(d, skipSpace(d, keyEnd)+1)
+		st.path = append(st.path, segment{key: key, index: -1})
+		p := n.props[string(key)]
+		if p != nil && p.bit >= 0 {
+			if seenMany != nil {
+				seenMany[p.bit] = true
+			} else {
+				seen |= 1 << p.bit
+			}
+		}
+		switch {
+		case p != nil && p.node != nil:
+			i = st.check(p.node, i)
+		case n.closed:
+			st.fail(n.unknownMessage(key))
+			i = valueEnd(d, i)
+		case n.additional != nil:
+			i = st.check(n.additional, i)
+		default:
+			i = valueEnd(d, i)
+		}
+		st.path = st.path[:len(st.path)-1]
+		var more bool
+		if i, more = nextMember(d, i); !more {
+			break
+		}
+	}
+	for bit, name := range n.required {
+		if seenMany != nil && !seenMany[bit] || seenMany == nil && seen&(1<<bit) == 0 {
+			st.failAt(name, "is required")
+		}
+	}
+	return i
+}
+
+// array validates the elements of the array at st.data[i] and returns the
+// index just past it.
+func (st *state) array(n *node, i int) int {
+	d := st.data
+	start, count := i, 0
+	i = skipSpace(d, i+1)
+	empty := i < len(d) && d[i] == ']'
+	if empty {
+		i++
+	}
+	for !empty && i < len(d) {
+		if n.items != nil {
+			st.path = append(st.path, segment{index: count})
+			i = st.check(n.items, i)
+			st.path = st.path[:len(st.path)-1]
+		} else {
+			i = valueEnd(d, i)
+		}
+		count++
+		var more bool
+		if i, more = nextMember(d, i); !more {
+			break
+		}
+	}
+	if n.minItems >= 0 && count < n.minItems {
+		st.fail("must have at least " + countOf(n.minItems, "item") + ", got " + itoa(count))
+	}
+	if n.maxItems >= 0 && count > n.maxItems {
+		st.fail("must have at most " + countOf(n.maxItems, "item") + ", got " + itoa(count))
+	}
+	if n.unique && count > 1 {
+		st.unique(d, start, i)
+	}
+	return i
+}
+
+// unique reports the first element of the array at d[start:end] that
+// repeats an earlier one. Indexes in the message count from 0, as paths do.
+func (st *state) unique(d []byte, start, end int) {
+	spans := st.spans[:0]
+	i := skipSpace(d, start+1)
+	for i < end && d[i] != ']' {
+		e := valueEnd(d, i)
+		spans = append(spans, [2]int{i, e})
+		var more bool
+		if i, more = nextMember(d, e); !more {
+			break
+		}
+	}
+	st.spans = spans[:0]
+	for j := 1; j < len(spans); j++ {
+		for k := range j {
+			if equalJSON(d[spans[j][0]:spans[j][1]], d[spans[k][0]:spans[k][1]]) {
+				st.fail("must not repeat items (item " + itoa(j) + " repeats item " + itoa(k) + ")")
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,330 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// kind is the JSON type of a value, or of what a schema wants.
+type kind uint8
+
+const (
+	kindAny kind = iota
+	kindNull
+	kindBoolean
+	kindNumber
+	kindInteger
+	kindString
+	kindArray
+	kindObject
+)
+
+// kindOf returns the kind of the JSON value whose first byte is c.
+func kindOf(c byte) kind {
+	switch c {
+	case '{':
+		return kindObject
+	case '[':
+		return kindArray
+	case '"':
+		return kindString
+	case 't', 'f':
+		return kindBoolean
+	case 'n':
+		return kindNull
+	}
+	return kindNumber
+}
+
+// kindNames maps the type keyword's values to kinds.
+var kindNames = map[string]kind{
+	"": kindAny, "boolean": kindBoolean, "number": kindNumber, "integer": kindInteger,
+	"string": kindString, "array": kindArray, "object": kindObject,
+}
+
+// node is a compiled [Schema].
+type node struct {
+	kind     kind
+	nullable bool
+
+	props      map[string]*prop
+	required   []string // bit i of the seen set stands for required[i]
+	closed     bool
+	additional *node
+	known      string // the property names, for unknown-property messages
+
+	items              *node
+	minItems, maxItems int // -1 when absent
+	unique             bool
+
+	numeric          bool // any number keyword is set
+	minimum, maximum *float64
+	exclMin, exclMax *float64
+	multipleOf       *float64
+
+	minLength, maxLength int // -1 when absent
+	pattern              *regexp.Regexp
+	format               *formatRule
+
+	enum     [][]byte
+	enumText string
+}
+
+// prop is what an object node knows of one property name.
+type prop struct {
+	node *node // nil for a required name that is not a property
+	bit  int   // index in node.required, or -1
+}
+
+// compiler turns a Schema graph into nodes, sharing the node of a Schema
+// reached twice (so that cyclic graphs compile).
+type compiler struct {
+	nodes map[*Schema]*node
+}
+
+func (c *compiler) compile(s *Schema, where string) (*node, error) {
+	if n, ok := c.nodes[s]; ok {
+		return n, nil
+	}
+	k, ok := kindNames[s.Type]
+	if !ok {
+		return nil, compileErr(where, "unknown type %q", s.Type)
+	}
+	n := &node{kind: k, nullable: s.Nullable, closed: s.Closed}
+	c.nodes[s] = n
+	if err := c.object(n, s, where); err != nil {
+		return nil, err
+	}
+	if err := c.array(n, s, where); err != nil {
+		return nil, err
+	}
+	if err := compileNumber(n, s, where); err != nil {
+		return nil, err
+	}
+	if err := compileString(n, s, where); err != nil {
+		return nil, err
+	}
+	return n, compileEnum(n, s, where)
+}
+
+func (c *compiler) object(n *node, s *Schema, where string) error {
+	if len(s.Properties) > 0 || len(s.Required) > 0 {
+		n.props = make(map[string]*prop, len(s.Properties)+len(s.Required))
+	}
+	names := s.propertyNames()
+	for _, name := range names {
+		sub, err := c.compile(orEmpty(s.Properties[name]), joinWhere(where, name))
+		if err != nil {
+			return err
+		}
+		n.props[name] = &prop{node: sub, bit: -1}
+	}
+	for _, name := range s.Required {
+		p := n.props[name]
+		if p == nil {
+			p = &prop{bit: -1}
+			n.props[name] = p
+		}
+		if p.bit < 0 {
+			p.bit = len(n.required)
+			n.required = append(n.required, name)
+		}
+	}
+	n.known = strings.Join(names, ", ")
+	if s.AdditionalProperties != nil && !s.Closed {
+		sub, err := c.compile(s.AdditionalProperties, joinWhere(where, "additionalProperties"))
+		if err != nil {
+			return err
+		}
+		n.additional = sub
+	}
+	return nil
+}
+
+func (c *compiler) array(n *node, s *Schema, where string) error {
+	n.minItems, n.maxItems, n.unique = count(s.MinItems), count(s.MaxItems), s.UniqueItems
+	if n.minItems < -1 || n.maxItems < -1 || (s.MinItems != nil && *s.MinItems < 0) || (s.MaxItems != nil && *s.MaxItems < 0) {
+		return compileErr(where, "minItems and maxItems must not be negative")
+	}
+	if s.Items != nil {
+		sub, err := c.compile(s.Items, where+"[]")
+		if err != nil {
+			return err
+		}
+		n.items = sub
+	}
+	return nil
+}
+
+func compileNumber(n *node, s *Schema, where string) error {
+	n.minimum, n.maximum = s.Minimum, s.Maximum
+	n.exclMin, n.exclMax = s.ExclusiveMinimum, s.ExclusiveMaximum
+	n.multipleOf = s.MultipleOf
+	for _, p := range []*float64{n.minimum, n.maximum, n.exclMin, n.exclMax, n.multipleOf} {
+		if p != nil {
+			n.numeric = true
+			if math.IsNaN(*p) || math.IsInf(*p, 0) {
+				return compileErr(where, "number keywords must be finite")
+			}
+		}
+	}
+	if n.multipleOf != nil && *n.multipleOf <= 0 {
+		return compileErr(where, "multipleOf must be greater than 0")
+	}
+	return nil
+}
+
+func compileString(n *node, s *Schema, where string) error {
+	n.minLength, n.maxLength = count(s.MinLength), count(s.MaxLength)
+	if (s.MinLength != nil && *s.MinLength < 0) || (s.MaxLength != nil && *s.MaxLength < 0) {
+		return compileErr(where, "minLength and maxLength must not be negative")
+	}
+	if s.Pattern != "" {
+		re, err := regexp.Compile(s.Pattern)
+		if err != nil {
+			return compileErr(where, "pattern: %v", err)
+		}
+		n.pattern = re
+	}
+	n.format = formatRules[s.Format]
+	return nil
+}
+
+func compileEnum(n *node, s *Schema, where string) error {
+	if s.Enum == nil {
+		return nil
+	}
+	n.enum = make([][]byte, len(s.Enum))
+	texts := make([]string, len(s.Enum))
+	for i, raw := range s.Enum {
+		if !json.Valid(raw) {
+			return compileErr(where, "enum value %d is not JSON", i)
+		}
+		n.enum[i] = compactJSON(raw)
+		texts[i] = string(n.enum[i])
+	}
+	n.enumText = strings.Join(texts, ", ")
+	return nil
+}
+
+func compileErr(where, format string, args ...any) error {
+	if where == "" {
+		return fmt.Errorf("schema: "+format, args...)
+	}
+	return fmt.Errorf("schema: %s: "+format, append([]any{where}, args...)...)
+}
+
+func joinWhere(where, name string) string {
+	if where == "" {
+		return name
+	}
+	return where + "." + name
+}
+
+func count(p *int) int {
+	if p == nil {
+		return -1
+	}
+	return *p
+}
+
+func orEmpty(s *Schema) *Schema {
+	if s == nil {
+		return &Schema{}
+	}
+	return s
+}
+
+// admitsKind reports whether n's type accepts an object or array of kind k.
+func (n *node) admitsKind(k kind) bool {
+	return n.kind == kindAny || n.kind == k
+}
+
+// admits reports whether n's type accepts the value raw of kind k.
+func (n *node) admits(k kind, raw []byte) bool {
+	switch {
+	case n.kind == kindAny, k == n.kind:
+		return true
+	case k == kindNull:
+		return n.nullable
+	case n.kind == kindNumber:
+		return k == kindNumber
+	case n.kind == kindInteger:
+		return k == kindNumber && isIntegral(raw)
+	}
+	return false
+}
+
+// isIntegral reports whether a number literal has no fractional part.
+func isIntegral(lit []byte) bool {
+	if !bytes.ContainsAny(lit, ".eE") {
+		return true
+	}
+	f, ok := parseFloatBytes(lit)
+	return ok && f == math.Trunc(f) && !math.IsInf(f, 0)
+}
+
+// inEnum reports whether raw equals one of n's enum values.
+func (n *node) inEnum(raw []byte) bool {
+	for _, e := range n.enum {
+		if equalJSON(raw, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// segment is one step of a path: a property name or an array index.
+type segment struct {
+	key   []byte // the property name as it appears in the document
+	name  string // the property name, when key is nil
+	index int    // the array index, or -1 for a property
+}
+
+// renderPath writes a path in the form items[2].sku.
+func renderPath(path []segment) string {
+	var b strings.Builder
+	for _, seg := range path {
+		if seg.index >= 0 {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(seg.index))
+			b.WriteByte(']')
+			continue
+		}
+		name := seg.name
+		if seg.key != nil {
+			name = string(seg.key)
+		}
+		if !isPlainName(name) {
+			b.WriteString("[" + strconv.Quote(name) + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(name)
+	}
+	return b.String()
+}
+
+// isPlainName reports whether a property name can be written after a dot.
+func isPlainName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case c == '_' || c == '-' || c == '$' || c == '@':
+		case '0' <= c && c <= '9', 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case c > 0x7f:
+		default:
+			return false
+		}
+	}
+	return true
+}
