@@ -74,6 +74,7 @@ type request struct {
 	srv     *Server
 	id      json.RawMessage
 	method  string
+	tool    string // the tool called, for tools/call
 	modern  bool
 	version string
 	caps    clientCaps
@@ -96,7 +97,9 @@ type request struct {
 	// input is the state of a modern multi round-trip request.
 	input *inputState
 
-	mu           sync.Mutex // guards done and lastProgress
+	mu           sync.Mutex // guards done, lastProgress, outcome and refusal
+	outcome      Outcome
+	refusal      RefusalCode
 	done         bool
 	lastProgress float64
 	sentProgress bool
@@ -141,6 +144,8 @@ func (r *request) notify(method string, params any) error {
 type CallInfo struct {
 	// Method is the JSON-RPC method, such as "tools/call".
 	Method string
+	// Tool is the name of the tool called, for tools/call.
+	Tool string
 	// ProtocolVersion is the version the request speaks.
 	ProtocolVersion string
 	// SessionID is the legacy session's id, or empty.
@@ -156,7 +161,7 @@ func CallInfoFromContext(ctx context.Context) (CallInfo, bool) {
 	if r == nil {
 		return CallInfo{}, false
 	}
-	return CallInfo{Method: r.method, ProtocolVersion: r.version, SessionID: r.session, Header: r.header}, true
+	return CallInfo{Method: r.method, Tool: r.tool, ProtocolVersion: r.version, SessionID: r.session, Header: r.header}, true
 }
 
 // Progress is a progress notification's content.

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"runtime/debug"
 	"strconv"
 
@@ -328,7 +327,8 @@ func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []by
 	if err := s.loadModernInput(r, p.Name, p); err != nil {
 		return b, false, err
 	}
-	res, err := s.runTool(withRequest(ctx, r), e, &CallToolRequest{Name: p.Name, Arguments: p.Arguments})
+	r.tool = p.Name
+	res, err := e.handler(withRequest(ctx, r), &CallToolRequest{Name: p.Name, Arguments: p.Arguments})
 	if r.inputPending() {
 		return b, false, errInputPending
 	}
@@ -354,16 +354,6 @@ func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []by
 	return b, r.modern, nil
 }
 
-// runTool calls the handler, turning a panic into an error.
-func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest) (res *Result, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			res, err = s.masked(ctx, req.Name, fmt.Errorf("panic: %v", v), debug.Stack()), nil
-		}
-	}()
-	return e.handler(ctx, req)
-}
-
 // masked logs an unexpected failure and returns the result the model sees:
 // a sentence with a reference to the log record, never the error itself.
 func (s *Server) masked(ctx context.Context, tool string, err error, stack []byte) *Result {
@@ -375,6 +365,7 @@ func (s *Server) masked(ctx context.Context, tool string, err error, stack []byt
 		args = append(args, "stack", string(stack))
 	}
 	s.logError(ctx, "tool failed unexpectedly", args...)
+	setOutcome(ctx, OutcomeFailed, "")
 	return ErrorResult("the tool failed unexpectedly (ref " + ref + ")")
 }
 

@@ -133,3 +133,46 @@ func ExampleElicit() {
 	// input_required q1 elicitation/create
 	// complete deleted
 }
+
+// A typed tool: the input schema comes from the struct's tags, and a call
+// that does not fit gets every violation back, so the model can correct it.
+func ExampleAddTool() {
+	type searchIn struct {
+		Query string `json:"query" doc:"Text to search for." minLength:"1"`
+		Limit int    `json:"limit,omitzero" doc:"At most this many." minimum:"1" maximum:"50"`
+	}
+	srv := ferry.NewServer("example", "1.0.0", nil)
+	ferry.AddTool(srv, ferry.Tool{Name: "search", Description: "Searches the catalogue.", ReadOnly: true},
+		func(ctx context.Context, in searchIn) ([]string, error) {
+			return []string{"result for " + in.Query}, nil
+		})
+
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":"","limit":"80"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"query":"rome","limit":"5"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+`)
+	var out bytes.Buffer
+	_ = srv.Run(context.Background(), &ferry.IOTransport{Reader: in, Writer: &out})
+	answers := map[float64]string{}
+	for line := range strings.SplitSeq(strings.TrimSpace(out.String()), "\n") {
+		var msg struct {
+			ID     float64
+			Result struct{ Content []struct{ Text string } }
+		}
+		_ = json.Unmarshal([]byte(line), &msg)
+		answers[msg.ID] = msg.Result.Content[0].Text
+	}
+	fmt.Println(answers[1])
+	fmt.Println(answers[2])
+	// Output:
+	// invalid arguments:
+	// - query: must be at least 1 character, got 0
+	// - limit: must be at most 50, got 80
+	// ["result for rome"]
+}
+
+// Refusals reach the model as "code: message", a sentence it can act on.
+func ExampleNotFound() {
+	err := ferry.NotFound("No order A-9; use search_orders to find its id.")
+	fmt.Println(err)
+	// Output: not-found: No order A-9; use search_orders to find its id.
+}

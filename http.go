@@ -72,7 +72,12 @@ type HTTPHandler struct {
 }
 
 // NewHTTPHandler returns a handler serving s. opts may be nil; it is copied.
+// It panics with the problems [Server.Check] reports, so that a server with
+// a misdeclared tool never starts.
 func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
+	if err := s.Check(); err != nil {
+		panic("ferry: the server's start-up check failed:\n" + err.Error())
+	}
 	h := &HTTPHandler{srv: s, live: map[string]*liveSession{}}
 	if opts != nil {
 		h.opts = *opts

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 
@@ -14,7 +15,12 @@ import (
 // return with a nil error, once every request has been answered) or ctx is
 // done (ctx's error; requests still running are cancelled). Requests are
 // served concurrently and answered as they finish.
+//
+// Run returns the problems of [Server.Check] without serving.
 func (s *Server) Run(ctx context.Context, t Transport) error {
+	if err := s.Check(); err != nil {
+		return fmt.Errorf("ferry: the server's start-up check failed:\n%w", err)
+	}
 	conn, err := t.Connect(ctx)
 	if err != nil {
 		return err

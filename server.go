@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"log/slog"
 	"sync"
+
+	"github.com/ferry-mcp/ferry/schema"
 )
 
 // DefaultPageSize is the number of entries a list method returns per page
@@ -54,6 +56,18 @@ type ServerOptions struct {
 	// CompletionHandler answers completion/complete. If nil, the server does
 	// not declare the completions capability.
 	CompletionHandler CompletionHandler
+	// ToolMiddleware wraps every tool call, first listed outermost. The call
+	// log and error recovery are always applied around and inside it.
+	ToolMiddleware []ToolMiddleware
+	// OnToolError maps an error a tool returned (one that is not a refusal
+	// or an [*Error]) to the result the model sees, such as a refusal for a
+	// service's own "not allowed" error. Returning nil masks the error as
+	// unexpected.
+	OnToolError func(error) *Result
+	// Coercion is how typed tools treat arguments of the wrong JSON type. If
+	// zero, [schema.Unambiguous]: "12" for an integer, "true" for a boolean,
+	// "£1,234.00" for a number and "a, b" for a list of strings are accepted.
+	Coercion schema.Policy
 }
 
 // Server is an MCP server: a registry of tools, prompts and resources served
@@ -76,6 +90,8 @@ type Server struct {
 	prompts   registry[*promptEntry]
 	resources registry[*resourceEntry]
 	templates registry[*templateEntry]
+
+	problems []error // start-up problems, guarded by mu
 
 	watchMu  sync.Mutex            // guards watchers
 	watchers map[*watcher]struct{} // legacy peers told about list changes

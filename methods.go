@@ -1,0 +1,101 @@
+package ferry
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"unicode"
+)
+
+// ToolDescriber is implemented by the code `ferry gen` writes for a type:
+// the tools its methods become, keyed by method name, with descriptions
+// taken from the methods' doc comments and hints from their //ferry:
+// directives.
+type ToolDescriber interface {
+	FerryTools() map[string]Tool
+}
+
+var (
+	contextType = reflect.TypeFor[context.Context]()
+	errorType   = reflect.TypeFor[error]()
+)
+
+// AddMethods registers as tools the exported methods of v that have the
+// shape func(context.Context, In) (Out, error), as [AddTool] would. A tool
+// is named after its method in snake case (FindBooks becomes find_books)
+// unless the generated description names it otherwise. Descriptions come
+// from v's [ToolDescriber], which `go generate` writes with `ferry gen`; a
+// method without one is a start-up problem naming it (see [Server.Check]).
+// Methods of other shapes are ignored. Calls go through reflection.
+func AddMethods(s *Server, v any) {
+	rv := reflect.ValueOf(v)
+	rt := rv.Type()
+	var docs map[string]Tool
+	if d, ok := v.(ToolDescriber); ok {
+		docs = d.FerryTools()
+	}
+	found := 0
+	for i := range rt.NumMethod() {
+		m := rt.Method(i)
+		if m.Name == "FerryTools" {
+			continue
+		}
+		ft := m.Type // includes the receiver
+		if ft.NumIn() != 3 || ft.NumOut() != 2 || ft.In(1) != contextType || ft.Out(1) != errorType {
+			continue
+		}
+		found++
+		t, ok := docs[m.Name]
+		if t.Name == "" {
+			t.Name = SnakeCase(m.Name)
+		}
+		if !ok || t.Description == "" {
+			s.problem(fmt.Errorf("tool %q: method %v.%s has no description: give it a doc comment and run go generate (ferry gen)", t.Name, rt, m.Name))
+			continue
+		}
+		addMethod(s, t, rv.Method(i), ft.In(2), ft.Out(0))
+	}
+	if found == 0 {
+		s.problem(fmt.Errorf("AddMethods: %v has no exported method of the form func(context.Context, In) (Out, error)", rt))
+	}
+}
+
+func addMethod(s *Server, t Tool, fn reflect.Value, in, out reflect.Type) {
+	spec, err := s.newTypedSpec(&t, in, out)
+	if err != nil {
+		s.problem(fmt.Errorf("tool %q: %w", t.Name, err))
+		return
+	}
+	s.addTool(t, func(ctx context.Context, req *CallToolRequest) (*Result, error) {
+		arg := reflect.New(in)
+		if res := spec.decode(ctx, req.Arguments, arg.Interface()); res != nil {
+			return res, nil
+		}
+		outs := fn.Call([]reflect.Value{reflect.ValueOf(ctx), arg.Elem()})
+		if err, _ := outs[1].Interface().(error); err != nil {
+			return nil, err
+		}
+		return spec.result(outs[0].Interface())
+	})
+}
+
+// SnakeCase turns a Go identifier into a tool name: FindBooks becomes
+// find_books and GetHTTPStatus get_http_status.
+func SnakeCase(name string) string {
+	runes := []rune(name)
+	var sb strings.Builder
+	for i, r := range runes {
+		if unicode.IsUpper(r) {
+			prevLower := i > 0 && (unicode.IsLower(runes[i-1]) || unicode.IsDigit(runes[i-1]))
+			nextLower := i > 0 && i+1 < len(runes) && unicode.IsLower(runes[i+1]) && unicode.IsUpper(runes[i-1])
+			if prevLower || nextLower {
+				sb.WriteByte('_')
+			}
+			sb.WriteRune(unicode.ToLower(r))
+			continue
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}

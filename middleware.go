@@ -1,0 +1,133 @@
+package ferry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"time"
+)
+
+// Outcome is how a tool call ended, as the call log records it.
+type Outcome string
+
+// The outcomes of a tool call.
+const (
+	OutcomeOK      Outcome = "ok"
+	OutcomeInvalid Outcome = "invalid" // the arguments broke the input schema
+	OutcomeRefused Outcome = "refused" // a refusal; the log adds its code
+	OutcomeFailed  Outcome = "failed"  // an unexpected error or a panic
+)
+
+// wrapTool builds a tool's handler chain: the call log, then the user's
+// middleware in order, then recovery and error mapping, then the handler.
+func (s *Server) wrapTool(name string, h ToolHandler) ToolHandler {
+	h = s.recovering(h)
+	for i := len(s.opts.ToolMiddleware) - 1; i >= 0; i-- {
+		h = s.opts.ToolMiddleware[i](h)
+	}
+	return s.callLog(h)
+}
+
+// recovering turns what a handler returns into the result the model sees:
+// a refusal becomes "code: message", OnToolError may map a service's own
+// error, and any other error or a panic is masked behind a reference.
+func (s *Server) recovering(next ToolHandler) ToolHandler {
+	return func(ctx context.Context, req *CallToolRequest) (res *Result, err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				res, err = s.masked(ctx, req.Name, fmt.Errorf("panic: %v", v), debug.Stack()), nil
+			}
+		}()
+		res, err = next(ctx, req)
+		if err == nil {
+			return res, nil
+		}
+		var pe *Error
+		if errors.As(err, &pe) || errors.Is(err, ErrInputRequired) {
+			return nil, err
+		}
+		if r := refusalResult(ctx, err); r != nil {
+			return r, nil
+		}
+		if s.opts.OnToolError != nil {
+			if r := s.opts.OnToolError(err); r != nil {
+				if r.IsError {
+					setOutcome(ctx, OutcomeRefused, "")
+				}
+				return r, nil
+			}
+		}
+		return s.masked(ctx, req.Name, err, nil), nil
+	}
+}
+
+func refusalResult(ctx context.Context, err error) *Result {
+	var rf *Refusal
+	if !errors.As(err, &rf) {
+		return nil
+	}
+	setOutcome(ctx, OutcomeRefused, rf.Code)
+	return ErrorResult(rf.Error())
+}
+
+// setOutcome records how the call ended, for the call log.
+func setOutcome(ctx context.Context, o Outcome, code RefusalCode) {
+	if r := requestFrom(ctx); r != nil {
+		r.mu.Lock()
+		r.outcome, r.refusal = o, code
+		r.mu.Unlock()
+	}
+}
+
+// callLog writes one record per call: tool, outcome, duration, session and
+// principal.
+func (s *Server) callLog(next ToolHandler) ToolHandler {
+	return func(ctx context.Context, req *CallToolRequest) (*Result, error) {
+		if !s.logger.Enabled(ctx, slog.LevelInfo) {
+			return next(ctx, req)
+		}
+		start := time.Now()
+		res, err := next(ctx, req)
+		outcome, code := OutcomeOK, RefusalCode("")
+		if r := requestFrom(ctx); r != nil {
+			r.mu.Lock()
+			if r.outcome != "" {
+				outcome, code = r.outcome, r.refusal
+			}
+			r.mu.Unlock()
+		}
+		if err != nil {
+			outcome = OutcomeFailed
+		}
+		attrs := []slog.Attr{slog.String("tool", req.Name), slog.String("outcome", string(outcome)),
+			slog.Duration("duration", time.Since(start))}
+		if code != "" {
+			attrs = append(attrs, slog.String("code", string(code)))
+		}
+		if info, ok := CallInfoFromContext(ctx); ok && info.SessionID != "" {
+			attrs = append(attrs, slog.String("session", info.SessionID))
+		}
+		if p, ok := PrincipalFromContext(ctx); ok {
+			attrs = append(attrs, slog.String("principal", p))
+		}
+		s.logger.LogAttrs(ctx, slog.LevelInfo, "tool call", attrs...)
+		return res, err
+	}
+}
+
+type principalKey struct{}
+
+// WithPrincipal returns a context that carries the authenticated caller's
+// name. Authentication middleware in front of the HTTP handler sets it on
+// the request's context; tools and the call log read it.
+func WithPrincipal(ctx context.Context, principal string) context.Context {
+	return context.WithValue(ctx, principalKey{}, principal)
+}
+
+// PrincipalFromContext returns the caller set by [WithPrincipal].
+func PrincipalFromContext(ctx context.Context) (string, bool) {
+	p, ok := ctx.Value(principalKey{}).(string)
+	return p, ok && p != ""
+}

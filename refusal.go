@@ -1,0 +1,52 @@
+package ferry
+
+import "fmt"
+
+// RefusalCode is the stable code a refusal starts with: what kind of "no"
+// the model got.
+type RefusalCode string
+
+// The refusal codes Ferry names. Any other code may be used with [Refuse].
+const (
+	CodeNotFound    RefusalCode = "not-found"
+	CodeConflict    RefusalCode = "conflict"
+	CodeForbidden   RefusalCode = "forbidden"
+	CodeInvalid     RefusalCode = "invalid"
+	CodeUnavailable RefusalCode = "unavailable"
+)
+
+// Refusal is a domain "no" a tool returns as an error: the model reads it
+// as an IsError result "code: message" and may act on it. Use
+// [errors.As] to find one.
+type Refusal struct {
+	Code    RefusalCode
+	Message string
+}
+
+// Error returns "code: message".
+func (r *Refusal) Error() string { return string(r.Code) + ": " + r.Message }
+
+// Refuse returns a refusal with any code.
+func Refuse(code RefusalCode, msg string) error { return &Refusal{Code: code, Message: msg} }
+
+// Refusef is [Refuse] with a formatted message.
+func Refusef(code RefusalCode, format string, args ...any) error {
+	return &Refusal{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// NotFound refuses because what the call names does not exist.
+func NotFound(msg string) error { return Refuse(CodeNotFound, msg) }
+
+// Conflict refuses because the call clashes with the current state.
+func Conflict(msg string) error { return Refuse(CodeConflict, msg) }
+
+// Forbidden refuses because the caller may not do this.
+func Forbidden(msg string) error { return Refuse(CodeForbidden, msg) }
+
+// Invalid refuses because the arguments, though well formed, make no sense
+// together.
+func Invalid(msg string) error { return Refuse(CodeInvalid, msg) }
+
+// Unavailable refuses because something the tool needs is down; the call
+// may succeed later.
+func Unavailable(msg string) error { return Refuse(CodeUnavailable, msg) }

@@ -1,0 +1,179 @@
+package ferry
+
+import (
+	"context"
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/ferry-mcp/ferry/schema"
+)
+
+// AddTool registers a typed tool. The input schema comes from In (a struct),
+// the output schema from Out, both once, here. Every call's arguments are
+// checked against the input schema before h runs: a call that does not fit
+// gets an IsError result listing every violation with its path, and h does
+// not run. What h returns becomes the result:
+//
+//   - a struct, a map or a pointer to one: structuredContent, plus the same
+//     JSON as a text block, and Out's schema is the output schema;
+//   - a string: one text block;
+//   - a [*Result]: sent as it is;
+//   - anything else (a slice, a number): its JSON as a text block.
+//
+// Errors follow [ToolHandler]. Call details (the session, the caller, the
+// request's headers) come from ctx: see [CallInfoFromContext],
+// [PrincipalFromContext] and [NotifyProgress]. Problems with the types or
+// their tags are reported by [Server.Check], naming the tool.
+func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, in In) (Out, error)) {
+	if h == nil {
+		panic("ferry: AddTool needs a handler")
+	}
+	spec, err := s.newTypedSpec(&t, reflect.TypeFor[In](), reflect.TypeFor[Out]())
+	if err != nil {
+		s.problem(fmt.Errorf("tool %q: %w", t.Name, err))
+		return
+	}
+	s.addTool(t, func(ctx context.Context, req *CallToolRequest) (*Result, error) {
+		var in In
+		if res := spec.decode(ctx, req.Arguments, &in); res != nil {
+			return res, nil
+		}
+		out, err := h(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return spec.result(out)
+	})
+}
+
+// outKind is how a typed tool's output becomes a result.
+type outKind uint8
+
+const (
+	outStructured outKind = iota // structuredContent + JSON text
+	outText                      // a string
+	outResult                    // a *Result
+	outJSONText                  // JSON text only
+)
+
+// typedSpec is what registration learns of a typed tool's types.
+type typedSpec struct {
+	validator *schema.Validator
+	out       outKind
+}
+
+var (
+	resultType = reflect.TypeFor[*Result]()
+	textMarsh  = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// newTypedSpec derives the schemas of a typed tool into t and compiles its
+// validator.
+func (s *Server) newTypedSpec(t *Tool, in, out reflect.Type) (*typedSpec, error) {
+	inSchema, err := schema.ForType(in, nil)
+	if err != nil {
+		return nil, fmt.Errorf("input type %v: %w", in, err)
+	}
+	if inSchema.Type != "object" || inSchema.Nullable {
+		return nil, fmt.Errorf("input type %v must be a struct (the arguments are a JSON object)", in)
+	}
+	if err := inSchema.Portable(); err != nil {
+		return nil, fmt.Errorf("input schema: %w", err)
+	}
+	v, err := schema.Compile(inSchema, s.opts.Coercion)
+	if err != nil {
+		return nil, fmt.Errorf("input schema: %w", err)
+	}
+	if t.InputSchema, err = json.Marshal(inSchema); err != nil {
+		return nil, err
+	}
+	spec := &typedSpec{validator: v}
+	switch {
+	case out == resultType:
+		spec.out = outResult
+	case out.Kind() == reflect.String && !out.Implements(textMarsh):
+		spec.out = outText
+	default:
+		outSchema, err := schema.ForType(out, nil)
+		if err != nil {
+			return nil, fmt.Errorf("output type %v: %w", out, err)
+		}
+		if outSchema.Type != "object" {
+			spec.out = outJSONText
+			break
+		}
+		outSchema.Nullable = false
+		if err := outSchema.Portable(); err != nil {
+			return nil, fmt.Errorf("output schema: %w", err)
+		}
+		if t.OutputSchema, err = json.Marshal(outSchema); err != nil {
+			return nil, err
+		}
+	}
+	return spec, nil
+}
+
+// decode checks the arguments and decodes them into in (a pointer). It
+// returns the IsError result to send when they do not fit, or nil.
+func (spec *typedSpec) decode(ctx context.Context, args json.RawMessage, in any) *Result {
+	data, errs := spec.validator.Validate(args)
+	if len(errs) > 0 {
+		setOutcome(ctx, OutcomeInvalid, "")
+		return invalidResult(errs)
+	}
+	if len(data) == 0 || string(data) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(data, in); err != nil {
+		setOutcome(ctx, OutcomeInvalid, "")
+		return ErrorResult("the arguments could not be read: " + err.Error())
+	}
+	return nil
+}
+
+// invalidResult lists every violation for the model.
+func invalidResult(errs schema.Errors) *Result {
+	var sb strings.Builder
+	sb.WriteString("invalid arguments:")
+	for _, e := range errs {
+		sb.WriteString("\n- ")
+		sb.WriteString(e.Error())
+	}
+	return ErrorResult(sb.String())
+}
+
+// result turns a typed tool's output into a result.
+func (spec *typedSpec) result(v any) (*Result, error) {
+	switch spec.out {
+	case outResult:
+		r, _ := v.(*Result)
+		return r, nil
+	case outText:
+		return &Result{Content: []Content{Text(reflect.ValueOf(v).String())}}, nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the tool's output: %w", err)
+	}
+	res := &Result{Content: []Content{Text(string(data))}}
+	if spec.out == outStructured && string(data) != "null" {
+		res.StructuredContent = json.RawMessage(data)
+	}
+	return res, nil
+}
+
+// JSON returns a text block holding v as JSON. If v cannot be encoded, the
+// block says so.
+func JSON(v any) *TextContent {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return Text("(the value could not be encoded as JSON: " + err.Error() + ")")
+	}
+	return Text(string(data))
+}
+
+// NewResult returns a result holding the content blocks, in order.
+func NewResult(content ...Content) *Result { return &Result{Content: content} }

@@ -1,0 +1,294 @@
+package ferry_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/ferry-mcp/ferry"
+	"github.com/google/go-cmp/cmp"
+)
+
+type lineItem struct {
+	SKU      string `json:"sku" doc:"The product's code." maxLength:"20"`
+	Quantity int    `json:"quantity" minimum:"1"`
+}
+
+type orderIn struct {
+	Customer string     `json:"customer" minLength:"1"`
+	Email    string     `json:"email" format:"email"`
+	Items    []lineItem `json:"items" minItems:"1"`
+	Express  bool       `json:"express,omitzero"`
+}
+
+type orderOut struct {
+	ID    string `json:"id"`
+	Lines int    `json:"lines"`
+}
+
+// call serves one modern tools/call through Run and returns the result.
+func call(t *testing.T, srv *ferry.Server, tool, args string) map[string]any {
+	t.Helper()
+	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args +
+		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}` + "\n"
+	var out bytes.Buffer
+	if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(line), Writer: &out}); err != nil {
+		t.Fatal(err)
+	}
+	var msg struct {
+		Result map[string]any
+		Error  map[string]any
+	}
+	if err := json.Unmarshal(out.Bytes(), &msg); err != nil {
+		t.Fatalf("answer %q: %v", out.String(), err)
+	}
+	if msg.Error != nil {
+		t.Fatalf("protocol error: %v", msg.Error)
+	}
+	return msg.Result
+}
+
+func text(res map[string]any) string {
+	c, _ := res["content"].([]any)
+	if len(c) == 0 {
+		return ""
+	}
+	s, _ := c[0].(map[string]any)["text"].(string)
+	return s
+}
+
+func newOrderServer(t *testing.T, opts *ferry.ServerOptions) (*ferry.Server, *int) {
+	t.Helper()
+	srv := ferry.NewServer("orders", "1", opts)
+	ran := new(int)
+	ferry.AddTool(srv, ferry.Tool{Name: "place_order", Description: "Places an order."},
+		func(ctx context.Context, in orderIn) (orderOut, error) {
+			*ran++
+			switch in.Customer {
+			case "ghost":
+				return orderOut{}, ferry.NotFound("No such customer.")
+			case "panic":
+				panic("boom")
+			case "broken":
+				return orderOut{}, errors.New("database on fire")
+			}
+			return orderOut{ID: "o-1", Lines: len(in.Items)}, nil
+		})
+	if err := srv.Check(); err != nil {
+		t.Fatal(err)
+	}
+	return srv, ran
+}
+
+func TestTypedToolStructuredResult(t *testing.T) {
+	srv, _ := newOrderServer(t, nil)
+	res := call(t, srv, "place_order", `{"customer":"Ada","email":"ada@example.com","items":[{"sku":"X1","quantity":2}]}`)
+	if diff := cmp.Diff(map[string]any{"id": "o-1", "lines": float64(1)}, res["structuredContent"]); diff != "" {
+		t.Errorf("structuredContent (-want +got):\n%s", diff)
+	}
+	if got := text(res); got != `{"id":"o-1","lines":1}` {
+		t.Errorf("text block = %q, want the same JSON", got)
+	}
+}
+
+func TestTypedToolListsEveryViolation(t *testing.T) {
+	srv, ran := newOrderServer(t, nil)
+	res := call(t, srv, "place_order", `{"customer":"","email":"nope","items":[{"sku":"ABCDEFGHIJKLMNOPQRSTUVW","quantity":1}],"colour":"red"}`)
+	if res["isError"] != true {
+		t.Fatalf("invalid input: want an isError result, got %v", res)
+	}
+	msg := text(res)
+	for _, want := range []string{"customer:", "email:", "items[0].sku: must be at most 20 characters, got 23", "colour"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("violations %q do not mention %q", msg, want)
+		}
+	}
+	if *ran != 0 {
+		t.Error("the handler ran on invalid input")
+	}
+}
+
+func TestTypedToolCoercesUnambiguousStrings(t *testing.T) {
+	srv, _ := newOrderServer(t, nil)
+	res := call(t, srv, "place_order", `{"customer":"Ada","email":"ada@example.com","items":[{"sku":"X1","quantity":"3"}],"express":"true"}`)
+	if res["isError"] == true {
+		t.Fatalf("coercible input was refused: %s", text(res))
+	}
+	strict, _ := newOrderServer(t, &ferry.ServerOptions{Coercion: 1})
+	res = call(t, strict, "place_order", `{"customer":"Ada","email":"ada@example.com","items":[{"sku":"X1","quantity":"3"}]}`)
+	if res["isError"] != true {
+		t.Fatal("the strict policy accepted a string for an integer")
+	}
+}
+
+func TestTypedToolErrors(t *testing.T) {
+	var logs bytes.Buffer
+	srv, _ := newOrderServer(t, &ferry.ServerOptions{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	args := func(customer string) string {
+		return `{"customer":"` + customer + `","email":"a@b.co","items":[{"sku":"X","quantity":1}]}`
+	}
+	if got := text(call(t, srv, "place_order", args("ghost"))); got != "not-found: No such customer." {
+		t.Errorf("refusal: %q", got)
+	}
+	for _, c := range []string{"panic", "broken"} {
+		res := call(t, srv, "place_order", args(c))
+		msg := text(res)
+		if res["isError"] != true || !strings.HasPrefix(msg, "the tool failed unexpectedly (ref ") {
+			t.Errorf("%s: got %q, want a masked failure", c, msg)
+		}
+		ref := strings.TrimSuffix(strings.TrimPrefix(msg, "the tool failed unexpectedly (ref "), ")")
+		if !strings.Contains(logs.String(), ref) {
+			t.Errorf("%s: the log does not hold ref %s", c, ref)
+		}
+	}
+	if strings.Contains(text(call(t, srv, "place_order", args("broken"))), "fire") {
+		t.Error("the unexpected error leaked to the model")
+	}
+	for _, want := range []string{`"outcome":"refused"`, `"code":"not-found"`, `"outcome":"failed"`, `"tool":"place_order"`} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("call log lacks %s:\n%s", want, logs.String())
+		}
+	}
+}
+
+func TestOnToolErrorMapsServiceErrors(t *testing.T) {
+	errLocked := errors.New("period locked")
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{OnToolError: func(err error) *ferry.Result {
+		if errors.Is(err, errLocked) {
+			return ferry.ErrorResult("conflict: the period is locked")
+		}
+		return nil
+	}})
+	ferry.AddTool(srv, ferry.Tool{Name: "close", Description: "Closes the period."},
+		func(context.Context, struct{}) (string, error) { return "", errLocked })
+	if got := text(call(t, srv, "close", `{}`)); got != "conflict: the period is locked" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestToolMiddlewareRunsInOrder(t *testing.T) {
+	var order []string
+	mw := func(name string) ferry.ToolMiddleware {
+		return func(next ferry.ToolHandler) ferry.ToolHandler {
+			return func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+				order = append(order, name)
+				return next(ctx, req)
+			}
+		}
+	}
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{ToolMiddleware: []ferry.ToolMiddleware{mw("first"), mw("second")}})
+	ferry.AddTool(srv, ferry.Tool{Name: "t", Description: "A tool."},
+		func(ctx context.Context, _ struct{}) (string, error) {
+			info, _ := ferry.CallInfoFromContext(ctx)
+			order = append(order, "handler:"+info.Tool)
+			return "ok", nil
+		})
+	call(t, srv, "t", `{}`)
+	if diff := cmp.Diff([]string{"first", "second", "handler:t"}, order); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+}
+
+func TestCatalogAndParseToolCall(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	noop := func(context.Context, struct{}) (string, error) { return "", nil }
+	ferry.AddTool(srv, ferry.Tool{Name: "read", Description: "Reads.", ReadOnly: true}, noop)
+	ferry.AddTool(srv, ferry.Tool{Name: "append", Description: "Appends.", Destructive: ferry.No, OpenWorld: ferry.No}, noop)
+	ferry.AddTool(srv, ferry.Tool{Name: "wipe", Description: "Wipes."}, noop)
+	name, ok := ferry.ParseToolCall([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"wipe","arguments":{}}}`))
+	if !ok || name != "wipe" {
+		t.Fatalf("ParseToolCall = %q, %v", name, ok)
+	}
+	if _, ok := ferry.ParseToolCall([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)); ok {
+		t.Error("ParseToolCall took tools/list for a call")
+	}
+	cat := srv.Catalog()
+	want := map[string]ferry.ToolInfo{
+		"read":   {Name: "read", ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
+		"append": {Name: "append", Destructive: false, OpenWorld: false},
+		"wipe":   {Name: "wipe", Destructive: true, OpenWorld: true},
+	}
+	for n, w := range want {
+		got, ok := cat.Lookup(n)
+		if !ok || got != w {
+			t.Errorf("Lookup(%q) = %+v, %v; want %+v", n, got, ok, w)
+		}
+	}
+	if info, _ := cat.Lookup(name); !info.Writes() {
+		t.Error("wipe does not write, says the catalog")
+	}
+}
+
+func TestCheckNamesEveryProblem(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	noop := func(context.Context, *ferry.CallToolRequest) (*ferry.Result, error) { return nil, nil }
+	srv.AddTool(ferry.Tool{Name: "bad name", Description: "x"}, noop)
+	srv.AddTool(ferry.Tool{Name: "silent"}, noop)
+	srv.AddTool(ferry.Tool{Name: "twice", Description: "x"}, noop)
+	srv.AddTool(ferry.Tool{Name: "twice", Description: "x"}, noop)
+	srv.AddTool(ferry.Tool{Name: "refs", Description: "x", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}}}`)}, noop)
+	srv.AddTool(ferry.Tool{Name: "long", Description: strings.Repeat("x", 1025)}, noop)
+	ferry.AddTool(srv, ferry.Tool{Name: "badtag", Description: "x"}, func(context.Context, struct {
+		N int `json:"n" minLength:"3"`
+	}) (string, error) {
+		return "", nil
+	})
+	err := srv.Check()
+	if err == nil {
+		t.Fatal("Check found nothing")
+	}
+	for _, want := range []string{`"bad name"`, `"silent": has no description`, `"twice" is registered twice`, `"refs": input schema`, "$ref", `"long": description is 1025`, `"badtag"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Check() does not mention %s:\n%v", want, err)
+		}
+	}
+	if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(""), Writer: &bytes.Buffer{}}); err == nil {
+		t.Error("Run served a server that fails its check")
+	}
+}
+
+type library struct{}
+
+type findIn struct {
+	Query string `json:"query"`
+}
+
+func (library) FindBooks(ctx context.Context, in findIn) ([]string, error) {
+	return []string{"SPQR"}, nil
+}
+func (library) LendBook(ctx context.Context, in findIn) (string, error) { return "lent", nil }
+func (library) Helper() string                                          { return "not a tool" }
+
+// FerryTools stands for the file ferry gen writes.
+func (library) FerryTools() map[string]ferry.Tool {
+	return map[string]ferry.Tool{"FindBooks": {Name: "find_books", Description: "Searches books by title.", ReadOnly: true}}
+}
+
+func TestAddMethods(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	ferry.AddMethods(srv, library{})
+	err := srv.Check()
+	if err == nil || !strings.Contains(err.Error(), "LendBook has no description") {
+		t.Fatalf("Check() = %v; want the undescribed LendBook named", err)
+	}
+	cat := srv.Catalog()
+	if info, ok := cat.Lookup("find_books"); !ok || !info.ReadOnly {
+		t.Errorf("find_books = %+v, %v", info, ok)
+	}
+	if _, ok := cat.Lookup("helper"); ok {
+		t.Error("a method of another shape became a tool")
+	}
+}
+
+func TestSnakeCase(t *testing.T) {
+	for in, want := range map[string]string{"FindBooks": "find_books", "GetHTTPStatus": "get_http_status",
+		"ID": "id", "LendBook2": "lend_book2", "URLFor": "url_for", "simple": "simple"} {
+		if got := ferry.SnakeCase(in); got != want {
+			t.Errorf("SnakeCase(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
