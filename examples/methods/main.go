@@ -1,0 +1,90 @@
+// Command methods serves the exported methods of a value as tools. Their
+// descriptions and hints come from their doc comments, through a file that
+// go generate writes:
+//
+//	go generate ./examples/methods && go run ./examples/methods
+package main
+
+//go:generate go run github.com/ferry-mcp/ferry/cmd/ferry gen -type Library
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/ferry-mcp/ferry"
+)
+
+// Book is a book of the library.
+type Book struct {
+	ID     int    `json:"id"`
+	Title  string `json:"title"`
+	LentTo string `json:"lentTo,omitempty"`
+}
+
+// Library lends books; its methods are its tools.
+type Library struct {
+	books []Book
+}
+
+// FindBooksIn is the input of find_books.
+type FindBooksIn struct {
+	Query string `json:"query" doc:"Part of the title, e.g. 'Rome'." minLength:"1"`
+	Limit int    `json:"limit,omitzero" doc:"At most this many books." minimum:"1" maximum:"50"`
+}
+
+// Books is a list of books.
+type Books struct {
+	Books []Book `json:"books"`
+}
+
+// FindBooks searches the books of the library by title.
+//
+//ferry:readonly
+//ferry:openworld no
+func (l *Library) FindBooks(ctx context.Context, in FindBooksIn) (Books, error) {
+	var out Books
+	for _, b := range l.books {
+		if strings.Contains(strings.ToLower(b.Title), strings.ToLower(in.Query)) {
+			out.Books = append(out.Books, b)
+		}
+	}
+	return out, nil
+}
+
+// LendBookIn is the input of lend_book.
+type LendBookIn struct {
+	BookID int    `json:"bookId" doc:"The id of the book, as find_books returns it."`
+	Reader string `json:"reader" doc:"The name of the reader." minLength:"1"`
+}
+
+// LendBook lends a book to a reader.
+//
+//ferry:destructive no
+//ferry:openworld no
+func (l *Library) LendBook(ctx context.Context, in LendBookIn) (Book, error) {
+	for i, b := range l.books {
+		if b.ID != in.BookID {
+			continue
+		}
+		if b.LentTo != "" {
+			return Book{}, ferry.Conflict("'" + b.Title + "' is already lent to " + b.LentTo + ".")
+		}
+		l.books[i].LentTo = in.Reader
+		return l.books[i], nil
+	}
+	return Book{}, ferry.NotFound("There is no such book: use find_books for its id.")
+}
+
+func main() {
+	srv := ferry.NewServer("library", "1.0.0", &ferry.ServerOptions{
+		Instructions: "Search for books before lending them to a reader.",
+		Logger:       slog.New(slog.NewTextHandler(os.Stderr, nil)),
+	})
+	ferry.AddMethods(srv, &Library{books: []Book{{ID: 1, Title: "SPQR: A History of Ancient Rome"}}})
+	if err := srv.Run(context.Background(), &ferry.StdioTransport{}); err != nil {
+		slog.Error("serve", "err", err)
+		os.Exit(1)
+	}
+}
