@@ -41,6 +41,7 @@ func main() {
 	}
 	srv := ferry.NewServer("ferry-everything", "0.1.0", opts)
 	addTools(srv)
+	addTypedTools(srv)
 	addPrompts(srv)
 	addResources(srv)
 

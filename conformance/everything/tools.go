@@ -21,10 +21,8 @@ func noArgs() json.RawMessage { return json.RawMessage(`{"type":"object","proper
 func text(s string) *ferry.Result { return &ferry.Result{Content: []ferry.Content{ferry.Text(s)}} }
 
 func addTools(srv *ferry.Server) {
-	readOnly := true
 	simple := func(name, desc string, f func() *ferry.Result) {
-		srv.AddTool(ferry.Tool{Name: name, Description: desc, InputSchema: noArgs(),
-			Annotations: &ferry.ToolAnnotations{ReadOnlyHint: &readOnly}},
+		srv.AddTool(ferry.Tool{Name: name, Description: desc, InputSchema: noArgs(), ReadOnly: true, OpenWorld: ferry.No},
 			func(context.Context, *ferry.CallToolRequest) (*ferry.Result, error) { return f(), nil })
 	}
 	simple("test_simple_text", "Returns a line of text.", func() *ferry.Result {
@@ -125,7 +123,8 @@ func addTools(srv *ferry.Server) {
 "titledMulti":{"type":"array","description":"Select multiple options with titles","minItems":1,"maxItems":3,"items":{"anyOf":[{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},{"const":"value3","title":"Third Choice"}]}}}}`)}
 	})
 	srv.AddTool(ferry.Tool{Name: "json_schema_2020_12_tool", Description: "Takes input described by a JSON Schema 2020-12 document, kept verbatim.",
-		InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`)},
+		VerbatimSchema: true,
+		InputSchema:    json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`)},
 		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
 			return text("Received: " + string(req.Arguments)), nil
 		})
@@ -140,7 +139,7 @@ func addTools(srv *ferry.Server) {
 		})
 	srv.AddTool(ferry.Tool{Name: "echo", Description: "Returns its text.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"Text to return."}},"required":["text"]}`),
-		Annotations: &ferry.ToolAnnotations{ReadOnlyHint: &readOnly}},
+		ReadOnly:    true, OpenWorld: ferry.No},
 		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
 			var in struct {
 				Text *string `json:"text"`
@@ -153,7 +152,7 @@ func addTools(srv *ferry.Server) {
 	srv.AddTool(ferry.Tool{Name: "add", Description: "Adds two integers.",
 		InputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}`),
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}`),
-		Annotations:  &ferry.ToolAnnotations{ReadOnlyHint: &readOnly}},
+		ReadOnly:     true, OpenWorld: ferry.No},
 		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
 			var in struct {
 				A, B *int64

@@ -109,7 +109,7 @@ function exercise(getClient) {
   test('tools/list includes the fixture tools', limit, async () => {
     const { tools } = await getClient().listTools();
     const names = tools.map((t) => t.name);
-    for (const want of ['test_simple_text', 'echo', 'add']) {
+    for (const want of ['test_simple_text', 'echo', 'add', 'place_order']) {
       assert.ok(names.includes(want), `tool ${want} missing from ${names.join(', ')}`);
     }
   });
@@ -124,6 +124,46 @@ function exercise(getClient) {
     const res = await getClient().callTool({ name: 'add', arguments: { a: 2, b: 3 } });
     assert.ok(!res.isError, `isError result: ${text(res)}`);
     assert.deepEqual(res.structuredContent, { sum: 5 });
+  });
+
+  // place_order is a typed tool: its schemas and validation come from Go types.
+  const order = (over) => ({
+    customer: 'Ada', email: 'ada@example.com', items: [{ sku: 'X1', quantity: 2 }, { sku: 'Y2', quantity: 1 }], ...over,
+  });
+  const place = (args) => getClient().callTool({ name: 'place_order', arguments: args });
+
+  test('typed tool: nested input, structured output checked by the client', limit, async () => {
+    const res = await place(order({ express: true }));
+    assert.ok(!res.isError, `isError result: ${text(res)}`);
+    assert.deepEqual(res.structuredContent, { id: 'o-1', lines: 2, units: 3, express: true });
+    assert.deepEqual(JSON.parse(text(res)), res.structuredContent);
+  });
+
+  test('typed tool: an invalid call lists every violation', limit, async () => {
+    const res = await place(order({ email: 'not-an-email', items: [{ sku: 'ABCDEFGHIJKLMNOPQRSTUVW', quantity: 0 }] }));
+    assert.equal(res.isError, true);
+    const msg = text(res);
+    assert.match(msg, /email: /);
+    assert.match(msg, /items\[0\]\.sku: must be at most 20 characters, got 23/);
+    assert.match(msg, /items\[0\]\.quantity: must be at least 1, got 0/);
+  });
+
+  test('typed tool: unambiguous strings are coerced', limit, async () => {
+    const res = await place(order({ items: [{ sku: 'X1', quantity: '4' }], express: 'true' }));
+    assert.ok(!res.isError, `isError result: ${text(res)}`);
+    assert.deepEqual(res.structuredContent, { id: 'o-1', lines: 1, units: 4, express: true });
+  });
+
+  test('typed tool: a refusal reads code: message', limit, async () => {
+    const res = await place(order({ customer: 'ghost' }));
+    assert.equal(res.isError, true);
+    assert.equal(text(res), 'not-found: No such customer.');
+  });
+
+  test('typed tool: a panic is masked behind a reference', limit, async () => {
+    const res = await place(order({ customer: 'panic' }));
+    assert.equal(res.isError, true);
+    assert.match(text(res), /^the tool failed unexpectedly \(ref [0-9a-f]+\)$/);
   });
 
   test('test_simple_text returns text', limit, async () => {
