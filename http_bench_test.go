@@ -43,7 +43,21 @@ func (w *discardWriter) Write(b []byte) (int, error) { w.n += len(b); return len
 // BenchmarkHTTPToolsCall measures one stateless legacy tools/call through
 // the HTTP handler, the path the bench/ ratios compare with peers.
 func BenchmarkHTTPToolsCall(b *testing.B) {
-	h := NewHTTPHandler(benchServer(), nil)
+	b.Run("raw", func(b *testing.B) { benchHTTPToolsCall(b, benchServer()) })
+	b.Run("typed", func(b *testing.B) {
+		srv := NewServer("bench", "1.0.0", nil)
+		type addIn struct{ A, B int }
+		type addOut struct {
+			Sum int `json:"sum"`
+		}
+		AddTool(srv, Tool{Name: "add", Description: "Adds two integers."},
+			func(_ context.Context, in addIn) (addOut, error) { return addOut{in.A + in.B}, nil })
+		benchHTTPToolsCall(b, srv)
+	})
+}
+
+func benchHTTPToolsCall(b *testing.B, srv *Server) {
+	h := NewHTTPHandler(srv, nil)
 	rec := httptest.NewRecorder()
 	init := httptest.NewRequest("POST", "/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`))
 	init.Host = "127.0.0.1:8080"
@@ -52,7 +66,7 @@ func BenchmarkHTTPToolsCall(b *testing.B) {
 	if sid == "" {
 		b.Fatal("no session id")
 	}
-	body := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}`
+	body := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"A":2,"B":3}}}`
 	b.ReportAllocs()
 	for b.Loop() {
 		req := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
@@ -62,8 +76,8 @@ func BenchmarkHTTPToolsCall(b *testing.B) {
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		w := &discardWriter{h: http.Header{}}
 		h.ServeHTTP(w, req)
-		if w.status != 200 {
-			b.Fatal(w.status)
+		if w.status != 200 || w.n < 60 {
+			b.Fatal(w.status, w.n)
 		}
 	}
 }

@@ -82,13 +82,9 @@ type Impl struct {
 }
 
 // Impls returns the implementations compiled into this binary, in report
-// order. Ferry is present only when built with the "ferry" tag.
+// order.
 func Impls() []Impl {
-	var impls []Impl
-	if f, ok := ferryImpl(); ok {
-		impls = append(impls, f)
-	}
-	return append(impls, gosdkImpl(), mcpgoImpl(), limitImpl())
+	return []Impl{ferryImpl(), ferryTypedImpl(), gosdkImpl(), mcpgoImpl(), limitImpl()}
 }
 
 // Lookup returns the implementation with the given name.

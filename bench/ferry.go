@@ -10,7 +10,7 @@ import (
 )
 
 // ferryImpl serves the tools with Ferry's raw tool API.
-func ferryImpl() (Impl, bool) {
+func ferryImpl() Impl {
 	return Impl{
 		Name: "ferry",
 		Handler: func(stateful bool) http.Handler {
@@ -19,7 +19,7 @@ func ferryImpl() (Impl, bool) {
 		ServeStdio: func(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
 			return newFerryServer().Run(ctx, &ferry.IOTransport{Reader: r, Writer: w})
 		},
-	}, true
+	}
 }
 
 func newFerryServer() *ferry.Server {
@@ -50,5 +50,28 @@ func newFerryServer() *ferry.Server {
 		}
 		return &ferry.Result{Content: []ferry.Content{&ferry.TextContent{Text: in.Text}}}, nil
 	})
+	return srv
+}
+
+// ferryTypedImpl serves the same tools with Ferry's typed API: schemas from
+// Go types, and every call's arguments validated before the handler runs.
+func ferryTypedImpl() Impl {
+	return Impl{
+		Name: "ferrytyped",
+		Handler: func(stateful bool) http.Handler {
+			return ferry.NewHTTPHandler(newFerryTypedServer(), &ferry.HTTPOptions{Stateful: stateful})
+		},
+		ServeStdio: func(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
+			return newFerryTypedServer().Run(ctx, &ferry.IOTransport{Reader: r, Writer: w})
+		},
+	}
+}
+
+func newFerryTypedServer() *ferry.Server {
+	srv := ferry.NewServer("bench", "1.0.0", nil)
+	ferry.AddTool(srv, ferry.Tool{Name: "add", Description: AddDescription},
+		func(_ context.Context, in AddInput) (AddOutput, error) { return AddOutput{Sum: in.A + in.B}, nil })
+	ferry.AddTool(srv, ferry.Tool{Name: "echo", Description: EchoDescription},
+		func(_ context.Context, in EchoInput) (string, error) { return in.Text, nil })
 	return srv
 }

@@ -4,8 +4,8 @@
 #   ferry/limit=R1 ferry/gosdk=R2 ferry/mcpgo=R3 allocs=N bytes=B
 #
 # Environment:
-#   IMPLS   implementations to run (default: ferry gosdk mcpgo limit, without
-#           ferry if it does not build)
+#   IMPLS   implementations to run (default: ferry ferrytyped gosdk mcpgo limit;
+#           ferrytyped is Ferry with typed, validated tools)
 #   REPS    repetitions of the HTTP and stdio runs (default 5)
 #   DUR     measurement duration per run (default 3s), WARMUP (default 500ms)
 #   CONC    HTTP concurrency levels (default "1 16 64")
@@ -38,7 +38,7 @@ else
 	server_core=-1
 fi
 
-IMPLS=${IMPLS:-"ferry gosdk mcpgo limit"}
+IMPLS=${IMPLS:-"ferry ferrytyped gosdk mcpgo limit"}
 
 log "building into $OUT"
 go build -o "$OUT/" ./cmd/server ./cmd/load

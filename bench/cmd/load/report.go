@@ -191,6 +191,7 @@ func report(w io.Writer, resultsPath, benchPath string) error {
 	}
 	reportSessions(w, tw, runs)
 	fmt.Fprintln(w)
+	fmt.Fprintln(w, typedLine(runs, bench))
 	fmt.Fprintln(w, finalLine(runs, bench))
 	return nil
 }
@@ -234,6 +235,17 @@ func reportSessions(w io.Writer, tw *tabwriter.Writer, runs []run) {
 // c=16 relative to each other implementation, and Ferry's allocations per
 // in-process tools/call. A value is NA when a side is missing or had errors.
 func finalLine(runs []run, bench map[string]*benchStat) string {
+	return summaryFor("ferry", runs, bench)
+}
+
+// typedLine is the same summary for Ferry's typed tools, whose arguments are
+// validated against the schema derived from the input type on every call.
+func typedLine(runs []run, bench map[string]*benchStat) string {
+	return "validated: " + summaryFor("ferrytyped", runs, bench)
+}
+
+// summaryFor is the summary line of one Ferry implementation.
+func summaryFor(impl string, runs []run, bench map[string]*benchStat) string {
 	groups, _ := groupRuns(runs, "http")
 	rps := func(impl string) (float64, bool) {
 		g := groups[impl+" 16"]
@@ -243,7 +255,7 @@ func finalLine(runs []run, bench map[string]*benchStat) string {
 		return g.median("rps"), true
 	}
 	ratio := func(other string) string {
-		f, ok1 := rps("ferry")
+		f, ok1 := rps(impl)
 		o, ok2 := rps(other)
 		if !ok1 || !ok2 || o == 0 {
 			return "NA"
@@ -251,10 +263,10 @@ func finalLine(runs []run, bench map[string]*benchStat) string {
 		return fmt.Sprintf("%.2f", f/o)
 	}
 	allocs, bytes := "NA", "NA"
-	if st := bench["ferry"]; st != nil {
+	if st := bench[impl]; st != nil {
 		allocs = fmt.Sprintf("%.0f", medianOf(st.allocs))
 		bytes = fmt.Sprintf("%.0f", medianOf(st.bytes))
 	}
-	return fmt.Sprintf("ferry/limit=%s ferry/gosdk=%s ferry/mcpgo=%s allocs=%s bytes=%s",
-		ratio("limit"), ratio("gosdk"), ratio("mcpgo"), allocs, bytes)
+	return fmt.Sprintf("%s/limit=%s %s/gosdk=%s %s/mcpgo=%s allocs=%s bytes=%s",
+		impl, ratio("limit"), impl, ratio("gosdk"), impl, ratio("mcpgo"), allocs, bytes)
 }
