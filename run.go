@@ -26,12 +26,13 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	c := &connSession{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{}}
+	c := &connSession{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{}, workers: newWorkers()}
 	stop := s.watch(&watcher{notify: c.listChanged})
 	defer func() {
 		stop()
 		cancel()
 		c.wg.Wait()
+		c.workers.close()
 		conn.Close()
 	}()
 	// The reader runs on its own so that Run returns when ctx is done even
@@ -80,10 +81,11 @@ type readResult struct {
 // connSession is the state of one stream connection (stdio): the legacy
 // session it may hold and the requests in flight.
 type connSession struct {
-	srv   *Server
-	conn  Connection
-	calls pendingCalls
-	wg    sync.WaitGroup
+	srv     *Server
+	conn    Connection
+	calls   pendingCalls
+	wg      sync.WaitGroup // requests being served
+	workers *workers
 
 	mu          sync.Mutex // guards the fields below
 	version     string     // negotiated legacy version, "" before initialize
@@ -144,10 +146,10 @@ func (c *connSession) handle(ctx context.Context, line []byte) {
 			return
 		}
 		c.wg.Add(1)
-		go func() {
+		c.workers.run(func() {
 			defer c.wg.Done()
 			c.batch(ctx, items)
-		}()
+		})
 		return
 	}
 	m, kind, err := jsonrpc.Decode(line)
@@ -167,7 +169,7 @@ func (c *connSession) handle(ctx context.Context, line []byte) {
 			return
 		}
 		c.wg.Add(1)
-		go func() {
+		c.workers.run(func() {
 			defer c.wg.Done()
 			bp := bufPool.Get().(*[]byte)
 			if resp := c.serve(ctx, m, (*bp)[:0]); resp != nil {
@@ -175,7 +177,7 @@ func (c *connSession) handle(ctx context.Context, line []byte) {
 				*bp = resp
 			}
 			bufPool.Put(bp)
-		}()
+		})
 	}
 }
 
