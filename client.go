@@ -35,30 +35,13 @@ type ElicitResult struct {
 	Content map[string]any `json:"content,omitempty"`
 }
 
-// SamplingMessage is one message of a sampling request or result.
-type SamplingMessage struct {
-	Role    Role
-	Content Content
-}
-
-// MarshalJSON implements [json.Marshaler].
-func (m SamplingMessage) MarshalJSON() ([]byte, error) {
-	b := append([]byte(`{"role":`), jsonrpc.AppendString(nil, string(m.Role))...)
-	b = append(b, `,"content":`...)
-	if m.Content == nil {
-		return nil, errors.New("ferry: sampling message without content")
-	}
-	b = m.Content.appendJSON(b)
-	return append(b, '}'), nil
-}
-
 // CreateMessageParams asks the client's model for a completion.
 type CreateMessageParams struct {
-	Messages      []SamplingMessage `json:"messages"`
-	MaxTokens     int               `json:"maxTokens"`
-	SystemPrompt  string            `json:"systemPrompt,omitempty"`
-	Temperature   *float64          `json:"temperature,omitempty"`
-	StopSequences []string          `json:"stopSequences,omitempty"`
+	Messages      []Message `json:"messages"`
+	MaxTokens     int       `json:"maxTokens"`
+	SystemPrompt  string    `json:"systemPrompt,omitempty"`
+	Temperature   *float64  `json:"temperature,omitempty"`
+	StopSequences []string  `json:"stopSequences,omitempty"`
 	// ModelPreferences is passed through as given.
 	ModelPreferences json.RawMessage `json:"modelPreferences,omitempty"`
 	IncludeContext   string          `json:"includeContext,omitempty"`

@@ -1,6 +1,9 @@
 package ferry
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // CompleteRequest is a completion/complete: the client wants suggestions
 // for the value of an argument of a prompt or a resource template.
@@ -26,9 +29,72 @@ type CompleteResult struct {
 	HasMore bool
 }
 
-// CompletionHandler answers completion/complete. A returned [*Error] reaches
-// the client as is.
-type CompletionHandler func(ctx context.Context, req *CompleteRequest) (*CompleteResult, error)
+// Completer suggests values for one argument of a prompt or one variable of
+// a resource template. A returned [*Error] reaches the client as is.
+type Completer func(ctx context.Context, req *CompleteRequest) (*CompleteResult, error)
+
+// CompletionHandler answers completion/complete for arguments that have no
+// Completer and no Values of their own.
+type CompletionHandler = Completer
 
 // maxCompletions is the protocol's cap on completion values.
 const maxCompletions = 100
+
+// completeFrom suggests the values that start with what is typed, without
+// regard to case, in their order.
+func completeFrom(values []string, typed string) *CompleteResult {
+	var out []string
+	for _, v := range values {
+		if len(v) >= len(typed) && strings.EqualFold(v[:len(typed)], typed) {
+			out = append(out, v)
+		}
+	}
+	return &CompleteResult{Values: out, Total: len(out)}
+}
+
+// completer finds what answers a completion request: the argument's or
+// variable's own Completer, its Values, or the server's handler. It returns
+// a protocol error for a prompt, template or argument that does not exist.
+func (s *Server) completer(req *CompleteRequest) (Completer, error) {
+	var own Completer
+	var values []string
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	switch req.RefType {
+	case "ref/prompt":
+		e, ok := s.prompts.get(req.Name)
+		if !ok {
+			return nil, NewError(CodeInvalidParams, "unknown prompt %q", req.Name)
+		}
+		a := e.prompt.argument(req.Argument)
+		if a == nil {
+			return nil, NewError(CodeInvalidParams, "prompt %q has no argument %q; its arguments are: %s", req.Name, req.Argument, e.prompt.argumentNames())
+		}
+		own, values = a.Complete, a.Values
+	case "ref/resource":
+		e, ok := s.templates.get(req.URI)
+		if !ok {
+			return nil, NewError(CodeInvalidParams, "unknown resource template %q", req.URI)
+		}
+		if !e.hasVar(req.Argument) {
+			return nil, NewError(CodeInvalidParams, "resource template %q has no variable %q", req.URI, req.Argument)
+		}
+		own, values = e.tmpl.Complete[req.Argument], e.tmpl.Values[req.Argument]
+		if req.URI == s.schemaTemplate && values == nil {
+			for _, t := range s.tools.sorted {
+				values = append(values, t.tool.Name)
+			}
+		}
+	}
+	switch {
+	case own != nil:
+		return own, nil
+	case values != nil:
+		return func(_ context.Context, r *CompleteRequest) (*CompleteResult, error) {
+			return completeFrom(values, r.Value), nil
+		}, nil
+	case s.opts.CompletionHandler != nil:
+		return s.opts.CompletionHandler, nil
+	}
+	return func(context.Context, *CompleteRequest) (*CompleteResult, error) { return &CompleteResult{}, nil }, nil
+}

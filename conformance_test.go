@@ -193,7 +193,7 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 		Description: "Greets someone.",
 		Arguments:   []ferry.PromptArgument{{Name: "name", Required: true}, {Name: "style"}},
 	}, func(ctx context.Context, req *ferry.GetPromptRequest) (*ferry.PromptResult, error) {
-		return &ferry.PromptResult{Description: "A greeting", Messages: []ferry.PromptMessage{
+		return &ferry.PromptResult{Description: "A greeting", Messages: []ferry.Message{
 			{Role: ferry.RoleUser, Content: ferry.Text("Say hello to " + req.Arguments["name"])},
 		}}, nil
 	})

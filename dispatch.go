@@ -49,6 +49,9 @@ type wireParams struct {
 
 	// notifications/cancelled
 	RequestID json.RawMessage `json:"requestId"`
+
+	// subscriptions/listen
+	Notifications *listenFilter `json:"notifications"`
 }
 
 // requestMeta is a request's _meta member.
@@ -193,6 +196,11 @@ func (s *Server) dispatch(ctx context.Context, r *request, p *wireParams, b []by
 		b, err = s.readResource(ctx, r, p, b)
 	case "completion/complete":
 		b, err = s.complete(ctx, r, p, b)
+	case "subscriptions/listen":
+		if !r.modern {
+			return b, false, methodNotFound(r.method)
+		}
+		err = s.listen(ctx, r, p)
 	case "server/discover":
 		if !r.modern {
 			return b, false, methodNotFound(r.method)
@@ -455,8 +463,7 @@ func (s *Server) readResource(ctx context.Context, r *request, p *wireParams, b 
 }
 
 func (s *Server) complete(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
-	h := s.opts.CompletionHandler
-	if h == nil {
+	if !s.completes() {
 		return b, methodNotFound(r.method)
 	}
 	if p.Ref == nil || p.Argument == nil || (p.Ref.Type != "ref/prompt" && p.Ref.Type != "ref/resource") {
@@ -466,6 +473,10 @@ func (s *Server) complete(ctx context.Context, r *request, p *wireParams, b []by
 		Argument: p.Argument.Name, Value: p.Argument.Value}
 	if p.Context != nil {
 		req.Context = p.Context.Arguments
+	}
+	h, err := s.completer(req)
+	if err != nil {
+		return b, err
 	}
 	res, err := h(withRequest(ctx, r), req)
 	if err != nil {

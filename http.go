@@ -549,9 +549,17 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	sw.startSSE()
 	_ = http.NewResponseController(w).Flush()
 	sw.mu.Unlock()
-	stop := h.srv.watch(&watcher{notify: func(method string) {
-		_ = sw.send(jsonrpc.AppendRequest(nil, nil, method, nil))
-	}})
+	stop := h.srv.watch(&watcher{
+		notify: func(method string) {
+			_ = sw.send(jsonrpc.AppendRequest(nil, nil, method, nil))
+		},
+		updated: func(uri string) {
+			st, err := h.store.Load(context.Background(), sess.id)
+			if err == nil && slices.Contains(st.Subscriptions, uri) {
+				_ = sw.send(jsonrpc.AppendRequest(nil, nil, "notifications/resources/updated", uriParams(uri)))
+			}
+		},
+	})
 	defer stop()
 	keepalive := time.NewTicker(25 * time.Second)
 	defer keepalive.Stop()

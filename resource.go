@@ -2,10 +2,14 @@ package ferry
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"regexp"
+	"reflect"
+	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/yosida95/uritemplate/v3"
 )
 
 // Resource describes a resource with a fixed URI.
@@ -21,8 +25,8 @@ type Resource struct {
 }
 
 // ResourceTemplate describes a family of resources whose URIs match an
-// RFC 6570 template. Ferry matches simple {name} expressions, each standing
-// for one path segment.
+// RFC 6570 URI template, such as "file:///notes/{id}" or
+// "orders://{region}/{id}{?expand}".
 type ResourceTemplate struct {
 	URITemplate string       `json:"uriTemplate"`
 	Name        string       `json:"name"`
@@ -31,6 +35,12 @@ type ResourceTemplate struct {
 	MIMEType    string       `json:"mimeType,omitempty"`
 	Annotations *Annotations `json:"annotations,omitempty"`
 	Icons       []Icon       `json:"icons,omitempty"`
+	// Values are the values completion/complete suggests for a variable,
+	// filtered by what is typed. [AddResourceTemplate] fills it from enum
+	// tags.
+	Values map[string][]string `json:"-"`
+	// Complete answers completion/complete for a variable instead of Values.
+	Complete map[string]Completer `json:"-"`
 }
 
 // ReadResourceRequest is a resources/read as a resource handler sees it.
@@ -41,11 +51,13 @@ type ReadResourceRequest struct {
 }
 
 // ResourceHandler reads a resource. Returning an error that wraps
-// [ErrResourceNotFound] tells the client the URI names nothing.
+// [ErrResourceNotFound] tells the client the URI names nothing; a returned
+// [*Error] reaches the client as is; any other error becomes -32603 with
+// the details logged.
 type ResourceHandler func(ctx context.Context, req *ReadResourceRequest) ([]ResourceContents, error)
 
 // ErrResourceNotFound reports a URI that names no resource.
-var ErrResourceNotFound = fmt.Errorf("ferry: resource not found")
+var ErrResourceNotFound = errors.New("ferry: resource not found")
 
 type resourceEntry struct {
 	res     Resource
@@ -57,42 +69,161 @@ func (e *resourceEntry) key() string  { return e.res.URI }
 func (e *resourceEntry) wire() []byte { return e.json }
 
 type templateEntry struct {
-	tmpl    ResourceTemplate
-	handler ResourceHandler
-	match   *regexp.Regexp
-	vars    []string
-	json    []byte
+	tmpl     ResourceTemplate
+	handler  ResourceHandler
+	compiled *uritemplate.Template
+	json     []byte
 }
 
 func (e *templateEntry) key() string  { return e.tmpl.URITemplate }
 func (e *templateEntry) wire() []byte { return e.json }
 
+func (e *templateEntry) hasVar(name string) bool {
+	for _, v := range e.compiled.Varnames() {
+		if v == name {
+			return true
+		}
+	}
+	return false
+}
+
 // AddResource registers a resource, replacing any of the same URI.
 func (s *Server) AddResource(r Resource, h ResourceHandler) {
-	if r.URI == "" || r.Name == "" || h == nil {
-		panic("ferry: AddResource needs a URI, a name and a handler")
+	if h == nil {
+		panic("ferry: AddResource needs a handler")
 	}
-	data, _ := json.Marshal(r)
+	if r.URI == "" || r.Name == "" {
+		s.problem(fmt.Errorf("resource %q: a resource needs a URI and a name", r.URI))
+		return
+	}
+	data, err := marshalInto(nil, r)
+	if err != nil {
+		s.problem(fmt.Errorf("resource %q: %w", r.URI, err))
+		return
+	}
 	s.mu.Lock()
 	s.resources.add(&resourceEntry{res: r, handler: h, json: data})
 	s.mu.Unlock()
 	s.listChanged("notifications/resources/list_changed")
 }
 
-// AddResourceTemplate registers a resource template.
+// AddResourceTemplate registers a resource template whose handler reads the
+// variables from req.Vars. A template that does not parse is reported by
+// [Server.Check].
 func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
-	if t.URITemplate == "" || t.Name == "" || h == nil {
-		panic("ferry: AddResourceTemplate needs a URI template, a name and a handler")
+	if h == nil {
+		panic("ferry: AddResourceTemplate needs a handler")
 	}
-	re, vars, err := compileTemplate(t.URITemplate)
+	compiled, err := uritemplate.New(t.URITemplate)
 	if err != nil {
-		panic(fmt.Sprintf("ferry: resource template %q: %v", t.URITemplate, err))
+		s.problem(fmt.Errorf("resource template %q: %w", t.URITemplate, err))
+		return
 	}
-	data, _ := json.Marshal(t)
+	if t.Name == "" {
+		s.problem(fmt.Errorf("resource template %q has no name", t.URITemplate))
+	}
+	for name := range t.Values {
+		if !slices.Contains(compiled.Varnames(), name) {
+			s.problem(fmt.Errorf("resource template %q: completion values for %q, which is not one of its variables", t.URITemplate, name))
+		}
+	}
+	data, err := marshalInto(nil, t)
+	if err != nil {
+		s.problem(fmt.Errorf("resource template %q: %w", t.URITemplate, err))
+		return
+	}
 	s.mu.Lock()
-	s.templates.add(&templateEntry{tmpl: t, handler: h, match: re, vars: vars, json: data})
+	s.templates.add(&templateEntry{tmpl: t, handler: h, compiled: compiled, json: data})
 	s.mu.Unlock()
 	s.listChanged("notifications/resources/list_changed")
+}
+
+// AddResourceTemplate registers a resource template whose variables fill
+// the struct V: each string, integer or boolean field takes the variable of
+// its json name. A variable that does not convert to its field's type makes
+// the URI name nothing (not found). Enum tags give completion values.
+func AddResourceTemplate[V any](s *Server, t ResourceTemplate, h func(ctx context.Context, uri string, vars V) ([]ResourceContents, error)) {
+	vt := reflect.TypeFor[V]()
+	fields, values, err := templateFields(vt)
+	if err != nil {
+		s.problem(fmt.Errorf("resource template %q: %w", t.URITemplate, err))
+		return
+	}
+	if t.Values == nil && len(values) > 0 {
+		t.Values = values
+	}
+	s.AddResourceTemplate(t, func(ctx context.Context, req *ReadResourceRequest) ([]ResourceContents, error) {
+		var v V
+		rv := reflect.ValueOf(&v).Elem()
+		for name, index := range fields {
+			raw, ok := req.Vars[name]
+			if !ok {
+				continue
+			}
+			if err := setScalar(rv.FieldByIndex(index), raw); err != nil {
+				return nil, fmt.Errorf("%w: variable %s: %v", ErrResourceNotFound, name, err)
+			}
+		}
+		return h(ctx, req.URI, v)
+	})
+}
+
+func templateFields(t reflect.Type) (map[string][]int, map[string][]string, error) {
+	if t.Kind() != reflect.Struct {
+		return nil, nil, fmt.Errorf("variables type %v must be a struct", t)
+	}
+	fields := map[string][]int{}
+	values := map[string][]string{}
+	for _, f := range reflect.VisibleFields(t) {
+		if !f.IsExported() || f.Anonymous {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		switch f.Type.Kind() {
+		case reflect.String, reflect.Bool, reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint, reflect.Uint64, reflect.Uint32:
+		default:
+			return nil, nil, fmt.Errorf("variable %s (%v.%s) must be a string, an integer or a boolean", name, t, f.Name)
+		}
+		fields[name] = f.Index
+		if enum := f.Tag.Get("enum"); enum != "" {
+			for v := range strings.SplitSeq(enum, ",") {
+				values[name] = append(values[name], strings.TrimSpace(v))
+			}
+		}
+	}
+	return fields, values, nil
+}
+
+func setScalar(v reflect.Value, raw string) error {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(raw)
+	case reflect.Bool:
+		b, err := strconv.ParseBool(raw)
+		if err != nil {
+			return fmt.Errorf("expected true or false, got %q", raw)
+		}
+		v.SetBool(b)
+	case reflect.Uint, reflect.Uint64, reflect.Uint32:
+		n, err := strconv.ParseUint(raw, 10, v.Type().Bits())
+		if err != nil {
+			return fmt.Errorf("expected a whole number, got %q", raw)
+		}
+		v.SetUint(n)
+	default:
+		n, err := strconv.ParseInt(raw, 10, v.Type().Bits())
+		if err != nil {
+			return fmt.Errorf("expected a whole number, got %q", raw)
+		}
+		v.SetInt(n)
+	}
+	return nil
 }
 
 // RemoveResources removes resources and templates by URI or URI template.
@@ -109,30 +240,9 @@ func (s *Server) RemoveResources(uris ...string) {
 	}
 }
 
-var templateVar = regexp.MustCompile(`\{([A-Za-z0-9_.]+)\}`)
-
-func compileTemplate(t string) (*regexp.Regexp, []string, error) {
-	var sb strings.Builder
-	var vars []string
-	sb.WriteByte('^')
-	last := 0
-	for _, m := range templateVar.FindAllStringSubmatchIndex(t, -1) {
-		sb.WriteString(regexp.QuoteMeta(t[last:m[0]]))
-		sb.WriteString(`([^/?#]+)`)
-		vars = append(vars, t[m[2]:m[3]])
-		last = m[1]
-	}
-	rest := t[last:]
-	if strings.ContainsAny(rest, "{}") {
-		return nil, nil, fmt.Errorf("only simple {name} expressions are supported")
-	}
-	sb.WriteString(regexp.QuoteMeta(rest))
-	sb.WriteByte('$')
-	re, err := regexp.Compile(sb.String())
-	return re, vars, err
-}
-
-// findResource returns the handler for uri and the template variables.
+// findResource returns the handler for uri and the template variables: a
+// resource of that URI first, else the first template (in template order)
+// that matches it.
 func (s *Server) findResource(uri string) (ResourceHandler, map[string]string, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -140,13 +250,19 @@ func (s *Server) findResource(uri string) (ResourceHandler, map[string]string, b
 		return e.handler, nil, true
 	}
 	for _, t := range s.templates.sorted {
-		if m := t.match.FindStringSubmatch(uri); m != nil {
-			vars := make(map[string]string, len(t.vars))
-			for i, v := range t.vars {
-				vars[v] = m[i+1]
-			}
-			return t.handler, vars, true
+		m := t.compiled.Match(uri)
+		if m == nil {
+			continue
 		}
+		vars := make(map[string]string, len(m))
+		for name, v := range m {
+			if list := v.List(); list != nil {
+				vars[name] = strings.Join(list, ",")
+			} else {
+				vars[name] = v.String()
+			}
+		}
+		return t.handler, vars, true
 	}
 	return nil, nil, false
 }

@@ -27,7 +27,7 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	c := &connSession{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{}, workers: newWorkers()}
-	stop := s.watch(&watcher{notify: c.listChanged})
+	stop := s.watch(&watcher{notify: c.listChanged, updated: c.resourceUpdated})
 	defer func() {
 		stop()
 		cancel()
@@ -122,6 +122,20 @@ func (c *connSession) listChanged(method string) {
 	if ok {
 		_ = c.conn.Write(context.Background(), jsonrpc.AppendRequest(nil, nil, method, nil))
 	}
+}
+
+func (c *connSession) resourceUpdated(uri string) {
+	c.mu.Lock()
+	ok := c.subs[uri]
+	c.mu.Unlock()
+	if ok {
+		c.write(context.Background(), jsonrpc.AppendRequest(nil, nil, "notifications/resources/updated", uriParams(uri)))
+	}
+}
+
+// uriParams returns {"uri": uri}.
+func uriParams(uri string) []byte {
+	return append(jsonrpc.AppendString([]byte(`{"uri":`), uri), '}')
 }
 
 func (c *connSession) write(ctx context.Context, msg []byte) {

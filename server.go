@@ -53,8 +53,9 @@ type ServerOptions struct {
 	// random key is made for this process, and ids and states it signs are
 	// valid on this process only.
 	SigningKeys [][]byte
-	// CompletionHandler answers completion/complete. If nil, the server does
-	// not declare the completions capability.
+	// CompletionHandler answers completion/complete for arguments that have
+	// no Completer or Values of their own. The server declares completions
+	// when it has a handler, a prompt or a resource template.
 	CompletionHandler CompletionHandler
 	// ToolMiddleware wraps every tool call, first listed outermost. The call
 	// log and error recovery are always applied around and inside it.
@@ -92,6 +93,9 @@ type Server struct {
 	templates registry[*templateEntry]
 
 	problems []error // start-up problems, guarded by mu
+	// schemaTemplate is the template of AddSchemaResources, whose {tool}
+	// variable completes to tool names; guarded by mu.
+	schemaTemplate string
 
 	watchMu  sync.Mutex            // guards watchers
 	watchers map[*watcher]struct{} // legacy peers told about list changes
@@ -142,9 +146,6 @@ func (s *Server) capabilities(modern bool) map[string]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	listChanged := map[string]any{"listChanged": true}
-	if modern {
-		listChanged = map[string]any{}
-	}
 	if s.tools.len() > 0 {
 		caps["tools"] = listChanged
 	}
@@ -152,25 +153,25 @@ func (s *Server) capabilities(modern bool) map[string]any {
 		caps["prompts"] = listChanged
 	}
 	if s.resources.len() > 0 || s.templates.len() > 0 {
-		r := map[string]any{}
-		if !modern {
-			r["subscribe"], r["listChanged"] = true, true
-		}
-		caps["resources"] = r
+		caps["resources"] = map[string]any{"subscribe": true, "listChanged": true}
 	}
 	if !modern {
 		caps["logging"] = map[string]any{}
 	}
-	if s.opts.CompletionHandler != nil {
+	if s.completesLocked() {
 		caps["completions"] = map[string]any{}
 	}
 	return caps
 }
 
-// watcher is a legacy peer (a stdio connection or a stateful session's GET
-// stream) that hears about list changes.
+// watcher is a peer that hears about changes: a legacy stdio connection, a
+// stateful session's GET stream, or a modern subscriptions/listen stream.
+// Each callback is optional and decides for itself whether its peer asked.
 type watcher struct {
+	// notify tells of a list change ("notifications/tools/list_changed").
 	notify func(method string)
+	// updated tells that the resource at uri changed.
+	updated func(uri string)
 }
 
 func (s *Server) watch(w *watcher) (stop func()) {
@@ -189,14 +190,33 @@ func (s *Server) watch(w *watcher) (stop func()) {
 
 // listChanged tells every legacy watcher that a list changed.
 func (s *Server) listChanged(method string) {
+	for _, w := range s.currentWatchers() {
+		if w.notify != nil {
+			w.notify(method)
+		}
+	}
+}
+
+// watchers returns the current watchers.
+func (s *Server) currentWatchers() []*watcher {
 	s.watchMu.Lock()
+	defer s.watchMu.Unlock()
 	ws := make([]*watcher, 0, len(s.watchers))
 	for w := range s.watchers {
 		ws = append(ws, w)
 	}
-	s.watchMu.Unlock()
-	for _, w := range ws {
-		w.notify(method)
+	return ws
+}
+
+// NotifyResourceUpdated tells every client on this replica that subscribed
+// to uri (resources/subscribe in a legacy session, subscriptions/listen in
+// the modern era) that the resource changed, so it may read it again.
+// Clients connected to other replicas are not reached.
+func (s *Server) NotifyResourceUpdated(uri string) {
+	for _, w := range s.currentWatchers() {
+		if w.updated != nil {
+			w.updated(uri)
+		}
 	}
 }
 
@@ -212,4 +232,17 @@ func marshalInto(b []byte, v any) ([]byte, error) {
 		return b, err
 	}
 	return append(b, data...), nil
+}
+
+// completes reports whether the server declares completions: it has a
+// completion handler, or prompts or templates whose arguments can be
+// completed.
+func (s *Server) completes() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.completesLocked()
+}
+
+func (s *Server) completesLocked() bool {
+	return s.opts.CompletionHandler != nil || s.prompts.len() > 0 || s.templates.len() > 0
 }

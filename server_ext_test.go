@@ -67,7 +67,7 @@ func TestStdioRunReturnsAtEOFWhileToolAwaitsClient(t *testing.T) {
 // input_required in 2026-07-28.
 func TestModernElicitOutsideToolsDoesNotPanic(t *testing.T) {
 	srv := ferry.NewServer("s", "1", nil)
-	srv.AddPrompt(ferry.Prompt{Name: "ask"}, func(ctx context.Context, req *ferry.GetPromptRequest) (*ferry.PromptResult, error) {
+	srv.AddPrompt(ferry.Prompt{Name: "ask", Description: "Asks the user."}, func(ctx context.Context, req *ferry.GetPromptRequest) (*ferry.PromptResult, error) {
 		if _, err := ferry.Elicit(ctx, &ferry.ElicitParams{Message: "?"}); err != nil {
 			return nil, err
 		}

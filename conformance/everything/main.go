@@ -18,11 +18,15 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/ferry-mcp/ferry"
 )
+
+// version counts the changes of the watched resource.
+var version atomic.Int64
 
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at `ADDR`/mcp instead of stdio")
@@ -32,9 +36,8 @@ func main() {
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	opts := &ferry.ServerOptions{
-		Logger:            logger,
-		Instructions:      "Fixtures for the MCP conformance suite.",
-		CompletionHandler: complete,
+		Logger:       logger,
+		Instructions: "Fixtures for the MCP conformance suite.",
 	}
 	if *versions != "" {
 		opts.ProtocolVersions = strings.Split(*versions, ",")
@@ -68,14 +71,4 @@ func main() {
 		logger.Error("http", "err", err)
 		os.Exit(1)
 	}
-}
-
-func complete(ctx context.Context, req *ferry.CompleteRequest) (*ferry.CompleteResult, error) {
-	var values []string
-	for _, v := range []string{"test", "testing", "tested", "other"} {
-		if strings.HasPrefix(v, req.Value) {
-			values = append(values, v)
-		}
-	}
-	return &ferry.CompleteResult{Values: values, Total: len(values)}, nil
 }

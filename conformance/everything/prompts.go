@@ -6,32 +6,35 @@ import (
 	"github.com/ferry-mcp/ferry"
 )
 
+// promptArgs are the arguments of test_prompt_with_arguments; arg1
+// completes from its enum.
+type promptArgs struct {
+	Arg1 string `json:"arg1" doc:"First test argument" enum:"test,testing,tested,other"`
+	Arg2 string `json:"arg2" doc:"Second test argument"`
+}
+
+type embedArgs struct {
+	ResourceURI string `json:"resourceUri" doc:"URI of the resource to embed"`
+}
+
 func addPrompts(srv *ferry.Server) {
-	srv.AddPrompt(ferry.Prompt{Name: "test_simple_prompt", Description: "A prompt with no arguments."},
-		func(context.Context, *ferry.GetPromptRequest) (*ferry.PromptResult, error) {
-			return &ferry.PromptResult{Messages: []ferry.PromptMessage{
-				{Role: ferry.RoleUser, Content: ferry.Text("This is a simple prompt for testing.")}}}, nil
+	ferry.AddPrompt[struct{}](srv, ferry.Prompt{Name: "test_simple_prompt", Description: "A prompt with no arguments.",
+		Template: "This is a simple prompt for testing."})
+	ferry.AddPrompt[promptArgs](srv, ferry.Prompt{Name: "test_prompt_with_arguments", Description: "A prompt with two arguments.",
+		Template: "Prompt with arguments: arg1='{{arg1}}', arg2='{{arg2}}'"})
+	ferry.AddPromptFunc(srv, ferry.Prompt{Name: "test_prompt_with_embedded_resource", Description: "A prompt that embeds a resource."},
+		func(_ context.Context, a embedArgs) ([]ferry.Message, error) {
+			return []ferry.Message{
+				ferry.UserMessage(&ferry.EmbeddedResource{Resource: ferry.ResourceContents{
+					URI: a.ResourceURI, MIMEType: "text/plain", Text: "Embedded resource content for testing."}}),
+				ferry.UserMessage(ferry.Text("Please process the embedded resource above.")),
+			}, nil
 		})
-	srv.AddPrompt(ferry.Prompt{Name: "test_prompt_with_arguments", Description: "A prompt with two arguments.",
-		Arguments: []ferry.PromptArgument{
-			{Name: "arg1", Description: "First test argument", Required: true},
-			{Name: "arg2", Description: "Second test argument", Required: true}}},
-		func(_ context.Context, req *ferry.GetPromptRequest) (*ferry.PromptResult, error) {
-			return &ferry.PromptResult{Messages: []ferry.PromptMessage{{Role: ferry.RoleUser,
-				Content: ferry.Text("Prompt with arguments: arg1='" + req.Arguments["arg1"] + "', arg2='" + req.Arguments["arg2"] + "'")}}}, nil
-		})
-	srv.AddPrompt(ferry.Prompt{Name: "test_prompt_with_embedded_resource", Description: "A prompt that embeds a resource.",
-		Arguments: []ferry.PromptArgument{{Name: "resourceUri", Description: "URI of the resource to embed", Required: true}}},
-		func(_ context.Context, req *ferry.GetPromptRequest) (*ferry.PromptResult, error) {
-			return &ferry.PromptResult{Messages: []ferry.PromptMessage{
-				{Role: ferry.RoleUser, Content: &ferry.EmbeddedResource{Resource: ferry.ResourceContents{
-					URI: req.Arguments["resourceUri"], MIMEType: "text/plain", Text: "Embedded resource content for testing."}}},
-				{Role: ferry.RoleUser, Content: ferry.Text("Please process the embedded resource above.")}}}, nil
-		})
-	srv.AddPrompt(ferry.Prompt{Name: "test_prompt_with_image", Description: "A prompt that carries an image."},
-		func(context.Context, *ferry.GetPromptRequest) (*ferry.PromptResult, error) {
-			return &ferry.PromptResult{Messages: []ferry.PromptMessage{
-				{Role: ferry.RoleUser, Content: ferry.Image(pngPixel, "image/png")},
-				{Role: ferry.RoleUser, Content: ferry.Text("Please analyze the image above.")}}}, nil
+	ferry.AddPromptFunc(srv, ferry.Prompt{Name: "test_prompt_with_image", Description: "A prompt that carries an image."},
+		func(context.Context, struct{}) ([]ferry.Message, error) {
+			return []ferry.Message{
+				ferry.UserMessage(ferry.Image(pngPixel, "image/png")),
+				ferry.UserMessage(ferry.Text("Please analyze the image above.")),
+			}, nil
 		})
 }

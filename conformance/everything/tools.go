@@ -76,7 +76,7 @@ func addTools(srv *ferry.Server) {
 			var in struct{ Prompt string }
 			_ = json.Unmarshal(req.Arguments, &in)
 			res, err := ferry.CreateMessage(ctx, &ferry.CreateMessageParams{MaxTokens: 100,
-				Messages: []ferry.SamplingMessage{{Role: ferry.RoleUser, Content: ferry.Text(in.Prompt)}}})
+				Messages: []ferry.Message{{Role: ferry.RoleUser, Content: ferry.Text(in.Prompt)}}})
 			if err != nil {
 				return nil, err
 			}

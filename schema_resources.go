@@ -1,0 +1,65 @@
+package ferry
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// AddSchemaResources serves the JSON Schemas of every tool as resources, so
+// that clients and people can read them: <scheme>://schemas lists every
+// tool's input and output schema, and the template <scheme>://schemas/{tool}
+// serves one tool's. They reflect the tools registered when they are read.
+func (s *Server) AddSchemaResources(scheme string) {
+	all := scheme + "://schemas"
+	s.AddResource(Resource{URI: all, Name: "tool-schemas", MIMEType: "application/json",
+		Description: "The input and output JSON Schemas of every tool, by tool name."},
+		func(ctx context.Context, req *ReadResourceRequest) ([]ResourceContents, error) {
+			s.mu.RLock()
+			out := make(map[string]toolSchemas, s.tools.len())
+			for _, e := range s.tools.sorted {
+				out[e.tool.Name] = schemasOf(&e.tool)
+			}
+			s.mu.RUnlock()
+			return jsonContents(req.URI, out)
+		})
+	s.AddResourceTemplate(ResourceTemplate{URITemplate: all + "/{tool}", Name: "tool-schema", MIMEType: "application/json",
+		Description: "The input and output JSON Schemas of one tool."},
+		func(ctx context.Context, req *ReadResourceRequest) ([]ResourceContents, error) {
+			s.mu.RLock()
+			e, ok := s.tools.get(req.Vars["tool"])
+			var out toolSchemas
+			if ok {
+				out = schemasOf(&e.tool)
+			}
+			s.mu.RUnlock()
+			if !ok {
+				return nil, fmt.Errorf("%w: no tool %q", ErrResourceNotFound, req.Vars["tool"])
+			}
+			return jsonContents(req.URI, out)
+		})
+	s.mu.Lock()
+	s.schemaTemplate = all + "/{tool}"
+	s.mu.Unlock()
+}
+
+type toolSchemas struct {
+	Input  json.RawMessage `json:"input"`
+	Output json.RawMessage `json:"output,omitempty"`
+}
+
+func schemasOf(t *Tool) toolSchemas {
+	in := t.InputSchema
+	if in == nil {
+		in = emptyObjectSchema
+	}
+	return toolSchemas{Input: in, Output: t.OutputSchema}
+}
+
+func jsonContents(uri string, v any) ([]ResourceContents, error) {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return []ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(data)}}, nil
+}
