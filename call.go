@@ -94,6 +94,9 @@ type request struct {
 	// state is the legacy session or connection, for logging/setLevel and
 	// subscriptions; nil when nothing is kept.
 	state legacyState
+	// closing is closed when the connection shuts down: long-lived requests
+	// (subscriptions/listen) end then. It is nil over HTTP.
+	closing <-chan struct{}
 	// input is the state of a modern multi round-trip request.
 	input *inputState
 

@@ -39,7 +39,16 @@ var update = flag.Bool("update", false, "rewrite the server and response section
 // before sending a line it waits until every request it sent has been
 // answered, unless the server is waiting on a request of its own (such as
 // elicitation/create), in which case the next client line is expected to be
-// the reply. After a batch it waits for the batch's answer.
+// the reply. After a batch it waits for the batch's answer. A
+// subscriptions/listen request stays open, so its
+// notifications/subscriptions/acknowledged (matched by the
+// io.modelcontextprotocol/subscriptionId in its _meta) counts as its
+// answer; a transcript ends every listen it opens with
+// notifications/cancelled, and any response the server still writes for it
+// lands in the server section, where the golden file says none belongs.
+// The driver does not wait for the server to register or drop a listen: an
+// update sent right after the acknowledgement must arrive, and one sent
+// right after the cancellation must not.
 //
 // HTTP: numbered "request N" / "response N" sections, sent one after another
 // to an [httptest.Server] running [ferry.NewHTTPHandler]. A request section
@@ -202,13 +211,79 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 		func(ctx context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
 			return []ferry.ResourceContents{{URI: req.URI, MIMEType: "text/plain", Text: "Read me."}}, nil
 		})
-	srv.AddResourceTemplate(ferry.ResourceTemplate{URITemplate: "file:///notes/{id}", Name: "note", MIMEType: "text/plain"},
-		func(ctx context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
-			if req.Vars["id"] == "missing" {
-				return nil, ferry.ErrResourceNotFound
-			}
-			return []ferry.ResourceContents{{URI: req.URI, MIMEType: "text/plain", Text: "note " + req.Vars["id"]}}, nil
+	// The notes template converts its variable: an id that is not an
+	// integer names no note.
+	ferry.AddResourceTemplate(srv, ferry.ResourceTemplate{URITemplate: "file:///notes/{id}", Name: "note", MIMEType: "text/plain"},
+		func(ctx context.Context, uri string, v struct {
+			ID int `json:"id" enum:"7,42,420"`
+		}) ([]ferry.ResourceContents, error) {
+			return []ferry.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: fmt.Sprintf("note %d", v.ID)}}, nil
 		})
+
+	// Prompts, resources and subscriptions with the typed API, for the
+	// prompts_*, resources_*, completion_* and subscriptions_* transcripts.
+	type tripArgs struct {
+		City   string `json:"city" doc:"The city to visit."`
+		Season string `json:"season,omitempty" doc:"When to go." enum:"Spring,Summer,Autumn,Winter"`
+	}
+	ferry.AddPrompt[tripArgs](srv, ferry.Prompt{
+		Name:        "plan_trip",
+		Title:       "Plan a trip",
+		Description: "Plans a trip to a city.",
+		Template:    "Plan a {{season}} trip to {{ city }}.",
+		PreferWhen:  "use echo to repeat the plan back.",
+	})
+	type reviewArgs struct {
+		Code  string  `json:"code" doc:"The code to review."`
+		Focus *string `json:"focus" doc:"What to look at first."`
+	}
+	ferry.AddPromptFunc(srv, ferry.Prompt{Name: "review", Description: "Reviews code against a diagram and the style guide."},
+		func(ctx context.Context, a reviewArgs) ([]ferry.Message, error) {
+			focus := "everything"
+			if a.Focus != nil {
+				focus = *a.Focus
+			}
+			return []ferry.Message{
+				ferry.UserMessage(ferry.Text("Review this code, looking at " + focus + " first:\n" + a.Code)),
+				ferry.UserMessage(ferry.Image([]byte("\x89PNG\r\n\x1a\n"), "image/png")),
+				ferry.UserMessage(&ferry.EmbeddedResource{
+					Resource:    ferry.ResourceContents{URI: "file:///style.md", MIMEType: "text/markdown", Text: "# Style\nShort names."},
+					Annotations: &ferry.Annotations{Audience: []ferry.Role{ferry.RoleAssistant}},
+				}),
+				ferry.AssistantMessage(ferry.Text("I will start with " + focus + ".")),
+			}, nil
+		})
+	priority := 0.5
+	srv.AddResource(ferry.Resource{
+		URI:         "file:///logo.png",
+		Name:        "logo",
+		Title:       "Ferry logo",
+		Description: "The Ferry logo, a binary resource.",
+		MIMEType:    "image/png",
+		Size:        8,
+		Annotations: &ferry.Annotations{
+			Audience:     []ferry.Role{ferry.RoleUser, ferry.RoleAssistant},
+			Priority:     &priority,
+			LastModified: "2026-07-28T09:00:00Z",
+		},
+	}, func(ctx context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
+		return []ferry.ResourceContents{{URI: req.URI, MIMEType: "image/png", Blob: []byte("\x89PNG\r\n\x1a\n")}}, nil
+	})
+	srv.AddSchemaResources("ferry")
+	srv.AddTool(ferry.Tool{
+		Name:        "touch",
+		Description: "Tells subscribers that a resource changed.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"uri":{"type":"string"}},"required":["uri"]}`),
+	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+		var in struct {
+			URI string `json:"uri"`
+		}
+		if err := json.Unmarshal(req.Arguments, &in); err != nil || in.URI == "" {
+			return ferry.ErrorResult("touch needs a uri"), nil
+		}
+		srv.NotifyResourceUpdated(in.URI)
+		return &ferry.Result{Content: []ferry.Content{ferry.Text("touched " + in.URI)}}, nil
+	})
 	return srv
 }
 
@@ -250,14 +325,29 @@ func runStdioTranscript(t *testing.T, srv *ferry.Server, client []byte) []byte {
 
 	var out [][]byte
 	outstanding := map[string]bool{} // ids of our requests not yet answered
+	listens := map[string]bool{}     // ids of acknowledged listens not cancelled
 	asks := 0                        // server requests not yet answered
 	receive := func(line []byte) {
 		out = append(out, line)
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method *string         `json:"method"`
+			Params struct {
+				Meta map[string]json.RawMessage `json:"_meta"`
+			} `json:"params"`
 		}
-		if json.Unmarshal(line, &m) != nil || len(m.ID) == 0 {
+		if json.Unmarshal(line, &m) != nil {
+			return
+		}
+		if m.Method != nil && *m.Method == "notifications/subscriptions/acknowledged" {
+			// A subscriptions/listen stays open: its acknowledgement
+			// stands in for its answer.
+			if sid, ok := m.Params.Meta["io.modelcontextprotocol/subscriptionId"]; ok {
+				delete(outstanding, compactJSON(sid))
+				listens[compactJSON(sid)] = true
+			}
+		}
+		if len(m.ID) == 0 {
 			return
 		}
 		if m.Method != nil {
@@ -287,6 +377,11 @@ func runStdioTranscript(t *testing.T, srv *ferry.Server, client []byte) []byte {
 		}
 		wait("answers to earlier requests", func() bool { return len(outstanding) == 0 || asks > 0 })
 		kind, id, expectsReply := classifyClientLine(line)
+		if kind == "other" {
+			if cancelled, ok := cancelledID(line); ok {
+				delete(listens, cancelled)
+			}
+		}
 		if _, err := cw.Write(append(bytes.Clone(line), '\n')); err != nil {
 			t.Fatal(err)
 		}
@@ -316,6 +411,20 @@ func runStdioTranscript(t *testing.T, srv *ferry.Server, client []byte) []byte {
 		b.WriteByte('\n')
 	}
 	return b.Bytes()
+}
+
+// cancelledID returns the requestId of a notifications/cancelled line.
+func cancelledID(line []byte) (string, bool) {
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &m) != nil || m.Method != "notifications/cancelled" || len(m.Params.RequestID) == 0 {
+		return "", false
+	}
+	return compactJSON(m.Params.RequestID), true
 }
 
 // classifyClientLine tells what a client line is, as far as the driver

@@ -200,7 +200,7 @@ func (s *Server) dispatch(ctx context.Context, r *request, p *wireParams, b []by
 		if !r.modern {
 			return b, false, methodNotFound(r.method)
 		}
-		err = s.listen(ctx, r, p)
+		return s.listen(ctx, r, p, b)
 	case "server/discover":
 		if !r.modern {
 			return b, false, methodNotFound(r.method)
@@ -429,6 +429,9 @@ func (s *Server) readResource(ctx context.Context, r *request, p *wireParams, b 
 			code = CodeInvalidParams
 		}
 		return &Error{Code: code, Message: "resource not found: " + p.URI, Data: map[string]string{"uri": p.URI}}
+	}
+	if p.URI == "" {
+		return b, NewError(CodeInvalidParams, "resources/read needs a uri")
 	}
 	h, vars, ok := s.findResource(p.URI)
 	if !ok {

@@ -545,10 +545,8 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	ls := h.liveAcquire(sess.id)
 	defer h.liveRelease(sess.id, ls)
 	sw := &streamWriter{w: w, sse: true}
-	sw.mu.Lock()
-	sw.startSSE()
-	_ = http.NewResponseController(w).Flush()
-	sw.mu.Unlock()
+	// Watch before the stream opens, so that no change between the client
+	// seeing the stream and the watch is lost.
 	stop := h.srv.watch(&watcher{
 		notify: func(method string) {
 			_ = sw.send(jsonrpc.AppendRequest(nil, nil, method, nil))
@@ -561,6 +559,10 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		},
 	})
 	defer stop()
+	sw.mu.Lock()
+	sw.startSSE()
+	_ = http.NewResponseController(w).Flush()
+	sw.mu.Unlock()
 	keepalive := time.NewTicker(25 * time.Second)
 	defer keepalive.Stop()
 	for {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"sync"
 )
 
 // listenFilter is what a subscriptions/listen stream asks to hear about.
@@ -19,10 +20,14 @@ const metaSubscriptionID = "io.modelcontextprotocol/subscriptionId"
 // listen serves a modern subscriptions/listen: it acknowledges what it will
 // send, then sends the changes the client opted into, each marked with the
 // listen request's id, until the client closes the stream (or cancels the
-// request on stdio). It does not return before then.
-func (s *Server) listen(ctx context.Context, r *request, p *wireParams) error {
+// request on stdio; then nothing more is sent and no answer follows) or
+// the connection shuts down (then the answer closes the stream). The
+// watcher is registered before the acknowledgement is sent and holds every
+// change until it is, so nothing is lost and the acknowledgement comes
+// first.
+func (s *Server) listen(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, bool, error) {
 	if r.out == nil {
-		return NewError(CodeInvalidRequest, "subscriptions/listen needs a stream to the client")
+		return b, false, NewError(CodeInvalidRequest, "subscriptions/listen needs a stream to the client")
 	}
 	var want listenFilter
 	if p.Notifications != nil {
@@ -35,32 +40,58 @@ func (s *Server) listen(ctx context.Context, r *request, p *wireParams) error {
 		want.ResourceSubscriptions, want.ResourcesListChanged = nil, false
 	}
 	meta := map[string]json.RawMessage{metaSubscriptionID: r.id}
-	if err := r.notify("notifications/subscriptions/acknowledged", struct {
-		Notifications listenFilter               `json:"notifications"`
-		Meta          map[string]json.RawMessage `json:"_meta"`
-	}{want, meta}); err != nil {
-		return err
-	}
 	type marked struct {
 		URI  string                     `json:"uri,omitempty"`
 		Meta map[string]json.RawMessage `json:"_meta"`
 	}
+	var mu sync.Mutex // serializes sends, so that none overtakes the ack
+	acked := make(chan struct{})
+	send := func(method string, params any) {
+		select {
+		case <-acked:
+		case <-ctx.Done():
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if ctx.Err() == nil {
+			_ = r.notify(method, params)
+		}
+	}
 	stop := s.watch(&watcher{
 		notify: func(method string) {
-			send := (method == "notifications/tools/list_changed" && want.ToolsListChanged) ||
+			if (method == "notifications/tools/list_changed" && want.ToolsListChanged) ||
 				(method == "notifications/prompts/list_changed" && want.PromptsListChanged) ||
-				(method == "notifications/resources/list_changed" && want.ResourcesListChanged)
-			if send {
-				_ = r.notify(method, marked{Meta: meta})
+				(method == "notifications/resources/list_changed" && want.ResourcesListChanged) {
+				send(method, marked{Meta: meta})
 			}
 		},
 		updated: func(uri string) {
 			if slices.Contains(want.ResourceSubscriptions, uri) {
-				_ = r.notify("notifications/resources/updated", marked{URI: uri, Meta: meta})
+				send("notifications/resources/updated", marked{URI: uri, Meta: meta})
 			}
 		},
 	})
 	defer stop()
-	<-ctx.Done()
-	return ctx.Err()
+	mu.Lock()
+	err := r.notify("notifications/subscriptions/acknowledged", struct {
+		Notifications listenFilter               `json:"notifications"`
+		Meta          map[string]json.RawMessage `json:"_meta"`
+	}{want, meta})
+	close(acked)
+	mu.Unlock()
+	if err != nil {
+		return b, false, err
+	}
+	select {
+	case <-ctx.Done():
+		return b, false, ctx.Err()
+	case <-r.closing:
+		b = appendKey(b, "resultType")
+		b = append(b, `"complete"`...)
+		b = appendKey(b, "_meta")
+		b = append(b, `{"`+metaSubscriptionID+`":`...)
+		b = append(b, r.id...)
+		return append(b, '}'), true, nil
+	}
 }

@@ -252,7 +252,8 @@ func promptArgs(p *Prompt, raw json.RawMessage) (map[string]string, error) {
 		}
 	}
 	out := make(map[string]string, len(in))
-	for k, v := range in {
+	for _, k := range sortedKeys(in) {
+		v := in[k]
 		if p.argument(k) == nil {
 			return nil, NewError(CodeInvalidParams, "prompt %q has no argument %q; its arguments are: %s", p.Name, k, p.argumentNames())
 		}

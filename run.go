@@ -26,7 +26,8 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	c := &connSession{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{}, workers: newWorkers()}
+	c := &connSession{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{},
+		workers: newWorkers(), closing: make(chan struct{})}
 	stop := s.watch(&watcher{notify: c.listChanged, updated: c.resourceUpdated})
 	defer func() {
 		stop()
@@ -62,8 +63,9 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 		if in.err != nil {
 			if errors.Is(in.err, io.EOF) {
 				// No reply can come now: questions to the client fail, and
-				// the requests that asked them finish.
+				// the requests that asked them finish; listen streams end.
 				c.calls.close()
+				close(c.closing)
 				c.wg.Wait()
 				return nil
 			}
@@ -86,6 +88,7 @@ type connSession struct {
 	calls   pendingCalls
 	wg      sync.WaitGroup // requests being served
 	workers *workers
+	closing chan struct{} // closed at EOF
 
 	mu          sync.Mutex // guards the fields below
 	version     string     // negotiated legacy version, "" before initialize
@@ -240,7 +243,7 @@ func (c *connSession) serve(ctx context.Context, m *jsonrpc.Message, b []byte) [
 	if err != nil {
 		return appendErrorResponse(b, m.ID, err)
 	}
-	r := &request{srv: c.srv, id: m.ID, method: m.Method, calls: &c.calls, out: connOut{ctx, c.conn}}
+	r := &request{srv: c.srv, id: m.ID, method: m.Method, calls: &c.calls, out: connOut{ctx, c.conn}, closing: c.closing}
 	if _, modern := p.modernVersion(); modern {
 		if err := c.srv.checkModern(r, p); err != nil {
 			return appendErrorResponse(b, m.ID, err)

@@ -125,7 +125,7 @@ func TestGoSDKClient(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), caseTimeout)
 			defer cancel()
 
-			conn := dial(ctx, t, tt.transport, tt.serverVersions, tt.clientVersion)
+			conn := dial(ctx, t, tt.transport, tt.serverVersions, tt.clientVersion, nil)
 			cs := conn.session
 			if got := cs.InitializeResult().ProtocolVersion; got != tt.want {
 				t.Errorf("negotiated protocol version = %q, want %q", got, tt.want)
@@ -167,9 +167,18 @@ type sdkConn struct {
 	cmd      *exec.Cmd    // stdio only
 }
 
-// dial starts the fixture server and connects a go-sdk client to it. Every
-// message and the client's own log are written to the test log if t fails.
-func dial(ctx context.Context, t *testing.T, tr transportKind, serverVersions, clientVersion string) *sdkConn {
+// clientSetup customizes the go-sdk client that dial creates.
+type clientSetup struct {
+	// opts are the client's options; dial sets their Logger.
+	opts mcp.ClientOptions
+	// receiving is added with [mcp.Client.AddReceivingMiddleware].
+	receiving []mcp.Middleware
+}
+
+// dial starts the fixture server and connects a go-sdk client to it, set up
+// by setup if it is not nil. Every message and the client's own log are
+// written to the test log if t fails.
+func dial(ctx context.Context, t *testing.T, tr transportKind, serverVersions, clientVersion string, setup *clientSetup) *sdkConn {
 	t.Helper()
 	clientLog := new(syncBuffer)
 	t.Cleanup(func() {
@@ -177,9 +186,15 @@ func dial(ctx context.Context, t *testing.T, tr transportKind, serverVersions, c
 			t.Logf("go-sdk client log:\n%s", clientLog)
 		}
 	})
-	client := mcp.NewClient(&mcp.Implementation{Name: "ferry-interop", Version: "v0.0.0"}, &mcp.ClientOptions{
-		Logger: slog.New(slog.NewTextHandler(clientLog, &slog.HandlerOptions{Level: slog.LevelDebug})),
-	})
+	var opts mcp.ClientOptions
+	if setup != nil {
+		opts = setup.opts
+	}
+	opts.Logger = slog.New(slog.NewTextHandler(clientLog, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	client := mcp.NewClient(&mcp.Implementation{Name: "ferry-interop", Version: "v0.0.0"}, &opts)
+	if setup != nil {
+		client.AddReceivingMiddleware(setup.receiving...)
+	}
 
 	var conn sdkConn
 	var transport mcp.Transport
@@ -206,11 +221,11 @@ func dial(ctx context.Context, t *testing.T, tr transportKind, serverVersions, c
 		}
 	}
 
-	var opts *mcp.ClientSessionOptions
+	var sessOpts *mcp.ClientSessionOptions
 	if clientVersion != "" {
-		opts = &mcp.ClientSessionOptions{ProtocolVersion: clientVersion}
+		sessOpts = &mcp.ClientSessionOptions{ProtocolVersion: clientVersion}
 	}
-	cs, err := client.Connect(ctx, transport, opts)
+	cs, err := client.Connect(ctx, transport, sessOpts)
 	if err != nil {
 		t.Fatalf("Connect: %v", err)
 	}
