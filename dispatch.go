@@ -460,7 +460,12 @@ func (s *Server) readResource(ctx context.Context, r *request, p *wireParams, b 
 	}
 	b = append(b, ']')
 	if r.modern {
-		b = s.appendCacheable(b)
+		// A resource may change at any time (NotifyResourceUpdated) and
+		// may be the caller's own: no caching, and never shared.
+		b = appendKey(b, "ttlMs")
+		b = append(b, '0')
+		b = appendKey(b, "cacheScope")
+		b = append(b, `"private"`...)
 	}
 	return b, nil
 }

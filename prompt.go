@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -42,6 +43,9 @@ type PromptArgument struct {
 	// Complete, if not nil, answers completion/complete for this argument
 	// instead of Values.
 	Complete Completer `json:"-"`
+	// OnlyValues refuses any value not in Values (-32602 naming the allowed
+	// ones). A struct field's enum tag sets it.
+	OnlyValues bool `json:"-"`
 }
 
 // GetPromptRequest is a prompts/get as a prompt handler sees it: the
@@ -192,6 +196,7 @@ func promptArgsOf(t reflect.Type) ([]PromptArgument, []promptField, error) {
 			for v := range strings.SplitSeq(enum, ",") {
 				a.Values = append(a.Values, strings.TrimSpace(v))
 			}
+			a.OnlyValues = true
 		}
 		args = append(args, a)
 		fields = append(fields, promptField{name: name, index: f.Index})
@@ -260,6 +265,9 @@ func promptArgs(p *Prompt, raw json.RawMessage) (map[string]string, error) {
 		var s string
 		if err := json.Unmarshal(v, &s); err != nil {
 			return nil, NewError(CodeInvalidParams, "prompt %q: argument %q must be a string, got %s", p.Name, k, v)
+		}
+		if a := p.argument(k); a.OnlyValues && !slices.Contains(a.Values, s) {
+			return nil, NewError(CodeInvalidParams, "prompt %q: argument %q must be one of %s, got %q", p.Name, k, strings.Join(a.Values, ", "), s)
 		}
 		out[k] = s
 	}

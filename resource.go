@@ -140,8 +140,9 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 
 // AddResourceTemplate registers a resource template whose variables fill
 // the struct V: each string, integer or boolean field takes the variable of
-// its json name. A variable that does not convert to its field's type makes
-// the URI name nothing (not found). Enum tags give completion values.
+// its json name. A variable that does not convert to its field's type, or
+// that is not among its field's enum values, makes the URI name nothing
+// (not found). Enum tags also give completion values.
 func AddResourceTemplate[V any](s *Server, t ResourceTemplate, h func(ctx context.Context, uri string, vars V) ([]ResourceContents, error)) {
 	vt := reflect.TypeFor[V]()
 	fields, values, err := templateFields(vt)
@@ -159,6 +160,9 @@ func AddResourceTemplate[V any](s *Server, t ResourceTemplate, h func(ctx contex
 			raw, ok := req.Vars[name]
 			if !ok {
 				continue
+			}
+			if allowed := values[name]; allowed != nil && !slices.Contains(allowed, raw) {
+				return nil, fmt.Errorf("%w: variable %s: %q is not one of %s", ErrResourceNotFound, name, raw, strings.Join(allowed, ", "))
 			}
 			if err := setScalar(rv.FieldByIndex(index), raw); err != nil {
 				return nil, fmt.Errorf("%w: variable %s: %v", ErrResourceNotFound, name, err)
