@@ -114,7 +114,9 @@ func (s *Server) AddPrompt(p Prompt, h PromptHandler) {
 // AddPrompt registers a template prompt whose arguments come from the
 // struct A: one argument per string field, named as encoding/json would,
 // described by its doc tag, required unless omitempty, omitzero or a
-// pointer, with completion values from its enum tag.
+// pointer. An enum tag ("metric,imperial") lists the only values allowed
+// and completes them; a suggest tag lists values to complete while
+// allowing others.
 func AddPrompt[A any](s *Server, p Prompt) {
 	args, _, err := promptArgsOf(reflect.TypeFor[A]())
 	if err != nil {
@@ -193,10 +195,9 @@ func promptArgsOf(t reflect.Type) ([]PromptArgument, []promptField, error) {
 		}
 		a := PromptArgument{Name: name, Description: f.Tag.Get("doc"), Title: f.Tag.Get("title"), Required: !optional}
 		if enum := f.Tag.Get("enum"); enum != "" {
-			for v := range strings.SplitSeq(enum, ",") {
-				a.Values = append(a.Values, strings.TrimSpace(v))
-			}
-			a.OnlyValues = true
+			a.Values, a.OnlyValues = splitList(enum), true
+		} else if suggest := f.Tag.Get("suggest"); suggest != "" {
+			a.Values = splitList(suggest)
 		}
 		args = append(args, a)
 		fields = append(fields, promptField{name: name, index: f.Index})
@@ -297,4 +298,13 @@ func (p *Prompt) argumentNames() string {
 		names[i] = a.Name
 	}
 	return strings.Join(names, ", ")
+}
+
+// splitList splits a comma-separated tag value, trimming spaces.
+func splitList(v string) []string {
+	var out []string
+	for item := range strings.SplitSeq(v, ",") {
+		out = append(out, strings.TrimSpace(item))
+	}
+	return out
 }

@@ -22,9 +22,10 @@ func serveLine(t *testing.T, srv *ferry.Server, request string) string {
 	return lines[len(lines)-1]
 }
 
-func TestEnumTagsRestrictPromptArgumentsAndTemplateVariables(t *testing.T) {
+func TestEnumTagsRestrictAndSuggestTagsComplete(t *testing.T) {
 	type units struct {
 		Units string `json:"units" enum:"metric,imperial"`
+		City  string `json:"city,omitempty" suggest:"Oslo,Osaka"`
 	}
 	srv := ferry.NewServer("s", "1", nil)
 	ferry.AddPrompt[units](srv, ferry.Prompt{Name: "weather", Description: "Weather in units.", Template: "Use {{units}} units."})
@@ -41,8 +42,12 @@ func TestEnumTagsRestrictPromptArgumentsAndTemplateVariables(t *testing.T) {
 	for _, tt := range []struct{ request, want string }{
 		{`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"weather","arguments":{"units":"kelvin"}}}`,
 			`argument \"units\" must be one of metric, imperial, got \"kelvin\"`},
-		{`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"weather","arguments":{"units":"metric"}}}`,
+		{`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"weather","arguments":{"units":"metric","city":"Lima"}}}`,
 			`Use metric units.`},
+		{`{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"weather"},"argument":{"name":"city","value":"os"}}}`,
+			`"values":["Oslo","Osaka"]`},
+		{`{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"weather"},"argument":{"name":"units","value":""}}}`,
+			`"values":["metric","imperial"]`},
 		{`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"orders://mars/1"}}`, `"code":-32002`},
 		{`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"orders://apac/x"}}`, `"code":-32002`},
 		{`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"orders://apac/7"}}`, `"text":"apac"`},

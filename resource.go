@@ -142,10 +142,11 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 // the struct V: each string, integer or boolean field takes the variable of
 // its json name. A variable that does not convert to its field's type, or
 // that is not among its field's enum values, makes the URI name nothing
-// (not found). Enum tags also give completion values.
+// (not found). Enum tags also give completion values; suggest tags give
+// completion values without restricting.
 func AddResourceTemplate[V any](s *Server, t ResourceTemplate, h func(ctx context.Context, uri string, vars V) ([]ResourceContents, error)) {
 	vt := reflect.TypeFor[V]()
-	fields, values, err := templateFields(vt)
+	fields, values, allowed, err := templateFields(vt)
 	if err != nil {
 		s.problem(fmt.Errorf("resource template %q: %w", t.URITemplate, err))
 		return
@@ -161,8 +162,8 @@ func AddResourceTemplate[V any](s *Server, t ResourceTemplate, h func(ctx contex
 			if !ok {
 				continue
 			}
-			if allowed := values[name]; allowed != nil && !slices.Contains(allowed, raw) {
-				return nil, fmt.Errorf("%w: variable %s: %q is not one of %s", ErrResourceNotFound, name, raw, strings.Join(allowed, ", "))
+			if only := allowed[name]; only != nil && !slices.Contains(only, raw) {
+				return nil, fmt.Errorf("%w: variable %s: %q is not one of %s", ErrResourceNotFound, name, raw, strings.Join(only, ", "))
 			}
 			if err := setScalar(rv.FieldByIndex(index), raw); err != nil {
 				return nil, fmt.Errorf("%w: variable %s: %v", ErrResourceNotFound, name, err)
@@ -172,12 +173,14 @@ func AddResourceTemplate[V any](s *Server, t ResourceTemplate, h func(ctx contex
 	})
 }
 
-func templateFields(t reflect.Type) (map[string][]int, map[string][]string, error) {
+// templateFields maps a variables struct: the field of each variable, the
+// values to complete (enum and suggest tags) and the only values allowed
+// (enum tags).
+func templateFields(t reflect.Type) (fields map[string][]int, values, allowed map[string][]string, err error) {
 	if t.Kind() != reflect.Struct {
-		return nil, nil, fmt.Errorf("variables type %v must be a struct", t)
+		return nil, nil, nil, fmt.Errorf("variables type %v must be a struct", t)
 	}
-	fields := map[string][]int{}
-	values := map[string][]string{}
+	fields, values, allowed = map[string][]int{}, map[string][]string{}, map[string][]string{}
 	for _, f := range reflect.VisibleFields(t) {
 		if !f.IsExported() || f.Anonymous {
 			continue
@@ -192,16 +195,16 @@ func templateFields(t reflect.Type) (map[string][]int, map[string][]string, erro
 		switch f.Type.Kind() {
 		case reflect.String, reflect.Bool, reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint, reflect.Uint64, reflect.Uint32:
 		default:
-			return nil, nil, fmt.Errorf("variable %s (%v.%s) must be a string, an integer or a boolean", name, t, f.Name)
+			return nil, nil, nil, fmt.Errorf("variable %s (%v.%s) must be a string, an integer or a boolean", name, t, f.Name)
 		}
 		fields[name] = f.Index
 		if enum := f.Tag.Get("enum"); enum != "" {
-			for v := range strings.SplitSeq(enum, ",") {
-				values[name] = append(values[name], strings.TrimSpace(v))
-			}
+			values[name], allowed[name] = splitList(enum), splitList(enum)
+		} else if suggest := f.Tag.Get("suggest"); suggest != "" {
+			values[name] = splitList(suggest)
 		}
 	}
-	return fields, values, nil
+	return fields, values, allowed, nil
 }
 
 func setScalar(v reflect.Value, raw string) error {

@@ -9,7 +9,7 @@ import (
 // promptArgs are the arguments of test_prompt_with_arguments; arg1
 // completes from its enum.
 type promptArgs struct {
-	Arg1 string `json:"arg1" doc:"First test argument" enum:"test,testing,tested,other"`
+	Arg1 string `json:"arg1" doc:"First test argument" suggest:"test,testing,tested,other"`
 	Arg2 string `json:"arg2" doc:"Second test argument"`
 }
 

@@ -11,7 +11,7 @@ const watched = "test://watched-resource"
 
 // templateVars are the variables of test://template/{id}/data.
 type templateVars struct {
-	ID string `json:"id" enum:"123,456,789"`
+	ID string `json:"id" suggest:"123,456,789"`
 }
 
 func addResources(srv *ferry.Server) {
