@@ -64,16 +64,27 @@ type requestMeta struct {
 
 const metaServerInfo = "io.modelcontextprotocol/serverInfo"
 
-func decodeParams(raw json.RawMessage) (*wireParams, error) {
-	p := new(wireParams)
-	if len(raw) == 0 || string(raw) == "null" {
-		return p, nil
-	}
-	if err := json.Unmarshal(raw, p); err != nil {
-		return nil, NewError(CodeInvalidParams, "invalid params: %v", err)
-	}
-	return p, nil
+// incoming is a decoded message: the envelope, its params, and the error
+// to answer when its params did not decode (invalid params).
+type incoming struct {
+	m    *jsonrpc.Message
+	kind jsonrpc.Kind
+	p    *wireParams
+	perr error
 }
+
+// decodeMessage decodes a message and its params in one pass. err reports
+// a message that is not JSON or not JSON-RPC (see [decodeError]).
+func decodeMessage(data []byte) (incoming, error) {
+	p := new(wireParams)
+	m, kind, err, perr := jsonrpc.DecodeWith(data, p)
+	in := incoming{m: m, kind: kind, p: p}
+	if perr != nil {
+		in.perr = NewError(CodeInvalidParams, "invalid params: %v", perr)
+	}
+	return in, err
+}
+
 
 // modernVersion returns the version a modern request names, and whether
 // the request tries the modern era at all.

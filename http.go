@@ -208,16 +208,20 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		h.postBatch(w, r, body)
 		return
 	}
-	m, kind, err := jsonrpc.Decode(body)
+	in, err := decodeMessage(body)
 	if err != nil {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
-		_, _ = w.Write(decodeError(m, err))
+		_, _ = w.Write(decodeError(in.m, err))
 		return
 	}
-	p, err := decodeParams(m.Params)
-	if err != nil {
-		h.writeError(w, http.StatusBadRequest, m.ID, err)
+	m, kind, p := in.m, in.kind, in.p
+	if in.perr != nil {
+		if kind == jsonrpc.KindRequest {
+			h.writeError(w, http.StatusBadRequest, m.ID, in.perr)
+		} else {
+			w.WriteHeader(http.StatusAccepted)
+		}
 		return
 	}
 	_, modern := p.modernVersion()

@@ -154,11 +154,7 @@ type httpBatch struct {
 	sess *legacySession
 }
 
-func (b *httpBatch) serveRequest(m *jsonrpc.Message) []byte {
-	p, err := decodeParams(m.Params)
-	if err != nil {
-		return appendErrorResponse(nil, m.ID, err)
-	}
+func (b *httpBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
 	req := &request{srv: b.h.srv, id: m.ID, method: m.Method, header: b.r.Header, version: b.sess.version,
 		caps: b.sess.caps, session: b.sess.id, level: LevelInfo}
 	if b.sess.state != nil {
@@ -178,11 +174,8 @@ func (b *httpBatch) deliver(m *jsonrpc.Message) {
 	}
 }
 
-func (b *httpBatch) notified(m *jsonrpc.Message) {
+func (b *httpBatch) notified(m *jsonrpc.Message, p *wireParams) {
 	if m.Method == "notifications/cancelled" && b.h.opts.Stateful {
-		p, err := decodeParams(m.Params)
-		if err == nil {
-			b.h.cancel(b.sess.id, p.RequestID)
-		}
+		b.h.cancel(b.sess.id, p.RequestID)
 	}
 }

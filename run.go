@@ -169,27 +169,32 @@ func (c *connSession) handle(ctx context.Context, line []byte) {
 		})
 		return
 	}
-	m, kind, err := jsonrpc.Decode(line)
+	in, err := decodeMessage(line)
 	if err != nil {
-		c.write(ctx, decodeError(m, err))
+		c.write(ctx, decodeError(in.m, err))
 		return
 	}
-	switch kind {
-	case jsonrpc.KindResponse:
+	m, p := in.m, in.p
+	switch {
+	case in.kind == jsonrpc.KindResponse:
 		c.calls.deliver(m)
-	case jsonrpc.KindNotification:
-		c.notification(m)
-	case jsonrpc.KindRequest:
+	case in.kind == jsonrpc.KindNotification:
+		if in.perr == nil {
+			c.notification(m, p)
+		}
+	case in.perr != nil:
+		c.write(ctx, appendErrorResponse(nil, m.ID, in.perr))
+	case in.kind == jsonrpc.KindRequest:
 		if m.Method == "initialize" {
 			// Served in order: nothing else runs before the session exists.
-			c.write(ctx, c.serve(ctx, m, nil))
+			c.write(ctx, c.serve(ctx, m, p, nil))
 			return
 		}
 		c.wg.Add(1)
 		c.workers.run(func() {
 			defer c.wg.Done()
 			bp := bufPool.Get().(*[]byte)
-			if resp := c.serve(ctx, m, (*bp)[:0]); resp != nil {
+			if resp := c.serve(ctx, m, p, (*bp)[:0]); resp != nil {
 				c.write(ctx, resp)
 				*bp = resp
 			}
@@ -211,19 +216,20 @@ type connBatch struct {
 	ctx context.Context
 }
 
-func (b connBatch) serveRequest(m *jsonrpc.Message) []byte { return b.c.serve(b.ctx, m, nil) }
-func (b connBatch) deliver(m *jsonrpc.Message)             { b.c.calls.deliver(m) }
-func (b connBatch) notified(m *jsonrpc.Message)            { b.c.notification(m) }
+func (b connBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
+	return b.c.serve(b.ctx, m, p, nil)
+}
+func (b connBatch) deliver(m *jsonrpc.Message)                 { b.c.calls.deliver(m) }
+func (b connBatch) notified(m *jsonrpc.Message, p *wireParams) { b.c.notification(m, p) }
 
-func (c *connSession) notification(m *jsonrpc.Message) {
+func (c *connSession) notification(m *jsonrpc.Message, p *wireParams) {
 	switch m.Method {
 	case "notifications/initialized":
 		c.mu.Lock()
 		c.initialized = true
 		c.mu.Unlock()
 	case "notifications/cancelled":
-		p, err := decodeParams(m.Params)
-		if err != nil || p.RequestID == nil {
+		if p.RequestID == nil {
 			return
 		}
 		c.mu.Lock()
@@ -235,14 +241,9 @@ func (c *connSession) notification(m *jsonrpc.Message) {
 	}
 }
 
-// serve answers one request.
 // serve answers one request, appending the answer to b; it returns nil
 // when the request was cancelled and gets no answer.
-func (c *connSession) serve(ctx context.Context, m *jsonrpc.Message, b []byte) []byte {
-	p, err := decodeParams(m.Params)
-	if err != nil {
-		return appendErrorResponse(b, m.ID, err)
-	}
+func (c *connSession) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte) []byte {
 	r := &request{srv: c.srv, id: m.ID, method: m.Method, calls: &c.calls, out: connOut{ctx, c.conn}, closing: c.closing}
 	if _, modern := p.modernVersion(); modern {
 		if err := c.srv.checkModern(r, p); err != nil {

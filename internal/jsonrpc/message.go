@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Standard JSON-RPC 2.0 error codes.
@@ -146,4 +147,42 @@ func SplitBatch(data []byte) ([]json.RawMessage, error) {
 		return nil, errors.New("jsonrpc: empty batch")
 	}
 	return items, nil
+}
+
+// DecodeWith is [Decode] that also decodes the params member into params (a
+// pointer to a struct) in the same pass, and leaves Message.Params nil.
+// A params member whose fields have the wrong types is reported as perr,
+// so that the caller can answer invalid params; err reports what Decode
+// would (ErrParse, or an invalid message with Kind KindInvalid).
+func DecodeWith(data []byte, params any) (m *Message, k Kind, err, perr error) {
+	var e struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id,omitempty"`
+		Method  string          `json:"method,omitempty"`
+		Params  any             `json:"params,omitempty"`
+		Result  json.RawMessage `json:"result,omitempty"`
+		Error   *WireError      `json:"error,omitempty"`
+	}
+	e.Params = params
+	if uerr := json.Unmarshal(data, &e); uerr != nil {
+		var te *json.UnmarshalTypeError
+		switch {
+		case !errors.As(uerr, &te):
+			return nil, KindInvalid, fmt.Errorf("%w: %v", ErrParse, uerr), nil
+		case strings.HasPrefix(te.Field, "params."):
+			perr = uerr
+		default:
+			m = &Message{JSONRPC: e.JSONRPC, ID: e.ID, Method: e.Method}
+			switch te.Field {
+			case "":
+				return m, KindInvalid, errors.New("jsonrpc: a message must be a JSON object"), nil
+			case "params":
+				return m, KindInvalid, errors.New("jsonrpc: params must be an object"), nil
+			}
+			return m, KindInvalid, fmt.Errorf("jsonrpc: member %q must not be a JSON %s", te.Field, te.Value), nil
+		}
+	}
+	m = &Message{JSONRPC: e.JSONRPC, ID: e.ID, Method: e.Method, Result: e.Result, Error: e.Error}
+	k, err = m.Classify()
+	return m, k, err, perr
 }

@@ -147,3 +147,28 @@ func FuzzSplitBatch(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeWith checks that decoding with params agrees with Decode on
+// what is a parse error and on the kind of every valid message.
+func FuzzDecodeWith(f *testing.F) {
+	for _, s := range decodeSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var params struct {
+			Name string          `json:"name"`
+			Args json.RawMessage `json:"arguments"`
+		}
+		m, kind, err, perr := DecodeWith(data, &params)
+		if errors.Is(err, ErrParse) == json.Valid(data) {
+			t.Errorf("DecodeWith(%q): parse error %v, but json.Valid says %v", data, err, json.Valid(data))
+		}
+		if err == nil && m == nil {
+			t.Fatalf("DecodeWith(%q) returned no message and no error", data)
+		}
+		_, want, werr := Decode(data)
+		if err == nil && perr == nil && werr == nil && kind != want {
+			t.Errorf("DecodeWith(%q) kind %v, Decode says %v", data, kind, want)
+		}
+	})
+}
