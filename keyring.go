@@ -16,6 +16,9 @@ import (
 type keyring struct {
 	keys  [][]byte
 	pools []sync.Pool // of hash.Hash, one pool per key
+
+	seenMu sync.RWMutex            // guards seen
+	seen   map[string]sessionToken // verified session ids, a bounded memo
 }
 
 func newKeyring(keys [][]byte) *keyring {

@@ -186,14 +186,44 @@ func (k *keyring) issueSession(version string, caps clientCaps) string {
 }
 
 func (k *keyring) checkSession(id string, ttl time.Duration) (sessionToken, error) {
+	k.seenMu.RLock()
+	t, ok := k.seen[id]
+	k.seenMu.RUnlock()
+	if !ok {
+		var err error
+		if t, err = k.verifySession(id); err != nil {
+			return sessionToken{}, err
+		}
+		k.remember(id, t)
+	}
+	if time.Since(t.issued) > ttl {
+		return sessionToken{}, ErrSessionNotFound
+	}
+	return t, nil
+}
+
+// maxSeenSessions bounds the memo of verified session ids.
+const maxSeenSessions = 4096
+
+// remember memoizes a verified session id, so that a client's later
+// requests skip the HMAC. The memo is bounded and forgotten whole when
+// full; it is a cache, not state: any replica verifies any id.
+func (k *keyring) remember(id string, t sessionToken) {
+	k.seenMu.Lock()
+	defer k.seenMu.Unlock()
+	if k.seen == nil || len(k.seen) >= maxSeenSessions {
+		k.seen = make(map[string]sessionToken, 64)
+	}
+	k.seen[id] = t
+}
+
+// verifySession checks a session id's signature and decodes it.
+func (k *keyring) verifySession(id string) (sessionToken, error) {
 	p, err := k.verify("session", id)
 	if err != nil || len(p) != 19 || p[0] != tokenFormat || int(p[9]) >= len(SupportedVersions) {
 		return sessionToken{}, ErrSessionNotFound
 	}
 	t := sessionToken{issued: time.Unix(int64(binary.BigEndian.Uint64(p[1:])), 0), version: SupportedVersions[p[9]]}
-	if time.Since(t.issued) > ttl {
-		return sessionToken{}, ErrSessionNotFound
-	}
 	t.caps = clientCaps{sampling: p[10]&1 != 0, elicitation: p[10]&2 != 0, roots: p[10]&4 != 0}
 	return t, nil
 }
