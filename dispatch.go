@@ -85,7 +85,6 @@ func decodeMessage(data []byte) (incoming, error) {
 	return in, err
 }
 
-
 // modernVersion returns the version a modern request names, and whether
 // the request tries the modern era at all.
 func (p *wireParams) modernVersion() (string, bool) {
