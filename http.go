@@ -22,6 +22,10 @@ import (
 // when [HTTPOptions.MaxBodyBytes] is zero.
 const DefaultMaxBodyBytes = 4 << 20
 
+// keepaliveInterval is how often a long-lived SSE stream (the GET stream, a
+// subscriptions/listen) gets a comment line when nothing else is sent.
+const keepaliveInterval = 25 * time.Second
+
 // DefaultSessionTTL is how long a stateless session id stays valid when
 // [HTTPOptions.SessionTTL] is zero.
 const DefaultSessionTTL = 24 * time.Hour
@@ -522,6 +526,21 @@ func (sw *streamWriter) event(msg []byte) error {
 	return http.NewResponseController(sw.w).Flush()
 }
 
+// keepalive writes an SSE comment, so that proxies and clients see a long
+// stream is alive; it opens the stream if needed.
+func (sw *streamWriter) keepalive() error {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	if sw.closed || !sw.sse {
+		return ErrNoClientStream
+	}
+	sw.startSSE()
+	if _, err := io.WriteString(sw.w, ": keepalive\n\n"); err != nil {
+		return err
+	}
+	return http.NewResponseController(sw.w).Flush()
+}
+
 // finish writes the response and ends the exchange.
 func (sw *streamWriter) finish(status int, resp []byte) {
 	sw.mu.Lock()
@@ -567,20 +586,14 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	sw.startSSE()
 	_ = http.NewResponseController(w).Flush()
 	sw.mu.Unlock()
-	keepalive := time.NewTicker(25 * time.Second)
+	keepalive := time.NewTicker(keepaliveInterval)
 	defer keepalive.Stop()
 	for {
 		select {
 		case <-r.Context().Done():
 			return
 		case <-keepalive.C:
-			sw.mu.Lock()
-			_, err := io.WriteString(w, ": keepalive\n\n")
-			if err == nil {
-				err = http.NewResponseController(w).Flush()
-			}
-			sw.mu.Unlock()
-			if err != nil {
+			if sw.keepalive() != nil {
 				return
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sync"
+	"time"
 )
 
 // listenFilter is what a subscriptions/listen stream asks to hear about.
@@ -83,15 +84,37 @@ func (s *Server) listen(ctx context.Context, r *request, p *wireParams, b []byte
 	if err != nil {
 		return b, false, err
 	}
-	select {
-	case <-ctx.Done():
-		return b, false, ctx.Err()
-	case <-r.closing:
-		b = appendKey(b, "resultType")
-		b = append(b, `"complete"`...)
-		b = appendKey(b, "_meta")
-		b = append(b, `{"`+metaSubscriptionID+`":`...)
-		b = append(b, r.id...)
-		return append(b, '}'), true, nil
+	if err := r.await(ctx); err != nil {
+		return b, false, err
+	}
+	b = appendKey(b, "resultType")
+	b = append(b, `"complete"`...)
+	b = appendKey(b, "_meta")
+	b = append(b, `{"`+metaSubscriptionID+`":`...)
+	b = append(b, r.id...)
+	return append(b, '}'), true, nil
+}
+
+// await blocks a long-lived request until the connection shuts down (nil)
+// or the client goes (ctx's error), keeping an HTTP stream alive meanwhile.
+func (r *request) await(ctx context.Context) error {
+	var tick <-chan time.Time
+	ka, ok := r.out.(interface{ keepalive() error })
+	if ok {
+		t := time.NewTicker(keepaliveInterval)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-r.closing:
+			return nil
+		case <-tick:
+			if err := ka.keepalive(); err != nil {
+				return err
+			}
+		}
 	}
 }
