@@ -97,6 +97,10 @@ type request struct {
 	// closing is closed when the connection shuts down: long-lived requests
 	// (subscriptions/listen) end then. It is nil over HTTP.
 	closing <-chan struct{}
+	// stateless marks a legacy HTTP session that keeps nothing.
+	stateless bool
+	// failed is the code of the error the request was answered with, or 0.
+	failed Code
 	// input is the state of a modern multi round-trip request.
 	input *inputState
 

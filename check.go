@@ -5,10 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
-)
 
-// maxDescription is the longest description clients are known to accept.
-const maxDescription = 1024
+	"github.com/ferry-mcp/ferry/schema"
+)
 
 // Check reports every problem with what is registered: tool names that
 // break the protocol's rules or repeat, tools without a description,
@@ -41,8 +40,8 @@ func checkTool(t *Tool) []error {
 	switch n := utf8.RuneCountInString(t.Description); {
 	case n == 0:
 		add("has no description: say what it does and when to use it")
-	case n > maxDescription:
-		add("description is %d characters; clients accept at most %d", n, maxDescription)
+	case n > schema.MaxDescription:
+		add("description is %d characters; clients accept at most %d", n, schema.MaxDescription)
 	}
 	if t.InputSchema != nil {
 		if err := checkSchema(t.InputSchema, t.VerbatimSchema); err != nil {
@@ -111,8 +110,8 @@ func portable(m map[string]any, path string) error {
 	if _, ok := m["$ref"]; ok {
 		return fmt.Errorf("%s uses $ref, which some clients reject: inline the schema", at("$ref"))
 	}
-	if d, ok := m["description"].(string); ok && utf8.RuneCountInString(d) > maxDescription {
-		return fmt.Errorf("%s is %d characters; clients accept at most %d", at("description"), utf8.RuneCountInString(d), maxDescription)
+	if d, ok := m["description"].(string); ok && utf8.RuneCountInString(d) > schema.MaxDescription {
+		return fmt.Errorf("%s is %d characters; clients accept at most %d", at("description"), utf8.RuneCountInString(d), schema.MaxDescription)
 	}
 	check := func(v any, p string, allowFalse bool) error {
 		switch v := v.(type) {

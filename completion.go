@@ -33,10 +33,6 @@ type CompleteResult struct {
 // a resource template. A returned [*Error] reaches the client as is.
 type Completer func(ctx context.Context, req *CompleteRequest) (*CompleteResult, error)
 
-// CompletionHandler answers completion/complete for arguments that have no
-// Completer and no Values of their own.
-type CompletionHandler = Completer
-
 // maxCompletions is the protocol's cap on completion values.
 const maxCompletions = 100
 

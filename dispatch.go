@@ -130,6 +130,7 @@ func (s *Server) respond(ctx context.Context, r *request, p *wireParams, b []byt
 	b = append(b, '{')
 	b, done, err := s.safeDispatch(ctx, r, p, b)
 	if err != nil {
+		r.failed = CodeOf(err)
 		return appendErrorResponse(b[:start], r.id, err)
 	}
 	if r.modern && !done {
@@ -224,7 +225,7 @@ func (s *Server) dispatch(ctx context.Context, r *request, p *wireParams, b []by
 		if r.modern {
 			return b, false, methodNotFound(r.method)
 		}
-		b = s.appendInitialize(b, r.version)
+		b = s.appendInitialize(b, r.version, r.stateless)
 	case "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
 		if r.modern {
 			return b, false, methodNotFound(r.method)
@@ -308,11 +309,11 @@ func (s *Server) infoJSON() []byte {
 	return s.info
 }
 
-func (s *Server) appendInitialize(b []byte, version string) []byte {
+func (s *Server) appendInitialize(b []byte, version string, stateless bool) []byte {
 	b = appendKey(b, "protocolVersion")
 	b = jsonrpc.AppendString(b, version)
 	b = appendKey(b, "capabilities")
-	b, _ = marshalInto(b, s.capabilities(false))
+	b, _ = marshalInto(b, s.capabilities(false, stateless))
 	b = appendKey(b, "serverInfo")
 	b = append(b, s.infoJSON()...)
 	if s.opts.Instructions != "" {
@@ -326,7 +327,7 @@ func (s *Server) appendDiscover(b []byte) []byte {
 	b = appendKey(b, "supportedVersions")
 	b, _ = marshalInto(b, s.versions.all)
 	b = appendKey(b, "capabilities")
-	b, _ = marshalInto(b, s.capabilities(true))
+	b, _ = marshalInto(b, s.capabilities(true, false))
 	if s.opts.Instructions != "" {
 		b = appendKey(b, "instructions")
 		b = jsonrpc.AppendString(b, s.opts.Instructions)
@@ -407,6 +408,9 @@ func (s *Server) getPrompt(ctx context.Context, r *request, p *wireParams, b []b
 	}
 	if err != nil {
 		return b, s.protocolError(ctx, "prompt", p.Name, err)
+	}
+	if res == nil {
+		res = &PromptResult{}
 	}
 	if res.Description != "" {
 		b = appendKey(b, "description")
@@ -523,17 +527,19 @@ func (s *Server) complete(ctx context.Context, r *request, p *wireParams, b []by
 	return append(b, '}'), nil
 }
 
-// legacyState serves the methods that change a legacy session's state.
+// legacyState serves the methods that change a legacy session's state. A
+// stateless session declares none of them.
 func (s *Server) legacyState(r *request, p *wireParams) error {
+	if r.state == nil {
+		return methodNotFound(r.method)
+	}
 	switch r.method {
 	case "logging/setLevel":
 		l, ok := parseLevel(p.Level)
 		if !ok {
 			return NewError(CodeInvalidParams, "unknown log level %q: use debug, info, notice, warning, error, critical, alert or emergency", p.Level)
 		}
-		if r.state != nil {
-			r.state.setLevel(l)
-		}
+		r.state.setLevel(l)
 	default:
 		s.mu.RLock()
 		ok := s.resources.len() > 0 || s.templates.len() > 0
@@ -544,9 +550,7 @@ func (s *Server) legacyState(r *request, p *wireParams) error {
 		if p.URI == "" {
 			return NewError(CodeInvalidParams, "%s needs a uri", r.method)
 		}
-		if r.state != nil {
-			r.state.subscribe(p.URI, r.method == "resources/subscribe")
-		}
+		r.state.subscribe(p.URI, r.method == "resources/subscribe")
 	}
 	return nil
 }

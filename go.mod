@@ -4,4 +4,4 @@ go 1.26
 
 require github.com/google/go-cmp v0.7.0
 
-require github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+require github.com/yosida95/uritemplate/v3 v3.0.2

@@ -1,7 +1,6 @@
 package ferry
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -39,8 +38,9 @@ type HTTPOptions struct {
 	// is a signed token any replica can check, and nothing is kept per
 	// client. The modern era is stateless either way.
 	Stateful bool
-	// SessionStore keeps stateful sessions. If nil, a [MemorySessionStore]
-	// with the default idle timeout is used.
+	// SessionStore keeps stateful sessions; it is not used unless Stateful
+	// is set. If nil, a [MemorySessionStore] with the default idle timeout
+	// is used.
 	SessionStore SessionStore
 	// SessionTTL is how long a stateless session id stays valid. If zero,
 	// [DefaultSessionTTL] is used.
@@ -364,15 +364,23 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *json
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
+	h.answer(w, r, h.legacyRequest(r, m, sess), p, sess.id)
+}
+
+// legacyRequest builds the request of a legacy session. A stateful session
+// brings its log level (info until set) and its state; a stateless one
+// keeps neither, so it sends no logs.
+func (h *HTTPHandler) legacyRequest(r *http.Request, m *jsonrpc.Message, sess *legacySession) *request {
 	req := &request{srv: h.srv, id: m.ID, method: m.Method, header: r.Header,
-		version: sess.version, caps: sess.caps, session: sess.id, level: LevelInfo}
+		version: sess.version, caps: sess.caps, session: sess.id, level: levelOff, stateless: sess.state == nil}
 	if sess.state != nil {
+		req.level = LevelInfo
 		if l, ok := parseLevel(sess.state.LogLevel); ok {
 			req.level = l
 		}
 		req.state = &storedState{h: h, id: sess.id}
 	}
-	h.answer(w, r, req, p, sess.id)
+	return req
 }
 
 // session resolves the request's session id, with the HTTP status to
@@ -426,7 +434,8 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *json
 		id = h.srv.keys.issueSession(version, caps)
 	}
 	w.Header().Set(headerSessionID, id)
-	req := &request{srv: h.srv, id: m.ID, method: m.Method, version: version, caps: caps, session: id}
+	req := &request{srv: h.srv, id: m.ID, method: m.Method, version: version, caps: caps, session: id,
+		stateless: !h.opts.Stateful}
 	h.answer(w, r, req, p, id)
 }
 
@@ -455,18 +464,12 @@ func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, req *reques
 	b := h.srv.respond(ctx, req, p, (*bp)[:0])
 	req.finish()
 	status := http.StatusOK
-	if req.modern && isMethodNotFound(b) {
+	if req.modern && req.failed == CodeMethodNotFound {
 		status = http.StatusNotFound
 	}
 	sw.finish(status, b)
 	*bp = b
 	bufPool.Put(bp)
-}
-
-// isMethodNotFound reports whether a response is a -32601 error.
-func isMethodNotFound(resp []byte) bool {
-	i := bytes.Index(resp, []byte(`"error":{"code":-32601`))
-	return i > 0 && i < 80
 }
 
 // jsonContentType is shared by every JSON answer; nothing modifies it.
@@ -567,7 +570,19 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	}
 	ls := h.liveAcquire(sess.id)
 	defer h.liveRelease(sess.id, ls)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	streamKey := "GET " + newSessionID() // DELETE ends the stream too
+	ls.track(streamKey, cancel)
+	defer ls.untrack(streamKey)
 	sw := &streamWriter{w: w, sse: true}
+	// Nothing may write once the handler returns: a watcher copied just
+	// before stop runs may still call send.
+	defer func() {
+		sw.mu.Lock()
+		sw.closed = true
+		sw.mu.Unlock()
+	}()
 	// Watch before the stream opens, so that no change between the client
 	// seeing the stream and the watch is lost.
 	stop := h.srv.watch(&watcher{
@@ -590,7 +605,7 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	defer keepalive.Stop()
 	for {
 		select {
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return
 		case <-keepalive.C:
 			if sw.keepalive() != nil {
@@ -611,7 +626,12 @@ func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := h.store.Delete(r.Context(), id); err != nil {
-		writeJSONError(w, http.StatusNotFound, CodeInvalidRequest, "session not found")
+		if errors.Is(err, ErrSessionNotFound) {
+			writeJSONError(w, http.StatusNotFound, CodeInvalidRequest, "session not found")
+		} else {
+			h.srv.logError(r.Context(), "deleting session", "err", err)
+			writeJSONError(w, http.StatusInternalServerError, CodeInternalError, "session store unavailable")
+		}
 		return
 	}
 	h.liveMu.Lock()

@@ -155,14 +155,7 @@ type httpBatch struct {
 }
 
 func (b *httpBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
-	req := &request{srv: b.h.srv, id: m.ID, method: m.Method, header: b.r.Header, version: b.sess.version,
-		caps: b.sess.caps, session: b.sess.id, level: LevelInfo}
-	if b.sess.state != nil {
-		if l, ok := parseLevel(b.sess.state.LogLevel); ok {
-			req.level = l
-		}
-		req.state = &storedState{h: b.h, id: b.sess.id}
-	}
+	req := b.h.legacyRequest(b.r, m, b.sess)
 	resp := b.h.srv.respond(b.r.Context(), req, p, nil)
 	req.finish()
 	return resp

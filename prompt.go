@@ -62,7 +62,8 @@ type PromptResult struct {
 }
 
 // PromptHandler builds a prompt's messages. A returned [*Error] reaches the
-// client as is; any other error becomes -32603 with the details logged.
+// client as is; any other error becomes -32603 with the details logged. A
+// nil result is a prompt with no messages.
 type PromptHandler func(ctx context.Context, req *GetPromptRequest) (*PromptResult, error)
 
 type promptEntry struct {
@@ -109,6 +110,20 @@ func (s *Server) AddPrompt(p Prompt, h PromptHandler) {
 	s.prompts.add(&promptEntry{prompt: p, handler: h, json: data})
 	s.mu.Unlock()
 	s.listChanged("notifications/prompts/list_changed")
+}
+
+// RemovePrompts removes the named prompts; names that are not registered
+// are ignored.
+func (s *Server) RemovePrompts(names ...string) {
+	removed := false
+	s.mu.Lock()
+	for _, n := range names {
+		removed = s.prompts.remove(n) || removed
+	}
+	s.mu.Unlock()
+	if removed {
+		s.listChanged("notifications/prompts/list_changed")
+	}
 }
 
 // AddPrompt registers a template prompt whose arguments come from the

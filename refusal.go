@@ -8,11 +8,11 @@ type RefusalCode string
 
 // The refusal codes Ferry names. Any other code may be used with [Refuse].
 const (
-	CodeNotFound    RefusalCode = "not-found"
-	CodeConflict    RefusalCode = "conflict"
-	CodeForbidden   RefusalCode = "forbidden"
-	CodeInvalid     RefusalCode = "invalid"
-	CodeUnavailable RefusalCode = "unavailable"
+	RefusalNotFound    RefusalCode = "not-found"
+	RefusalConflict    RefusalCode = "conflict"
+	RefusalForbidden   RefusalCode = "forbidden"
+	RefusalInvalid     RefusalCode = "invalid"
+	RefusalUnavailable RefusalCode = "unavailable"
 )
 
 // Refusal is a domain "no" a tool returns as an error: the model reads it
@@ -35,18 +35,18 @@ func Refusef(code RefusalCode, format string, args ...any) error {
 }
 
 // NotFound refuses because what the call names does not exist.
-func NotFound(msg string) error { return Refuse(CodeNotFound, msg) }
+func NotFound(msg string) error { return Refuse(RefusalNotFound, msg) }
 
 // Conflict refuses because the call clashes with the current state.
-func Conflict(msg string) error { return Refuse(CodeConflict, msg) }
+func Conflict(msg string) error { return Refuse(RefusalConflict, msg) }
 
 // Forbidden refuses because the caller may not do this.
-func Forbidden(msg string) error { return Refuse(CodeForbidden, msg) }
+func Forbidden(msg string) error { return Refuse(RefusalForbidden, msg) }
 
 // Invalid refuses because the arguments, though well formed, make no sense
 // together.
-func Invalid(msg string) error { return Refuse(CodeInvalid, msg) }
+func Invalid(msg string) error { return Refuse(RefusalInvalid, msg) }
 
 // Unavailable refuses because something the tool needs is down; the call
 // may succeed later.
-func Unavailable(msg string) error { return Refuse(CodeUnavailable, msg) }
+func Unavailable(msg string) error { return Refuse(RefusalUnavailable, msg) }

@@ -56,7 +56,7 @@ type ServerOptions struct {
 	// CompletionHandler answers completion/complete for arguments that have
 	// no Completer or Values of their own. The server declares completions
 	// when it has a handler, a prompt or a resource template.
-	CompletionHandler CompletionHandler
+	CompletionHandler Completer
 	// ToolMiddleware wraps every tool call, first listed outermost. The call
 	// log and error recovery are always applied around and inside it.
 	ToolMiddleware []ToolMiddleware
@@ -140,12 +140,17 @@ func (s *Server) implementation() implementation {
 }
 
 // capabilities returns the server capabilities, declared exactly as
-// registered.
-func (s *Server) capabilities(modern bool) map[string]any {
+// registered and as the session can honour: a stateless legacy HTTP session
+// keeps no log level and has no stream for notifications, so it declares
+// neither logging nor subscriptions nor list changes.
+func (s *Server) capabilities(modern, stateless bool) map[string]any {
 	caps := map[string]any{}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	listChanged := map[string]any{"listChanged": true}
+	if stateless {
+		listChanged = map[string]any{}
+	}
 	if s.tools.len() > 0 {
 		caps["tools"] = listChanged
 	}
@@ -154,8 +159,11 @@ func (s *Server) capabilities(modern bool) map[string]any {
 	}
 	if s.resources.len() > 0 || s.templates.len() > 0 {
 		caps["resources"] = map[string]any{"subscribe": true, "listChanged": true}
+		if stateless {
+			caps["resources"] = map[string]any{}
+		}
 	}
-	if !modern {
+	if !modern && !stateless {
 		caps["logging"] = map[string]any{}
 	}
 	if s.completesLocked() {
@@ -197,7 +205,7 @@ func (s *Server) listChanged(method string) {
 	}
 }
 
-// watchers returns the current watchers.
+// currentWatchers returns the current watchers.
 func (s *Server) currentWatchers() []*watcher {
 	s.watchMu.Lock()
 	defer s.watchMu.Unlock()

@@ -155,6 +155,21 @@ func newSessionID() string {
 // with nothing stored.
 const tokenFormat = 1
 
+// tokenVersions numbers the legacy versions in session tokens. The numbers
+// are part of the token format: append new versions, never reorder, so that
+// replicas of different releases read each other's tokens. 0 is no version.
+var tokenVersions = [...]string{1: Version20250326, 2: Version20250618, 3: Version20251125}
+
+var tokenVersion = func() map[string]byte {
+	m := make(map[string]byte, len(tokenVersions))
+	for i, v := range tokenVersions {
+		if v != "" {
+			m[v] = byte(i)
+		}
+	}
+	return m
+}()
+
 type sessionToken struct {
 	issued  time.Time
 	version string
@@ -165,11 +180,7 @@ func (k *keyring) issueSession(version string, caps clientCaps) string {
 	var p [1 + 8 + 1 + 1 + 8]byte
 	p[0] = tokenFormat
 	binary.BigEndian.PutUint64(p[1:], uint64(time.Now().Unix()))
-	for i, v := range SupportedVersions {
-		if v == version {
-			p[9] = byte(i)
-		}
-	}
+	p[9] = tokenVersion[version]
 	var bits byte
 	if caps.sampling {
 		bits |= 1
@@ -220,10 +231,10 @@ func (k *keyring) remember(id string, t sessionToken) {
 // verifySession checks a session id's signature and decodes it.
 func (k *keyring) verifySession(id string) (sessionToken, error) {
 	p, err := k.verify("session", id)
-	if err != nil || len(p) != 19 || p[0] != tokenFormat || int(p[9]) >= len(SupportedVersions) {
+	if err != nil || len(p) != 19 || p[0] != tokenFormat || p[9] == 0 || int(p[9]) >= len(tokenVersions) {
 		return sessionToken{}, ErrSessionNotFound
 	}
-	t := sessionToken{issued: time.Unix(int64(binary.BigEndian.Uint64(p[1:])), 0), version: SupportedVersions[p[9]]}
+	t := sessionToken{issued: time.Unix(int64(binary.BigEndian.Uint64(p[1:])), 0), version: tokenVersions[p[9]]}
 	t.caps = clientCaps{sampling: p[10]&1 != 0, elicitation: p[10]&2 != 0, roots: p[10]&4 != 0}
 	return t, nil
 }

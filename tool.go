@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
 // Tool describes a tool: what clients list, and the hints an approval step
@@ -32,7 +34,8 @@ type Tool struct {
 	OpenWorld Hint
 
 	// InputSchema is the JSON Schema of the arguments, an object schema, for
-	// tools added with [Server.AddTool]. If nil, the tool takes no arguments.
+	// tools added with [Server.AddTool]. If nil, {"type":"object"} is sent,
+	// which accepts any arguments.
 	// [AddTool] derives it from the input type instead.
 	InputSchema json.RawMessage
 	// OutputSchema, if not nil, is the JSON Schema of the result's
@@ -252,18 +255,51 @@ func (c Catalog) Lookup(name string) (ToolInfo, bool) {
 }
 
 // ParseToolCall tells which tool a JSON-RPC request body calls: the name,
-// and true, when the body is a tools/call request. An authorizer in front
-// of the HTTP handler reads it with [Catalog.Lookup] to decide, without a
-// second list of which tools write.
+// and true, when the body is one tools/call request. A body that is a
+// batch (allowed in 2025-03-26 sessions) may call several tools and
+// reports false: an authorizer should use [ParseToolCalls], which reads
+// batches too.
 func ParseToolCall(body []byte) (string, bool) {
-	var m struct {
+	if jsonrpc.IsBatch(body) {
+		return "", false
+	}
+	names, err := ParseToolCalls(body)
+	if err != nil || len(names) != 1 {
+		return "", false
+	}
+	return names[0], true
+}
+
+// ParseToolCalls returns the tools a JSON-RPC request body calls, in
+// order: none for a body that calls no tool, several for a batch. An
+// authorizer in front of the HTTP handler reads each with
+// [Catalog.Lookup] to decide, without a second list of which tools
+// write. A body it cannot read is an error; the authorizer should refuse
+// it (the handler would too).
+func ParseToolCalls(body []byte) ([]string, error) {
+	type call struct {
 		Method string `json:"method"`
 		Params struct {
 			Name string `json:"name"`
 		} `json:"params"`
 	}
-	if json.Unmarshal(body, &m) != nil || m.Method != "tools/call" || m.Params.Name == "" {
-		return "", false
+	var calls []call
+	if jsonrpc.IsBatch(body) {
+		if err := json.Unmarshal(body, &calls); err != nil {
+			return nil, fmt.Errorf("ferry: reading the tool calls of a batch: %w", err)
+		}
+	} else {
+		var c call
+		if err := json.Unmarshal(body, &c); err != nil {
+			return nil, fmt.Errorf("ferry: reading the tool call: %w", err)
+		}
+		calls = []call{c}
 	}
-	return m.Params.Name, true
+	var names []string
+	for _, c := range calls {
+		if c.Method == "tools/call" {
+			names = append(names, c.Params.Name)
+		}
+	}
+	return names, nil
 }

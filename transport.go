@@ -99,6 +99,11 @@ func (c *lineConn) Read(ctx context.Context) ([]byte, error) {
 
 // Write implements [Connection].
 func (c *lineConn) Write(ctx context.Context, msg []byte) error {
+	select {
+	case <-c.done:
+		return ErrConnectionClosed
+	default:
+	}
 	m := bufPool.Get().(*[]byte)
 	*m = append(append((*m)[:0], msg...), '\n')
 	select {

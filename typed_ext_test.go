@@ -206,6 +206,16 @@ func TestCatalogAndParseToolCall(t *testing.T) {
 	if _, ok := ferry.ParseToolCall([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)); ok {
 		t.Error("ParseToolCall took tools/list for a call")
 	}
+	batch := []byte(`[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read"}},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wipe"}}]`)
+	if _, ok := ferry.ParseToolCall(batch); ok {
+		t.Error("ParseToolCall reported one tool for a batch")
+	}
+	if names, err := ferry.ParseToolCalls(batch); err != nil || len(names) != 2 || names[1] != "wipe" {
+		t.Errorf("ParseToolCalls(batch) = %q, %v", names, err)
+	}
+	if _, err := ferry.ParseToolCalls([]byte(`{"method":`)); err == nil {
+		t.Error("ParseToolCalls read a broken body")
+	}
 	cat := srv.Catalog()
 	want := map[string]ferry.ToolInfo{
 		"read":   {Name: "read", ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},

@@ -10,9 +10,13 @@ const (
 	Version20250326 = "2025-03-26"
 )
 
-// SupportedVersions lists every protocol version Ferry implements, newest
+// supportedVersions lists every protocol version Ferry implements, newest
+// first.
+var supportedVersions = []string{Version20260728, Version20251125, Version20250618, Version20250326}
+
+// SupportedVersions returns every protocol version Ferry implements, newest
 // first. [ServerOptions.ProtocolVersions] may narrow it.
-var SupportedVersions = []string{Version20260728, Version20251125, Version20250618, Version20250326}
+func SupportedVersions() []string { return slices.Clone(supportedVersions) }
 
 // Modern reports whether version belongs to the stateless era that starts
 // with 2026-07-28 (no initialize, version in every request's _meta).
@@ -40,7 +44,7 @@ type versionSet struct {
 
 func newVersionSet(allowed []string) versionSet {
 	var vs versionSet
-	for _, v := range SupportedVersions {
+	for _, v := range supportedVersions {
 		if len(allowed) > 0 && !slices.Contains(allowed, v) {
 			continue
 		}

@@ -162,7 +162,10 @@ func OptionalNumber(a Args, name string) (f float64, ok bool, err error) {
 		return 0, ok, err
 	}
 	f, err = strconv.ParseFloat(string(out), 64)
-	return f, true, err
+	if err != nil {
+		return 0, true, &schema.Error{Path: name, Message: "must be a number between -1.8e308 and 1.8e308, got " + string(out)}
+	}
+	return f, true, nil
 }
 
 // Integer returns the integer argument name. It accepts a whole number

@@ -173,3 +173,15 @@ func TestHasAndOnly(t *testing.T) {
 		t.Errorf("RequiredText(zero) = %v", err)
 	}
 }
+
+func TestNumberOutOfRangeNamesTheArgument(t *testing.T) {
+	a, err := Parse(json.RawMessage(`{"amount": 1e400}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Number(a, "amount")
+	var se *schema.Error
+	if !errors.As(err, &se) || se.Path != "amount" {
+		t.Fatalf("Number(1e400) = %v; want a *schema.Error at amount", err)
+	}
+}
