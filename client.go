@@ -354,14 +354,3 @@ func (s *Server) appendInputRequired(b []byte, method, name string, args json.Ra
 	b = append(b, s.infoJSON()...)
 	return append(b, '}')
 }
-
-// appendKey appends `"k":` to an open JSON object, with a comma when the
-// object already has members.
-func appendKey(b []byte, k string) []byte {
-	if len(b) > 0 && b[len(b)-1] != '{' {
-		b = append(b, ',')
-	}
-	b = append(b, '"')
-	b = append(b, k...)
-	return append(b, '"', ':')
-}

@@ -164,18 +164,28 @@ func (s *Server) safeDispatch(ctx context.Context, r *request, p *wireParams, b 
 		if r.method == "resources/read" {
 			key = p.URI
 		}
-		return s.appendInputRequired(b[:start], r.method, key, p.Arguments, r.input), true, nil
+		return s.appendInputRequired(b[:start], r.method, stateKey(ctx, key), p.Arguments, r.input), true, nil
 	}
 	return b, done, err
 }
 
+// stateKey is what a request state is bound to besides the method and the
+// arguments: the tool, prompt or URI, and the caller, so that a state
+// issued to one principal is refused for another.
+func stateKey(ctx context.Context, key string) string {
+	if p, ok := PrincipalFromContext(ctx); ok {
+		return key + "\x00" + p
+	}
+	return key
+}
+
 // loadModernInput reads the answers a modern retry carries, for the
 // methods that may ask the client something.
-func (s *Server) loadModernInput(r *request, key string, p *wireParams) error {
+func (s *Server) loadModernInput(ctx context.Context, r *request, key string, p *wireParams) error {
 	if !r.modern {
 		return nil
 	}
-	in, err := s.loadInput(r.method, key, p.Arguments, p.InputResponses, p.RequestState)
+	in, err := s.loadInput(r.method, stateKey(ctx, key), p.Arguments, p.InputResponses, p.RequestState)
 	r.input = in
 	return err
 }
@@ -343,7 +353,7 @@ func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []by
 	if !ok {
 		return b, false, NewError(CodeInvalidParams, "unknown tool %q", p.Name)
 	}
-	if err := s.loadModernInput(r, p.Name, p); err != nil {
+	if err := s.loadModernInput(ctx, r, p.Name, p); err != nil {
 		return b, false, err
 	}
 	r.tool = p.Name
@@ -399,7 +409,7 @@ func (s *Server) getPrompt(ctx context.Context, r *request, p *wireParams, b []b
 	if err != nil {
 		return b, err
 	}
-	if err := s.loadModernInput(r, p.Name, p); err != nil {
+	if err := s.loadModernInput(ctx, r, p.Name, p); err != nil {
 		return b, err
 	}
 	res, err := e.handler(withRequest(ctx, r), &GetPromptRequest{Name: p.Name, Arguments: args})
@@ -451,7 +461,7 @@ func (s *Server) readResource(ctx context.Context, r *request, p *wireParams, b 
 	if !ok {
 		return b, notFound()
 	}
-	if err := s.loadModernInput(r, p.URI, p); err != nil {
+	if err := s.loadModernInput(ctx, r, p.URI, p); err != nil {
 		return b, err
 	}
 	contents, err := h(withRequest(ctx, r), &ReadResourceRequest{URI: p.URI, Vars: vars})

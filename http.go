@@ -570,6 +570,12 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	}
 	ls := h.liveAcquire(sess.id)
 	defer h.liveRelease(sess.id, ls)
+	// Each notification goes on one stream only, so a session has one.
+	if !ls.openGet() {
+		writeJSONError(w, http.StatusConflict, CodeInvalidRequest, "this session already has a GET stream open")
+		return
+	}
+	defer ls.closeGet()
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	streamKey := "GET " + newSessionID() // DELETE ends the stream too

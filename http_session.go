@@ -18,8 +18,26 @@ type liveSession struct {
 	refs  int // guarded by HTTPHandler.liveMu
 	calls pendingCalls
 
-	mu       sync.Mutex // guards inflight
+	mu       sync.Mutex // guards inflight and getOpen
 	inflight map[string]context.CancelFunc
+	getOpen  bool // a GET stream is open: the one stream for notifications
+}
+
+// openGet claims the session's GET stream; false if one is open already.
+func (ls *liveSession) openGet() bool {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.getOpen {
+		return false
+	}
+	ls.getOpen = true
+	return true
+}
+
+func (ls *liveSession) closeGet() {
+	ls.mu.Lock()
+	ls.getOpen = false
+	ls.mu.Unlock()
 }
 
 func (h *HTTPHandler) liveAcquire(id string) *liveSession {

@@ -3,8 +3,6 @@ package ferry
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 )
 
 // Result is the result of a tool call. Content is what the model reads;
@@ -60,24 +58,6 @@ func (r *Result) appendMembers(b []byte, extra map[string]any) ([]byte, error) {
 	return b, nil
 }
 
-// appendMeta appends a _meta member holding meta and extra (extra wins).
-func appendMeta(b []byte, meta, extra map[string]any) []byte {
-	m := meta
-	if len(extra) > 0 {
-		m = maps.Clone(meta)
-		if m == nil {
-			m = make(map[string]any, len(extra))
-		}
-		maps.Copy(m, extra)
-	}
-	data, err := json.Marshal(m)
-	if err != nil {
-		return b
-	}
-	b = appendKey(b, "_meta")
-	return append(b, data...)
-}
-
 // MarshalJSON implements [json.Marshaler].
 func (r *Result) MarshalJSON() ([]byte, error) {
 	b, err := r.appendMembers([]byte{'{'}, nil)
@@ -87,5 +67,15 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+// JSON returns a text block holding v as JSON. If v cannot be encoded, the
+// block says so.
+func JSON(v any) *TextContent {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return Text("(the value could not be encoded as JSON: " + err.Error() + ")")
+	}
+	return Text(string(data))
+}
+
+// NewResult returns a result holding the content blocks, in order.
+func NewResult(content ...Content) *Result { return &Result{Content: content} }

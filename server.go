@@ -2,7 +2,6 @@ package ferry
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"sync"
 
@@ -231,15 +230,6 @@ func (s *Server) NotifyResourceUpdated(uri string) {
 // logError logs an unexpected failure.
 func (s *Server) logError(ctx context.Context, msg string, args ...any) {
 	s.logger.ErrorContext(ctx, msg, args...)
-}
-
-// marshalInto appends v's JSON to b.
-func marshalInto(b []byte, v any) ([]byte, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return b, err
-	}
-	return append(b, data...), nil
 }
 
 // completes reports whether the server declares completions: it has a

@@ -164,16 +164,3 @@ func (spec *typedSpec) result(v any) (*Result, error) {
 	}
 	return res, nil
 }
-
-// JSON returns a text block holding v as JSON. If v cannot be encoded, the
-// block says so.
-func JSON(v any) *TextContent {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return Text("(the value could not be encoded as JSON: " + err.Error() + ")")
-	}
-	return Text(string(data))
-}
-
-// NewResult returns a result holding the content blocks, in order.
-func NewResult(content ...Content) *Result { return &Result{Content: content} }

@@ -1,0 +1,51 @@
+package ferry_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/ferry-mcp/ferry"
+)
+
+// A stateful session has one GET stream: every notification goes on one
+// stream only, so a second is refused while the first is open.
+func TestOneGetStreamPerSession(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	srv.AddTool(ferry.Tool{Name: "t", Description: "A tool."}, func(context.Context, *ferry.CallToolRequest) (*ferry.Result, error) {
+		return nil, nil
+	})
+	ts := httptest.NewServer(ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true}))
+	defer ts.Close()
+	init, _ := http.NewRequest("POST", ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}`))
+	resp, err := http.DefaultClient.Do(init)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	sid := resp.Header.Get("Mcp-Session-Id")
+	get := func(ctx context.Context) *http.Response {
+		req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Mcp-Session-Id", sid)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	first := get(ctx)
+	if first.StatusCode != http.StatusOK {
+		t.Fatalf("first GET: %d", first.StatusCode)
+	}
+	second := get(t.Context())
+	second.Body.Close()
+	if second.StatusCode != http.StatusConflict {
+		t.Errorf("second GET while the first is open: %d, want 409", second.StatusCode)
+	}
+	cancel()
+	first.Body.Close()
+}
