@@ -10,14 +10,17 @@ import (
 )
 
 // ferryImpl serves the tools with Ferry's raw tool API.
-func ferryImpl() Impl {
+func ferryImpl() Impl { return ferryServing("ferry", newFerryServer) }
+
+// ferryServing serves the tools of a new Ferry server over HTTP or stdio.
+func ferryServing(name string, newServer func() *ferry.Server) Impl {
 	return Impl{
-		Name: "ferry",
+		Name: name,
 		Handler: func(stateful bool) http.Handler {
-			return ferry.NewHTTPHandler(newFerryServer(), &ferry.HTTPOptions{Stateful: stateful})
+			return ferry.NewHTTPHandler(newServer(), &ferry.HTTPOptions{Stateful: stateful})
 		},
 		ServeStdio: func(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
-			return newFerryServer().Run(ctx, &ferry.IOTransport{Reader: r, Writer: w})
+			return newServer().Run(ctx, &ferry.IOTransport{Reader: r, Writer: w})
 		},
 	}
 }
@@ -55,17 +58,7 @@ func newFerryServer() *ferry.Server {
 
 // ferryTypedImpl serves the same tools with Ferry's typed API: schemas from
 // Go types, and every call's arguments validated before the handler runs.
-func ferryTypedImpl() Impl {
-	return Impl{
-		Name: "ferrytyped",
-		Handler: func(stateful bool) http.Handler {
-			return ferry.NewHTTPHandler(newFerryTypedServer(), &ferry.HTTPOptions{Stateful: stateful})
-		},
-		ServeStdio: func(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
-			return newFerryTypedServer().Run(ctx, &ferry.IOTransport{Reader: r, Writer: w})
-		},
-	}
-}
+func ferryTypedImpl() Impl { return ferryServing("ferrytyped", newFerryTypedServer) }
 
 func newFerryTypedServer() *ferry.Server {
 	srv := ferry.NewServer("bench", "1.0.0", nil)
