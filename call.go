@@ -99,6 +99,11 @@ type request struct {
 	closing <-chan struct{}
 	// stateless marks a legacy HTTP session that keeps nothing.
 	stateless bool
+	// resultType and resultMeta are what a modern answer says besides its
+	// result: its type when not "complete", and _meta entries besides
+	// serverInfo.
+	resultType string
+	resultMeta map[string]any
 	// failed is the code of the error the request was answered with, or 0.
 	failed Code
 	// input is the state of a modern multi round-trip request.

@@ -124,7 +124,8 @@ func portable(m map[string]any, path string) error {
 		}
 		return nil
 	}
-	for k, v := range m {
+	for _, k := range sortedKeys(m) { // in order, so the problem named is always the same
+		v := m[k]
 		switch {
 		case schemaValued[k]:
 			if err := check(v, at(k), k == "additionalProperties" || k == "unevaluatedProperties"); err != nil {
@@ -132,7 +133,8 @@ func portable(m map[string]any, path string) error {
 			}
 		case schemaMaps[k]:
 			sub, _ := v.(map[string]any)
-			for name, s := range sub {
+			for _, name := range sortedKeys(sub) {
+				s := sub[name]
 				if err := check(s, at(k)+"."+name, false); err != nil {
 					return err
 				}

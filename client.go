@@ -132,6 +132,21 @@ func ListRoots(ctx context.Context) ([]Root, error) {
 	return res.Roots, nil
 }
 
+// ClientError is the client's error answer to a question the server asked
+// it, such as a user declining sampling (code -1). It is not a protocol
+// error of the request being served: a tool that returns it gives the
+// model an IsError result saying the client did not answer.
+type ClientError struct {
+	Method  string
+	Code    int64
+	Message string
+}
+
+// Error implements error.
+func (e *ClientError) Error() string {
+	return fmt.Sprintf("ferry: the client refused %s: %s (%d)", e.Method, e.Message, e.Code)
+}
+
 // ErrInputRequired is returned by [Elicit], [CreateMessage] and
 // [ListRoots] in the modern era when the answer must come from a retry of
 // the request. The handler should return; Ferry answers input_required.
@@ -164,7 +179,7 @@ func (r *request) ask(ctx context.Context, method string, params, res any) error
 		return err
 	}
 	if reply.Error != nil {
-		return &Error{Code: Code(reply.Error.Code), Message: reply.Error.Message}
+		return &ClientError{Method: method, Code: reply.Error.Code, Message: reply.Error.Message}
 	}
 	return json.Unmarshal(reply.Result, res)
 }
@@ -238,12 +253,15 @@ func (p *pendingCalls) deliver(m *jsonrpc.Message) bool {
 // inputState carries a modern multi round-trip request: the answers the
 // client has given so far and the questions still open.
 type inputState struct {
+	mu       sync.Mutex // guards asked and requests: a handler may ask from several goroutines
 	answers  map[string]json.RawMessage
 	asked    int
 	requests map[string]json.RawMessage // key -> {"method":..,"params":..}
 }
 
 func (s *inputState) ask(method string, params, res any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.asked++
 	key := "q" + strconv.Itoa(s.asked)
 	if a, ok := s.answers[key]; ok {
@@ -334,8 +352,6 @@ func (s *Server) appendInputRequired(b []byte, method, name string, args json.Ra
 	st := savedState{Method: method, Digest: paramsDigest(method, name, args),
 		Expires: time.Now().Add(requestStateTTL).Unix(), Answers: in.answers}
 	payload, _ := json.Marshal(st)
-	b = appendKey(b, "resultType")
-	b = append(b, `"input_required"`...)
 	b = appendKey(b, "inputRequests")
 	b = append(b, '{')
 	for i, k := range sortedKeys(in.requests) {
@@ -348,9 +364,5 @@ func (s *Server) appendInputRequired(b []byte, method, name string, args json.Ra
 	}
 	b = append(b, '}')
 	b = appendKey(b, "requestState")
-	b = jsonrpc.AppendString(b, s.keys.sign("request-state", payload))
-	b = appendKey(b, "_meta")
-	b = append(b, `{"`+metaServerInfo+`":`...)
-	b = append(b, s.infoJSON()...)
-	return append(b, '}')
+	return jsonrpc.AppendString(b, s.keys.sign("request-state", payload))
 }

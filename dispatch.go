@@ -85,13 +85,20 @@ func decodeMessage(data []byte) (incoming, error) {
 	return in, err
 }
 
-// modernVersion returns the version a modern request names, and whether
-// the request tries the modern era at all.
-func (p *wireParams) modernVersion() (string, bool) {
+// triesModern reports whether a request tries the modern era: its _meta
+// names a modern version, or names a version and the client's capabilities.
+func (p *wireParams) triesModern() bool {
 	if p.Meta == nil || p.Meta.Version == "" {
-		return "", false
+		return false
 	}
-	return p.Meta.Version, Modern(p.Meta.Version) || p.Meta.Caps != nil
+	return Modern(p.Meta.Version) || p.Meta.Caps != nil
+}
+
+// unsupportedVersion is the error for a version the server does not speak,
+// listing those it does, as the 2026-07-28 error requires.
+func (s *Server) unsupportedVersion(requested, msg string) *Error {
+	return &Error{Code: CodeUnsupportedProtocolVersion, Message: msg,
+		Data: map[string]any{"supported": s.versions.all, "requested": requested}}
 }
 
 // checkModern validates a modern request's _meta and fills r from it.
@@ -101,8 +108,7 @@ func (s *Server) checkModern(r *request, p *wireParams) error {
 	}
 	v := p.Meta.Version
 	if !Modern(v) || !s.versions.supports(v) {
-		return &Error{Code: CodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + strconv.Quote(v),
-			Data: map[string]any{"supported": s.versions.all, "requested": v}}
+		return s.unsupportedVersion(v, "unsupported protocol version "+strconv.Quote(v))
 	}
 	if len(p.Meta.Caps) == 0 || p.Meta.Caps[0] != '{' {
 		return NewError(CodeInvalidParams, `missing or invalid _meta field "io.modelcontextprotocol/clientCapabilities"`)
@@ -128,20 +134,34 @@ func (s *Server) respond(ctx context.Context, r *request, p *wireParams, b []byt
 	}
 	b = jsonrpc.AppendResultHead(b, r.id)
 	b = append(b, '{')
-	b, done, err := s.safeDispatch(ctx, r, p, b)
+	b, err := s.safeDispatch(ctx, r, p, b)
 	if err != nil {
 		r.failed = CodeOf(err)
 		return appendErrorResponse(b[:start], r.id, err)
 	}
-	if r.modern && !done {
-		b = appendKey(b, "resultType")
-		b = append(b, `"complete"`...)
-		b = appendKey(b, "_meta")
-		b = append(b, `{"`+metaServerInfo+`":`...)
-		b = append(b, s.infoJSON()...)
-		b = append(b, '}')
+	if r.modern {
+		b = s.appendModernTail(b, r)
 	}
 	return append(b, "}}"...)
+}
+
+// appendModernTail appends the members every modern result carries: its
+// resultType ("complete" unless the request said otherwise) and a _meta
+// holding serverInfo, merged with the result's own _meta entries.
+func (s *Server) appendModernTail(b []byte, r *request) []byte {
+	b = appendKey(b, "resultType")
+	if r.resultType == "" {
+		b = append(b, `"complete"`...)
+	} else {
+		b = jsonrpc.AppendString(b, r.resultType)
+	}
+	if len(r.resultMeta) > 0 {
+		return appendMeta(b, r.resultMeta, map[string]any{metaServerInfo: json.RawMessage(s.infoJSON())})
+	}
+	b = appendKey(b, "_meta")
+	b = append(b, `{"`+metaServerInfo+`":`...)
+	b = append(b, s.infoJSON()...)
+	return append(b, '}')
 }
 
 // errInputPending reports that a handler asked the client something in the
@@ -150,23 +170,24 @@ var errInputPending = errors.New("ferry: input pending")
 
 // safeDispatch runs dispatch, turning a handler's panic into -32603 (the
 // details go to the log) and pending questions into input_required.
-func (s *Server) safeDispatch(ctx context.Context, r *request, p *wireParams, b []byte) (_ []byte, done bool, err error) {
+func (s *Server) safeDispatch(ctx context.Context, r *request, p *wireParams, b []byte) (_ []byte, err error) {
 	start := len(b)
 	defer func() {
 		if v := recover(); v != nil {
 			s.logError(ctx, "handler panicked", "method", r.method, "panic", v, "stack", string(debug.Stack()))
-			b, done, err = b[:start], false, &Error{Code: CodeInternalError, Message: "internal error"}
+			b, err = b[:start], &Error{Code: CodeInternalError, Message: "internal error"}
 		}
 	}()
-	b, done, err = s.dispatch(ctx, r, p, b)
+	b, err = s.dispatch(ctx, r, p, b)
 	if errors.Is(err, errInputPending) {
 		key := p.Name
 		if r.method == "resources/read" {
 			key = p.URI
 		}
-		return s.appendInputRequired(b[:start], r.method, stateKey(ctx, key), p.Arguments, r.input), true, nil
+		r.resultType, r.resultMeta = "input_required", nil
+		return s.appendInputRequired(b[:start], r.method, stateKey(ctx, key), p.Arguments, r.input), nil
 	}
-	return b, done, err
+	return b, err
 }
 
 // stateKey is what a request state is bound to besides the method and the
@@ -197,9 +218,8 @@ func methodNotFound(method string) error {
 	return &Error{Code: CodeMethodNotFound, Message: "method not found: " + method}
 }
 
-// dispatch appends the result members of r to an open object. done reports
-// that the members the modern era adds are already written.
-func (s *Server) dispatch(ctx context.Context, r *request, p *wireParams, b []byte) (_ []byte, done bool, err error) {
+// dispatch appends the result members of r to an open object.
+func (s *Server) dispatch(ctx context.Context, r *request, p *wireParams, b []byte) (_ []byte, err error) {
 	switch r.method {
 	case "tools/list":
 		b, err = s.listPage(r, p, b, "tools", func() ([]entry, string, error) { return pageOf(&s.tools, p, s.pageSize) })
@@ -219,32 +239,32 @@ func (s *Server) dispatch(ctx context.Context, r *request, p *wireParams, b []by
 		b, err = s.complete(ctx, r, p, b)
 	case "subscriptions/listen":
 		if !r.modern {
-			return b, false, methodNotFound(r.method)
+			return b, methodNotFound(r.method)
 		}
 		return s.listen(ctx, r, p, b)
 	case "server/discover":
 		if !r.modern {
-			return b, false, methodNotFound(r.method)
+			return b, methodNotFound(r.method)
 		}
 		b = s.appendDiscover(b)
 	case "ping":
 		if r.modern {
-			return b, false, methodNotFound(r.method)
+			return b, methodNotFound(r.method)
 		}
 	case "initialize":
 		if r.modern {
-			return b, false, methodNotFound(r.method)
+			return b, methodNotFound(r.method)
 		}
 		b = s.appendInitialize(b, r.version, r.stateless)
 	case "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
 		if r.modern {
-			return b, false, methodNotFound(r.method)
+			return b, methodNotFound(r.method)
 		}
 		err = s.legacyState(r, p)
 	default:
 		err = methodNotFound(r.method)
 	}
-	return b, false, err
+	return b, err
 }
 
 func pageOf[T entry](reg *registry[T], p *wireParams, size int) ([]entry, string, error) {
@@ -346,41 +366,36 @@ func (s *Server) appendDiscover(b []byte) []byte {
 }
 
 // callTool runs tools/call.
-func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, bool, error) {
+func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
 	s.mu.RLock()
 	e, ok := s.tools.get(p.Name)
 	s.mu.RUnlock()
 	if !ok {
-		return b, false, NewError(CodeInvalidParams, "unknown tool %q", p.Name)
+		return b, NewError(CodeInvalidParams, "unknown tool %q", p.Name)
 	}
 	if err := s.loadModernInput(ctx, r, p.Name, p); err != nil {
-		return b, false, err
+		return b, err
 	}
 	r.tool = p.Name
 	res, err := e.handler(withRequest(ctx, r), &CallToolRequest{Name: p.Name, Arguments: p.Arguments})
 	if r.inputPending() {
-		return b, false, errInputPending
+		return b, errInputPending
 	}
 	if err != nil {
+		// The middleware chain turned every other error into a result.
 		if pe := (*Error)(nil); errors.As(err, &pe) {
-			return b, false, err
+			return b, err
 		}
-		res = s.masked(ctx, p.Name, err, nil)
+		res = s.masked(withRequest(ctx, r), p.Name, err, nil)
 	}
 	if res == nil {
 		res = &Result{Content: []Content{}}
 	}
-	var extra map[string]any
 	if r.modern {
-		extra = map[string]any{metaServerInfo: json.RawMessage(s.infoJSON())}
-		b = appendKey(b, "resultType")
-		b = append(b, `"complete"`...)
+		r.resultMeta = res.Meta // merged with serverInfo by appendModernTail
+		return res.appendMembers(b, false)
 	}
-	b, err = res.appendMembers(b, extra)
-	if err != nil {
-		return b, false, err
-	}
-	return b, r.modern, nil
+	return res.appendMembers(b, true)
 }
 
 // masked logs an unexpected failure and returns the result the model sees:

@@ -18,7 +18,9 @@ import (
 )
 
 // DefaultMaxBodyBytes is the largest request body the HTTP handler reads
-// when [HTTPOptions.MaxBodyBytes] is zero.
+// when [HTTPOptions.MaxBodyBytes] is zero, and the longest line a stdio
+// connection reads.
+
 const DefaultMaxBodyBytes = 4 << 20
 
 // keepaliveInterval is how often a long-lived SSE stream (the GET stream, a
@@ -228,7 +230,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	_, modern := p.modernVersion()
+	modern := p.triesModern()
 	if hv := r.Header.Get(headerProtocolVersion); Modern(hv) && h.srv.versions.supports(hv) {
 		modern = true
 	}
@@ -415,9 +417,7 @@ func (h *HTTPHandler) session(r *http.Request) (*legacySession, int, error) {
 func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, p *wireParams) {
 	version := h.srv.versions.negotiate(p.ProtocolVersion)
 	if version == "" {
-		h.writeError(w, http.StatusBadRequest, m.ID, &Error{Code: CodeUnsupportedProtocolVersion,
-			Message: "this server speaks only the stateless protocol",
-			Data:    map[string]any{"supported": h.srv.versions.all, "requested": p.ProtocolVersion}})
+		h.writeError(w, http.StatusBadRequest, m.ID, h.srv.unsupportedVersion(p.ProtocolVersion, onlyModern))
 		return
 	}
 	caps := parseClientCaps(p.Capabilities)
@@ -445,9 +445,7 @@ func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, req *reques
 	sw := &streamWriter{w: w, sse: acceptsSSE(r.Header.Get("Accept"))}
 	req.out = sw
 	if h.opts.StreamResponses && sw.sse {
-		sw.mu.Lock()
-		sw.startSSE()
-		sw.mu.Unlock()
+		sw.open()
 	}
 	ctx := r.Context()
 	if h.opts.Stateful && sessionID != "" && !req.modern {
@@ -529,6 +527,14 @@ func (sw *streamWriter) event(msg []byte) error {
 	return http.NewResponseController(sw.w).Flush()
 }
 
+// open starts the SSE stream and sends its headers at once.
+func (sw *streamWriter) open() {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	sw.startSSE()
+	_ = http.NewResponseController(sw.w).Flush()
+}
+
 // keepalive writes an SSE comment, so that proxies and clients see a long
 // stream is alive; it opens the stream if needed.
 func (sw *streamWriter) keepalive() error {
@@ -603,22 +609,8 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		},
 	})
 	defer stop()
-	sw.mu.Lock()
-	sw.startSSE()
-	_ = http.NewResponseController(w).Flush()
-	sw.mu.Unlock()
-	keepalive := time.NewTicker(keepaliveInterval)
-	defer keepalive.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-keepalive.C:
-			if sw.keepalive() != nil {
-				return
-			}
-		}
-	}
+	sw.open()
+	_ = holdStream(ctx, nil, sw.keepalive)
 }
 
 func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {

@@ -44,6 +44,24 @@ func (w *discardWriter) Write(b []byte) (int, error) { w.n += len(b); return len
 // the HTTP handler, the path the bench/ ratios compare with peers.
 func BenchmarkHTTPToolsCall(b *testing.B) {
 	b.Run("raw", func(b *testing.B) { benchHTTPToolsCall(b, benchServer()) })
+	b.Run("modern", func(b *testing.B) {
+		h := NewHTTPHandler(benchServer(), nil)
+		body := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3},` +
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+		b.ReportAllocs()
+		for b.Loop() {
+			req := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
+			req.Host = "127.0.0.1:8080"
+			req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+			req.Header.Set("Mcp-Method", "tools/call")
+			req.Header.Set("Mcp-Name", "add")
+			w := &discardWriter{h: http.Header{}}
+			h.ServeHTTP(w, req)
+			if w.status != 200 || w.n < 60 {
+				b.Fatal(w.status, w.n)
+			}
+		}
+	})
 	b.Run("typed", func(b *testing.B) {
 		srv := NewServer("bench", "1.0.0", nil)
 		type addIn struct{ A, B int }

@@ -2,10 +2,12 @@ package ferry_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -48,4 +50,48 @@ func TestOneGetStreamPerSession(t *testing.T) {
 	}
 	cancel()
 	first.Body.Close()
+}
+
+// DELETE ends the session: its GET stream closes, and the id is gone.
+func TestDeleteEndsTheGetStream(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	srv.AddTool(ferry.Tool{Name: "t", Description: "A tool."}, func(context.Context, *ferry.CallToolRequest) (*ferry.Result, error) {
+		return nil, nil
+	})
+	ts := httptest.NewServer(ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true}))
+	defer ts.Close()
+	resp, err := http.Post(ts.URL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	sid := resp.Header.Get("Mcp-Session-Id")
+	do := func(method string) *http.Response {
+		req, _ := http.NewRequestWithContext(t.Context(), method, ts.URL, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Mcp-Session-Id", sid)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	stream := do("GET")
+	defer stream.Body.Close()
+	if del := do("DELETE"); del.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %d", del.StatusCode)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, stream.Body)
+		done <- err
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the GET stream is still open after DELETE")
+	}
+	if again := do("GET"); again.StatusCode != http.StatusNotFound {
+		t.Errorf("GET after DELETE: %d, want 404", again.StatusCode)
+	}
 }

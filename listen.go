@@ -26,9 +26,9 @@ const metaSubscriptionID = "io.modelcontextprotocol/subscriptionId"
 // watcher is registered before the acknowledgement is sent and holds every
 // change until it is, so nothing is lost and the acknowledgement comes
 // first.
-func (s *Server) listen(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, bool, error) {
+func (s *Server) listen(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
 	if r.out == nil {
-		return b, false, NewError(CodeInvalidRequest, "subscriptions/listen needs a stream to the client")
+		return b, NewError(CodeInvalidRequest, "subscriptions/listen needs a stream to the client")
 	}
 	var want listenFilter
 	if p.Notifications != nil {
@@ -82,25 +82,31 @@ func (s *Server) listen(ctx context.Context, r *request, p *wireParams, b []byte
 	close(acked)
 	mu.Unlock()
 	if err != nil {
-		return b, false, err
+		return b, err
 	}
 	if err := r.await(ctx); err != nil {
-		return b, false, err
+		return b, err
 	}
-	b = appendKey(b, "resultType")
-	b = append(b, `"complete"`...)
-	b = appendKey(b, "_meta")
-	b = append(b, `{"`+metaSubscriptionID+`":`...)
-	b = append(b, r.id...)
-	return append(b, '}'), true, nil
+	r.resultMeta = map[string]any{metaSubscriptionID: r.id}
+	return b, nil
 }
 
 // await blocks a long-lived request until the connection shuts down (nil)
 // or the client goes (ctx's error), keeping an HTTP stream alive meanwhile.
 func (r *request) await(ctx context.Context) error {
+	var ka func() error
+	if k, ok := r.out.(interface{ keepalive() error }); ok {
+		ka = k.keepalive
+	}
+	return holdStream(ctx, r.closing, ka)
+}
+
+// holdStream keeps a long-lived stream open until ctx ends (its error) or
+// closing is closed (nil). If ka is not nil it writes a keepalive every
+// [keepaliveInterval], and a failed write ends the stream.
+func holdStream(ctx context.Context, closing <-chan struct{}, ka func() error) error {
 	var tick <-chan time.Time
-	ka, ok := r.out.(interface{ keepalive() error })
-	if ok {
+	if ka != nil {
 		t := time.NewTicker(keepaliveInterval)
 		defer t.Stop()
 		tick = t.C
@@ -109,10 +115,10 @@ func (r *request) await(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-r.closing:
+		case <-closing:
 			return nil
 		case <-tick:
-			if err := ka.keepalive(); err != nil {
+			if err := ka(); err != nil {
 				return err
 			}
 		}

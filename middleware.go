@@ -18,11 +18,12 @@ const (
 	OutcomeInvalid Outcome = "invalid" // the arguments broke the input schema
 	OutcomeRefused Outcome = "refused" // a refusal; the log adds its code
 	OutcomeFailed  Outcome = "failed"  // an unexpected error or a panic
+	OutcomeAsked   Outcome = "asked"   // it asked the client and awaits the retry (2026-07-28)
 )
 
 // wrapTool builds a tool's handler chain: the call log, then the user's
 // middleware in order, then recovery and error mapping, then the handler.
-func (s *Server) wrapTool(name string, h ToolHandler) ToolHandler {
+func (s *Server) wrapTool(h ToolHandler) ToolHandler {
 	h = s.recovering(h)
 	for i := len(s.opts.ToolMiddleware) - 1; i >= 0; i-- {
 		h = s.opts.ToolMiddleware[i](h)
@@ -51,6 +52,9 @@ func (s *Server) recovering(next ToolHandler) ToolHandler {
 		if r := refusalResult(ctx, err); r != nil {
 			return r, nil
 		}
+		if r := clientResult(ctx, err); r != nil {
+			return r, nil
+		}
 		if s.opts.OnToolError != nil {
 			if r := s.opts.OnToolError(err); r != nil {
 				if r.IsError {
@@ -70,6 +74,21 @@ func refusalResult(ctx context.Context, err error) *Result {
 	}
 	setOutcome(ctx, OutcomeRefused, rf.Code)
 	return ErrorResult(rf.Error())
+}
+
+// clientResult explains to the model a tool that could not ask the client
+// something: the client cannot answer questions here, or refused.
+func clientResult(ctx context.Context, err error) *Result {
+	var ce *ClientError
+	switch {
+	case errors.As(err, &ce):
+		setOutcome(ctx, OutcomeRefused, RefusalUnavailable)
+		return ErrorResult(fmt.Sprintf("unavailable: the tool asked the client (%s) and it declined: %s", ce.Method, ce.Message))
+	case errors.Is(err, ErrNoClientStream), errors.Is(err, ErrConnectionClosed):
+		setOutcome(ctx, OutcomeRefused, RefusalUnavailable)
+		return ErrorResult("unavailable: the tool needs to ask the user or the client's model, and this client or session cannot be asked")
+	}
+	return nil
 }
 
 // setOutcome records how the call ended, for the call log.
@@ -98,7 +117,10 @@ func (s *Server) callLog(next ToolHandler) ToolHandler {
 			}
 			r.mu.Unlock()
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, ErrInputRequired):
+			outcome = OutcomeAsked
+		case err != nil:
 			outcome = OutcomeFailed
 		}
 		attrs := []slog.Attr{slog.String("tool", req.Name), slog.String("outcome", string(outcome)),

@@ -24,9 +24,9 @@ func ErrorResult(msg string) *Result {
 	return &Result{Content: []Content{Text(msg)}, IsError: true}
 }
 
-// appendMembers appends the result's members to an open JSON object. extra
-// holds _meta entries the protocol adds (extra wins over Meta).
-func (r *Result) appendMembers(b []byte, extra map[string]any) ([]byte, error) {
+// appendMembers appends the result's members to an open JSON object, its
+// _meta too when withMeta is set (the modern era writes _meta itself).
+func (r *Result) appendMembers(b []byte, withMeta bool) ([]byte, error) {
 	b = appendKey(b, "content")
 	b = append(b, '[')
 	for i, c := range r.Content {
@@ -52,15 +52,15 @@ func (r *Result) appendMembers(b []byte, extra map[string]any) ([]byte, error) {
 	if r.IsError {
 		b = append(b, `,"isError":true`...)
 	}
-	if len(r.Meta) > 0 || len(extra) > 0 {
-		b = appendMeta(b, r.Meta, extra)
+	if withMeta && len(r.Meta) > 0 {
+		b = appendMeta(b, r.Meta, nil)
 	}
 	return b, nil
 }
 
 // MarshalJSON implements [json.Marshaler].
 func (r *Result) MarshalJSON() ([]byte, error) {
-	b, err := r.appendMembers([]byte{'{'}, nil)
+	b, err := r.appendMembers([]byte{'{'}, true)
 	if err != nil {
 		return nil, err
 	}

@@ -48,7 +48,7 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 			case <-ctx.Done():
 				return
 			}
-			if err != nil {
+			if err != nil && !errors.Is(err, ErrMessageTooLarge) {
 				return
 			}
 		}
@@ -59,6 +59,10 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 		case in = <-lines:
 		case <-ctx.Done():
 			return ctx.Err()
+		}
+		if errors.Is(in.err, ErrMessageTooLarge) {
+			c.write(ctx, jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), "message too large: it was skipped", nil))
+			continue
 		}
 		if in.err != nil {
 			if errors.Is(in.err, io.EOF) {
@@ -123,7 +127,7 @@ func (c *connSession) listChanged(method string) {
 	ok := c.initialized
 	c.mu.Unlock()
 	if ok {
-		_ = c.conn.Write(context.Background(), jsonrpc.AppendRequest(nil, nil, method, nil))
+		c.write(context.Background(), jsonrpc.AppendRequest(nil, nil, method, nil))
 	}
 }
 
@@ -245,7 +249,7 @@ func (c *connSession) notification(m *jsonrpc.Message, p *wireParams) {
 // when the request was cancelled and gets no answer.
 func (c *connSession) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte) []byte {
 	r := &request{srv: c.srv, id: m.ID, method: m.Method, calls: &c.calls, out: connOut{ctx, c.conn}, closing: c.closing}
-	if _, modern := p.modernVersion(); modern {
+	if p.triesModern() {
 		if err := c.srv.checkModern(r, p); err != nil {
 			return appendErrorResponse(b, m.ID, err)
 		}
@@ -278,8 +282,7 @@ func (c *connSession) legacy(r *request, p *wireParams) error {
 	if r.method == "initialize" {
 		c.version = c.srv.versions.negotiate(p.ProtocolVersion)
 		if c.version == "" {
-			return &Error{Code: CodeUnsupportedProtocolVersion, Message: "this server speaks only the stateless protocol",
-				Data: map[string]any{"supported": c.srv.versions.all, "requested": p.ProtocolVersion}}
+			return c.srv.unsupportedVersion(p.ProtocolVersion, onlyModern)
 		}
 		c.caps = parseClientCaps(p.Capabilities)
 	} else if c.version == "" && r.method != "ping" {

@@ -192,7 +192,7 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	for _, p := range checkTool(&t) {
 		s.problem(p)
 	}
-	h = s.wrapTool(t.Name, h)
+	h = s.wrapTool(h)
 	s.mu.Lock()
 	if _, dup := s.tools.get(t.Name); dup {
 		s.problems = append(s.problems, fmt.Errorf("tool %q is registered twice (remove the first with RemoveTools to replace it)", t.Name))

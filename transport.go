@@ -84,15 +84,43 @@ func newLineConn(r io.Reader, w io.Writer) *lineConn {
 	return c
 }
 
-// Read implements [Connection]. Blank lines are skipped.
+// ErrMessageTooLarge is returned by a connection's Read for a message over
+// its size limit; the message is skipped and the connection stays usable.
+var ErrMessageTooLarge = errors.New("ferry: message too large")
+
+// Read implements [Connection]. Blank lines are skipped; a line longer
+// than [DefaultMaxBodyBytes] is skipped whole and reported as
+// [ErrMessageTooLarge].
 func (c *lineConn) Read(ctx context.Context) ([]byte, error) {
 	for {
-		line, err := c.r.ReadBytes('\n')
+		line, err := c.readLine(DefaultMaxBodyBytes)
 		if len(bytes.TrimSpace(line)) > 0 {
 			return bytes.TrimRight(line, "\r\n"), nil
 		}
 		if err != nil {
 			return nil, err
+		}
+	}
+}
+
+// readLine reads up to and including the next newline, or up to EOF. A
+// line over limit bytes is read to its end and dropped.
+func (c *lineConn) readLine(limit int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := c.r.ReadSlice('\n')
+		if len(line)+len(chunk) > limit {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = c.r.ReadSlice('\n')
+			}
+			if err == nil {
+				err = ErrMessageTooLarge
+			}
+			return nil, err
+		}
+		line = append(line, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
 		}
 	}
 }

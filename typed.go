@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -129,9 +130,19 @@ func (spec *typedSpec) decode(ctx context.Context, args json.RawMessage, in any)
 	}
 	if err := json.Unmarshal(data, in); err != nil {
 		setOutcome(ctx, OutcomeInvalid, "")
-		return ErrorResult("the arguments could not be read: " + err.Error())
+		return ErrorResult("invalid arguments:\n- " + decodeSentence(err))
 	}
 	return nil
+}
+
+// decodeSentence says why valid arguments did not fit the Go input type
+// (a number too large for its field, say) without naming Go types.
+func decodeSentence(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return te.Field + ": " + te.Value + " does not fit this field"
+	}
+	return "the arguments could not be read"
 }
 
 // invalidResult lists every violation for the model.

@@ -302,3 +302,32 @@ func TestSnakeCase(t *testing.T) {
 		}
 	}
 }
+
+// A tool that cannot ask the client what it needs tells the model so,
+// rather than failing "unexpectedly".
+func TestToolThatCannotAskTheClientSaysSo(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	ferry.AddTool(srv, ferry.Tool{Name: "confirm", Description: "Asks first."},
+		func(ctx context.Context, _ struct{}) (string, error) {
+			if _, err := ferry.Elicit(ctx, &ferry.ElicitParams{Message: "Sure?"}); err != nil {
+				return "", err
+			}
+			return "done", nil
+		})
+	res := call(t, srv, "confirm", `{}`) // the client declares no elicitation
+	if got := text(res); res["isError"] != true || !strings.HasPrefix(got, "unavailable: the tool needs to ask") {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestArgumentsThatDoNotFitTheGoTypeNameTheField(t *testing.T) {
+	srv, ran := newOrderServer(t, nil)
+	res := call(t, srv, "place_order", `{"customer":"Ada","email":"a@b.co","items":[{"sku":"X","quantity":1e30}]}`)
+	msg := text(res)
+	if res["isError"] != true || !strings.Contains(msg, "items.quantity: number 1e30 does not fit") || strings.Contains(msg, "Go") || strings.Contains(msg, "int") {
+		t.Errorf("got %q", msg)
+	}
+	if *ran != 0 {
+		t.Error("the handler ran")
+	}
+}

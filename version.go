@@ -71,3 +71,6 @@ func (vs *versionSet) negotiate(requested string) string {
 	}
 	return ""
 }
+
+// onlyModern answers initialize on a server that speaks no legacy version.
+const onlyModern = "this server speaks only the stateless protocol (2026-07-28 and later): send requests with the _meta fields instead of initialize"
