@@ -2,6 +2,7 @@ package ferry
 
 import (
 	"context"
+	"strconv"
 	"strings"
 )
 
@@ -93,4 +94,47 @@ func (s *Server) completer(req *CompleteRequest) (Completer, error) {
 		return s.opts.CompletionHandler, nil
 	}
 	return func(context.Context, *CompleteRequest) (*CompleteResult, error) { return &CompleteResult{}, nil }, nil
+}
+
+func (s *Server) complete(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
+	if !s.completes() {
+		return b, methodNotFound(r.method)
+	}
+	if p.Ref == nil || p.Argument == nil || (p.Ref.Type != "ref/prompt" && p.Ref.Type != "ref/resource") {
+		return b, NewError(CodeInvalidParams, "completion/complete needs a ref (ref/prompt or ref/resource) and an argument")
+	}
+	req := &CompleteRequest{RefType: p.Ref.Type, Name: p.Ref.Name, URI: p.Ref.URI,
+		Argument: p.Argument.Name, Value: p.Argument.Value}
+	if p.Context != nil {
+		req.Context = p.Context.Arguments
+	}
+	h, err := s.completer(req)
+	if err != nil {
+		return b, err
+	}
+	res, err := h(withRequest(ctx, r), req)
+	if err != nil {
+		return b, s.protocolError(ctx, "completion", req.Argument, err)
+	}
+	if res == nil {
+		res = &CompleteResult{}
+	}
+	values, hasMore := res.Values, res.HasMore
+	if len(values) > maxCompletions {
+		values, hasMore = values[:maxCompletions], true
+	}
+	if values == nil {
+		values = []string{}
+	}
+	b = appendKey(b, "completion")
+	b = append(b, `{"values":`...)
+	b, _ = marshalInto(b, values)
+	if res.Total > 0 {
+		b = append(b, `,"total":`...)
+		b = strconv.AppendInt(b, int64(res.Total), 10)
+	}
+	if hasMore {
+		b = append(b, `,"hasMore":true`...)
+	}
+	return append(b, '}'), nil
 }

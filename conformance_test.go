@@ -160,20 +160,20 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 		Name:        "echo",
 		Description: "Repeats a message.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`),
-	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		var in struct {
 			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(req.Arguments, &in); err != nil || in.Message == "" {
 			return ferry.ErrorResult("echo needs a message"), nil
 		}
-		return &ferry.Result{Content: []ferry.Content{ferry.Text(in.Message)}}, nil
+		return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(in.Message)}}, nil
 	})
 	srv.AddTool(ferry.Tool{
 		Name:        "confirm",
 		Description: "Asks the user to confirm, through elicitation.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"action":{"type":"string"}}}`),
-	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		res, err := ferry.Elicit(ctx, &ferry.ElicitParams{
 			Message:         "Proceed?",
 			RequestedSchema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`),
@@ -185,16 +185,16 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 			return ferry.ErrorResult("cannot ask the user: " + err.Error()), nil
 		}
 		ok, _ := res.Content["ok"].(bool)
-		return &ferry.Result{Content: []ferry.Content{ferry.Text(fmt.Sprintf("action=%s ok=%t", res.Action, ok))}}, nil
+		return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(fmt.Sprintf("action=%s ok=%t", res.Action, ok))}}, nil
 	})
 	srv.AddTool(ferry.Tool{
 		Name:        "steps",
 		Description: "Works in two steps, reporting progress and logging.",
-	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		_ = ferry.NotifyProgress(ctx, ferry.Progress{Progress: 1, Total: 2, Message: "step 1"})
-		_ = ferry.Log(ctx, ferry.LevelInfo, "steps", "halfway")
+		_ = ferry.NotifyLog(ctx, ferry.LevelInfo, "steps", "halfway")
 		_ = ferry.NotifyProgress(ctx, ferry.Progress{Progress: 2, Total: 2, Message: "step 2"})
-		return &ferry.Result{Content: []ferry.Content{ferry.Text("done")}}, nil
+		return &ferry.ToolResult{Content: []ferry.Content{ferry.Text("done")}}, nil
 	})
 
 	srv.AddPrompt(ferry.Prompt{
@@ -202,7 +202,7 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 		Description: "Greets someone.",
 		Arguments:   []ferry.PromptArgument{{Name: "name", Required: true}, {Name: "style"}},
 	}, func(ctx context.Context, req *ferry.GetPromptRequest) (*ferry.PromptResult, error) {
-		return &ferry.PromptResult{Description: "A greeting", Messages: []ferry.Message{
+		return &ferry.PromptResult{Description: "A greeting", Messages: []ferry.PromptMessage{
 			{Role: ferry.RoleUser, Content: ferry.Text("Say hello to " + req.Arguments["name"])},
 		}}, nil
 	})
@@ -226,7 +226,7 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 		City   string `json:"city" doc:"The city to visit."`
 		Season string `json:"season,omitempty" doc:"When to go." enum:"Spring,Summer,Autumn,Winter"`
 	}
-	ferry.AddPrompt[tripArgs](srv, ferry.Prompt{
+	ferry.AddPromptTemplate[tripArgs](srv, ferry.Prompt{
 		Name:        "plan_trip",
 		Title:       "Plan a trip",
 		Description: "Plans a trip to a city.",
@@ -237,13 +237,13 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 		Code  string  `json:"code" doc:"The code to review."`
 		Focus *string `json:"focus" doc:"What to look at first."`
 	}
-	ferry.AddPromptFunc(srv, ferry.Prompt{Name: "review", Description: "Reviews code against a diagram and the style guide."},
-		func(ctx context.Context, a reviewArgs) ([]ferry.Message, error) {
+	ferry.AddPrompt(srv, ferry.Prompt{Name: "review", Description: "Reviews code against a diagram and the style guide."},
+		func(ctx context.Context, a reviewArgs) ([]ferry.PromptMessage, error) {
 			focus := "everything"
 			if a.Focus != nil {
 				focus = *a.Focus
 			}
-			return []ferry.Message{
+			return []ferry.PromptMessage{
 				ferry.UserMessage(ferry.Text("Review this code, looking at " + focus + " first:\n" + a.Code)),
 				ferry.UserMessage(ferry.Image([]byte("\x89PNG\r\n\x1a\n"), "image/png")),
 				ferry.UserMessage(&ferry.EmbeddedResource{
@@ -274,7 +274,7 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 		Name:        "touch",
 		Description: "Tells subscribers that a resource changed.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"uri":{"type":"string"}},"required":["uri"]}`),
-	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		var in struct {
 			URI string `json:"uri"`
 		}
@@ -282,7 +282,7 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 			return ferry.ErrorResult("touch needs a uri"), nil
 		}
 		srv.NotifyResourceUpdated(in.URI)
-		return &ferry.Result{Content: []ferry.Content{ferry.Text("touched " + in.URI)}}, nil
+		return &ferry.ToolResult{Content: []ferry.Content{ferry.Text("touched " + in.URI)}}, nil
 	})
 	return srv
 }

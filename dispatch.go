@@ -2,8 +2,6 @@ package ferry
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"runtime/debug"
@@ -91,7 +89,7 @@ func (p *wireParams) triesModern() bool {
 	if p.Meta == nil || p.Meta.Version == "" {
 		return false
 	}
-	return Modern(p.Meta.Version) || p.Meta.Caps != nil
+	return IsModern(p.Meta.Version) || p.Meta.Caps != nil
 }
 
 // unsupportedVersion is the error for a version the server does not speak,
@@ -107,7 +105,7 @@ func (s *Server) checkModern(r *request, p *wireParams) error {
 		return NewError(CodeInvalidParams, `missing _meta field "io.modelcontextprotocol/protocolVersion"`)
 	}
 	v := p.Meta.Version
-	if !Modern(v) || !s.versions.supports(v) {
+	if !IsModern(v) || !s.versions.supports(v) {
 		return s.unsupportedVersion(v, "unsupported protocol version "+strconv.Quote(v))
 	}
 	if len(p.Meta.Caps) == 0 || p.Meta.Caps[0] != '{' {
@@ -189,30 +187,6 @@ func (s *Server) safeDispatch(ctx context.Context, r *request, p *wireParams, b 
 	}
 	return b, err
 }
-
-// stateKey is what a request state is bound to besides the method and the
-// arguments: the tool, prompt or URI, and the caller, so that a state
-// issued to one principal is refused for another.
-func stateKey(ctx context.Context, key string) string {
-	if p, ok := PrincipalFromContext(ctx); ok {
-		return key + "\x00" + p
-	}
-	return key
-}
-
-// loadModernInput reads the answers a modern retry carries, for the
-// methods that may ask the client something.
-func (s *Server) loadModernInput(ctx context.Context, r *request, key string, p *wireParams) error {
-	if !r.modern {
-		return nil
-	}
-	in, err := s.loadInput(r.method, stateKey(ctx, key), p.Arguments, p.InputResponses, p.RequestState)
-	r.input = in
-	return err
-}
-
-// inputPending reports whether a modern handler left questions open.
-func (r *request) inputPending() bool { return r.input != nil && len(r.input.requests) > 0 }
 
 func methodNotFound(method string) error {
 	return &Error{Code: CodeMethodNotFound, Message: "method not found: " + method}
@@ -365,93 +339,6 @@ func (s *Server) appendDiscover(b []byte) []byte {
 	return s.appendCacheable(b)
 }
 
-// callTool runs tools/call.
-func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
-	s.mu.RLock()
-	e, ok := s.tools.get(p.Name)
-	s.mu.RUnlock()
-	if !ok {
-		return b, NewError(CodeInvalidParams, "unknown tool %q", p.Name)
-	}
-	if err := s.loadModernInput(ctx, r, p.Name, p); err != nil {
-		return b, err
-	}
-	r.tool = p.Name
-	res, err := e.handler(withRequest(ctx, r), &CallToolRequest{Name: p.Name, Arguments: p.Arguments})
-	if r.inputPending() {
-		return b, errInputPending
-	}
-	if err != nil {
-		// The middleware chain turned every other error into a result.
-		if pe := (*Error)(nil); errors.As(err, &pe) {
-			return b, err
-		}
-		res = s.masked(withRequest(ctx, r), p.Name, err, nil)
-	}
-	if res == nil {
-		res = &Result{Content: []Content{}}
-	}
-	if r.modern {
-		r.resultMeta = res.Meta // merged with serverInfo by appendModernTail
-		return res.appendMembers(b, false)
-	}
-	return res.appendMembers(b, true)
-}
-
-// masked logs an unexpected failure and returns the result the model sees:
-// a sentence with a reference to the log record, never the error itself.
-func (s *Server) masked(ctx context.Context, tool string, err error, stack []byte) *Result {
-	var id [6]byte
-	_, _ = rand.Read(id[:])
-	ref := hex.EncodeToString(id[:])
-	args := []any{"tool", tool, "ref", ref, "err", err}
-	if stack != nil {
-		args = append(args, "stack", string(stack))
-	}
-	s.logError(ctx, "tool failed unexpectedly", args...)
-	setOutcome(ctx, OutcomeFailed, "")
-	return ErrorResult("the tool failed unexpectedly (ref " + ref + ")")
-}
-
-func (s *Server) getPrompt(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
-	s.mu.RLock()
-	e, ok := s.prompts.get(p.Name)
-	s.mu.RUnlock()
-	if !ok {
-		return b, NewError(CodeInvalidParams, "unknown prompt %q", p.Name)
-	}
-	args, err := promptArgs(&e.prompt, p.Arguments)
-	if err != nil {
-		return b, err
-	}
-	if err := s.loadModernInput(ctx, r, p.Name, p); err != nil {
-		return b, err
-	}
-	res, err := e.handler(withRequest(ctx, r), &GetPromptRequest{Name: p.Name, Arguments: args})
-	if r.inputPending() {
-		return b, errInputPending
-	}
-	if err != nil {
-		return b, s.protocolError(ctx, "prompt", p.Name, err)
-	}
-	if res == nil {
-		res = &PromptResult{}
-	}
-	if res.Description != "" {
-		b = appendKey(b, "description")
-		b = jsonrpc.AppendString(b, res.Description)
-	}
-	b = appendKey(b, "messages")
-	b = append(b, '[')
-	for i := range res.Messages {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = res.Messages[i].appendJSON(b)
-	}
-	return append(b, ']'), nil
-}
-
 // protocolError passes an [*Error] through and masks anything else.
 func (s *Server) protocolError(ctx context.Context, kind, name string, err error) error {
 	if pe := (*Error)(nil); errors.As(err, &pe) {
@@ -459,97 +346,6 @@ func (s *Server) protocolError(ctx context.Context, kind, name string, err error
 	}
 	s.logError(ctx, kind+" failed", kind, name, "err", err)
 	return &Error{Code: CodeInternalError, Message: "internal error"}
-}
-
-func (s *Server) readResource(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
-	notFound := func() error {
-		code := CodeResourceNotFound
-		if r.modern {
-			code = CodeInvalidParams
-		}
-		return &Error{Code: code, Message: "resource not found: " + p.URI, Data: map[string]string{"uri": p.URI}}
-	}
-	if p.URI == "" {
-		return b, NewError(CodeInvalidParams, "resources/read needs a uri")
-	}
-	h, vars, ok := s.findResource(p.URI)
-	if !ok {
-		return b, notFound()
-	}
-	if err := s.loadModernInput(ctx, r, p.URI, p); err != nil {
-		return b, err
-	}
-	contents, err := h(withRequest(ctx, r), &ReadResourceRequest{URI: p.URI, Vars: vars})
-	if r.inputPending() {
-		return b, errInputPending
-	}
-	if errors.Is(err, ErrResourceNotFound) {
-		return b, notFound()
-	}
-	if err != nil {
-		return b, s.protocolError(ctx, "resource", p.URI, err)
-	}
-	b = appendKey(b, "contents")
-	b = append(b, '[')
-	for i := range contents {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = contents[i].appendJSON(b)
-	}
-	b = append(b, ']')
-	if r.modern {
-		// A resource may change at any time (NotifyResourceUpdated) and
-		// may be the caller's own: no caching, and never shared.
-		b = appendKey(b, "ttlMs")
-		b = append(b, '0')
-		b = appendKey(b, "cacheScope")
-		b = append(b, `"private"`...)
-	}
-	return b, nil
-}
-
-func (s *Server) complete(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
-	if !s.completes() {
-		return b, methodNotFound(r.method)
-	}
-	if p.Ref == nil || p.Argument == nil || (p.Ref.Type != "ref/prompt" && p.Ref.Type != "ref/resource") {
-		return b, NewError(CodeInvalidParams, "completion/complete needs a ref (ref/prompt or ref/resource) and an argument")
-	}
-	req := &CompleteRequest{RefType: p.Ref.Type, Name: p.Ref.Name, URI: p.Ref.URI,
-		Argument: p.Argument.Name, Value: p.Argument.Value}
-	if p.Context != nil {
-		req.Context = p.Context.Arguments
-	}
-	h, err := s.completer(req)
-	if err != nil {
-		return b, err
-	}
-	res, err := h(withRequest(ctx, r), req)
-	if err != nil {
-		return b, s.protocolError(ctx, "completion", req.Argument, err)
-	}
-	if res == nil {
-		res = &CompleteResult{}
-	}
-	values, hasMore := res.Values, res.HasMore
-	if len(values) > maxCompletions {
-		values, hasMore = values[:maxCompletions], true
-	}
-	if values == nil {
-		values = []string{}
-	}
-	b = appendKey(b, "completion")
-	b = append(b, `{"values":`...)
-	b, _ = marshalInto(b, values)
-	if res.Total > 0 {
-		b = append(b, `,"total":`...)
-		b = strconv.AppendInt(b, int64(res.Total), 10)
-	}
-	if hasMore {
-		b = append(b, `,"hasMore":true`...)
-	}
-	return append(b, '}'), nil
 }
 
 // legacyState serves the methods that change a legacy session's state. A

@@ -9,12 +9,12 @@
 //		Name:        "echo",
 //		Description: "Returns its text.",
 //		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`),
-//	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+//	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 //		var in struct{ Text string }
 //		if err := json.Unmarshal(req.Arguments, &in); err != nil {
 //			return ferry.ErrorResult("text: expected a string"), nil
 //		}
-//		return &ferry.Result{Content: []ferry.Content{ferry.Text(in.Text)}}, nil
+//		return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(in.Text)}}, nil
 //	})
 //	http.Handle("/mcp", ferry.NewHTTPHandler(srv, nil))
 //
@@ -40,7 +40,7 @@
 //
 // # Errors
 //
-// A tool's failure is a [Result] with IsError set: the model reads it and
+// A tool's failure is a [ToolResult] with IsError set: the model reads it and
 // may correct its call. A protocol failure is an [*Error] with a JSON-RPC
 // code; [CodeOf] tells the code of any error. An unexpected error or panic
 // in a tool handler reaches the model as a masked sentence with a reference

@@ -52,7 +52,7 @@ func (c Code) String() string {
 // Error is a protocol error: a JSON-RPC error object sent instead of a result.
 // Handlers of protocol methods return it (or wrap it) to choose the code the
 // client sees; any other error becomes -32603 with a masked message.
-// Tool failures are not protocol errors: see [Result].
+// Tool failures are not protocol errors: see [ToolResult].
 type Error struct {
 	Code    Code
 	Message string

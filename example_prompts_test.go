@@ -70,12 +70,12 @@ func printMessages(result json.RawMessage) {
 // A template prompt needs no handler: its arguments come from a struct of
 // strings, and its message is the template with the arguments filled in,
 // followed by when to prefer the tools it names.
-func ExampleAddPrompt() {
+func ExampleAddPromptTemplate() {
 	type briefArgs struct {
 		CityID string `json:"cityId" doc:"The city's id, as get_city returns it."`
 	}
 	srv := ferry.NewServer("weather", "1.0.0", nil)
-	ferry.AddPrompt[briefArgs](srv, ferry.Prompt{
+	ferry.AddPromptTemplate[briefArgs](srv, ferry.Prompt{
 		Name:        "city_weather_brief",
 		Description: "Summarizes the coming days' weather in one city.",
 		Template:    "Use get_city and get_forecast for city {{cityId}}, then summarize the result.",
@@ -97,19 +97,19 @@ func ExampleAddPrompt() {
 
 // A prompt built in code may hold several messages. An optional argument
 // with an enum tag completes to the enum's values.
-func ExampleAddPromptFunc() {
+func ExampleAddPrompt() {
 	type compareArgs struct {
 		First  string `json:"first" doc:"The first city."`
 		Second string `json:"second" doc:"The second city."`
 		Units  string `json:"units,omitempty" doc:"The units to answer in; metric if empty." enum:"metric,imperial"`
 	}
 	srv := ferry.NewServer("weather", "1.0.0", nil)
-	ferry.AddPromptFunc(srv, ferry.Prompt{Name: "compare_cities", Description: "Compares the weather of two cities."},
-		func(ctx context.Context, args compareArgs) ([]ferry.Message, error) {
+	ferry.AddPrompt(srv, ferry.Prompt{Name: "compare_cities", Description: "Compares the weather of two cities."},
+		func(ctx context.Context, args compareArgs) ([]ferry.PromptMessage, error) {
 			if args.Units == "" {
 				args.Units = "metric"
 			}
-			return []ferry.Message{
+			return []ferry.PromptMessage{
 				ferry.UserMessage(ferry.Text("Which of " + args.First + " and " + args.Second + " will be warmer?")),
 				ferry.AssistantMessage(ferry.Text("I will fetch both forecasts with get_forecast.")),
 				ferry.UserMessage(ferry.Text("Answer in " + args.Units + " units.")),

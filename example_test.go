@@ -19,12 +19,12 @@ func newEchoServer() *ferry.Server {
 		Name:        "echo",
 		Description: "Returns its text.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
-	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		var in struct{ Text string }
 		if err := json.Unmarshal(req.Arguments, &in); err != nil {
 			return ferry.ErrorResult("text: expected a string"), nil
 		}
-		return &ferry.Result{Content: []ferry.Content{ferry.Text(in.Text)}}, nil
+		return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(in.Text)}}, nil
 	})
 	return srv
 }
@@ -89,7 +89,7 @@ func ExampleNewHTTPHandler() {
 func ExampleElicit() {
 	srv := ferry.NewServer("example", "1.0.0", nil)
 	srv.AddTool(ferry.Tool{Name: "delete_all", Description: "Deletes everything, after asking."},
-		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.Result, error) {
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			ans, err := ferry.Elicit(ctx, &ferry.ElicitParams{
 				Message:         "Really delete everything?",
 				RequestedSchema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`),
@@ -100,7 +100,7 @@ func ExampleElicit() {
 			if ans.Action != "accept" || ans.Content["ok"] != true {
 				return ferry.ErrorResult("not confirmed: nothing was deleted"), nil
 			}
-			return &ferry.Result{Content: []ferry.Content{ferry.Text("deleted")}}, nil
+			return &ferry.ToolResult{Content: []ferry.Content{ferry.Text("deleted")}}, nil
 		})
 	ts := httptest.NewServer(ferry.NewHTTPHandler(srv, nil))
 	defer ts.Close()

@@ -231,7 +231,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	modern := p.triesModern()
-	if hv := r.Header.Get(headerProtocolVersion); Modern(hv) && h.srv.versions.supports(hv) {
+	if hv := r.Header.Get(headerProtocolVersion); IsModern(hv) && h.srv.versions.supports(hv) {
 		modern = true
 	}
 	switch {
@@ -327,8 +327,8 @@ func decodeHeaderValue(v string) (string, bool) {
 	return v, true
 }
 
-// legacySession is what a legacy request's session id resolves to.
-type legacySession struct {
+// resolvedSession is what a legacy request's session id resolves to.
+type resolvedSession struct {
 	id      string
 	version string
 	caps    clientCaps
@@ -338,7 +338,7 @@ type legacySession struct {
 // postLegacy serves a 2025 message.
 func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, kind jsonrpc.Kind, p *wireParams) {
 	hv := r.Header.Get(headerProtocolVersion)
-	if hv != "" && (Modern(hv) || !h.srv.versions.supports(hv)) {
+	if hv != "" && (IsModern(hv) || !h.srv.versions.supports(hv)) {
 		h.writeError(w, http.StatusBadRequest, m.ID, NewError(CodeInvalidRequest,
 			"unsupported MCP-Protocol-Version %q; supported: %s", hv, strings.Join(h.srv.versions.legacy, ", ")))
 		return
@@ -372,7 +372,7 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *json
 // legacyRequest builds the request of a legacy session. A stateful session
 // brings its log level (info until set) and its state; a stateless one
 // keeps neither, so it sends no logs.
-func (h *HTTPHandler) legacyRequest(r *http.Request, m *jsonrpc.Message, sess *legacySession) *request {
+func (h *HTTPHandler) legacyRequest(r *http.Request, m *jsonrpc.Message, sess *resolvedSession) *request {
 	req := &request{srv: h.srv, id: m.ID, method: m.Method, header: r.Header,
 		version: sess.version, caps: sess.caps, session: sess.id, level: levelOff, stateless: sess.state == nil}
 	if sess.state != nil {
@@ -387,7 +387,7 @@ func (h *HTTPHandler) legacyRequest(r *http.Request, m *jsonrpc.Message, sess *l
 
 // session resolves the request's session id, with the HTTP status to
 // answer when it does not resolve.
-func (h *HTTPHandler) session(r *http.Request) (*legacySession, int, error) {
+func (h *HTTPHandler) session(r *http.Request) (*resolvedSession, int, error) {
 	id := r.Header.Get(headerSessionID)
 	if id == "" {
 		return nil, http.StatusBadRequest, NewError(CodeInvalidRequest, "missing Mcp-Session-Id header: send initialize first")
@@ -400,7 +400,7 @@ func (h *HTTPHandler) session(r *http.Request) (*legacySession, int, error) {
 		if err != nil {
 			return nil, http.StatusNotFound, notFound()
 		}
-		return &legacySession{id: id, version: t.version, caps: t.caps}, 0, nil
+		return &resolvedSession{id: id, version: t.version, caps: t.caps}, 0, nil
 	}
 	st, err := h.store.Load(r.Context(), id)
 	if err != nil {
@@ -410,7 +410,7 @@ func (h *HTTPHandler) session(r *http.Request) (*legacySession, int, error) {
 		h.srv.logError(r.Context(), "loading session", "err", err)
 		return nil, http.StatusInternalServerError, NewError(CodeInternalError, "session store unavailable")
 	}
-	return &legacySession{id: id, version: st.ProtocolVersion, caps: parseClientCaps(st.ClientCapabilities), state: st}, 0, nil
+	return &resolvedSession{id: id, version: st.ProtocolVersion, caps: parseClientCaps(st.ClientCapabilities), state: st}, 0, nil
 }
 
 // initialize negotiates a legacy session and issues its id.

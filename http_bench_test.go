@@ -15,7 +15,7 @@ func benchServer() *Server {
 	srv.AddTool(Tool{Name: "add", Description: "Adds two integers.",
 		InputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}`),
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}`)},
-		func(_ context.Context, req *CallToolRequest) (*Result, error) {
+		func(_ context.Context, req *CallToolRequest) (*ToolResult, error) {
 			var in struct{ A, B int }
 			if err := json.Unmarshal(req.Arguments, &in); err != nil {
 				return nil, err
@@ -23,7 +23,7 @@ func benchServer() *Server {
 			out := struct {
 				Sum int `json:"sum"`
 			}{in.A + in.B}
-			return &Result{Content: []Content{Text(`{"sum":` + strconv.Itoa(out.Sum) + `}`)}, StructuredContent: out}, nil
+			return &ToolResult{Content: []Content{Text(`{"sum":` + strconv.Itoa(out.Sum) + `}`)}, StructuredContent: out}, nil
 		})
 	return srv
 }

@@ -16,7 +16,7 @@ import (
 // stream only, so a second is refused while the first is open.
 func TestOneGetStreamPerSession(t *testing.T) {
 	srv := ferry.NewServer("s", "1", nil)
-	srv.AddTool(ferry.Tool{Name: "t", Description: "A tool."}, func(context.Context, *ferry.CallToolRequest) (*ferry.Result, error) {
+	srv.AddTool(ferry.Tool{Name: "t", Description: "A tool."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		return nil, nil
 	})
 	ts := httptest.NewServer(ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true}))
@@ -55,7 +55,7 @@ func TestOneGetStreamPerSession(t *testing.T) {
 // DELETE ends the session: its GET stream closes, and the id is gone.
 func TestDeleteEndsTheGetStream(t *testing.T) {
 	srv := ferry.NewServer("s", "1", nil)
-	srv.AddTool(ferry.Tool{Name: "t", Description: "A tool."}, func(context.Context, *ferry.CallToolRequest) (*ferry.Result, error) {
+	srv.AddTool(ferry.Tool{Name: "t", Description: "A tool."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		return nil, nil
 	})
 	ts := httptest.NewServer(ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true}))

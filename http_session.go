@@ -169,7 +169,7 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []b
 type httpBatch struct {
 	h    *HTTPHandler
 	r    *http.Request
-	sess *legacySession
+	sess *resolvedSession
 }
 
 func (b *httpBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {

@@ -6,20 +6,20 @@ import (
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
-// Message is one message of a prompt or of a sampling request: who says it
+// PromptMessage is one message of a prompt or of a sampling request: who says it
 // and one content block.
-type Message struct {
+type PromptMessage struct {
 	Role    Role
 	Content Content
 }
 
 // UserMessage returns a message from the user holding the content.
-func UserMessage(c Content) Message { return Message{Role: RoleUser, Content: c} }
+func UserMessage(c Content) PromptMessage { return PromptMessage{Role: RoleUser, Content: c} }
 
 // AssistantMessage returns a message from the assistant holding the content.
-func AssistantMessage(c Content) Message { return Message{Role: RoleAssistant, Content: c} }
+func AssistantMessage(c Content) PromptMessage { return PromptMessage{Role: RoleAssistant, Content: c} }
 
-func (m *Message) appendJSON(b []byte) []byte {
+func (m *PromptMessage) appendJSON(b []byte) []byte {
 	b = append(b, `{"role":`...)
 	b = jsonrpc.AppendString(b, string(m.Role))
 	b = append(b, `,"content":`...)
@@ -32,7 +32,7 @@ func (m *Message) appendJSON(b []byte) []byte {
 }
 
 // MarshalJSON implements [json.Marshaler].
-func (m Message) MarshalJSON() ([]byte, error) {
+func (m PromptMessage) MarshalJSON() ([]byte, error) {
 	if m.Role == "" {
 		return nil, errors.New("ferry: message without a role")
 	}

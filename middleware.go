@@ -9,16 +9,16 @@ import (
 	"time"
 )
 
-// Outcome is how a tool call ended, as the call log records it.
-type Outcome string
+// outcome is how a tool call ended, as the call log records it.
+type outcome string
 
 // The outcomes of a tool call.
 const (
-	OutcomeOK      Outcome = "ok"
-	OutcomeInvalid Outcome = "invalid" // the arguments broke the input schema
-	OutcomeRefused Outcome = "refused" // a refusal; the log adds its code
-	OutcomeFailed  Outcome = "failed"  // an unexpected error or a panic
-	OutcomeAsked   Outcome = "asked"   // it asked the client and awaits the retry (2026-07-28)
+	outcomeOK      outcome = "ok"
+	outcomeInvalid outcome = "invalid" // the arguments broke the input schema
+	outcomeRefused outcome = "refused" // a refusal; the log adds its code
+	outcomeFailed  outcome = "failed"  // an unexpected error or a panic
+	outcomeAsked   outcome = "asked"   // it asked the client and awaits the retry (2026-07-28)
 )
 
 // wrapTool builds a tool's handler chain: the call log, then the user's
@@ -35,7 +35,7 @@ func (s *Server) wrapTool(h ToolHandler) ToolHandler {
 // a refusal becomes "code: message", OnToolError may map a service's own
 // error, and any other error or a panic is masked behind a reference.
 func (s *Server) recovering(next ToolHandler) ToolHandler {
-	return func(ctx context.Context, req *CallToolRequest) (res *Result, err error) {
+	return func(ctx context.Context, req *CallToolRequest) (res *ToolResult, err error) {
 		defer func() {
 			if v := recover(); v != nil {
 				res, err = s.masked(ctx, req.Name, fmt.Errorf("panic: %v", v), debug.Stack()), nil
@@ -58,7 +58,7 @@ func (s *Server) recovering(next ToolHandler) ToolHandler {
 		if s.opts.OnToolError != nil {
 			if r := s.opts.OnToolError(err); r != nil {
 				if r.IsError {
-					setOutcome(ctx, OutcomeRefused, "")
+					setOutcome(ctx, outcomeRefused, "")
 				}
 				return r, nil
 			}
@@ -67,32 +67,32 @@ func (s *Server) recovering(next ToolHandler) ToolHandler {
 	}
 }
 
-func refusalResult(ctx context.Context, err error) *Result {
+func refusalResult(ctx context.Context, err error) *ToolResult {
 	var rf *Refusal
 	if !errors.As(err, &rf) {
 		return nil
 	}
-	setOutcome(ctx, OutcomeRefused, rf.Code)
+	setOutcome(ctx, outcomeRefused, rf.Code)
 	return ErrorResult(rf.Error())
 }
 
 // clientResult explains to the model a tool that could not ask the client
 // something: the client cannot answer questions here, or refused.
-func clientResult(ctx context.Context, err error) *Result {
+func clientResult(ctx context.Context, err error) *ToolResult {
 	var ce *ClientError
 	switch {
 	case errors.As(err, &ce):
-		setOutcome(ctx, OutcomeRefused, RefusalUnavailable)
+		setOutcome(ctx, outcomeRefused, RefusalUnavailable)
 		return ErrorResult(fmt.Sprintf("unavailable: the tool asked the client (%s) and it declined: %s", ce.Method, ce.Message))
 	case errors.Is(err, ErrNoClientStream), errors.Is(err, ErrConnectionClosed):
-		setOutcome(ctx, OutcomeRefused, RefusalUnavailable)
+		setOutcome(ctx, outcomeRefused, RefusalUnavailable)
 		return ErrorResult("unavailable: the tool needs to ask the user or the client's model, and this client or session cannot be asked")
 	}
 	return nil
 }
 
 // setOutcome records how the call ended, for the call log.
-func setOutcome(ctx context.Context, o Outcome, code RefusalCode) {
+func setOutcome(ctx context.Context, o outcome, code RefusalCode) {
 	if r := requestFrom(ctx); r != nil {
 		r.mu.Lock()
 		r.outcome, r.refusal = o, code
@@ -103,13 +103,13 @@ func setOutcome(ctx context.Context, o Outcome, code RefusalCode) {
 // callLog writes one record per call: tool, outcome, duration, session and
 // principal.
 func (s *Server) callLog(next ToolHandler) ToolHandler {
-	return func(ctx context.Context, req *CallToolRequest) (*Result, error) {
+	return func(ctx context.Context, req *CallToolRequest) (*ToolResult, error) {
 		if !s.logger.Enabled(ctx, slog.LevelInfo) {
 			return next(ctx, req)
 		}
 		start := time.Now()
 		res, err := next(ctx, req)
-		outcome, code := OutcomeOK, RefusalCode("")
+		outcome, code := outcomeOK, RefusalCode("")
 		if r := requestFrom(ctx); r != nil {
 			r.mu.Lock()
 			if r.outcome != "" {
@@ -119,9 +119,9 @@ func (s *Server) callLog(next ToolHandler) ToolHandler {
 		}
 		switch {
 		case errors.Is(err, ErrInputRequired):
-			outcome = OutcomeAsked
+			outcome = outcomeAsked
 		case err != nil:
-			outcome = OutcomeFailed
+			outcome = outcomeFailed
 		}
 		attrs := []slog.Attr{slog.String("tool", req.Name), slog.String("outcome", string(outcome)),
 			slog.Duration("duration", time.Since(start))}

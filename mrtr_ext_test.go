@@ -16,7 +16,7 @@ import (
 func TestRequestStateIsBoundToThePrincipal(t *testing.T) {
 	srv := ferry.NewServer("s", "1", nil)
 	srv.AddTool(ferry.Tool{Name: "wipe", Description: "Wipes, after asking."},
-		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.Result, error) {
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			if _, err := ferry.Elicit(ctx, &ferry.ElicitParams{Message: "Sure?"}); err != nil {
 				return nil, err
 			}

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
 // Prompt describes a prompt: messages a user picks, filled in with
@@ -19,8 +21,8 @@ type Prompt struct {
 	Name        string
 	Title       string
 	Description string
-	// Arguments are the prompt's arguments, all strings. [AddPrompt] and
-	// [AddPromptFunc] derive them from a struct instead.
+	// Arguments are the prompt's arguments, all strings. [AddPromptTemplate] and
+	// [AddPrompt] derive them from a struct instead.
 	Arguments []PromptArgument
 	// Template is the text of the prompt's user message, with {{name}}
 	// placeholders for its arguments.
@@ -58,7 +60,7 @@ type GetPromptRequest struct {
 // PromptResult is what a prompt handler returns.
 type PromptResult struct {
 	Description string
-	Messages    []Message
+	Messages    []PromptMessage
 }
 
 // PromptHandler builds a prompt's messages. A returned [*Error] reaches the
@@ -126,13 +128,13 @@ func (s *Server) RemovePrompts(names ...string) {
 	}
 }
 
-// AddPrompt registers a template prompt whose arguments come from the
+// AddPromptTemplate registers a template prompt whose arguments come from the
 // struct A: one argument per string field, named as encoding/json would,
 // described by its doc tag, required unless omitempty, omitzero or a
 // pointer. An enum tag ("metric,imperial") lists the only values allowed
 // and completes them; a suggest tag lists values to complete while
 // allowing others.
-func AddPrompt[A any](s *Server, p Prompt) {
+func AddPromptTemplate[A any](s *Server, p Prompt) {
 	args, _, err := promptArgsOf(reflect.TypeFor[A]())
 	if err != nil {
 		s.problem(fmt.Errorf("prompt %q: %w", p.Name, err))
@@ -142,9 +144,9 @@ func AddPrompt[A any](s *Server, p Prompt) {
 	s.AddPrompt(p, nil)
 }
 
-// AddPromptFunc registers a prompt whose messages h builds in code, with
-// arguments from the struct A as in [AddPrompt].
-func AddPromptFunc[A any](s *Server, p Prompt, h func(ctx context.Context, args A) ([]Message, error)) {
+// AddPrompt registers a prompt whose messages h builds in code, with
+// arguments from the struct A as in [AddPromptTemplate].
+func AddPrompt[A any](s *Server, p Prompt, h func(ctx context.Context, args A) ([]PromptMessage, error)) {
 	args, fields, err := promptArgsOf(reflect.TypeFor[A]())
 	if err != nil {
 		s.problem(fmt.Errorf("prompt %q: %w", p.Name, err))
@@ -232,7 +234,7 @@ func templateHandler(p *Prompt) PromptHandler {
 		if prefer != "" {
 			text += "\n\nTool preference: " + prefer
 		}
-		return &PromptResult{Description: desc, Messages: []Message{UserMessage(Text(text))}}, nil
+		return &PromptResult{Description: desc, Messages: []PromptMessage{UserMessage(Text(text))}}, nil
 	}
 }
 
@@ -322,4 +324,43 @@ func splitList(v string) []string {
 		out = append(out, strings.TrimSpace(item))
 	}
 	return out
+}
+
+func (s *Server) getPrompt(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
+	s.mu.RLock()
+	e, ok := s.prompts.get(p.Name)
+	s.mu.RUnlock()
+	if !ok {
+		return b, NewError(CodeInvalidParams, "unknown prompt %q", p.Name)
+	}
+	args, err := promptArgs(&e.prompt, p.Arguments)
+	if err != nil {
+		return b, err
+	}
+	if err := s.loadModernInput(ctx, r, p.Name, p); err != nil {
+		return b, err
+	}
+	res, err := e.handler(withRequest(ctx, r), &GetPromptRequest{Name: p.Name, Arguments: args})
+	if r.inputPending() {
+		return b, errInputPending
+	}
+	if err != nil {
+		return b, s.protocolError(ctx, "prompt", p.Name, err)
+	}
+	if res == nil {
+		res = &PromptResult{}
+	}
+	if res.Description != "" {
+		b = appendKey(b, "description")
+		b = jsonrpc.AppendString(b, res.Description)
+	}
+	b = appendKey(b, "messages")
+	b = append(b, '[')
+	for i := range res.Messages {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = res.Messages[i].appendJSON(b)
+	}
+	return append(b, ']'), nil
 }

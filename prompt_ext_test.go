@@ -28,7 +28,7 @@ func TestEnumTagsRestrictAndSuggestTagsComplete(t *testing.T) {
 		City  string `json:"city,omitempty" suggest:"Oslo,Osaka"`
 	}
 	srv := ferry.NewServer("s", "1", nil)
-	ferry.AddPrompt[units](srv, ferry.Prompt{Name: "weather", Description: "Weather in units.", Template: "Use {{units}} units."})
+	ferry.AddPromptTemplate[units](srv, ferry.Prompt{Name: "weather", Description: "Weather in units.", Template: "Use {{units}} units."})
 	ferry.AddResourceTemplate(srv, ferry.ResourceTemplate{URITemplate: "orders://{region}/{id}", Name: "order"},
 		func(_ context.Context, uri string, v struct {
 			Region string `json:"region" enum:"emea,apac"`

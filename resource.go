@@ -273,3 +273,51 @@ func (s *Server) findResource(uri string) (ResourceHandler, map[string]string, b
 	}
 	return nil, nil, false
 }
+
+func (s *Server) readResource(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
+	notFound := func() error {
+		code := CodeResourceNotFound
+		if r.modern {
+			code = CodeInvalidParams
+		}
+		return &Error{Code: code, Message: "resource not found: " + p.URI, Data: map[string]string{"uri": p.URI}}
+	}
+	if p.URI == "" {
+		return b, NewError(CodeInvalidParams, "resources/read needs a uri")
+	}
+	h, vars, ok := s.findResource(p.URI)
+	if !ok {
+		return b, notFound()
+	}
+	if err := s.loadModernInput(ctx, r, p.URI, p); err != nil {
+		return b, err
+	}
+	contents, err := h(withRequest(ctx, r), &ReadResourceRequest{URI: p.URI, Vars: vars})
+	if r.inputPending() {
+		return b, errInputPending
+	}
+	if errors.Is(err, ErrResourceNotFound) {
+		return b, notFound()
+	}
+	if err != nil {
+		return b, s.protocolError(ctx, "resource", p.URI, err)
+	}
+	b = appendKey(b, "contents")
+	b = append(b, '[')
+	for i := range contents {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = contents[i].appendJSON(b)
+	}
+	b = append(b, ']')
+	if r.modern {
+		// A resource may change at any time (NotifyResourceUpdated) and
+		// may be the caller's own: no caching, and never shared.
+		b = appendKey(b, "ttlMs")
+		b = append(b, '0')
+		b = appendKey(b, "cacheScope")
+		b = append(b, `"private"`...)
+	}
+	return b, nil
+}

@@ -5,12 +5,12 @@ import (
 	"fmt"
 )
 
-// Result is the result of a tool call. Content is what the model reads;
+// ToolResult is the result of a tool call. Content is what the model reads;
 // StructuredContent, when not nil, is the JSON value a tool with an output
 // schema returns (and should mirror in a text block). IsError marks a
 // failure the model should see and may correct: a bad argument or a refusal,
 // not a protocol error.
-type Result struct {
+type ToolResult struct {
 	Content           []Content
 	StructuredContent any
 	IsError           bool
@@ -18,15 +18,15 @@ type Result struct {
 	Meta map[string]any
 }
 
-// ErrorResult returns a [*Result] with IsError set and msg as its only
+// ErrorResult returns a [*ToolResult] with IsError set and msg as its only
 // text block.
-func ErrorResult(msg string) *Result {
-	return &Result{Content: []Content{Text(msg)}, IsError: true}
+func ErrorResult(msg string) *ToolResult {
+	return &ToolResult{Content: []Content{Text(msg)}, IsError: true}
 }
 
 // appendMembers appends the result's members to an open JSON object, its
 // _meta too when withMeta is set (the modern era writes _meta itself).
-func (r *Result) appendMembers(b []byte, withMeta bool) ([]byte, error) {
+func (r *ToolResult) appendMembers(b []byte, withMeta bool) ([]byte, error) {
 	b = appendKey(b, "content")
 	b = append(b, '[')
 	for i, c := range r.Content {
@@ -59,7 +59,7 @@ func (r *Result) appendMembers(b []byte, withMeta bool) ([]byte, error) {
 }
 
 // MarshalJSON implements [json.Marshaler].
-func (r *Result) MarshalJSON() ([]byte, error) {
+func (r *ToolResult) MarshalJSON() ([]byte, error) {
 	b, err := r.appendMembers([]byte{'{'}, true)
 	if err != nil {
 		return nil, err
@@ -78,4 +78,4 @@ func JSON(v any) *TextContent {
 }
 
 // NewResult returns a result holding the content blocks, in order.
-func NewResult(content ...Content) *Result { return &Result{Content: content} }
+func NewResult(content ...Content) *ToolResult { return &ToolResult{Content: content} }

@@ -63,7 +63,7 @@ type ServerOptions struct {
 	// or an [*Error]) to the result the model sees, such as a refusal for a
 	// service's own "not allowed" error. Returning nil masks the error as
 	// unexpected.
-	OnToolError func(error) *Result
+	OnToolError func(error) *ToolResult
 	// Coercion is how typed tools treat arguments of the wrong JSON type. If
 	// zero, [schema.Unambiguous]: "12" for an integer, "true" for a boolean,
 	// "£1,234.00" for a number and "a, b" for a list of strings are accepted.

@@ -2,10 +2,11 @@ package ferry
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
-
-	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
 // Tool describes a tool: what clients list, and the hints an approval step
@@ -22,14 +23,14 @@ type Tool struct {
 	// tool is also reported idempotent and not destructive.
 	ReadOnly bool
 	// Destructive says whether a tool that writes may destroy or overwrite
-	// data. If [Unset], the protocol's cautious default applies: a tool that
+	// data. If [HintUnset], the protocol's cautious default applies: a tool that
 	// is not ReadOnly is reported destructive.
 	Destructive Hint
 	// Idempotent says that calling the tool again with the same arguments
 	// has no further effect. If false, it is reported not idempotent.
 	Idempotent bool
 	// OpenWorld says whether the tool reaches an open set of outside
-	// entities (the web, another company's API). If [Unset], it is reported
+	// entities (the web, another company's API). If [HintUnset], it is reported
 	// open, the protocol's cautious default.
 	OpenWorld Hint
 
@@ -58,17 +59,17 @@ type Hint uint8
 
 // The values of a [Hint].
 const (
-	Unset Hint = iota // the protocol's default applies
-	Yes
-	No
+	HintUnset Hint = iota // the protocol's default applies
+	HintYes
+	HintNo
 )
 
 // String returns "unset", "yes" or "no".
 func (h Hint) String() string {
 	switch h {
-	case Yes:
+	case HintYes:
 		return "yes"
-	case No:
+	case HintNo:
 		return "no"
 	}
 	return "unset"
@@ -76,38 +77,12 @@ func (h Hint) String() string {
 
 func (h Hint) or(def bool) bool {
 	switch h {
-	case Yes:
+	case HintYes:
 		return true
-	case No:
+	case HintNo:
 		return false
 	}
 	return def
-}
-
-// ToolInfo is what the catalog knows of a tool: its hints, resolved to the
-// values clients are sent.
-type ToolInfo struct {
-	Name        string
-	Title       string
-	ReadOnly    bool
-	Destructive bool
-	Idempotent  bool
-	OpenWorld   bool
-}
-
-// Writes reports whether the tool may change anything: an approval step
-// gates the tools that write.
-func (t ToolInfo) Writes() bool { return !t.ReadOnly }
-
-func (t *Tool) info() ToolInfo {
-	return ToolInfo{
-		Name:        t.Name,
-		Title:       t.Title,
-		ReadOnly:    t.ReadOnly,
-		Destructive: !t.ReadOnly && t.Destructive.or(true),
-		Idempotent:  t.ReadOnly || t.Idempotent,
-		OpenWorld:   t.OpenWorld.or(true),
-	}
 }
 
 // CallToolRequest is a tools/call as a tool handler sees it.
@@ -118,14 +93,14 @@ type CallToolRequest struct {
 	Arguments json.RawMessage
 }
 
-// ToolHandler runs a tool call. It returns a [*Result]; a result with
+// ToolHandler runs a tool call. It returns a [*ToolResult]; a result with
 // IsError set is a failure the model reads. A returned refusal ([NotFound],
 // [Refuse] and the like) becomes an IsError result reading "code: message";
 // a returned [*Error] becomes a protocol error; any other error (and a
 // panic) is offered to [ServerOptions.OnToolError], and otherwise becomes an
 // IsError result that masks it behind a reference, with the whole error in
 // the log. Handlers may run concurrently.
-type ToolHandler func(ctx context.Context, req *CallToolRequest) (*Result, error)
+type ToolHandler func(ctx context.Context, req *CallToolRequest) (*ToolResult, error)
 
 // ToolMiddleware wraps every tool call. Middleware listed first in
 // [ServerOptions.ToolMiddleware] runs first.
@@ -216,90 +191,50 @@ func (s *Server) RemoveTools(names ...string) {
 	}
 }
 
-// Catalog returns what the server knows of its tools now, in name order: an
-// HTTP authorizer reads whether the tool a request names writes (see
-// [ParseToolCall]) from the same registry clients are served.
-func (s *Server) Catalog() Catalog {
+// callTool runs tools/call.
+func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	c := Catalog{tools: make([]ToolInfo, len(s.tools.sorted))}
-	for i, e := range s.tools.sorted {
-		c.tools[i] = e.tool.info()
+	e, ok := s.tools.get(p.Name)
+	s.mu.RUnlock()
+	if !ok {
+		return b, NewError(CodeInvalidParams, "unknown tool %q", p.Name)
 	}
-	return c
+	if err := s.loadModernInput(ctx, r, p.Name, p); err != nil {
+		return b, err
+	}
+	r.tool = p.Name
+	res, err := e.handler(withRequest(ctx, r), &CallToolRequest{Name: p.Name, Arguments: p.Arguments})
+	if r.inputPending() {
+		return b, errInputPending
+	}
+	if err != nil {
+		// The middleware chain turned every other error into a result.
+		if pe := (*Error)(nil); errors.As(err, &pe) {
+			return b, err
+		}
+		res = s.masked(withRequest(ctx, r), p.Name, err, nil)
+	}
+	if res == nil {
+		res = &ToolResult{Content: []Content{}}
+	}
+	if r.modern {
+		r.resultMeta = res.Meta // merged with serverInfo by appendModernTail
+		return res.appendMembers(b, false)
+	}
+	return res.appendMembers(b, true)
 }
 
-// Catalog is a snapshot of a server's tools. The zero value is empty.
-type Catalog struct {
-	tools []ToolInfo // in name order
-}
-
-// Tools returns the tools in name order. The slice is the caller's.
-func (c Catalog) Tools() []ToolInfo { return append([]ToolInfo(nil), c.tools...) }
-
-// Lookup returns the named tool.
-func (c Catalog) Lookup(name string) (ToolInfo, bool) {
-	lo, hi := 0, len(c.tools)
-	for lo < hi {
-		mid := (lo + hi) / 2
-		switch n := c.tools[mid].Name; {
-		case n == name:
-			return c.tools[mid], true
-		case n < name:
-			lo = mid + 1
-		default:
-			hi = mid
-		}
+// masked logs an unexpected failure and returns the result the model sees:
+// a sentence with a reference to the log record, never the error itself.
+func (s *Server) masked(ctx context.Context, tool string, err error, stack []byte) *ToolResult {
+	var id [6]byte
+	_, _ = rand.Read(id[:])
+	ref := hex.EncodeToString(id[:])
+	args := []any{"tool", tool, "ref", ref, "err", err}
+	if stack != nil {
+		args = append(args, "stack", string(stack))
 	}
-	return ToolInfo{}, false
-}
-
-// ParseToolCall tells which tool a JSON-RPC request body calls: the name,
-// and true, when the body is one tools/call request. A body that is a
-// batch (allowed in 2025-03-26 sessions) may call several tools and
-// reports false: an authorizer should use [ParseToolCalls], which reads
-// batches too.
-func ParseToolCall(body []byte) (string, bool) {
-	if jsonrpc.IsBatch(body) {
-		return "", false
-	}
-	names, err := ParseToolCalls(body)
-	if err != nil || len(names) != 1 {
-		return "", false
-	}
-	return names[0], true
-}
-
-// ParseToolCalls returns the tools a JSON-RPC request body calls, in
-// order: none for a body that calls no tool, several for a batch. An
-// authorizer in front of the HTTP handler reads each with
-// [Catalog.Lookup] to decide, without a second list of which tools
-// write. A body it cannot read is an error; the authorizer should refuse
-// it (the handler would too).
-func ParseToolCalls(body []byte) ([]string, error) {
-	type call struct {
-		Method string `json:"method"`
-		Params struct {
-			Name string `json:"name"`
-		} `json:"params"`
-	}
-	var calls []call
-	if jsonrpc.IsBatch(body) {
-		if err := json.Unmarshal(body, &calls); err != nil {
-			return nil, fmt.Errorf("ferry: reading the tool calls of a batch: %w", err)
-		}
-	} else {
-		var c call
-		if err := json.Unmarshal(body, &c); err != nil {
-			return nil, fmt.Errorf("ferry: reading the tool call: %w", err)
-		}
-		calls = []call{c}
-	}
-	var names []string
-	for _, c := range calls {
-		if c.Method == "tools/call" {
-			names = append(names, c.Params.Name)
-		}
-	}
-	return names, nil
+	s.logError(ctx, "tool failed unexpectedly", args...)
+	setOutcome(ctx, outcomeFailed, "")
+	return ErrorResult("the tool failed unexpectedly (ref " + ref + ")")
 }

@@ -21,7 +21,7 @@ import (
 //   - a struct, a map or a pointer to one: structuredContent, plus the same
 //     JSON as a text block, and Out's schema is the output schema;
 //   - a string: one text block;
-//   - a [*Result]: sent as it is;
+//   - a [*ToolResult]: sent as it is;
 //   - anything else (a slice, a number): its JSON as a text block.
 //
 // Errors follow [ToolHandler]. Call details (the session, the caller, the
@@ -37,7 +37,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, in In) 
 		s.problem(fmt.Errorf("tool %q: %w", t.Name, err))
 		return
 	}
-	s.addTool(t, func(ctx context.Context, req *CallToolRequest) (*Result, error) {
+	s.addTool(t, func(ctx context.Context, req *CallToolRequest) (*ToolResult, error) {
 		var in In
 		if res := spec.decode(ctx, req.Arguments, &in); res != nil {
 			return res, nil
@@ -67,7 +67,7 @@ type typedSpec struct {
 }
 
 var (
-	resultType = reflect.TypeFor[*Result]()
+	resultType = reflect.TypeFor[*ToolResult]()
 	textMarsh  = reflect.TypeFor[encoding.TextMarshaler]()
 )
 
@@ -119,17 +119,17 @@ func (s *Server) newTypedSpec(t *Tool, in, out reflect.Type) (*typedSpec, error)
 
 // decode checks the arguments and decodes them into in (a pointer). It
 // returns the IsError result to send when they do not fit, or nil.
-func (spec *typedSpec) decode(ctx context.Context, args json.RawMessage, in any) *Result {
+func (spec *typedSpec) decode(ctx context.Context, args json.RawMessage, in any) *ToolResult {
 	data, errs := spec.validator.Validate(args)
 	if len(errs) > 0 {
-		setOutcome(ctx, OutcomeInvalid, "")
+		setOutcome(ctx, outcomeInvalid, "")
 		return invalidResult(errs)
 	}
 	if len(data) == 0 || string(data) == "null" {
 		return nil
 	}
 	if err := json.Unmarshal(data, in); err != nil {
-		setOutcome(ctx, OutcomeInvalid, "")
+		setOutcome(ctx, outcomeInvalid, "")
 		return ErrorResult("invalid arguments:\n- " + decodeSentence(err))
 	}
 	return nil
@@ -146,7 +146,7 @@ func decodeSentence(err error) string {
 }
 
 // invalidResult lists every violation for the model.
-func invalidResult(errs schema.Errors) *Result {
+func invalidResult(errs schema.Errors) *ToolResult {
 	var sb strings.Builder
 	sb.WriteString("invalid arguments:")
 	for _, e := range errs {
@@ -157,19 +157,19 @@ func invalidResult(errs schema.Errors) *Result {
 }
 
 // result turns a typed tool's output into a result.
-func (spec *typedSpec) result(v any) (*Result, error) {
+func (spec *typedSpec) result(v any) (*ToolResult, error) {
 	switch spec.out {
 	case outResult:
-		r, _ := v.(*Result)
+		r, _ := v.(*ToolResult)
 		return r, nil
 	case outText:
-		return &Result{Content: []Content{Text(reflect.ValueOf(v).String())}}, nil
+		return &ToolResult{Content: []Content{Text(reflect.ValueOf(v).String())}}, nil
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the tool's output: %w", err)
 	}
-	res := &Result{Content: []Content{Text(string(data))}}
+	res := &ToolResult{Content: []Content{Text(string(data))}}
 	if spec.out == outStructured && string(data) != "null" {
 		res.StructuredContent = json.RawMessage(data)
 	}

@@ -157,7 +157,7 @@ func TestTypedToolErrors(t *testing.T) {
 
 func TestOnToolErrorMapsServiceErrors(t *testing.T) {
 	errLocked := errors.New("period locked")
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{OnToolError: func(err error) *ferry.Result {
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{OnToolError: func(err error) *ferry.ToolResult {
 		if errors.Is(err, errLocked) {
 			return ferry.ErrorResult("conflict: the period is locked")
 		}
@@ -174,7 +174,7 @@ func TestToolMiddlewareRunsInOrder(t *testing.T) {
 	var order []string
 	mw := func(name string) ferry.ToolMiddleware {
 		return func(next ferry.ToolHandler) ferry.ToolHandler {
-			return func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+			return func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 				order = append(order, name)
 				return next(ctx, req)
 			}
@@ -197,7 +197,7 @@ func TestCatalogAndParseToolCall(t *testing.T) {
 	srv := ferry.NewServer("s", "1", nil)
 	noop := func(context.Context, struct{}) (string, error) { return "", nil }
 	ferry.AddTool(srv, ferry.Tool{Name: "read", Description: "Reads.", ReadOnly: true}, noop)
-	ferry.AddTool(srv, ferry.Tool{Name: "append", Description: "Appends.", Destructive: ferry.No, OpenWorld: ferry.No}, noop)
+	ferry.AddTool(srv, ferry.Tool{Name: "append", Description: "Appends.", Destructive: ferry.HintNo, OpenWorld: ferry.HintNo}, noop)
 	ferry.AddTool(srv, ferry.Tool{Name: "wipe", Description: "Wipes."}, noop)
 	name, ok := ferry.ParseToolCall([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"wipe","arguments":{}}}`))
 	if !ok || name != "wipe" {
@@ -235,7 +235,7 @@ func TestCatalogAndParseToolCall(t *testing.T) {
 
 func TestCheckNamesEveryProblem(t *testing.T) {
 	srv := ferry.NewServer("s", "1", nil)
-	noop := func(context.Context, *ferry.CallToolRequest) (*ferry.Result, error) { return nil, nil }
+	noop := func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return nil, nil }
 	srv.AddTool(ferry.Tool{Name: "bad name", Description: "x"}, noop)
 	srv.AddTool(ferry.Tool{Name: "silent"}, noop)
 	srv.AddTool(ferry.Tool{Name: "twice", Description: "x"}, noop)

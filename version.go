@@ -18,9 +18,9 @@ var supportedVersions = []string{Version20260728, Version20251125, Version202506
 // first. [ServerOptions.ProtocolVersions] may narrow it.
 func SupportedVersions() []string { return slices.Clone(supportedVersions) }
 
-// Modern reports whether version belongs to the stateless era that starts
+// IsModern reports whether version belongs to the stateless era that starts
 // with 2026-07-28 (no initialize, version in every request's _meta).
-func Modern(version string) bool { return isDate(version) && version >= Version20260728 }
+func IsModern(version string) bool { return isDate(version) && version >= Version20260728 }
 
 // isDate reports whether v has the form of a protocol version, yyyy-mm-dd.
 func isDate(v string) bool {
@@ -49,7 +49,7 @@ func newVersionSet(allowed []string) versionSet {
 			continue
 		}
 		vs.all = append(vs.all, v)
-		if Modern(v) {
+		if IsModern(v) {
 			vs.modern = append(vs.modern, v)
 		} else {
 			vs.legacy = append(vs.legacy, v)

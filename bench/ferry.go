@@ -32,12 +32,12 @@ func newFerryServer() *ferry.Server {
 		Description:  AddDescription,
 		InputSchema:  AddInputSchema,
 		OutputSchema: AddOutputSchema,
-	}, func(_ context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+	}, func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		out, text, err := Add(req.Arguments)
 		if err != nil {
 			return nil, err
 		}
-		return &ferry.Result{
+		return &ferry.ToolResult{
 			Content:           []ferry.Content{&ferry.TextContent{Text: text}},
 			StructuredContent: out,
 		}, nil
@@ -46,12 +46,12 @@ func newFerryServer() *ferry.Server {
 		Name:        "echo",
 		Description: EchoDescription,
 		InputSchema: EchoInputSchema,
-	}, func(_ context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+	}, func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		var in EchoInput
 		if err := json.Unmarshal(req.Arguments, &in); err != nil {
 			return nil, err
 		}
-		return &ferry.Result{Content: []ferry.Content{&ferry.TextContent{Text: in.Text}}}, nil
+		return &ferry.ToolResult{Content: []ferry.Content{&ferry.TextContent{Text: in.Text}}}, nil
 	})
 	return srv
 }

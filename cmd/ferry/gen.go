@@ -127,10 +127,10 @@ func render(pkg string, t *doc.Type) ([]byte, error) {
 
 func writeHint(b *bytes.Buffer, field string, h ferry.Hint) {
 	switch h {
-	case ferry.Yes:
-		fmt.Fprintf(b, ", %s: ferry.Yes", field)
-	case ferry.No:
-		fmt.Fprintf(b, ", %s: ferry.No", field)
+	case ferry.HintYes:
+		fmt.Fprintf(b, ", %s: ferry.HintYes", field)
+	case ferry.HintNo:
+		fmt.Fprintf(b, ", %s: ferry.HintNo", field)
 	}
 }
 
@@ -198,11 +198,11 @@ func parseDoc(method, text string, dirs []string) (toolDoc, error) {
 func parseHint(v string) (ferry.Hint, error) {
 	switch v {
 	case "", "yes", "true":
-		return ferry.Yes, nil
+		return ferry.HintYes, nil
 	case "no", "false":
-		return ferry.No, nil
+		return ferry.HintNo, nil
 	}
-	return ferry.Unset, fmt.Errorf("want yes or no, got %q", v)
+	return ferry.HintUnset, fmt.Errorf("want yes or no, got %q", v)
 }
 
 // outputName is the file gen writes for a type.

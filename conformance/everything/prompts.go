@@ -18,21 +18,21 @@ type embedArgs struct {
 }
 
 func addPrompts(srv *ferry.Server) {
-	ferry.AddPrompt[struct{}](srv, ferry.Prompt{Name: "test_simple_prompt", Description: "A prompt with no arguments.",
+	ferry.AddPromptTemplate[struct{}](srv, ferry.Prompt{Name: "test_simple_prompt", Description: "A prompt with no arguments.",
 		Template: "This is a simple prompt for testing."})
-	ferry.AddPrompt[promptArgs](srv, ferry.Prompt{Name: "test_prompt_with_arguments", Description: "A prompt with two arguments.",
+	ferry.AddPromptTemplate[promptArgs](srv, ferry.Prompt{Name: "test_prompt_with_arguments", Description: "A prompt with two arguments.",
 		Template: "Prompt with arguments: arg1='{{arg1}}', arg2='{{arg2}}'"})
-	ferry.AddPromptFunc(srv, ferry.Prompt{Name: "test_prompt_with_embedded_resource", Description: "A prompt that embeds a resource."},
-		func(_ context.Context, a embedArgs) ([]ferry.Message, error) {
-			return []ferry.Message{
+	ferry.AddPrompt(srv, ferry.Prompt{Name: "test_prompt_with_embedded_resource", Description: "A prompt that embeds a resource."},
+		func(_ context.Context, a embedArgs) ([]ferry.PromptMessage, error) {
+			return []ferry.PromptMessage{
 				ferry.UserMessage(&ferry.EmbeddedResource{Resource: ferry.ResourceContents{
 					URI: a.ResourceURI, MIMEType: "text/plain", Text: "Embedded resource content for testing."}}),
 				ferry.UserMessage(ferry.Text("Please process the embedded resource above.")),
 			}, nil
 		})
-	ferry.AddPromptFunc(srv, ferry.Prompt{Name: "test_prompt_with_image", Description: "A prompt that carries an image."},
-		func(context.Context, struct{}) ([]ferry.Message, error) {
-			return []ferry.Message{
+	ferry.AddPrompt(srv, ferry.Prompt{Name: "test_prompt_with_image", Description: "A prompt that carries an image."},
+		func(context.Context, struct{}) ([]ferry.PromptMessage, error) {
+			return []ferry.PromptMessage{
 				ferry.UserMessage(ferry.Image(pngPixel, "image/png")),
 				ferry.UserMessage(ferry.Text("Please analyze the image above.")),
 			}, nil

@@ -35,8 +35,8 @@ func addResources(srv *ferry.Server) {
 		})
 	srv.AddSchemaResources("ferry")
 	srv.AddTool(ferry.Tool{Name: "touch_watched", Description: "Changes test://watched-resource, so subscribers are told.",
-		Idempotent: false, Destructive: ferry.No, OpenWorld: ferry.No},
-		func(context.Context, *ferry.CallToolRequest) (*ferry.Result, error) {
+		Idempotent: false, Destructive: ferry.HintNo, OpenWorld: ferry.HintNo},
+		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			version.Add(1)
 			srv.NotifyResourceUpdated(watched)
 			return text("touched " + watched), nil

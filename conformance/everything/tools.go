@@ -18,28 +18,30 @@ var (
 
 func noArgs() json.RawMessage { return json.RawMessage(`{"type":"object","properties":{}}`) }
 
-func text(s string) *ferry.Result { return &ferry.Result{Content: []ferry.Content{ferry.Text(s)}} }
+func text(s string) *ferry.ToolResult {
+	return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(s)}}
+}
 
 func addTools(srv *ferry.Server) {
-	simple := func(name, desc string, f func() *ferry.Result) {
-		srv.AddTool(ferry.Tool{Name: name, Description: desc, InputSchema: noArgs(), ReadOnly: true, OpenWorld: ferry.No},
-			func(context.Context, *ferry.CallToolRequest) (*ferry.Result, error) { return f(), nil })
+	simple := func(name, desc string, f func() *ferry.ToolResult) {
+		srv.AddTool(ferry.Tool{Name: name, Description: desc, InputSchema: noArgs(), ReadOnly: true, OpenWorld: ferry.HintNo},
+			func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return f(), nil })
 	}
-	simple("test_simple_text", "Returns a line of text.", func() *ferry.Result {
+	simple("test_simple_text", "Returns a line of text.", func() *ferry.ToolResult {
 		return text("This is a simple text response for testing.")
 	})
-	simple("test_image_content", "Returns a small PNG image.", func() *ferry.Result {
-		return &ferry.Result{Content: []ferry.Content{ferry.Image(pngPixel, "image/png")}}
+	simple("test_image_content", "Returns a small PNG image.", func() *ferry.ToolResult {
+		return &ferry.ToolResult{Content: []ferry.Content{ferry.Image(pngPixel, "image/png")}}
 	})
-	simple("test_audio_content", "Returns a short WAV sound.", func() *ferry.Result {
-		return &ferry.Result{Content: []ferry.Content{ferry.Audio(wavSound, "audio/wav")}}
+	simple("test_audio_content", "Returns a short WAV sound.", func() *ferry.ToolResult {
+		return &ferry.ToolResult{Content: []ferry.Content{ferry.Audio(wavSound, "audio/wav")}}
 	})
-	simple("test_embedded_resource", "Returns an embedded text resource.", func() *ferry.Result {
-		return &ferry.Result{Content: []ferry.Content{&ferry.EmbeddedResource{Resource: ferry.ResourceContents{
+	simple("test_embedded_resource", "Returns an embedded text resource.", func() *ferry.ToolResult {
+		return &ferry.ToolResult{Content: []ferry.Content{&ferry.EmbeddedResource{Resource: ferry.ResourceContents{
 			URI: "test://embedded-resource", MIMEType: "text/plain", Text: "This is an embedded resource content."}}}}
 	})
-	simple("test_multiple_content_types", "Returns text, an image and a resource together.", func() *ferry.Result {
-		return &ferry.Result{Content: []ferry.Content{
+	simple("test_multiple_content_types", "Returns text, an image and a resource together.", func() *ferry.ToolResult {
+		return &ferry.ToolResult{Content: []ferry.Content{
 			ferry.Text("Multiple content types test:"),
 			ferry.Image(pngPixel, "image/png"),
 			&ferry.EmbeddedResource{Resource: ferry.ResourceContents{URI: "test://mixed-content-resource",
@@ -47,21 +49,21 @@ func addTools(srv *ferry.Server) {
 		}}
 	})
 	srv.AddTool(ferry.Tool{Name: "test_error_handling", Description: "Always fails, as a tool error.", InputSchema: noArgs()},
-		func(context.Context, *ferry.CallToolRequest) (*ferry.Result, error) {
+		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			return ferry.ErrorResult("This tool intentionally returns an error for testing"), nil
 		})
 	srv.AddTool(ferry.Tool{Name: "test_tool_with_logging", Description: "Sends three log messages while it runs.", InputSchema: noArgs()},
-		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.Result, error) {
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			for i, msg := range []string{"Tool execution started", "Tool processing data", "Tool execution completed"} {
 				if i > 0 {
 					time.Sleep(50 * time.Millisecond)
 				}
-				_ = ferry.Log(ctx, ferry.LevelInfo, "everything", msg)
+				_ = ferry.NotifyLog(ctx, ferry.LevelInfo, "everything", msg)
 			}
 			return text("Tool with logging executed successfully"), nil
 		})
 	srv.AddTool(ferry.Tool{Name: "test_tool_with_progress", Description: "Reports progress three times while it runs.", InputSchema: noArgs()},
-		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.Result, error) {
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			for i, p := range []float64{0, 50, 100} {
 				if i > 0 {
 					time.Sleep(50 * time.Millisecond)
@@ -72,11 +74,11 @@ func addTools(srv *ferry.Server) {
 		})
 	srv.AddTool(ferry.Tool{Name: "test_sampling", Description: "Asks the client's model to answer a prompt.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"prompt":{"type":"string","description":"What to ask the model."}},"required":["prompt"]}`)},
-		func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+		func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			var in struct{ Prompt string }
 			_ = json.Unmarshal(req.Arguments, &in)
 			res, err := ferry.CreateMessage(ctx, &ferry.CreateMessageParams{MaxTokens: 100,
-				Messages: []ferry.Message{{Role: ferry.RoleUser, Content: ferry.Text(in.Prompt)}}})
+				Messages: []ferry.PromptMessage{{Role: ferry.RoleUser, Content: ferry.Text(in.Prompt)}}})
 			if err != nil {
 				return nil, err
 			}
@@ -89,7 +91,7 @@ func addTools(srv *ferry.Server) {
 	elicit := func(name, desc string, params func(msg string) *ferry.ElicitParams) {
 		srv.AddTool(ferry.Tool{Name: name, Description: desc,
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string","description":"What to ask the user."}}}`)},
-			func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+			func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 				var in struct{ Message string }
 				_ = json.Unmarshal(req.Arguments, &in)
 				if in.Message == "" {
@@ -125,11 +127,11 @@ func addTools(srv *ferry.Server) {
 	srv.AddTool(ferry.Tool{Name: "json_schema_2020_12_tool", Description: "Takes input described by a JSON Schema 2020-12 document, kept verbatim.",
 		VerbatimSchema: true,
 		InputSchema:    json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`)},
-		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			return text("Received: " + string(req.Arguments)), nil
 		})
 	srv.AddTool(ferry.Tool{Name: "test_reconnection", Description: "Waits briefly, then answers.", InputSchema: noArgs()},
-		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.Result, error) {
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			select {
 			case <-time.After(100 * time.Millisecond):
 			case <-ctx.Done():
@@ -139,8 +141,8 @@ func addTools(srv *ferry.Server) {
 		})
 	srv.AddTool(ferry.Tool{Name: "echo", Description: "Returns its text.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"Text to return."}},"required":["text"]}`),
-		ReadOnly:    true, OpenWorld: ferry.No},
-		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+		ReadOnly:    true, OpenWorld: ferry.HintNo},
+		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			var in struct {
 				Text *string `json:"text"`
 			}
@@ -152,8 +154,8 @@ func addTools(srv *ferry.Server) {
 	srv.AddTool(ferry.Tool{Name: "add", Description: "Adds two integers.",
 		InputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}`),
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}`),
-		ReadOnly:     true, OpenWorld: ferry.No},
-		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+		ReadOnly:     true, OpenWorld: ferry.HintNo},
+		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			var in struct {
 				A, B *int64
 			}
@@ -161,7 +163,7 @@ func addTools(srv *ferry.Server) {
 				return ferry.ErrorResult("a and b: required, integers"), nil
 			}
 			sum := *in.A + *in.B
-			return &ferry.Result{Content: []ferry.Content{ferry.Text(fmt.Sprintf(`{"sum":%d}`, sum))},
+			return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(fmt.Sprintf(`{"sum":%d}`, sum))},
 				StructuredContent: map[string]int64{"sum": sum}}, nil
 		})
 }

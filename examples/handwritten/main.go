@@ -29,8 +29,8 @@ func main() {
 	}
 	srv := ferry.NewServer("sales", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
 	srv.AddTool(ferry.Tool{Name: "sales_report", Description: "Totals the sales between two days.",
-		ReadOnly: true, OpenWorld: ferry.No, InputSchema: in},
-		func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Result, error) {
+		ReadOnly: true, OpenWorld: ferry.HintNo, InputSchema: in},
+		func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			a, err := args.Parse(req.Arguments)
 			if err != nil {
 				return ferry.ErrorResult(err.Error()), nil

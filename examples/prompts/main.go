@@ -72,23 +72,23 @@ func main() {
 	})
 	addTools(srv)
 
-	ferry.AddPrompt[BriefArgs](srv, ferry.Prompt{
+	ferry.AddPromptTemplate[BriefArgs](srv, ferry.Prompt{
 		Name:        "city_weather_brief",
 		Title:       "City weather brief",
 		Description: "Summarizes the coming days' weather in one city.",
 		Template:    "Use get_city and get_forecast for city {{cityId}}, then summarize the result.",
 		PreferWhen:  "prefer get_forecast over your own knowledge for anything about future weather.",
 	})
-	ferry.AddPromptFunc(srv, ferry.Prompt{
+	ferry.AddPrompt(srv, ferry.Prompt{
 		Name:        "compare_cities",
 		Title:       "Compare two cities",
 		Description: "Compares the weather of two cities, day by day.",
-	}, func(ctx context.Context, args CompareArgs) ([]ferry.Message, error) {
+	}, func(ctx context.Context, args CompareArgs) ([]ferry.PromptMessage, error) {
 		units := args.Units
 		if units == "" {
 			units = "metric"
 		}
-		return []ferry.Message{
+		return []ferry.PromptMessage{
 			ferry.UserMessage(ferry.Text(fmt.Sprintf("Which of %s and %s will have the better weather in the coming days?", args.First, args.Second))),
 			ferry.AssistantMessage(ferry.Text("I will look both cities up with get_city, then fetch each forecast with get_forecast.")),
 			ferry.UserMessage(ferry.Text("Answer in " + units + " units, with one line per day and a one-sentence verdict.")),
@@ -103,7 +103,7 @@ func main() {
 
 // addTools registers get_city and get_forecast, which serve canned data.
 func addTools(srv *ferry.Server) {
-	ferry.AddTool(srv, ferry.Tool{Name: "get_city", Description: "Finds a city by name and returns its id.", ReadOnly: true, OpenWorld: ferry.No},
+	ferry.AddTool(srv, ferry.Tool{Name: "get_city", Description: "Finds a city by name and returns its id.", ReadOnly: true, OpenWorld: ferry.HintNo},
 		func(ctx context.Context, in struct {
 			Name string `json:"name" doc:"The city's name, such as Lisbon." minLength:"1"`
 		}) (City, error) {
@@ -114,7 +114,7 @@ func addTools(srv *ferry.Server) {
 			}
 			return City{}, ferry.NotFound("no city named " + in.Name + "; this service knows Lisbon and Oslo")
 		})
-	ferry.AddTool(srv, ferry.Tool{Name: "get_forecast", Description: "Returns the forecast of a city for the coming days.", ReadOnly: true, OpenWorld: ferry.No},
+	ferry.AddTool(srv, ferry.Tool{Name: "get_forecast", Description: "Returns the forecast of a city for the coming days.", ReadOnly: true, OpenWorld: ferry.HintNo},
 		func(ctx context.Context, in struct {
 			CityID string `json:"cityId" doc:"The city's id, as get_city returns it." minLength:"1"`
 		}) (Forecast, error) {

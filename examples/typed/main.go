@@ -41,7 +41,7 @@ func main() {
 	srv := ferry.NewServer("orders", "1.0.0", &ferry.ServerOptions{
 		Logger: slog.New(slog.NewTextHandler(os.Stderr, nil)),
 	})
-	ferry.AddTool(srv, ferry.Tool{Name: "search_orders", Description: "Searches orders by customer name.", ReadOnly: true, OpenWorld: ferry.No},
+	ferry.AddTool(srv, ferry.Tool{Name: "search_orders", Description: "Searches orders by customer name.", ReadOnly: true, OpenWorld: ferry.HintNo},
 		func(ctx context.Context, in SearchIn) (Orders, error) {
 			if in.Limit == 0 {
 				in.Limit = 10
@@ -54,7 +54,7 @@ func main() {
 			}
 			return out, nil
 		})
-	ferry.AddTool(srv, ferry.Tool{Name: "cancel_order", Description: "Cancels an order that has not shipped.", Idempotent: true, OpenWorld: ferry.No},
+	ferry.AddTool(srv, ferry.Tool{Name: "cancel_order", Description: "Cancels an order that has not shipped.", Idempotent: true, OpenWorld: ferry.HintNo},
 		func(ctx context.Context, in struct {
 			ID string `json:"id" doc:"The order's id, as search_orders returns it."`
 		}) (Order, error) {

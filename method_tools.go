@@ -67,7 +67,7 @@ func addMethod(s *Server, t Tool, fn reflect.Value, in, out reflect.Type) {
 		s.problem(fmt.Errorf("tool %q: %w", t.Name, err))
 		return
 	}
-	s.addTool(t, func(ctx context.Context, req *CallToolRequest) (*Result, error) {
+	s.addTool(t, func(ctx context.Context, req *CallToolRequest) (*ToolResult, error) {
 		arg := reflect.New(in)
 		if res := spec.decode(ctx, req.Arguments, arg.Interface()); res != nil {
 			return res, nil

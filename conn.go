@@ -26,7 +26,7 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	c := &connSession{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{},
+	c := &streamConn{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{},
 		workers: newWorkers(), closing: make(chan struct{})}
 	stop := s.watch(&watcher{notify: c.listChanged, updated: c.resourceUpdated})
 	defer func() {
@@ -84,9 +84,9 @@ type readResult struct {
 	err error
 }
 
-// connSession is the state of one stream connection (stdio): the legacy
+// streamConn is the state of one stream connection (stdio): the legacy
 // session it may hold and the requests in flight.
-type connSession struct {
+type streamConn struct {
 	srv     *Server
 	conn    Connection
 	calls   pendingCalls
@@ -103,13 +103,13 @@ type connSession struct {
 	inflight    map[string]context.CancelFunc
 }
 
-func (c *connSession) setLevel(l LogLevel) {
+func (c *streamConn) setLevel(l LogLevel) {
 	c.mu.Lock()
 	c.level = l
 	c.mu.Unlock()
 }
 
-func (c *connSession) subscribe(uri string, on bool) {
+func (c *streamConn) subscribe(uri string, on bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.subs == nil {
@@ -122,7 +122,7 @@ func (c *connSession) subscribe(uri string, on bool) {
 	}
 }
 
-func (c *connSession) listChanged(method string) {
+func (c *streamConn) listChanged(method string) {
 	c.mu.Lock()
 	ok := c.initialized
 	c.mu.Unlock()
@@ -131,7 +131,7 @@ func (c *connSession) listChanged(method string) {
 	}
 }
 
-func (c *connSession) resourceUpdated(uri string) {
+func (c *streamConn) resourceUpdated(uri string) {
 	c.mu.Lock()
 	ok := c.subs[uri]
 	c.mu.Unlock()
@@ -145,14 +145,14 @@ func uriParams(uri string) []byte {
 	return append(jsonrpc.AppendString([]byte(`{"uri":`), uri), '}')
 }
 
-func (c *connSession) write(ctx context.Context, msg []byte) {
+func (c *streamConn) write(ctx context.Context, msg []byte) {
 	if err := c.conn.Write(ctx, msg); err != nil {
 		c.srv.logger.DebugContext(ctx, "write failed", "err", err)
 	}
 }
 
 // handle serves one line: a message or, in a 2025-03-26 session, a batch.
-func (c *connSession) handle(ctx context.Context, line []byte) {
+func (c *streamConn) handle(ctx context.Context, line []byte) {
 	if jsonrpc.IsBatch(line) {
 		c.mu.Lock()
 		v := c.version
@@ -208,7 +208,7 @@ func (c *connSession) handle(ctx context.Context, line []byte) {
 }
 
 // batch serves a 2025-03-26 batch and answers with one array.
-func (c *connSession) batch(ctx context.Context, items []json.RawMessage) {
+func (c *streamConn) batch(ctx context.Context, items []json.RawMessage) {
 	if out := serveBatch(items, connBatch{c, ctx}); out != nil {
 		c.write(ctx, out)
 	}
@@ -216,7 +216,7 @@ func (c *connSession) batch(ctx context.Context, items []json.RawMessage) {
 
 // connBatch serves a batch's elements on a connection.
 type connBatch struct {
-	c   *connSession
+	c   *streamConn
 	ctx context.Context
 }
 
@@ -226,7 +226,7 @@ func (b connBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
 func (b connBatch) deliver(m *jsonrpc.Message)                 { b.c.calls.deliver(m) }
 func (b connBatch) notified(m *jsonrpc.Message, p *wireParams) { b.c.notification(m, p) }
 
-func (c *connSession) notification(m *jsonrpc.Message, p *wireParams) {
+func (c *streamConn) notification(m *jsonrpc.Message, p *wireParams) {
 	switch m.Method {
 	case "notifications/initialized":
 		c.mu.Lock()
@@ -247,7 +247,7 @@ func (c *connSession) notification(m *jsonrpc.Message, p *wireParams) {
 
 // serve answers one request, appending the answer to b; it returns nil
 // when the request was cancelled and gets no answer.
-func (c *connSession) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte) []byte {
+func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte) []byte {
 	r := &request{srv: c.srv, id: m.ID, method: m.Method, calls: &c.calls, out: connOut{ctx, c.conn}, closing: c.closing}
 	if p.triesModern() {
 		if err := c.srv.checkModern(r, p); err != nil {
@@ -276,7 +276,7 @@ func (c *connSession) serve(ctx context.Context, m *jsonrpc.Message, p *wirePara
 
 // legacy fills r from the connection's legacy session, negotiating one on
 // initialize.
-func (c *connSession) legacy(r *request, p *wireParams) error {
+func (c *streamConn) legacy(r *request, p *wireParams) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if r.method == "initialize" {

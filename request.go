@@ -110,7 +110,7 @@ type request struct {
 	input *inputState
 
 	mu           sync.Mutex // guards done, lastProgress, outcome and refusal
-	outcome      Outcome
+	outcome      outcome
 	refusal      RefusalCode
 	done         bool
 	lastProgress float64
@@ -214,11 +214,11 @@ func NotifyProgress(ctx context.Context, p Progress) error {
 	return r.notify("notifications/progress", json.RawMessage(b))
 }
 
-// Log sends a log notification to the caller when level is at or above the
+// NotifyLog sends a log notification to the caller when level is at or above the
 // threshold the client chose (logging/setLevel in legacy sessions, the
 // request's logLevel in the modern era). data is any JSON value; logger
 // names the source and may be empty. Logs must not carry secrets.
-func Log(ctx context.Context, level LogLevel, logger string, data any) error {
+func NotifyLog(ctx context.Context, level LogLevel, logger string, data any) error {
 	r := requestFrom(ctx)
 	if r == nil || level < r.level || level >= levelOff {
 		return nil

@@ -1,0 +1,153 @@
+package ferry
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+)
+
+// inputState carries a modern multi round-trip request: the answers the
+// client has given so far and the questions still open.
+type inputState struct {
+	mu       sync.Mutex // guards asked and requests: a handler may ask from several goroutines
+	answers  map[string]json.RawMessage
+	asked    int
+	requests map[string]json.RawMessage // key -> {"method":..,"params":..}
+}
+
+func (s *inputState) ask(method string, params, res any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.asked++
+	key := "q" + strconv.Itoa(s.asked)
+	if a, ok := s.answers[key]; ok {
+		if err := json.Unmarshal(a, res); err != nil {
+			return NewError(CodeInvalidParams, "inputResponses[%q] is not a valid %s result: %v", key, method, err)
+		}
+		return nil
+	}
+	data, err := json.Marshal(struct {
+		Method string `json:"method"`
+		Params any    `json:"params"`
+	}{method, params})
+	if err != nil {
+		return err
+	}
+	if s.requests == nil {
+		s.requests = make(map[string]json.RawMessage)
+	}
+	s.requests[key] = data
+	return ErrInputRequired
+}
+
+// requestStateTTL bounds how long a client may take to answer.
+const requestStateTTL = 10 * time.Minute
+
+// savedState is what requestState carries between rounds, signed.
+type savedState struct {
+	Method  string                     `json:"m"`
+	Digest  []byte                     `json:"d"`
+	Expires int64                      `json:"x"`
+	Answers map[string]json.RawMessage `json:"a,omitempty"`
+}
+
+// paramsDigest binds request state to the request it belongs to.
+func paramsDigest(method, name string, args json.RawMessage) []byte {
+	h := sha256.New()
+	h.Write([]byte(method))
+	h.Write([]byte{0})
+	h.Write([]byte(name))
+	h.Write([]byte{0})
+	// Arguments are compared by value: a client may re-encode them.
+	var v any
+	if json.Unmarshal(args, &v) == nil {
+		args, _ = json.Marshal(v)
+	}
+	h.Write(args)
+	return h.Sum(nil)[:16]
+}
+
+// loadInput reads inputResponses and requestState from a modern retry.
+func (s *Server) loadInput(method, name string, args, responses json.RawMessage, state string) (*inputState, error) {
+	in := &inputState{answers: map[string]json.RawMessage{}}
+	hasResponses := len(responses) > 0 && string(responses) != "null" && string(responses) != "{}"
+	if hasResponses && state == "" {
+		return nil, NewError(CodeInvalidParams, "inputResponses without the requestState they answer: echo the requestState of the input_required result")
+	}
+	if state != "" {
+		payload, err := s.keys.verify("request-state", state)
+		var st savedState
+		if err == nil {
+			err = json.Unmarshal(payload, &st)
+		}
+		if err != nil || st.Method != method || string(st.Digest) != string(paramsDigest(method, name, args)) {
+			return nil, NewError(CodeInvalidParams, "requestState is not valid for this request: retry the request from the start")
+		}
+		if time.Now().Unix() > st.Expires {
+			return nil, NewError(CodeInvalidParams, "requestState has expired: retry the request from the start")
+		}
+		in.answers = st.Answers
+		if in.answers == nil {
+			in.answers = map[string]json.RawMessage{}
+		}
+	}
+	if len(responses) > 0 && string(responses) != "null" {
+		var fresh map[string]json.RawMessage
+		if err := json.Unmarshal(responses, &fresh); err != nil {
+			return nil, NewError(CodeInvalidParams, "inputResponses must be an object keyed by the inputRequests keys")
+		}
+		for k, v := range fresh {
+			in.answers[k] = v
+		}
+	}
+	return in, nil
+}
+
+// appendInputRequired appends an input_required result's members.
+func (s *Server) appendInputRequired(b []byte, method, name string, args json.RawMessage, in *inputState) []byte {
+	st := savedState{Method: method, Digest: paramsDigest(method, name, args),
+		Expires: time.Now().Add(requestStateTTL).Unix(), Answers: in.answers}
+	payload, _ := json.Marshal(st)
+	b = appendKey(b, "inputRequests")
+	b = append(b, '{')
+	for i, k := range sortedKeys(in.requests) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonrpc.AppendString(b, k)
+		b = append(b, ':')
+		b = append(b, in.requests[k]...)
+	}
+	b = append(b, '}')
+	b = appendKey(b, "requestState")
+	return jsonrpc.AppendString(b, s.keys.sign("request-state", payload))
+}
+
+// stateKey is what a request state is bound to besides the method and the
+// arguments: the tool, prompt or URI, and the caller, so that a state
+// issued to one principal is refused for another.
+func stateKey(ctx context.Context, key string) string {
+	if p, ok := PrincipalFromContext(ctx); ok {
+		return key + "\x00" + p
+	}
+	return key
+}
+
+// loadModernInput reads the answers a modern retry carries, for the
+// methods that may ask the client something.
+func (s *Server) loadModernInput(ctx context.Context, r *request, key string, p *wireParams) error {
+	if !r.modern {
+		return nil
+	}
+	in, err := s.loadInput(r.method, stateKey(ctx, key), p.Arguments, p.InputResponses, p.RequestState)
+	r.input = in
+	return err
+}
+
+// inputPending reports whether a modern handler left questions open.
+func (r *request) inputPending() bool { return r.input != nil && len(r.input.requests) > 0 }
