@@ -2,6 +2,7 @@ package ferry
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 )
 
@@ -10,7 +11,7 @@ import (
 func issueState(t *testing.T, s *Server, name, args string) string {
 	t.Helper()
 	in := &inputState{answers: map[string]json.RawMessage{}}
-	if err := in.ask("elicitation/create", map[string]string{"message": "sure?"}, new(map[string]any)); err != ErrInputRequired {
+	if err := in.ask("elicitation/create", map[string]string{"message": "sure?"}, new(map[string]any)); !errors.Is(err, ErrInputRequired) {
 		t.Fatalf("ask = %v, want ErrInputRequired", err)
 	}
 	b := s.appendInputRequired([]byte{'{'}, "tools/call", name, json.RawMessage(args), in)

@@ -78,7 +78,8 @@ func serveHTTP(ctx context.Context, addr string, h http.Handler, logger *slog.Lo
 	hs := ferry.NewHTTPServer(ln.Addr().String(), h)
 	go func() {
 		<-ctx.Done()
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		// ctx is done: give the requests in flight 5s more to finish.
+		shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		_ = hs.Shutdown(shut)
 	}()
