@@ -10,7 +10,8 @@ import (
 // DNS rebinding and requests from other origins' pages (another site, or
 // another app on this machine). The rules are documented on
 // [HTTPOptions.AllowedHosts] and [HTTPOptions.AllowedOrigins]. They run on
-// every request and allocate nothing.
+// every request, and allocate nothing for loopback hosts, names, and
+// same-origin or listed Origins.
 
 // allowedHost reports whether a request's Host header names this server:
 // a loopback host, or one of AllowedHosts.
