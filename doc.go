@@ -2,21 +2,24 @@
 // Protocol (MCP) server: tools, prompts and resources, served over
 // Streamable HTTP and stdio, to clients of both protocol eras.
 //
-// A server is a registry; transports serve it:
+// A server is a registry; transports serve it. A typed tool's input schema
+// and validation come from its input struct's tags:
+//
+//	type SearchIn struct {
+//		Query string `json:"query" doc:"Text to search for." minLength:"1"`
+//	}
 //
 //	srv := ferry.NewServer("orders", "1.0.0", nil)
-//	srv.AddTool(ferry.Tool{
-//		Name:        "echo",
-//		Description: "Returns its text.",
-//		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`),
-//	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
-//		var in struct{ Text string }
-//		if err := json.Unmarshal(req.Arguments, &in); err != nil {
-//			return ferry.ErrorResult("text: expected a string"), nil
-//		}
-//		return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(in.Text)}}, nil
-//	})
-//	http.Handle("/mcp", ferry.NewHTTPHandler(srv, nil))
+//	ferry.AddTool(srv, ferry.Tool{Name: "search_orders", Description: "Searches orders by text.", ReadOnly: true},
+//		func(ctx context.Context, in SearchIn) ([]Order, error) {
+//			return findOrders(ctx, in.Query)
+//		})
+//	mux := http.NewServeMux()
+//	mux.Handle("/mcp", ferry.NewHTTPHandler(srv, nil))
+//	hs := ferry.NewHTTPServer("127.0.0.1:8080", mux)
+//	err := hs.ListenAndServe()
+//
+// [Server.AddTool] is the raw form, for schemas built at run time.
 //
 // # Protocol eras
 //
@@ -46,9 +49,22 @@
 // in a tool handler reaches the model as a masked sentence with a reference
 // to the log record that holds the details.
 //
+// # Concurrency
+//
+// Handlers (of tools, prompts, resources and completions) and middleware
+// run concurrently, on every transport: HTTP requests are served in
+// parallel, and so are the requests of one stdio connection. Guard the
+// state they share. A [Server] is safe for concurrent use, registration
+// while serving included.
+//
 // # Security
 //
-// The HTTP handler refuses requests whose Host or Origin is not loopback or
-// on an allow-list (DNS rebinding), and limits the request body. Users own
-// the [net/http.Server], TLS, routing and authentication.
+// The HTTP handler refuses requests whose Host is not loopback or on an
+// allow-list (DNS rebinding), or whose Origin is neither the request's
+// own nor on an allow-list (pages of other sites, and of other apps on
+// this machine); see [HTTPOptions.AllowedHosts] and
+// [HTTPOptions.AllowedOrigins]. It limits the request body. Users own the
+// [net/http.Server], TLS, routing and authentication: [NewHTTPServer]
+// returns an http.Server with the timeouts untrusted clients need. Serve
+// loopback only unless authentication is in front of the handler.
 package ferry

@@ -5,10 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"io"
-	"net"
 	"net/http"
-	"net/netip"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -48,12 +45,21 @@ type HTTPOptions struct {
 	// [DefaultSessionTTL] is used.
 	SessionTTL time.Duration
 	// AllowedHosts lists the Host header values (host or host:port) served
-	// besides loopback names; "*" allows any. Requests for other hosts get
-	// 403, which defeats DNS rebinding.
+	// besides loopback ones ("localhost" and loopback IPs); "*" allows any.
+	// Requests for other hosts get 403, which defeats DNS rebinding. Hosts
+	// match case-insensitively and without a trailing dot ("LOCALHOST",
+	// "localhost." and "localhost" are one host); an entry without a port
+	// matches any port.
 	AllowedHosts []string
 	// AllowedOrigins lists the browser origins ("https://app.example.com")
-	// allowed besides loopback ones; "*" allows any. A request with another
-	// Origin header gets 403.
+	// allowed besides the request's own; "*" allows any. An Origin header
+	// is the request's own when its host and port are those of the Host
+	// header (the scheme is not compared, for proxies that terminate TLS).
+	// Any other Origin gets 403, loopback ones included: a page on
+	// http://localhost:3000 is another app, and may not call a server on
+	// localhost:8080 unless listed. Entries match case-insensitively, with
+	// default ports implied. A request without an Origin header is not
+	// from a browser page and is not checked.
 	AllowedOrigins []string
 	// MaxBodyBytes limits a request body. If zero, [DefaultMaxBodyBytes].
 	MaxBodyBytes int64
@@ -112,7 +118,7 @@ const (
 
 // ServeHTTP implements [http.Handler].
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !h.allowedHost(r.Host) || !h.allowedOrigin(r.Header.Get("Origin")) {
+	if !h.allowedHost(r.Host) || !h.allowedOrigin(r.Header.Get("Origin"), r.Host) {
 		writeJSONError(w, http.StatusForbidden, CodeInvalidRequest, "forbidden: the request's Host or Origin is not allowed")
 		return
 	}
@@ -141,35 +147,6 @@ func writeJSONError(w http.ResponseWriter, status int, code Code, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(jsonrpc.AppendError(nil, nil, int64(code), msg, nil))
-}
-
-func isLoopback(host string) bool {
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if host == "localhost" {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
-}
-
-func (h *HTTPHandler) allowedHost(hostport string) bool {
-	if hostport == "" {
-		return true // HTTP/1.0 without Host: nothing to rebind
-	}
-	host := hostport
-	if hst, _, err := net.SplitHostPort(hostport); err == nil {
-		host = hst
-	}
-	return isLoopback(host) || slices.Contains(h.opts.AllowedHosts, "*") ||
-		slices.Contains(h.opts.AllowedHosts, hostport) || slices.Contains(h.opts.AllowedHosts, host)
-}
-
-func (h *HTTPHandler) allowedOrigin(origin string) bool {
-	if origin == "" || slices.Contains(h.opts.AllowedOrigins, "*") || slices.Contains(h.opts.AllowedOrigins, origin) {
-		return true
-	}
-	u, err := url.Parse(origin)
-	return err == nil && u.Host != "" && isLoopback(u.Hostname())
 }
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}

@@ -1,8 +1,10 @@
 package ferry
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"sync"
@@ -56,20 +58,39 @@ type savedState struct {
 	Answers map[string]json.RawMessage `json:"a,omitempty"`
 }
 
-// paramsDigest binds request state to the request it belongs to.
+// paramsDigest binds request state to the request it belongs to: the
+// method, the tool, prompt or URI key, and the arguments. Each part is
+// length-prefixed, so no two (key, arguments) pairs run together.
+//
+// Arguments are compared by value, since a client may re-encode them
+// (spacing, key order, escapes), but numbers keep their exact text: a state
+// issued for 9007199254740993 must not be accepted for 9007199254740992,
+// which is the same float64.
 func paramsDigest(method, name string, args json.RawMessage) []byte {
 	h := sha256.New()
-	h.Write([]byte(method))
-	h.Write([]byte{0})
-	h.Write([]byte(name))
-	h.Write([]byte{0})
-	// Arguments are compared by value: a client may re-encode them.
-	var v any
-	if json.Unmarshal(args, &v) == nil {
-		args, _ = json.Marshal(v)
+	var n [binary.MaxVarintLen64]byte
+	for _, part := range [...][]byte{[]byte(method), []byte(name), canonicalJSON(args)} {
+		h.Write(binary.AppendUvarint(n[:0], uint64(len(part))))
+		h.Write(part)
 	}
-	h.Write(args)
 	return h.Sum(nil)[:16]
+}
+
+// canonicalJSON re-encodes a JSON value with sorted keys and no spacing,
+// keeping each number's text as sent. Text that does not decode is
+// returned as it is.
+func canonicalJSON(b json.RawMessage) []byte {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return b
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return b
+	}
+	return out
 }
 
 // loadInput reads inputResponses and requestState from a modern retry.

@@ -2,6 +2,7 @@
 // suite, built only from Ferry's public API.
 //
 //	everything -http 127.0.0.1:3001   # Streamable HTTP at /mcp, stateful sessions
+//	everything -http 127.0.0.1:0      # the same on a free port, logged once bound
 //	everything -http ADDR -stateless  # the same with stateless (signed) sessions
 //	everything                        # stdio
 //
@@ -11,9 +12,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
-	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -59,16 +61,31 @@ func main() {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: !*stateless, StreamResponses: !*stateless}))
-	hs := &http.Server{Addr: *addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		<-ctx.Done()
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = hs.Shutdown(shut)
-	}()
-	logger.Info("serving", "url", fmt.Sprintf("http://%s/mcp", *addr), "stateful", !*stateless)
-	if err := hs.ListenAndServe(); err != nil && err != http.ErrServerClosed {
+	if err := serveHTTP(ctx, *addr, mux, logger, !*stateless); err != nil {
 		logger.Error("http", "err", err)
 		os.Exit(1)
 	}
+}
+
+// serveHTTP serves h at addr/mcp until ctx is done. It logs "serving" once
+// the listener is bound, with the real address (so -http :0 tells its
+// port).
+func serveHTTP(ctx context.Context, addr string, h http.Handler, logger *slog.Logger, stateful bool) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	hs := ferry.NewHTTPServer(ln.Addr().String(), h)
+	go func() {
+		<-ctx.Done()
+		// ctx is done: give the requests in flight 5s more to finish.
+		shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(shut)
+	}()
+	logger.Info("serving", "url", "http://"+ln.Addr().String()+"/mcp", "stateful", stateful)
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -23,8 +24,11 @@ type Book struct {
 	LentTo string `json:"lentTo,omitempty"`
 }
 
-// Library lends books; its methods are its tools.
+// Library lends books; its methods are its tools. Tool handlers run
+// concurrently, on every transport, so its methods are safe for concurrent
+// use.
 type Library struct {
+	mu    sync.Mutex // guards books
 	books []Book
 }
 
@@ -44,7 +48,9 @@ type Books struct {
 //ferry:readonly
 //ferry:openworld no
 func (l *Library) FindBooks(ctx context.Context, in FindBooksIn) (Books, error) {
-	var out Books
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := Books{Books: []Book{}}
 	for _, b := range l.books {
 		if strings.Contains(strings.ToLower(b.Title), strings.ToLower(in.Query)) {
 			out.Books = append(out.Books, b)
@@ -64,6 +70,8 @@ type LendBookIn struct {
 //ferry:destructive no
 //ferry:openworld no
 func (l *Library) LendBook(ctx context.Context, in LendBookIn) (Book, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	for i, b := range l.books {
 		if b.ID != in.BookID {
 			continue
@@ -77,14 +85,21 @@ func (l *Library) LendBook(ctx context.Context, in LendBookIn) (Book, error) {
 	return Book{}, ferry.NotFound("There is no such book: use find_books for its id.")
 }
 
-func main() {
+// newServer returns a server with the tools of lib.
+func newServer(lib *Library, logger *slog.Logger) *ferry.Server {
 	srv := ferry.NewServer("library", "1.0.0", &ferry.ServerOptions{
 		Instructions: "Search for books before lending them to a reader.",
-		Logger:       slog.New(slog.NewTextHandler(os.Stderr, nil)),
+		Logger:       logger,
 	})
-	ferry.AddMethods(srv, &Library{books: []Book{{ID: 1, Title: "SPQR: A History of Ancient Rome"}}})
+	ferry.AddMethods(srv, lib)
+	return srv
+}
+
+func main() {
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	srv := newServer(&Library{books: []Book{{ID: 1, Title: "SPQR: A History of Ancient Rome"}}}, logger)
 	if err := srv.Run(context.Background(), &ferry.StdioTransport{}); err != nil {
-		slog.Error("serve", "err", err)
+		logger.Error("serve", "err", err)
 		os.Exit(1)
 	}
 }

@@ -15,6 +15,9 @@
 //	go run ./examples/resources -http 127.0.0.1:8080
 //
 // and point a client at http://127.0.0.1:8080/mcp. Interrupt it to stop it.
+// It binds loopback by default; put authentication in front of it before
+// serving any other address. Tool and resource handlers run concurrently,
+// so the store they share is guarded by a mutex.
 package main
 
 import (
@@ -133,10 +136,15 @@ func run(addr string, logger *slog.Logger) error {
 	// included, so that Shutdown does not wait for them.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	hs := &http.Server{Addr: addr, Handler: mux, BaseContext: func(net.Listener) context.Context { return ctx }}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	hs := ferry.NewHTTPServer(ln.Addr().String(), mux)
+	hs.BaseContext = func(net.Listener) context.Context { return ctx }
 	errc := make(chan error, 1)
-	go func() { errc <- hs.ListenAndServe() }()
-	logger.Info("serving", "url", "http://"+addr+"/mcp")
+	go func() { errc <- hs.Serve(ln) }()
+	logger.Info("serving", "url", "http://"+ln.Addr().String()+"/mcp")
 
 	select {
 	case err := <-errc:

@@ -1,15 +1,27 @@
-// Command typed serves a typed tool over stdio: the input schema and its
-// validation come from the SearchIn struct's tags, the output schema from
-// the Order struct, and refusals reach the model as sentences it can act on.
+// Command typed serves typed tools: the input schema and its validation
+// come from the SearchIn struct's tags, the output schema from the Order
+// struct, and refusals reach the model as sentences it can act on.
+//
+// Tool handlers run concurrently, on every transport, so the orders they
+// share are guarded by a mutex. Run it over stdio, or over Streamable HTTP
+// on loopback (put authentication in front of any other address):
 //
 //	go run ./examples/typed
+//	go run ./examples/typed -http 127.0.0.1:8080
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
+	"os/signal"
 	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -18,6 +30,11 @@ import (
 type SearchIn struct {
 	Query string `json:"query" doc:"Text to look for in the customer's name." minLength:"1"`
 	Limit int    `json:"limit,omitzero" doc:"At most this many orders." minimum:"1" maximum:"50" default:"10"`
+}
+
+// CancelIn is the input of cancel_order.
+type CancelIn struct {
+	ID string `json:"id" doc:"The order's id, as search_orders returns it."`
 }
 
 // Order is an order as tools return it.
@@ -32,46 +49,92 @@ type Orders struct {
 	Orders []Order `json:"orders"`
 }
 
-var orders = []Order{
-	{ID: "A-1", Customer: "Ada Lovelace", Status: "open"},
-	{ID: "A-2", Customer: "Alan Turing", Status: "shipped"},
+// Shop holds the orders. Its methods are safe for concurrent use.
+type Shop struct {
+	mu     sync.Mutex // guards orders: handlers run concurrently
+	orders []Order
+}
+
+// Search returns the orders whose customer's name contains in.Query.
+func (s *Shop) Search(ctx context.Context, in SearchIn) (Orders, error) {
+	if in.Limit == 0 {
+		in.Limit = 10
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := Orders{Orders: []Order{}}
+	for _, o := range s.orders {
+		if strings.Contains(strings.ToLower(o.Customer), strings.ToLower(in.Query)) && len(out.Orders) < in.Limit {
+			out.Orders = append(out.Orders, o)
+		}
+	}
+	return out, nil
+}
+
+// Cancel cancels an order that has not shipped.
+func (s *Shop) Cancel(ctx context.Context, in CancelIn) (Order, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, o := range s.orders {
+		if o.ID != in.ID {
+			continue
+		}
+		if o.Status == "shipped" {
+			return Order{}, ferry.Conflict("order " + o.ID + " has shipped; it can no longer be cancelled")
+		}
+		s.orders[i].Status = "cancelled"
+		return s.orders[i], nil
+	}
+	return Order{}, ferry.NotFound("no order " + in.ID + "; use search_orders to find its id")
+}
+
+// newServer returns a server with the tools of shop.
+func newServer(shop *Shop, logger *slog.Logger) *ferry.Server {
+	srv := ferry.NewServer("orders", "1.0.0", &ferry.ServerOptions{Logger: logger})
+	ferry.AddTool(srv, ferry.Tool{Name: "search_orders", Description: "Searches orders by customer name.", ReadOnly: true, OpenWorld: ferry.HintNo}, shop.Search)
+	ferry.AddTool(srv, ferry.Tool{Name: "cancel_order", Description: "Cancels an order that has not shipped.", Idempotent: true, OpenWorld: ferry.HintNo}, shop.Cancel)
+	return srv
 }
 
 func main() {
-	srv := ferry.NewServer("orders", "1.0.0", &ferry.ServerOptions{
-		Logger: slog.New(slog.NewTextHandler(os.Stderr, nil)),
-	})
-	ferry.AddTool(srv, ferry.Tool{Name: "search_orders", Description: "Searches orders by customer name.", ReadOnly: true, OpenWorld: ferry.HintNo},
-		func(ctx context.Context, in SearchIn) (Orders, error) {
-			if in.Limit == 0 {
-				in.Limit = 10
-			}
-			var out Orders
-			for _, o := range orders {
-				if strings.Contains(strings.ToLower(o.Customer), strings.ToLower(in.Query)) && len(out.Orders) < in.Limit {
-					out.Orders = append(out.Orders, o)
-				}
-			}
-			return out, nil
-		})
-	ferry.AddTool(srv, ferry.Tool{Name: "cancel_order", Description: "Cancels an order that has not shipped.", Idempotent: true, OpenWorld: ferry.HintNo},
-		func(ctx context.Context, in struct {
-			ID string `json:"id" doc:"The order's id, as search_orders returns it."`
-		}) (Order, error) {
-			for i, o := range orders {
-				if o.ID != in.ID {
-					continue
-				}
-				if o.Status == "shipped" {
-					return Order{}, ferry.Conflict("order " + o.ID + " has shipped; it can no longer be cancelled")
-				}
-				orders[i].Status = "cancelled"
-				return orders[i], nil
-			}
-			return Order{}, ferry.NotFound("no order " + in.ID + "; use search_orders to find its id")
-		})
-	if err := srv.Run(context.Background(), &ferry.StdioTransport{}); err != nil {
-		slog.Error("serve", "err", err)
+	addr := flag.String("http", "", "serve Streamable HTTP at `ADDR`/mcp (e.g. 127.0.0.1:8080) instead of stdio")
+	flag.Parse()
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	srv := newServer(&Shop{orders: []Order{
+		{ID: "A-1", Customer: "Ada Lovelace", Status: "open"},
+		{ID: "A-2", Customer: "Alan Turing", Status: "shipped"},
+	}}, logger)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var err error
+	if *addr == "" {
+		err = srv.Run(ctx, &ferry.StdioTransport{})
+	} else {
+		err = serveHTTP(ctx, *addr, srv, logger)
+	}
+	if err != nil {
+		logger.Error("serve", "err", err)
 		os.Exit(1)
 	}
+}
+
+// serveHTTP serves srv at addr/mcp until ctx is done.
+func serveHTTP(ctx context.Context, addr string, srv *ferry.Server, logger *slog.Logger) error {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", ferry.NewHTTPHandler(srv, nil))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	hs := ferry.NewHTTPServer(ln.Addr().String(), mux)
+	go func() {
+		<-ctx.Done()
+		_ = hs.Close()
+	}()
+	logger.Info("serving", "url", "http://"+ln.Addr().String()+"/mcp")
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }

@@ -1,0 +1,68 @@
+package ferry
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+// issueState returns the requestState an input_required result carries for
+// a tools/call of name with args.
+func issueState(t *testing.T, s *Server, name, args string) string {
+	t.Helper()
+	in := &inputState{answers: map[string]json.RawMessage{}}
+	if err := in.ask("elicitation/create", map[string]string{"message": "sure?"}, new(map[string]any)); !errors.Is(err, ErrInputRequired) {
+		t.Fatalf("ask = %v, want ErrInputRequired", err)
+	}
+	b := s.appendInputRequired([]byte{'{'}, "tools/call", name, json.RawMessage(args), in)
+	var res struct {
+		RequestState string `json:"requestState"`
+	}
+	if err := json.Unmarshal(append(b, '}'), &res); err != nil || res.RequestState == "" {
+		t.Fatalf("input_required members %s: %v", b, err)
+	}
+	return res.RequestState
+}
+
+func TestRequestStateIsBoundToTheExactArguments(t *testing.T) {
+	t.Parallel()
+	const issued = `{"id":9007199254740993,"note":"a"}`
+	tests := []struct {
+		name   string
+		key    string
+		args   string
+		accept bool
+	}{
+		{"the same bytes", "pay", issued, true},
+		{"re-encoded: spacing, key order and escapes", "pay", "{ \"note\" : \"\\u0061\",\n \"id\": 9007199254740993 }", true},
+		{"the neighbouring integer above 2^53", "pay", `{"id":9007199254740992,"note":"a"}`, false},
+		{"the same value written as a float", "pay", `{"id":9.007199254740993e15,"note":"a"}`, false},
+		{"another string", "pay", `{"id":9007199254740993,"note":"b"}`, false},
+		{"another tool", "refund", issued, false},
+	}
+	s := NewServer("t", "1", nil)
+	state := issueState(t, s, "pay", issued)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := s.loadInput("tools/call", tt.key, json.RawMessage(tt.args), nil, state)
+			if got := err == nil; got != tt.accept {
+				t.Errorf("loadInput(%s, %s) = %v, want accepted %v", tt.key, tt.args, err, tt.accept)
+			}
+		})
+	}
+}
+
+func TestCanonicalJSONKeepsNumberText(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{`{"b":1,"a":[9007199254740993, 1.50, -0]}`, `{"a":[9007199254740993,1.50,-0],"b":1}`},
+		{` "x" `, `"x"`},
+		{`not json`, `not json`},
+	}
+	for _, tt := range tests {
+		if got := string(canonicalJSON(json.RawMessage(tt.in))); got != tt.want {
+			t.Errorf("canonicalJSON(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
