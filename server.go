@@ -76,9 +76,10 @@ type ServerOptions struct {
 	// does not exist, in both eras. While it is set, modern tools/list
 	// results say cacheScope "private", since they depend on the caller.
 	// It runs on every tools/list entry and every tools/call, concurrently,
-	// and must be fast and safe for concurrent use; it must not register
-	// or remove tools. If nil, every tool is visible to every caller.
-	// Prompts and resources have no such hook yet.
+	// and must be fast and safe for concurrent use. It may run while the
+	// server's registry is locked, so it must not call the Server's
+	// methods. If nil, every tool is visible to every caller. Prompts and
+	// resources have no such hook yet.
 	Visible func(ctx context.Context, t ToolInfo) bool
 	// Coercion is how typed tools treat arguments of the wrong JSON type. If
 	// zero, [schema.Unambiguous]: "12" for an integer, "true" for a boolean,
