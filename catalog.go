@@ -62,7 +62,9 @@ type Catalog struct {
 	tools []ToolInfo // in name order
 }
 
-// Tools returns the tools in name order. The slice is the caller's.
+// Tools returns the tools in name order. The slice is the caller's; the
+// Scopes of its entries are shared with the server and must not be
+// modified.
 func (c Catalog) Tools() []ToolInfo { return append([]ToolInfo(nil), c.tools...) }
 
 // Lookup returns the named tool.
