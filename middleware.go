@@ -132,11 +132,9 @@ func setOutcome(ctx context.Context, o outcome, code RefusalCode) {
 // the refusal code), duration, session and principal. res is the result
 // sent, or nil when the call was answered with err (a protocol error, or
 // a question to the client). A cancelled call is recorded at Info level,
-// as every call is: the client chose to stop it.
+// as every call is: the client chose to stop it. The caller checks that
+// the logger takes Info records.
 func (s *Server) logCall(ctx context.Context, r *request, res *ToolResult, err error, start time.Time) {
-	if !s.logger.Enabled(ctx, slog.LevelInfo) {
-		return
-	}
 	r.mu.Lock()
 	o, code := r.outcome, r.refusal
 	r.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"time"
 )
 
@@ -246,14 +247,19 @@ func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []by
 		return b, err
 	}
 	r.tool = p.Name
-	start := time.Now()
+	var start time.Time
+	logging := s.logger.Enabled(ctx, slog.LevelInfo)
+	if logging {
+		start = time.Now()
+	}
 	res, err := e.handler(ctx, &CallToolRequest{Name: p.Name, Arguments: p.Arguments, Tool: e.info})
 	if r.inputPending() {
-		s.logCall(ctx, r, nil, errInputPending, start)
-		return b, errInputPending
+		err = errInputPending
 	}
 	if err != nil {
-		s.logCall(ctx, r, nil, err, start)
+		if logging {
+			s.logCall(ctx, r, nil, err, start)
+		}
 		return b, err
 	}
 	if res == nil {
@@ -268,7 +274,9 @@ func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []by
 	if r.modern {
 		r.resultMeta = res.Meta // merged with serverInfo by appendModernTail
 	}
-	s.logCall(ctx, r, res, nil, start)
+	if logging {
+		s.logCall(ctx, r, res, nil, start)
+	}
 	return out, nil
 }
 
