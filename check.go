@@ -40,8 +40,8 @@ func (s *Server) startServing() error {
 	return nil
 }
 
-// problem records a start-up problem, or logs it when the server already
-// serves.
+// problem records a start-up problem, or logs it at Error level when the
+// server already serves (the problem's text names what has it).
 func (s *Server) problem(err error) {
 	s.mu.Lock()
 	serving := s.serving
@@ -50,7 +50,7 @@ func (s *Server) problem(err error) {
 	}
 	s.mu.Unlock()
 	if serving {
-		s.logger.Error("not registered: a problem found after serving started", "problem", err)
+		s.logger.Error("registration problem found after serving started", "problem", err)
 	}
 }
 

@@ -26,7 +26,7 @@ func TestToolWithProblemAddedWhileServingIsLoggedNotAdded(t *testing.T) {
 		return "", nil
 	})
 	recs := logs.records(t, "tool not added: a problem found after serving started")
-	recs = append(recs, logs.records(t, "not registered: a problem found after serving started")...)
+	recs = append(recs, logs.records(t, "registration problem found after serving started")...)
 	for _, want := range []string{`"order items"`, `"good" is registered twice`, `"badtag"`} {
 		found := false
 		for _, r := range recs {
