@@ -128,3 +128,33 @@ func exampleCall(h http.Handler, tool, user string) string {
 	}
 	return msg.Result.Content[0].Text
 }
+
+// A middleware decides by the called tool, which the request carries
+// resolved: here a read-only switch refuses every tool that writes. Its
+// refusal reads to the model exactly as a handler's would.
+func ExampleToolMiddleware() {
+	readOnly := func(next ferry.ToolHandler) ferry.ToolHandler {
+		return func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			if req.Tool.Writes() {
+				return nil, ferry.Forbidden(req.Name + " writes, and the server is read-only today")
+			}
+			return next(ctx, req)
+		}
+	}
+	srv := ferry.NewServer("example", "1.0.0", &ferry.ServerOptions{
+		Logger:         slog.New(slog.DiscardHandler),
+		ToolMiddleware: []ferry.ToolMiddleware{readOnly},
+	})
+	ok := func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		return ferry.NewResult(ferry.Text("done")), nil
+	}
+	srv.AddTool(ferry.Tool{Name: "list_orders", Description: "Lists orders.", ReadOnly: true}, ok)
+	srv.AddTool(ferry.Tool{Name: "refund", Description: "Refunds an order."}, ok)
+	h := ferry.NewHTTPHandler(srv, nil)
+
+	fmt.Println(exampleCall(h, "list_orders", ""))
+	fmt.Println(exampleCall(h, "refund", ""))
+	// Output:
+	// done
+	// forbidden: refund writes, and the server is read-only today
+}
