@@ -49,12 +49,12 @@ type ServerOptions struct {
 	// PageSize is the number of entries a list method returns per page.
 	// If zero, [DefaultPageSize] is used.
 	PageSize int
-	// SigningKeys are the HMAC keys that sign stateless session ids and the
-	// request state of multi round-trip requests. The first key signs; every
-	// key verifies, so a key can be rotated by putting the new one first.
-	// Every replica behind one endpoint needs the same keys. If empty, a
-	// random key is made for this process, and ids and states it signs are
-	// valid on this process only.
+	// SigningKeys are the HMAC keys that sign stateless session ids, the
+	// request state of multi round-trip requests and list cursors. The
+	// first key signs; every key verifies, so a key can be rotated by
+	// putting the new one first. Every replica behind one endpoint needs
+	// the same keys. If empty, a random key is made for this process, and
+	// what it signs is valid on this process only.
 	SigningKeys [][]byte
 	// CompletionHandler answers completion/complete for arguments that have
 	// no Completer or Values of their own. The server declares completions
