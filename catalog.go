@@ -1,14 +1,20 @@
 package ferry
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
 // ToolInfo is what the catalog knows of a tool: its hints, resolved to the
-// values clients are sent.
+// values clients are sent, and the scopes a caller needs. It is computed
+// once, when the tool is registered; every call's [CallToolRequest.Tool]
+// and every [ServerOptions.Visible] question shares it, so treat its
+// Scopes as read-only.
 type ToolInfo struct {
 	Name        string
 	Title       string
@@ -16,6 +22,8 @@ type ToolInfo struct {
 	Destructive bool
 	Idempotent  bool
 	OpenWorld   bool
+	// Scopes are the tool's [Tool.Scopes].
+	Scopes []string
 }
 
 // Writes reports whether the tool may change anything: an approval step
@@ -30,18 +38,21 @@ func (t *Tool) info() ToolInfo {
 		Destructive: !t.ReadOnly && t.Destructive.or(true),
 		Idempotent:  t.ReadOnly || t.Idempotent,
 		OpenWorld:   t.OpenWorld.or(true),
+		Scopes:      slices.Clip(slices.Clone(t.Scopes)),
 	}
 }
 
-// Catalog returns what the server knows of its tools now, in name order: an
-// HTTP authorizer reads whether the tool a request names writes (see
-// [ParseToolCall]) from the same registry clients are served.
+// Catalog returns what the server knows of its tools now, in name order,
+// hidden tools included: an HTTP authorizer reads whether the tool a
+// request names writes (see [ParseToolCalls]) from the same registry
+// clients are served. Tool middleware needs no catalog: the call's
+// [CallToolRequest.Tool] holds the same [ToolInfo].
 func (s *Server) Catalog() Catalog {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	c := Catalog{tools: make([]ToolInfo, len(s.tools.sorted))}
 	for i, e := range s.tools.sorted {
-		c.tools[i] = e.tool.info()
+		c.tools[i] = e.info
 	}
 	return c
 }
@@ -51,24 +62,25 @@ type Catalog struct {
 	tools []ToolInfo // in name order
 }
 
-// Tools returns the tools in name order. The slice is the caller's.
+// Tools returns the tools in name order. The slice is the caller's; the
+// Scopes of its entries are shared with the server and must not be
+// modified.
 func (c Catalog) Tools() []ToolInfo { return append([]ToolInfo(nil), c.tools...) }
 
 // Lookup returns the named tool.
 func (c Catalog) Lookup(name string) (ToolInfo, bool) {
-	lo, hi := 0, len(c.tools)
-	for lo < hi {
-		mid := (lo + hi) / 2
-		switch n := c.tools[mid].Name; {
-		case n == name:
-			return c.tools[mid], true
-		case n < name:
-			lo = mid + 1
-		default:
-			hi = mid
-		}
+	i, ok := slices.BinarySearchFunc(c.tools, name, func(t ToolInfo, name string) int { return strings.Compare(t.Name, name) })
+	if !ok {
+		return ToolInfo{}, false
 	}
-	return ToolInfo{}, false
+	return c.tools[i], true
+}
+
+// visibleTool reports whether the caller of ctx may see the tool: always,
+// unless [ServerOptions.Visible] says otherwise. A hidden tool is left out
+// of tools/list and answers tools/call exactly as an unknown one does.
+func (s *Server) visibleTool(ctx context.Context, t *ToolInfo) bool {
+	return s.opts.Visible == nil || s.opts.Visible(ctx, *t)
 }
 
 // ParseToolCall tells which tool a JSON-RPC request body calls: the name,

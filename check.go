@@ -9,23 +9,57 @@ import (
 	"github.com/ferry-mcp/ferry/schema"
 )
 
-// Check reports every problem with what is registered: tool names that
+// Check reports every problem with what is registered, joined into one
+// error, each naming its tool (or prompt, or resource): tool names that
 // break the protocol's rules or repeat, tools without a description,
 // schemas that clients reject ($ref, true subschemas, descriptions over
 // 1024 characters, a root that is not an object), and problems found while
-// deriving typed tools' schemas. Each problem names the tool. The HTTP
-// handler and [Server.Run] run it first and refuse to start on a problem.
+// deriving typed tools' schemas. It returns nil when there are none.
+//
+// A server built from data (table names, proto methods, a config file)
+// should call Check before serving and report its error: [NewHTTPHandler]
+// panics and [Server.Run] returns an error on a problem, so that a
+// misdeclared server never starts. Once a transport serves, problems of
+// tools added later are logged at Error level instead, naming the tool,
+// and the tool is not added; Check does not report them.
 func (s *Server) Check() error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return errors.Join(s.problems...)
 }
 
-// problem records a start-up problem.
+// startServing runs [Server.Check] for a transport about to serve, and
+// marks the server serving when it passes.
+func (s *Server) startServing() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := errors.Join(s.problems...); err != nil {
+		return err
+	}
+	s.serving = true
+	return nil
+}
+
+// problem records a start-up problem, or logs it at Error level when the
+// server already serves (the problem's text names what has it).
 func (s *Server) problem(err error) {
 	s.mu.Lock()
-	s.problems = append(s.problems, err)
+	serving := s.serving
+	if !serving {
+		s.problems = append(s.problems, err)
+	}
 	s.mu.Unlock()
+	if serving {
+		s.logger.Error("registration problem found after serving started", "problem", err)
+	}
+}
+
+// lateToolProblems logs the problems of a tool added after serving
+// started, which is therefore not added.
+func (s *Server) lateToolProblems(tool string, errs []error) {
+	for _, err := range errs {
+		s.logger.Error("tool not added: a problem found after serving started", "tool", tool, "problem", err)
+	}
 }
 
 // checkTool returns the problems of one tool's description.

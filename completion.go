@@ -52,7 +52,7 @@ func completeFrom(values []string, typed string) *CompleteResult {
 // completer finds what answers a completion request: the argument's or
 // variable's own Completer, its Values, or the server's handler. It returns
 // a protocol error for a prompt, template or argument that does not exist.
-func (s *Server) completer(req *CompleteRequest) (Completer, error) {
+func (s *Server) completer(ctx context.Context, req *CompleteRequest) (Completer, error) {
 	var own Completer
 	var values []string
 	s.mu.RLock()
@@ -79,7 +79,9 @@ func (s *Server) completer(req *CompleteRequest) (Completer, error) {
 		own, values = e.tmpl.Complete[req.Argument], e.tmpl.Values[req.Argument]
 		if req.URI == s.schemaTemplate && values == nil {
 			for _, t := range s.tools.sorted {
-				values = append(values, t.tool.Name)
+				if s.visibleTool(ctx, &t.info) { // no hidden tool's name
+					values = append(values, t.tool.Name)
+				}
 			}
 		}
 	}
@@ -108,11 +110,12 @@ func (s *Server) complete(ctx context.Context, r *request, p *wireParams, b []by
 	if p.Context != nil {
 		req.Context = p.Context.Arguments
 	}
-	h, err := s.completer(req)
+	ctx = withRequest(ctx, r)
+	h, err := s.completer(ctx, req)
 	if err != nil {
 		return b, err
 	}
-	res, err := h(withRequest(ctx, r), req)
+	res, err := h(ctx, req)
 	if err != nil {
 		return b, s.protocolError(ctx, "completion", req.Argument, err)
 	}

@@ -30,7 +30,9 @@ var update = flag.Bool("update", false, "rewrite the server and response section
 //
 // Each file is a txtar archive whose comment says what it guards. An optional
 // "options" section configures the server ("key: value" lines: stateful,
-// pageSize, versions, allowedOrigins, streamResponses). Then either:
+// pageSize, versions, allowedOrigins, streamResponses, and hidden: a comma
+// list of tools that ServerOptions.Visible hides from every caller). Then
+// either:
 //
 // stdio: a "client" section, one JSON-RPC message per line, fed through
 // [ferry.IOTransport] to [ferry.Server.Run], and a "server" section holding
@@ -148,6 +150,10 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 			t.Fatalf("options: pageSize: %v", err)
 		}
 		so.PageSize = n
+	}
+	if v := opts["hidden"]; v != "" {
+		hidden := strings.Split(v, ",")
+		so.Visible = func(_ context.Context, t ferry.ToolInfo) bool { return !slices.Contains(hidden, t.Name) }
 	}
 	if v := opts["versions"]; v != "" {
 		for _, s := range strings.Split(v, ",") {

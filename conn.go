@@ -18,7 +18,7 @@ import (
 //
 // Run returns the problems of [Server.Check] without serving.
 func (s *Server) Run(ctx context.Context, t Transport) error {
-	if err := s.Check(); err != nil {
+	if err := s.startServing(); err != nil {
 		return fmt.Errorf("ferry: the server's start-up check failed:\n%w", err)
 	}
 	conn, err := t.Connect(ctx)

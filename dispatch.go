@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"runtime/debug"
+	"slices"
 	"strconv"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
@@ -167,25 +168,28 @@ func (s *Server) appendModernTail(b []byte, r *request) []byte {
 var errInputPending = errors.New("ferry: input pending")
 
 // safeDispatch runs dispatch, turning a handler's panic into -32603 (the
-// details go to the log) and pending questions into input_required.
-func (s *Server) safeDispatch(ctx context.Context, r *request, p *wireParams, b []byte) (_ []byte, err error) {
+// details go to the log, under a reference the error's data repeats) and
+// pending questions into input_required. out is b with the result members
+// appended; after a panic, b as it came.
+func (s *Server) safeDispatch(ctx context.Context, r *request, p *wireParams, b []byte) (out []byte, err error) {
 	start := len(b)
 	defer func() {
 		if v := recover(); v != nil {
-			s.logError(ctx, "handler panicked", "method", r.method, "panic", v, "stack", string(debug.Stack()))
-			b, err = b[:start], &Error{Code: CodeInternalError, Message: "internal error"}
+			ref := newRef()
+			s.logError(ctx, "handler panicked", "method", r.method, "ref", ref, "panic", v, "stack", string(debug.Stack()))
+			out, err = b[:start], internalError(ref)
 		}
 	}()
-	b, err = s.dispatch(ctx, r, p, b)
+	out, err = s.dispatch(ctx, r, p, b)
 	if errors.Is(err, errInputPending) {
 		key := p.Name
 		if r.method == "resources/read" {
 			key = p.URI
 		}
 		r.resultType, r.resultMeta = "input_required", nil
-		return s.appendInputRequired(b[:start], r.method, stateKey(ctx, key), p.Arguments, r.input), nil
+		return s.appendInputRequired(out[:start], r.method, stateKey(ctx, key), p.Arguments, r.input), nil
 	}
-	return b, err
+	return out, err
 }
 
 func methodNotFound(method string) error {
@@ -196,17 +200,24 @@ func methodNotFound(method string) error {
 func (s *Server) dispatch(ctx context.Context, r *request, p *wireParams, b []byte) (_ []byte, err error) {
 	switch r.method {
 	case "tools/list":
-		b, err = s.listPage(r, p, b, "tools", func() ([]entry, string, error) { return pageOf(&s.tools, p, s.pageSize) })
+		var visible func(*toolEntry) bool
+		if s.opts.Visible != nil {
+			ctx := withRequest(ctx, r)
+			visible = func(e *toolEntry) bool { return s.opts.Visible(ctx, e.info) }
+		}
+		b, err = listPage(s, r, p, b, "tools", &s.tools, visible)
 	case "tools/call":
 		return s.callTool(ctx, r, p, b)
+	// Prompts and resources have no visibility hook yet: one would pass its
+	// filter here as tools/list does.
 	case "prompts/list":
-		b, err = s.listPage(r, p, b, "prompts", func() ([]entry, string, error) { return pageOf(&s.prompts, p, s.pageSize) })
+		b, err = listPage(s, r, p, b, "prompts", &s.prompts, nil)
 	case "prompts/get":
 		b, err = s.getPrompt(ctx, r, p, b)
 	case "resources/list":
-		b, err = s.listPage(r, p, b, "resources", func() ([]entry, string, error) { return pageOf(&s.resources, p, s.pageSize) })
+		b, err = listPage(s, r, p, b, "resources", &s.resources, nil)
 	case "resources/templates/list":
-		b, err = s.listPage(r, p, b, "resourceTemplates", func() ([]entry, string, error) { return pageOf(&s.templates, p, s.pageSize) })
+		b, err = listPage(s, r, p, b, "resourceTemplates", &s.templates, nil)
 	case "resources/read":
 		b, err = s.readResource(ctx, r, p, b)
 	case "completion/complete":
@@ -241,29 +252,30 @@ func (s *Server) dispatch(ctx context.Context, r *request, p *wireParams, b []by
 	return b, err
 }
 
-func pageOf[T entry](reg *registry[T], p *wireParams, size int) ([]entry, string, error) {
-	cursor := ""
-	if p.Cursor != nil {
-		cursor = *p.Cursor
-	}
-	items, next, err := reg.page(cursor, size)
-	out := make([]entry, len(items))
-	for i, it := range items {
-		out[i] = it
-	}
-	return out, next, err
-}
-
-// listPage appends one page of a list method's result.
-func (s *Server) listPage(r *request, p *wireParams, b []byte, member string, page func() ([]entry, string, error)) ([]byte, error) {
-	s.mu.RLock()
-	items, next, err := page()
-	if err == nil && len(items) == 0 && next == "" && !s.declares(member) {
-		err = methodNotFound(r.method)
-	}
+// listPage appends one page of a list method's result. visible, if not
+// nil, filters the entries before paging: a hidden entry takes no place in
+// a page, and the cursor (the last key sent) skips past it as past any
+// other. It is the caller's code, so it runs outside s.mu, on a snapshot.
+func listPage[T entry](s *Server, r *request, p *wireParams, b []byte, member string, reg *registry[T], visible func(T) bool) ([]byte, error) {
+	after, err := s.readCursor(member, p.Cursor)
 	if err != nil {
-		s.mu.RUnlock()
 		return b, err
+	}
+	s.mu.RLock()
+	declared := s.declares(member)
+	var items []T
+	more := false
+	if visible == nil {
+		items, more = reg.page(after, s.pageSize)
+	} else {
+		rest := slices.Clone(reg.from(after))
+		s.mu.RUnlock()
+		items, more = filterPage(rest, s.pageSize, visible)
+		s.mu.RLock()
+	}
+	if len(items) == 0 && !more && !declared {
+		s.mu.RUnlock()
+		return b, methodNotFound(r.method)
 	}
 	b = appendKey(b, member)
 	b = append(b, '[')
@@ -273,16 +285,53 @@ func (s *Server) listPage(r *request, p *wireParams, b []byte, member string, pa
 		}
 		b = append(b, it.wire()...)
 	}
+	last := ""
+	if more {
+		last = items[len(items)-1].key() // items may alias the registry
+	}
 	s.mu.RUnlock()
 	b = append(b, ']')
-	if next != "" {
+	if more {
 		b = appendKey(b, "nextCursor")
-		b = jsonrpc.AppendString(b, next)
+		b = jsonrpc.AppendString(b, s.keys.sign(cursorPurpose+member, []byte(last)))
 	}
 	if r.modern {
-		b = s.appendCacheable(b)
+		b = appendCacheable(b, visible != nil)
 	}
 	return b, nil
+}
+
+// filterPage returns the first size entries of rest that visible keeps,
+// and whether it keeps any after them.
+func filterPage[T entry](rest []T, size int, visible func(T) bool) (page []T, more bool) {
+	page = rest[:0]
+	for _, e := range rest {
+		if !visible(e) {
+			continue
+		}
+		if len(page) == size {
+			return page, true
+		}
+		page = append(page, e)
+	}
+	return page, false
+}
+
+// cursorPurpose signs list cursors, one purpose per list, so that a cursor
+// of one list is not accepted by another.
+const cursorPurpose = "cursor "
+
+// readCursor returns the key a list cursor resumes after, "" for the first
+// page. A cursor the server did not issue for this list is -32602.
+func (s *Server) readCursor(member string, cursor *string) (string, error) {
+	if cursor == nil || *cursor == "" {
+		return "", nil
+	}
+	last, err := s.keys.verify(cursorPurpose+member, *cursor)
+	if err != nil || len(last) == 0 {
+		return "", NewError(CodeInvalidParams, "invalid cursor %q: pass the nextCursor of a previous page", *cursor)
+	}
+	return string(last), nil
 }
 
 // declares reports whether the capability behind a list member is
@@ -301,10 +350,16 @@ func (s *Server) declares(member string) bool {
 // listTTL is how long a modern client may cache a list.
 const listTTL = 60_000
 
-func (s *Server) appendCacheable(b []byte) []byte {
+// appendCacheable appends how long a modern client may cache a result,
+// and whether a shared cache may: not when the result depends on the
+// caller (private).
+func appendCacheable(b []byte, private bool) []byte {
 	b = appendKey(b, "ttlMs")
 	b = strconv.AppendInt(b, listTTL, 10)
 	b = appendKey(b, "cacheScope")
+	if private {
+		return append(b, `"private"`...)
+	}
 	return append(b, `"public"`...)
 }
 
@@ -336,16 +391,24 @@ func (s *Server) appendDiscover(b []byte) []byte {
 		b = appendKey(b, "instructions")
 		b = jsonrpc.AppendString(b, s.opts.Instructions)
 	}
-	return s.appendCacheable(b)
+	return appendCacheable(b, false)
 }
 
-// protocolError passes an [*Error] through and masks anything else.
+// protocolError passes an [*Error] through and masks anything else behind
+// a reference to the log record, which the error's message and data carry
+// so that a user can quote it.
 func (s *Server) protocolError(ctx context.Context, kind, name string, err error) error {
 	if pe := (*Error)(nil); errors.As(err, &pe) {
 		return err
 	}
-	s.logError(ctx, kind+" failed", kind, name, "err", err)
-	return &Error{Code: CodeInternalError, Message: "internal error"}
+	ref := newRef()
+	s.logError(ctx, kind+" failed", kind, name, "ref", ref, "err", err)
+	return internalError(ref)
+}
+
+// internalError is the -32603 error of a failure masked behind ref.
+func internalError(ref string) *Error {
+	return &Error{Code: CodeInternalError, Message: "internal error (ref " + ref + ")", Data: map[string]string{"ref": ref}}
 }
 
 // legacyState serves the methods that change a legacy session's state. A

@@ -85,9 +85,10 @@ type HTTPHandler struct {
 
 // NewHTTPHandler returns a handler serving s. opts may be nil; it is copied.
 // It panics with the problems [Server.Check] reports, so that a server with
-// a misdeclared tool never starts.
+// a misdeclared tool never starts: a server built from data should call
+// Check first and report its error.
 func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
-	if err := s.Check(); err != nil {
+	if err := s.startServing(); err != nil {
 		panic("ferry: the server's start-up check failed:\n" + err.Error())
 	}
 	h := &HTTPHandler{srv: s, live: map[string]*liveSession{}}
@@ -373,7 +374,8 @@ func (h *HTTPHandler) session(r *http.Request) (*resolvedSession, int, error) {
 		return &Error{Code: CodeInvalidRequest, Message: "session not found: it expired or was ended; send initialize again"}
 	}
 	if !h.opts.Stateful {
-		t, err := h.srv.keys.checkSession(id, h.ttl)
+		caller, _ := PrincipalFromContext(r.Context())
+		t, err := h.srv.keys.checkSession(id, h.ttl, caller)
 		if err != nil {
 			return nil, http.StatusNotFound, notFound()
 		}
@@ -408,7 +410,8 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *json
 			return
 		}
 	} else {
-		id = h.srv.keys.issueSession(version, caps)
+		caller, _ := PrincipalFromContext(r.Context())
+		id = h.srv.keys.issueSession(version, caps, caller)
 	}
 	w.Header().Set(headerSessionID, id)
 	req := &request{srv: h.srv, id: m.ID, method: m.Method, version: version, caps: caps, session: id,

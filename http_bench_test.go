@@ -3,6 +3,7 @@ package ferry
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -11,7 +12,7 @@ import (
 )
 
 func benchServer() *Server {
-	srv := NewServer("bench", "1.0.0", nil)
+	srv := NewServer("bench", "1.0.0", &ServerOptions{Logger: slog.New(slog.DiscardHandler)})
 	srv.AddTool(Tool{Name: "add", Description: "Adds two integers.",
 		InputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}`),
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}`)},
@@ -63,7 +64,7 @@ func BenchmarkHTTPToolsCall(b *testing.B) {
 		}
 	})
 	b.Run("typed", func(b *testing.B) {
-		srv := NewServer("bench", "1.0.0", nil)
+		srv := NewServer("bench", "1.0.0", &ServerOptions{Logger: slog.New(slog.DiscardHandler)})
 		type addIn struct{ A, B int }
 		type addOut struct {
 			Sum int `json:"sum"`

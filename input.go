@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -150,13 +151,30 @@ func (s *Server) appendInputRequired(b []byte, method, name string, args json.Ra
 }
 
 // stateKey is what a request state is bound to besides the method and the
-// arguments: the tool, prompt or URI, and the caller, so that a state
-// issued to one principal is refused for another.
+// arguments: the tool, prompt or URI, and the caller's subject, so that a
+// state issued to one principal is refused for another. The encoding is
+// unambiguous, so that no name can pass for another name and a subject
+// ("x\x00alice" asked anonymously is not "x" asked by alice): an anonymous
+// caller's key is the name itself unless it starts with NUL; otherwise, and
+// for every principal, it is NUL, the name's length and the name, then "p"
+// and the subject for a principal. The common anonymous case allocates
+// nothing.
 func stateKey(ctx context.Context, key string) string {
-	if p, ok := PrincipalFromContext(ctx); ok {
-		return key + "\x00" + p
+	p, ok := PrincipalFromContext(ctx)
+	if !ok && !strings.HasPrefix(key, "\x00") {
+		return key
 	}
-	return key
+	var sb strings.Builder
+	sb.Grow(1 + binary.MaxVarintLen64 + len(key) + 1 + 32)
+	sb.WriteByte(0)
+	var n [binary.MaxVarintLen64]byte
+	sb.Write(binary.AppendUvarint(n[:0], uint64(len(key))))
+	sb.WriteString(key)
+	if ok {
+		sb.WriteByte('p')
+		sb.WriteString(p.Subject)
+	}
+	return sb.String()
 }
 
 // loadModernInput reads the answers a modern retry carries, for the

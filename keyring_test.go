@@ -39,20 +39,61 @@ func TestKeyringRejectsTampering(t *testing.T) {
 
 func TestSessionTokenCarriesVersionAndCapabilities(t *testing.T) {
 	k := newKeyring(nil)
-	id := k.issueSession(Version20250326, clientCaps{elicitation: true})
+	id := k.issueSession(Version20250326, clientCaps{elicitation: true}, nil)
 	for _, c := range id {
 		if c < 0x21 || c > 0x7e {
 			t.Fatalf("session id %q has a character outside visible ASCII", id)
 		}
 	}
-	tok, err := k.checkSession(id, time.Hour)
+	tok, err := k.checkSession(id, time.Hour, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if tok.version != Version20250326 || !tok.caps.elicitation || tok.caps.sampling {
 		t.Errorf("token = %+v; want version 2025-03-26 with elicitation only", tok)
 	}
-	if _, err := k.checkSession(id, -time.Second); err == nil {
+	if _, err := k.checkSession(id, -time.Second, nil); err == nil {
 		t.Error("an expired token was accepted")
+	}
+}
+
+// A token issued to a principal serves that principal only: another
+// subject, an anonymous caller, or a subject the memo has not seen are
+// refused, whether or not the token is memoized, and a key rotation keeps
+// the binding. A token issued anonymously serves anyone.
+func TestSessionTokenBindsToPrincipal(t *testing.T) {
+	alice, bob, empty := &Principal{Subject: "alice"}, &Principal{Subject: "bob"}, &Principal{}
+	k := newKeyring([][]byte{[]byte("old")})
+	id := k.issueSession(Version20251125, clientCaps{}, alice)
+	if id == k.issueSession(Version20251125, clientCaps{}, nil) {
+		t.Fatal("bound and unbound tokens are the same")
+	}
+	rotated := newKeyring([][]byte{[]byte("new"), []byte("old")})
+	tests := []struct {
+		name   string
+		k      *keyring
+		caller *Principal
+		ok     bool
+	}{
+		{"another subject before the memo", k, bob, false},
+		{"its subject", k, alice, true},
+		{"its subject again, memoized", k, alice, true},
+		{"another subject, memoized", k, bob, false},
+		{"an empty subject", k, empty, false},
+		{"anonymous", k, nil, false},
+		{"its subject after a key rotation", rotated, alice, true},
+		{"another subject after a key rotation", rotated, bob, false},
+	}
+	for _, tt := range tests {
+		_, err := tt.k.checkSession(id, time.Hour, tt.caller)
+		if (err == nil) != tt.ok {
+			t.Errorf("%s: err = %v, want ok %t", tt.name, err, tt.ok)
+		}
+	}
+	open := k.issueSession(Version20251125, clientCaps{}, nil)
+	for _, caller := range []*Principal{nil, alice, bob} {
+		if _, err := k.checkSession(open, time.Hour, caller); err != nil {
+			t.Errorf("unbound token presented by %v: %v", caller, err)
+		}
 	}
 }

@@ -14,27 +14,33 @@ type outcome string
 
 // The outcomes of a tool call.
 const (
-	outcomeOK      outcome = "ok"
-	outcomeInvalid outcome = "invalid" // the arguments broke the input schema
-	outcomeRefused outcome = "refused" // a refusal; the log adds its code
-	outcomeFailed  outcome = "failed"  // an unexpected error or a panic
-	outcomeAsked   outcome = "asked"   // it asked the client and awaits the retry (2026-07-28)
+	outcomeOK       outcome = "ok"
+	outcomeInvalid  outcome = "invalid"  // the arguments broke the input schema
+	outcomeRefused  outcome = "refused"  // a refusal; the log adds its code
+	outcomeError    outcome = "error"    // the tool returned an IsError result of its own
+	outcomeFailed   outcome = "failed"   // an unexpected error, a panic, or a protocol error
+	outcomeCanceled outcome = "canceled" // the call's context ended before the tool did
+	outcomeAsked    outcome = "asked"    // it asked the client and awaits the retry (2026-07-28)
 )
 
-// wrapTool builds a tool's handler chain: the call log, then the user's
-// middleware in order, then recovery and error mapping, then the handler.
+// wrapTool builds a tool's handler chain: error mapping and recovery
+// outermost, then the user's middleware in order, then the handler. So a
+// refusal or a panic anywhere in the chain, middleware included, is mapped
+// once and the same way. The call log is written around the whole chain,
+// by [Server.callTool].
 func (s *Server) wrapTool(h ToolHandler) ToolHandler {
-	h = s.recovering(h)
 	for i := len(s.opts.ToolMiddleware) - 1; i >= 0; i-- {
 		h = s.opts.ToolMiddleware[i](h)
 	}
-	return s.callLog(h)
+	return s.recoverAndMap(h)
 }
 
-// recovering turns what a handler returns into the result the model sees:
-// a refusal becomes "code: message", OnToolError may map a service's own
-// error, and any other error or a panic is masked behind a reference.
-func (s *Server) recovering(next ToolHandler) ToolHandler {
+// recoverAndMap turns what the chain returns into the result the model
+// sees: a refusal becomes "code: message", a cancelled call says so,
+// OnToolError may map a service's own error, and any other error or a
+// panic is masked behind a reference. Only an [*Error], and a modern
+// handler's question to the client, come out as errors.
+func (s *Server) recoverAndMap(next ToolHandler) ToolHandler {
 	return func(ctx context.Context, req *CallToolRequest) (res *ToolResult, err error) {
 		defer func() {
 			if v := recover(); v != nil {
@@ -45,26 +51,39 @@ func (s *Server) recovering(next ToolHandler) ToolHandler {
 		if err == nil {
 			return res, nil
 		}
-		var pe *Error
-		if errors.As(err, &pe) || errors.Is(err, ErrInputRequired) {
+		return s.mapToolError(ctx, req, err)
+	}
+}
+
+// mapToolError maps an error from the chain; see [Server.recoverAndMap].
+func (s *Server) mapToolError(ctx context.Context, req *CallToolRequest, err error) (*ToolResult, error) {
+	if pe := (*Error)(nil); errors.As(err, &pe) {
+		return nil, err
+	}
+	if errors.Is(err, ErrInputRequired) {
+		if r := requestFrom(ctx); r != nil && r.inputPending() {
 			return nil, err
 		}
-		if r := refusalResult(ctx, err); r != nil {
-			return r, nil
-		}
-		if r := clientResult(ctx, err); r != nil {
-			return r, nil
-		}
-		if s.opts.OnToolError != nil {
-			if r := s.opts.OnToolError(err); r != nil {
-				if r.IsError {
-					setOutcome(ctx, outcomeRefused, "")
-				}
-				return r, nil
-			}
-		}
-		return s.masked(ctx, req.Name, err, nil), nil
 	}
+	if r := refusalResult(ctx, err); r != nil {
+		return r, nil
+	}
+	if r := s.clientResult(ctx, req, err); r != nil {
+		return r, nil
+	}
+	if ctx.Err() != nil {
+		setOutcome(ctx, outcomeCanceled, "")
+		return ErrorResult("canceled: the call was cancelled before the tool finished"), nil
+	}
+	if s.opts.OnToolError != nil {
+		if r := s.opts.OnToolError(ctx, err); r != nil {
+			if r.IsError {
+				setOutcome(ctx, outcomeRefused, "")
+			}
+			return r, nil
+		}
+	}
+	return s.masked(ctx, req.Name, err, nil), nil
 }
 
 func refusalResult(ctx context.Context, err error) *ToolResult {
@@ -76,9 +95,15 @@ func refusalResult(ctx context.Context, err error) *ToolResult {
 	return ErrorResult(rf.Error())
 }
 
+// statelessHint is what a stateless legacy session lacks when a tool asks
+// the client something.
+const statelessHint = "a stateless legacy HTTP session has no stream for questions to the client: " +
+	"set HTTPOptions.Stateful, or use a client that speaks protocol version 2026-07-28"
+
 // clientResult explains to the model a tool that could not ask the client
-// something: the client cannot answer questions here, or refused.
-func clientResult(ctx context.Context, err error) *ToolResult {
+// something: the client cannot answer questions here, or refused. When a
+// stateless legacy session is why, the log says what would help.
+func (s *Server) clientResult(ctx context.Context, req *CallToolRequest, err error) *ToolResult {
 	var ce *ClientError
 	switch {
 	case errors.As(err, &ce):
@@ -86,6 +111,9 @@ func clientResult(ctx context.Context, err error) *ToolResult {
 		return ErrorResult(fmt.Sprintf("unavailable: the tool asked the client (%s) and it declined: %s", ce.Method, ce.Message))
 	case errors.Is(err, ErrNoClientStream), errors.Is(err, ErrConnectionClosed):
 		setOutcome(ctx, outcomeRefused, RefusalUnavailable)
+		if r := requestFrom(ctx); r != nil && r.stateless {
+			s.logger.WarnContext(ctx, "tool could not ask the client", "tool", req.Name, "err", err, "hint", statelessHint)
+		}
 		return ErrorResult("unavailable: the tool needs to ask the user or the client's model, and this client or session cannot be asked")
 	}
 	return nil
@@ -100,41 +128,41 @@ func setOutcome(ctx context.Context, o outcome, code RefusalCode) {
 	}
 }
 
-// callLog writes one record per call: tool, outcome, duration, session and
-// principal.
-func (s *Server) callLog(next ToolHandler) ToolHandler {
-	return func(ctx context.Context, req *CallToolRequest) (*ToolResult, error) {
-		if !s.logger.Enabled(ctx, slog.LevelInfo) {
-			return next(ctx, req)
-		}
-		start := time.Now()
-		res, err := next(ctx, req)
-		outcome, code := outcomeOK, RefusalCode("")
-		if r := requestFrom(ctx); r != nil {
-			r.mu.Lock()
-			if r.outcome != "" {
-				outcome, code = r.outcome, r.refusal
-			}
-			r.mu.Unlock()
-		}
-		switch {
-		case errors.Is(err, ErrInputRequired):
-			outcome = outcomeAsked
-		case err != nil:
-			outcome = outcomeFailed
-		}
-		attrs := []slog.Attr{slog.String("tool", req.Name), slog.String("outcome", string(outcome)),
-			slog.Duration("duration", time.Since(start))}
-		if code != "" {
-			attrs = append(attrs, slog.String("code", string(code)))
-		}
-		if info, ok := CallInfoFromContext(ctx); ok && info.SessionID != "" {
-			attrs = append(attrs, slog.String("session", info.SessionID))
-		}
-		if p, ok := PrincipalFromContext(ctx); ok {
-			attrs = append(attrs, slog.String("principal", p))
-		}
-		s.logger.LogAttrs(ctx, slog.LevelInfo, "tool call", attrs...)
-		return res, err
+// logCall writes the call log's record of one call: tool, outcome (with
+// the refusal code), duration, session and principal. res is the result
+// sent, or nil when the call was answered with err (a protocol error, or
+// a question to the client). A cancelled call is recorded at Info level,
+// as every call is: the client chose to stop it. The caller checks that
+// the logger takes Info records.
+func (s *Server) logCall(ctx context.Context, r *request, res *ToolResult, err error, start time.Time) {
+	r.mu.Lock()
+	o, code := r.outcome, r.refusal
+	r.mu.Unlock()
+	switch {
+	case errors.Is(err, errInputPending):
+		o, code = outcomeAsked, ""
+	case err != nil:
+		o, code = outcomeFailed, ""
+	case o != "":
+	case res.IsError:
+		o = outcomeError
+	default:
+		o = outcomeOK
 	}
+	attrs := make([]slog.Attr, 0, 7)
+	attrs = append(attrs, slog.String("tool", r.tool), slog.String("outcome", string(o)),
+		slog.Duration("duration", time.Since(start)))
+	if code != "" {
+		attrs = append(attrs, slog.String("code", string(code)))
+	}
+	if r.session != "" {
+		attrs = append(attrs, slog.String("session", r.session))
+	}
+	if p, ok := PrincipalFromContext(ctx); ok {
+		attrs = append(attrs, slog.String("principal", p.Subject))
+	}
+	if err != nil && o == outcomeFailed {
+		attrs = append(attrs, slog.String("err", err.Error()))
+	}
+	s.logger.LogAttrs(ctx, slog.LevelInfo, "tool call", attrs...)
 }

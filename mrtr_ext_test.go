@@ -24,7 +24,10 @@ func TestRequestStateIsBoundToThePrincipal(t *testing.T) {
 		})
 	h := ferry.NewHTTPHandler(srv, nil)
 	auth := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(ferry.WithPrincipal(r.Context(), r.Header.Get("X-User"))))
+		if user := r.Header.Get("X-User"); user != "" {
+			r = r.WithContext(ferry.WithPrincipal(r.Context(), &ferry.Principal{Subject: user}))
+		}
+		h.ServeHTTP(w, r)
 	})
 	ts := httptest.NewServer(auth)
 	defer ts.Close()

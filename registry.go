@@ -1,7 +1,6 @@
 package ferry
 
 import (
-	"encoding/base64"
 	"slices"
 	"strings"
 )
@@ -52,28 +51,28 @@ func (r *registry[T]) remove(k string) bool {
 	return true
 }
 
-// page returns up to size entries after the cursor, and the cursor of the
-// next page ("" when this is the last). The cursor is the last key sent,
-// encoded; a cursor that does not decode is an error.
-func (r *registry[T]) page(cursor string, size int) ([]T, string, error) {
-	start := 0
-	if cursor != "" {
-		last, err := base64.RawURLEncoding.DecodeString(cursor)
-		if err != nil || len(last) == 0 {
-			return nil, "", NewError(CodeInvalidParams, "invalid cursor %q: pass the nextCursor of a previous page", cursor)
+// from returns the entries after the key after, all of them when it is "".
+func (r *registry[T]) from(after string) []T {
+	if after == "" {
+		return r.sorted
+	}
+	start, _ := slices.BinarySearchFunc(r.sorted, after, func(e T, k string) int {
+		if c := strings.Compare(e.key(), k); c != 0 {
+			return c
 		}
-		start, _ = slices.BinarySearchFunc(r.sorted, string(last), func(e T, k string) int {
-			if c := strings.Compare(e.key(), k); c != 0 {
-				return c
-			}
-			return -1 // land after the entry itself
-		})
+		return -1 // land after the entry itself
+	})
+	return r.sorted[start:]
+}
+
+// page returns up to size entries after the key after, and whether more
+// follow. The key is that of the last entry of the previous page, which
+// need not be registered any more: cursors stay valid while entries come
+// and go.
+func (r *registry[T]) page(after string, size int) ([]T, bool) {
+	rest := r.from(after)
+	if len(rest) > size {
+		return rest[:size], true
 	}
-	end := min(start+size, len(r.sorted))
-	items := r.sorted[start:end]
-	next := ""
-	if end < len(r.sorted) {
-		next = base64.RawURLEncoding.EncodeToString([]byte(items[len(items)-1].key()))
-	}
-	return items, next, nil
+	return rest, false
 }

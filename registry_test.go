@@ -1,9 +1,11 @@
 package ferry
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 type testEntry string
@@ -17,19 +19,16 @@ func TestRegistryPagesInKeyOrder(t *testing.T) {
 		r.add(testEntry(k))
 	}
 	var got []string
-	cursor := ""
+	after := ""
 	for range 10 {
-		items, next, err := r.page(cursor, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
+		items, more := r.page(after, 2)
 		for _, it := range items {
 			got = append(got, string(it))
 		}
-		if next == "" {
+		if !more {
 			break
 		}
-		cursor = next
+		after = items[len(items)-1].key()
 	}
 	if diff := cmp.Diff([]string{"a", "b", "c", "d", "e"}, got); diff != "" {
 		t.Errorf("pages (-want +got):\n%s", diff)
@@ -41,21 +40,62 @@ func TestRegistryCursorSurvivesRemoval(t *testing.T) {
 	for _, k := range []string{"a", "b", "c", "d"} {
 		r.add(testEntry(k))
 	}
-	_, next, _ := r.page("", 2) // a, b
+	first, _ := r.page("", 2) // a, b
+	after := first[len(first)-1].key()
 	r.remove("b")
 	r.remove("c")
-	items, _, err := r.page(next, 2)
-	if err != nil || len(items) != 1 || items[0] != "d" {
-		t.Errorf("page after removal = %v, %v; want [d]", items, err)
+	items, more := r.page(after, 2)
+	if more || len(items) != 1 || items[0] != "d" {
+		t.Errorf("page after removal = %v, more %t; want [d]", items, more)
 	}
 }
 
-func TestRegistryRejectsBadCursor(t *testing.T) {
-	var r registry[testEntry]
-	r.add("a")
-	_, _, err := r.page("!!not base64!!", 2)
-	if CodeOf(err) != CodeInvalidParams {
-		t.Errorf("bad cursor: got %v, want code %d", err, CodeInvalidParams)
+// A hidden entry takes no place in a page: every page is full until the
+// last, and "more" is true only when a visible entry follows.
+func TestFilterPageSkipsHiddenEntries(t *testing.T) {
+	all := []testEntry{"a", "b", "c", "d", "e", "f"}
+	visible := func(e testEntry) bool { return e != "b" && e != "e" && e != "f" }
+	tests := []struct {
+		name     string
+		rest     []testEntry
+		want     []testEntry
+		wantMore bool
+	}{
+		{"first page", all, []testEntry{"a", "c"}, true},
+		{"last visible entry, hidden ones after", all[3:], []testEntry{"d"}, false},
+		{"only hidden", all[4:], nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, more := filterPage(slices.Clone(tt.rest), 2, visible)
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" || more != tt.wantMore {
+				t.Errorf("page (-want +got):\n%s\nmore = %t, want %t", diff, more, tt.wantMore)
+			}
+		})
+	}
+}
+
+// A cursor is the server's own: one it did not sign, one signed for
+// another list, or one that is only the base64 of a key (the format
+// before cursors were signed) is refused with -32602, never answered with
+// an empty page.
+func TestReadCursorRefusesCursorsTheServerDidNotIssue(t *testing.T) {
+	srv := NewServer("s", "1", &ServerOptions{SigningKeys: [][]byte{[]byte("k1")}})
+	other := NewServer("s", "1", &ServerOptions{SigningKeys: [][]byte{[]byte("k2")}})
+	good := srv.keys.sign(cursorPurpose+"tools", []byte("echo"))
+	if got, err := srv.readCursor("tools", &good); err != nil || got != "echo" {
+		t.Fatalf("readCursor(own cursor) = %q, %v; want echo", got, err)
+	}
+	for _, bad := range []string{
+		"ZWNobw", // base64("echo"), unsigned
+		"!!not a cursor!!",
+		srv.keys.sign(cursorPurpose+"prompts", []byte("echo")),
+		other.keys.sign(cursorPurpose+"tools", []byte("echo")),
+		srv.keys.sign(cursorPurpose+"tools", nil),
+	} {
+		if _, err := srv.readCursor("tools", &bad); CodeOf(err) != CodeInvalidParams {
+			t.Errorf("readCursor(%q) = %v; want code %d", bad, err, CodeInvalidParams)
+		}
 	}
 }
 

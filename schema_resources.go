@@ -9,7 +9,8 @@ import (
 // AddSchemaResources serves the JSON Schemas of every tool as resources, so
 // that clients and people can read them: <scheme>://schemas lists every
 // tool's input and output schema, and the template <scheme>://schemas/{tool}
-// serves one tool's. They reflect the tools registered when they are read.
+// serves one tool's. They reflect the tools registered when they are read,
+// and only those [ServerOptions.Visible] shows the reader.
 func (s *Server) AddSchemaResources(scheme string) {
 	all := scheme + "://schemas"
 	s.AddResource(Resource{URI: all, Name: "tool-schemas", MIMEType: "application/json",
@@ -18,7 +19,9 @@ func (s *Server) AddSchemaResources(scheme string) {
 			s.mu.RLock()
 			out := make(map[string]toolSchemas, s.tools.len())
 			for _, e := range s.tools.sorted {
-				out[e.tool.Name] = schemasOf(&e.tool)
+				if s.visibleTool(ctx, &e.info) { // a hidden tool's schema is not shown either
+					out[e.tool.Name] = schemasOf(&e.tool)
+				}
 			}
 			s.mu.RUnlock()
 			return jsonContents(req.URI, out)
@@ -28,6 +31,7 @@ func (s *Server) AddSchemaResources(scheme string) {
 		func(ctx context.Context, req *ReadResourceRequest) ([]ResourceContents, error) {
 			s.mu.RLock()
 			e, ok := s.tools.get(req.Vars["tool"])
+			ok = ok && s.visibleTool(ctx, &e.info)
 			var out toolSchemas
 			if ok {
 				out = schemasOf(&e.tool)

@@ -37,7 +37,11 @@ type ServerOptions struct {
 	// Instructions tell the model how to use the server; a client may put
 	// them in its system prompt.
 	Instructions string
-	// Logger receives the server's logs. If nil, logs are discarded.
+	// Logger receives the server's logs: one Info record per tool call,
+	// and an Error record for every failure masked behind a reference, so
+	// that the reference a model quotes leads to the details. If nil,
+	// [slog.Default] is used; to discard the logs, pass
+	// slog.New(slog.DiscardHandler).
 	Logger *slog.Logger
 	// ProtocolVersions narrows the versions the server speaks to those
 	// listed. If empty, every version in [SupportedVersions] is spoken.
@@ -45,25 +49,38 @@ type ServerOptions struct {
 	// PageSize is the number of entries a list method returns per page.
 	// If zero, [DefaultPageSize] is used.
 	PageSize int
-	// SigningKeys are the HMAC keys that sign stateless session ids and the
-	// request state of multi round-trip requests. The first key signs; every
-	// key verifies, so a key can be rotated by putting the new one first.
-	// Every replica behind one endpoint needs the same keys. If empty, a
-	// random key is made for this process, and ids and states it signs are
-	// valid on this process only.
+	// SigningKeys are the HMAC keys that sign stateless session ids, the
+	// request state of multi round-trip requests and list cursors. The
+	// first key signs; every key verifies, so a key can be rotated by
+	// putting the new one first. Every replica behind one endpoint needs
+	// the same keys. If empty, a random key is made for this process, and
+	// what it signs is valid on this process only.
 	SigningKeys [][]byte
 	// CompletionHandler answers completion/complete for arguments that have
 	// no Completer or Values of their own. The server declares completions
 	// when it has a handler, a prompt or a resource template.
 	CompletionHandler Completer
 	// ToolMiddleware wraps every tool call, first listed outermost. The call
-	// log and error recovery are always applied around and inside it.
+	// log and the mapping of errors and panics to results are applied
+	// around all of it, so a middleware's refusal reads as a handler's.
 	ToolMiddleware []ToolMiddleware
-	// OnToolError maps an error a tool returned (one that is not a refusal
-	// or an [*Error]) to the result the model sees, such as a refusal for a
-	// service's own "not allowed" error. Returning nil masks the error as
-	// unexpected.
-	OnToolError func(error) *ToolResult
+	// OnToolError maps an error a tool or a middleware returned (one that
+	// is not a refusal or an [*Error]) to the result the model sees, such as
+	// a refusal for a service's own "not allowed" error. ctx is the call's:
+	// it carries the [Principal] and the [CallInfo]. Returning nil masks
+	// the error as unexpected. If nil, every such error is masked.
+	OnToolError func(ctx context.Context, err error) *ToolResult
+	// Visible decides which tools the caller of ctx may see. A hidden tool
+	// is left out of tools/list (before paging, so pages stay full and
+	// cursors keep working) and answers tools/call exactly as a tool that
+	// does not exist, in both eras. While it is set, modern tools/list
+	// results say cacheScope "private", since they depend on the caller.
+	// It runs on every tools/list entry and every tools/call, concurrently,
+	// and must be fast and safe for concurrent use. It may run while the
+	// server's registry is locked, so it must not call the Server's
+	// methods. If nil, every tool is visible to every caller. Prompts and
+	// resources have no such hook yet.
+	Visible func(ctx context.Context, t ToolInfo) bool
 	// Coercion is how typed tools treat arguments of the wrong JSON type. If
 	// zero, [schema.Unambiguous]: "12" for an integer, "true" for a boolean,
 	// "£1,234.00" for a number and "a, b" for a list of strings are accepted.
@@ -92,6 +109,9 @@ type Server struct {
 	templates registry[*templateEntry]
 
 	problems []error // start-up problems, guarded by mu
+	// serving is set, under mu, once a transport has started serving: a
+	// problem found later is logged instead of collected.
+	serving bool
 	// schemaTemplate is the template of AddSchemaResources, whose {tool}
 	// variable completes to tool names; guarded by mu.
 	schemaTemplate string
@@ -109,7 +129,7 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 	}
 	s.logger = s.opts.Logger
 	if s.logger == nil {
-		s.logger = slog.New(slog.DiscardHandler)
+		s.logger = slog.Default()
 	}
 	s.versions = newVersionSet(s.opts.ProtocolVersions)
 	if len(s.versions.all) == 0 {

@@ -2,6 +2,7 @@ package ferry
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/binary"
@@ -152,8 +153,21 @@ func newSessionID() string {
 
 // Stateless session tokens carry the negotiated version and what the client
 // can do, signed, so that any replica holding the key can serve the session
-// with nothing stored.
-const tokenFormat = 1
+// with nothing stored. Format 2 is
+//
+//	format(1) issued(8, unix seconds) version(1) capabilities(1) random(8) [principal(16)]
+//
+// where the optional principal field binds the session to the subject of
+// the [Principal] that initialized it: a MAC of the subject, keyed like
+// the token so that the token does not reveal whom it belongs to. A token
+// with the field is refused when presented by anyone else, anonymous
+// callers included; a token without it serves any caller.
+const tokenFormat = 2
+
+const (
+	tokenLen          = 1 + 8 + 1 + 1 + 8
+	tokenPrincipalLen = 16
+)
 
 // tokenVersions numbers the legacy versions in session tokens. The numbers
 // are part of the token format: append new versions, never reorder, so that
@@ -174,13 +188,22 @@ type sessionToken struct {
 	issued  time.Time
 	version string
 	caps    clientCaps
+	// bound marks a token bound to a principal; principal is its field.
+	bound     bool
+	principal [tokenPrincipalLen]byte
+	// subject is the subject that last presented the bound token and
+	// matched, kept in the memo so that its later requests skip the MAC.
+	subject string
 }
 
-func (k *keyring) issueSession(version string, caps clientCaps) string {
-	var p [1 + 8 + 1 + 1 + 8]byte
-	p[0] = tokenFormat
-	binary.BigEndian.PutUint64(p[1:], uint64(time.Now().Unix()))
-	p[9] = tokenVersion[version]
+const purposePrincipal = "session-principal"
+
+func (k *keyring) issueSession(version string, caps clientCaps, p *Principal) string {
+	var buf [tokenLen + tokenPrincipalLen]byte
+	b := buf[:tokenLen]
+	b[0] = tokenFormat
+	binary.BigEndian.PutUint64(b[1:], uint64(time.Now().Unix()))
+	b[9] = tokenVersion[version]
 	var bits byte
 	if caps.sampling {
 		bits |= 1
@@ -191,12 +214,19 @@ func (k *keyring) issueSession(version string, caps clientCaps) string {
 	if caps.roots {
 		bits |= 4
 	}
-	p[10] = bits
-	_, _ = rand.Read(p[11:])
-	return k.sign("session", p[:])
+	b[10] = bits
+	_, _ = rand.Read(b[11:tokenLen])
+	if p != nil {
+		var sum [32]byte
+		b = append(b, k.mac(0, purposePrincipal, []byte(p.Subject), sum[:0])[:tokenPrincipalLen]...)
+	}
+	return k.sign("session", b)
 }
 
-func (k *keyring) checkSession(id string, ttl time.Duration) (sessionToken, error) {
+// checkSession verifies a stateless session id presented by p (nil when
+// anonymous): [ErrSessionNotFound] if it is forged, expired, or bound to
+// another principal.
+func (k *keyring) checkSession(id string, ttl time.Duration, p *Principal) (sessionToken, error) {
 	k.seenMu.RLock()
 	t, ok := k.seen[id]
 	k.seenMu.RUnlock()
@@ -205,12 +235,39 @@ func (k *keyring) checkSession(id string, ttl time.Duration) (sessionToken, erro
 		if t, err = k.verifySession(id); err != nil {
 			return sessionToken{}, err
 		}
-		k.remember(id, t)
 	}
 	if time.Since(t.issued) > ttl {
 		return sessionToken{}, ErrSessionNotFound
 	}
+	if t.bound {
+		if p == nil {
+			return sessionToken{}, ErrSessionNotFound
+		}
+		// A memoized bound token holds the subject that matched it.
+		if !ok || p.Subject != t.subject {
+			if !k.boundTo(&t, p.Subject) {
+				return sessionToken{}, ErrSessionNotFound
+			}
+			t.subject, ok = p.Subject, false
+		}
+	}
+	if !ok {
+		k.remember(id, t)
+	}
 	return t, nil
+}
+
+// boundTo reports whether a bound token's principal field is subject's,
+// under any key, so that tokens outlive a key rotation as long as their
+// signatures do.
+func (k *keyring) boundTo(t *sessionToken, subject string) bool {
+	var sum [32]byte
+	for i := range k.keys {
+		if hmac.Equal(t.principal[:], k.mac(i, purposePrincipal, []byte(subject), sum[:0])[:tokenPrincipalLen]) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxSeenSessions bounds the memo of verified session ids.
@@ -231,10 +288,15 @@ func (k *keyring) remember(id string, t sessionToken) {
 // verifySession checks a session id's signature and decodes it.
 func (k *keyring) verifySession(id string) (sessionToken, error) {
 	p, err := k.verify("session", id)
-	if err != nil || len(p) != 19 || p[0] != tokenFormat || p[9] == 0 || int(p[9]) >= len(tokenVersions) {
+	if err != nil || (len(p) != tokenLen && len(p) != tokenLen+tokenPrincipalLen) ||
+		p[0] != tokenFormat || p[9] == 0 || int(p[9]) >= len(tokenVersions) {
 		return sessionToken{}, ErrSessionNotFound
 	}
 	t := sessionToken{issued: time.Unix(int64(binary.BigEndian.Uint64(p[1:])), 0), version: tokenVersions[p[9]]}
 	t.caps = clientCaps{sampling: p[10]&1 != 0, elicitation: p[10]&2 != 0, roots: p[10]&4 != 0}
+	if len(p) > tokenLen {
+		t.bound = true
+		copy(t.principal[:], p[tokenLen:])
+	}
 	return t, nil
 }

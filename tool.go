@@ -5,8 +5,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"log/slog"
+	"time"
 )
 
 // Tool describes a tool: what clients list, and the hints an approval step
@@ -46,6 +47,13 @@ type Tool struct {
 	// they are portable (no $ref, no true subschemas), for clients known to
 	// accept them.
 	VerbatimSchema bool
+
+	// Scopes name what a caller must hold to call the tool, such as OAuth
+	// scopes or roles. Ferry does not enforce them: it carries them into
+	// the tool's [ToolInfo], where an authorization [ToolMiddleware] and a
+	// [ServerOptions.Visible] func compare them with the [Principal]'s.
+	// If empty, the tool names no requirement.
+	Scopes []string
 
 	// Icons are images a client may show for the tool.
 	Icons []Icon
@@ -91,6 +99,10 @@ type CallToolRequest struct {
 	Name string
 	// Arguments is the arguments object as the client sent it, or nil.
 	Arguments json.RawMessage
+	// Tool is the called tool as the catalog knows it: its resolved hints
+	// and its scopes, for middleware that decides by them. It is shared
+	// by every call of the tool: do not modify its Scopes.
+	Tool ToolInfo
 }
 
 // ToolHandler runs a tool call. It returns a [*ToolResult]; a result with
@@ -99,15 +111,29 @@ type CallToolRequest struct {
 // a returned [*Error] becomes a protocol error; any other error (and a
 // panic) is offered to [ServerOptions.OnToolError], and otherwise becomes an
 // IsError result that masks it behind a reference, with the whole error in
-// the log. Handlers may run concurrently.
+// the log. An error returned after the call's context was cancelled is
+// recorded as a cancellation, not a failure.
+//
+// Handlers run concurrently on every transport, stdio included: several
+// calls of one tool may be in flight at once, so a handler must guard any
+// state it shares.
 type ToolHandler func(ctx context.Context, req *CallToolRequest) (*ToolResult, error)
 
 // ToolMiddleware wraps every tool call. Middleware listed first in
-// [ServerOptions.ToolMiddleware] runs first.
+// [ServerOptions.ToolMiddleware] runs first. It sees the called tool
+// ([CallToolRequest.Tool]) and, through ctx, the caller
+// ([PrincipalFromContext]).
+//
+// A middleware may refuse a call by returning an error without calling
+// next: its errors, and its panics, are mapped exactly as a handler's are
+// (see [ToolHandler]), so a refusal from a middleware reads to the model
+// as one from the handler would. Like handlers, middleware runs
+// concurrently and must be safe for concurrent use.
 type ToolMiddleware func(next ToolHandler) ToolHandler
 
 type toolEntry struct {
 	tool    Tool
+	info    ToolInfo    // resolved once, shared by every call
 	handler ToolHandler // wrapped in the middleware chain
 	json    []byte
 }
@@ -142,7 +168,9 @@ var emptyObjectSchema = json.RawMessage(`{"type":"object"}`)
 // AddTool registers a tool with a handler that reads raw arguments; [AddTool]
 // (the function) is the typed form. Problems with the tool (its name, its
 // description, its schemas, a second tool of the same name) are reported by
-// [Server.Check]. It panics if h is nil.
+// [Server.Check] before serving; once the server serves, a tool with a
+// problem is not added, and the problem is logged at Error level, naming
+// the tool. It panics if h is nil.
 func (s *Server) AddTool(t Tool, h ToolHandler) {
 	if h == nil {
 		panic("ferry: AddTool needs a handler")
@@ -164,16 +192,22 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 		s.problem(fmt.Errorf("tool %q: its schemas are not valid JSON: %w", t.Name, err))
 		return
 	}
-	for _, p := range checkTool(&t) {
-		s.problem(p)
-	}
-	h = s.wrapTool(h)
+	problems := checkTool(&t)
+	e := &toolEntry{tool: t, info: info, handler: s.wrapTool(h), json: data}
 	s.mu.Lock()
 	if _, dup := s.tools.get(t.Name); dup {
-		s.problems = append(s.problems, fmt.Errorf("tool %q is registered twice (remove the first with RemoveTools to replace it)", t.Name))
+		problems = append(problems, fmt.Errorf("tool %q is registered twice (remove the first with RemoveTools to replace it)", t.Name))
 	}
-	s.tools.add(&toolEntry{tool: t, handler: h, json: data})
+	serving := s.serving
+	if !serving || len(problems) == 0 {
+		s.problems = append(s.problems, problems...)
+		s.tools.add(e)
+	}
 	s.mu.Unlock()
+	if serving && len(problems) > 0 {
+		s.lateToolProblems(t.Name, problems)
+		return
+	}
 	s.listChanged("notifications/tools/list_changed")
 }
 
@@ -191,45 +225,65 @@ func (s *Server) RemoveTools(names ...string) {
 	}
 }
 
-// callTool runs tools/call.
+// unknownTool is the answer to a tools/call of a tool that is not
+// registered, or that the caller may not see: the two read the same.
+func unknownTool(name string) error {
+	return NewError(CodeInvalidParams, "unknown tool %q", name)
+}
+
+// callTool runs tools/call. Errors were mapped inside the handler chain
+// (see [Server.wrapTool]): only an [*Error] comes out of it. The call log
+// is written here, after the result is encoded, so that it records an
+// encoding failure too.
 func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
 	s.mu.RLock()
 	e, ok := s.tools.get(p.Name)
 	s.mu.RUnlock()
-	if !ok {
-		return b, NewError(CodeInvalidParams, "unknown tool %q", p.Name)
+	ctx = withRequest(ctx, r)
+	if !ok || !s.visibleTool(ctx, &e.info) {
+		return b, unknownTool(p.Name)
 	}
 	if err := s.loadModernInput(ctx, r, p.Name, p); err != nil {
 		return b, err
 	}
 	r.tool = p.Name
-	res, err := e.handler(withRequest(ctx, r), &CallToolRequest{Name: p.Name, Arguments: p.Arguments})
+	var start time.Time
+	logging := s.logger.Enabled(ctx, slog.LevelInfo)
+	if logging {
+		start = time.Now()
+	}
+	res, err := e.handler(ctx, &CallToolRequest{Name: p.Name, Arguments: p.Arguments, Tool: e.info})
 	if r.inputPending() {
-		return b, errInputPending
+		err = errInputPending
 	}
 	if err != nil {
-		// The middleware chain turned every other error into a result.
-		if pe := (*Error)(nil); errors.As(err, &pe) {
-			return b, err
+		if logging {
+			s.logCall(ctx, r, nil, err, start)
 		}
-		res = s.masked(withRequest(ctx, r), p.Name, err, nil)
+		return b, err
 	}
 	if res == nil {
 		res = &ToolResult{Content: []Content{}}
 	}
+	mark := len(b)
+	out, err := res.appendMembers(b, !r.modern)
+	if err != nil {
+		res = s.masked(ctx, p.Name, err, nil)
+		out, _ = res.appendMembers(b[:mark], !r.modern)
+	}
 	if r.modern {
 		r.resultMeta = res.Meta // merged with serverInfo by appendModernTail
-		return res.appendMembers(b, false)
 	}
-	return res.appendMembers(b, true)
+	if logging {
+		s.logCall(ctx, r, res, nil, start)
+	}
+	return out, nil
 }
 
 // masked logs an unexpected failure and returns the result the model sees:
 // a sentence with a reference to the log record, never the error itself.
 func (s *Server) masked(ctx context.Context, tool string, err error, stack []byte) *ToolResult {
-	var id [6]byte
-	_, _ = rand.Read(id[:])
-	ref := hex.EncodeToString(id[:])
+	ref := newRef()
 	args := []any{"tool", tool, "ref", ref, "err", err}
 	if stack != nil {
 		args = append(args, "stack", string(stack))
@@ -237,4 +291,12 @@ func (s *Server) masked(ctx context.Context, tool string, err error, stack []byt
 	s.logError(ctx, "tool failed unexpectedly", args...)
 	setOutcome(ctx, outcomeFailed, "")
 	return ErrorResult("the tool failed unexpectedly (ref " + ref + ")")
+}
+
+// newRef returns a reference that ties what a client is told to the log
+// record holding the details.
+func newRef() string {
+	var id [6]byte
+	_, _ = rand.Read(id[:])
+	return hex.EncodeToString(id[:])
 }

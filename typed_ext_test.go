@@ -157,7 +157,7 @@ func TestTypedToolErrors(t *testing.T) {
 
 func TestOnToolErrorMapsServiceErrors(t *testing.T) {
 	errLocked := errors.New("period locked")
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{OnToolError: func(err error) *ferry.ToolResult {
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{OnToolError: func(_ context.Context, err error) *ferry.ToolResult {
 		if errors.Is(err, errLocked) {
 			return ferry.ErrorResult("conflict: the period is locked")
 		}
@@ -224,7 +224,7 @@ func TestCatalogAndParseToolCall(t *testing.T) {
 	}
 	for n, w := range want {
 		got, ok := cat.Lookup(n)
-		if !ok || got != w {
+		if !ok || !cmp.Equal(got, w) {
 			t.Errorf("Lookup(%q) = %+v, %v; want %+v", n, got, ok, w)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 
 	"github.com/ferry-mcp/ferry"
@@ -26,7 +27,7 @@ func ferryServing(name string, newServer func() *ferry.Server) Impl {
 }
 
 func newFerryServer() *ferry.Server {
-	srv := ferry.NewServer("bench", "1.0.0", nil)
+	srv := ferry.NewServer("bench", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
 	srv.AddTool(ferry.Tool{
 		Name:         "add",
 		Description:  AddDescription,
@@ -61,7 +62,7 @@ func newFerryServer() *ferry.Server {
 func ferryTypedImpl() Impl { return ferryServing("ferrytyped", newFerryTypedServer) }
 
 func newFerryTypedServer() *ferry.Server {
-	srv := ferry.NewServer("bench", "1.0.0", nil)
+	srv := ferry.NewServer("bench", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
 	ferry.AddTool(srv, ferry.Tool{Name: "add", Description: AddDescription},
 		func(_ context.Context, in AddInput) (AddOutput, error) { return AddOutput{Sum: in.A + in.B}, nil })
 	ferry.AddTool(srv, ferry.Tool{Name: "echo", Description: EchoDescription},

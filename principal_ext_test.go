@@ -1,0 +1,66 @@
+package ferry_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/ferry-mcp/ferry"
+)
+
+// A stateless session id issued to a principal at initialize is refused
+// when another principal, or an anonymous caller, presents it; one issued
+// anonymously serves any caller.
+func TestStatelessSessionIsBoundToItsPrincipal(t *testing.T) {
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	srv.AddTool(ferry.Tool{Name: "whoami", Description: "Names the caller."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		p, _ := ferry.PrincipalFromContext(ctx)
+		return ferry.NewResult(ferry.Text(p.Subject)), nil
+	})
+	ts := httptest.NewServer(asUser(ferry.NewHTTPHandler(srv, nil)))
+	defer ts.Close()
+	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`
+	const whoami = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami","arguments":{}}}`
+	_, alices, _ := post(t, ts.URL, "alice", "", initialize)
+	_, anonymous, _ := post(t, ts.URL, "", "", initialize)
+	tests := []struct {
+		name, session, user string
+		want                int
+	}{
+		{"its principal", alices, "alice", http.StatusOK},
+		{"another principal", alices, "mallory", http.StatusNotFound},
+		{"its principal again", alices, "alice", http.StatusOK},
+		{"another principal, once memoized", alices, "mallory", http.StatusNotFound},
+		{"anonymous", alices, "", http.StatusNotFound},
+		{"anonymous session, anonymous", anonymous, "", http.StatusOK},
+		{"anonymous session, a principal", anonymous, "alice", http.StatusOK},
+	}
+	for _, tt := range tests {
+		status, _, body := post(t, ts.URL, tt.user, tt.session, whoami, "Mcp-Protocol-Version", "2025-11-25")
+		if status != tt.want {
+			t.Errorf("%s: status %d, want %d: %s", tt.name, status, tt.want, body)
+		}
+		if status == http.StatusOK && tt.user != "" && !strings.Contains(body, `"text":"`+tt.user+`"`) {
+			t.Errorf("%s: answer %s does not name %s", tt.name, body, tt.user)
+		}
+	}
+}
+
+// The call log names the caller by its subject; on stdio, the principal
+// comes from the context passed to Run.
+func TestCallLogNamesPrincipalSubject(t *testing.T) {
+	srv, logs := newLogged(t, nil)
+	srv.AddTool(ferry.Tool{Name: "t", Description: "A tool."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		return ferry.NewResult(ferry.Text("ok")), nil
+	})
+	ctx := ferry.WithPrincipal(t.Context(), &ferry.Principal{Subject: "svc-reports", Scopes: []string{"read"}})
+	in := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t",` + modernMeta + `}}` + "\n"
+	if err := srv.Run(ctx, &ferry.IOTransport{Reader: strings.NewReader(in), Writer: &strings.Builder{}}); err != nil {
+		t.Fatal(err)
+	}
+	if rec := logs.callRecord(t); rec["principal"] != "svc-reports" {
+		t.Errorf("call log = %v; want principal svc-reports", rec)
+	}
+}
