@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -160,6 +161,9 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 			so.ProtocolVersions = append(so.ProtocolVersions, strings.TrimSpace(s))
 		}
 	}
+	// The transcripts say what the client sees; the server's own log (which
+	// defaults to slog.Default) would only clutter the test output.
+	so.Logger = slog.New(slog.DiscardHandler)
 	srv := ferry.NewServer("ferry-conformance", "1.0.0", so)
 
 	srv.AddTool(ferry.Tool{
