@@ -83,22 +83,6 @@ func (s *Server) visibleTool(ctx context.Context, t *ToolInfo) bool {
 	return s.opts.Visible == nil || s.opts.Visible(ctx, *t)
 }
 
-// ParseToolCall tells which tool a JSON-RPC request body calls: the name,
-// and true, when the body is one tools/call request. A body that is a
-// batch (allowed in 2025-03-26 sessions) may call several tools and
-// reports false: an authorizer should use [ParseToolCalls], which reads
-// batches too.
-func ParseToolCall(body []byte) (string, bool) {
-	if jsonrpc.IsBatch(body) {
-		return "", false
-	}
-	names, err := ParseToolCalls(body)
-	if err != nil || len(names) != 1 {
-		return "", false
-	}
-	return names[0], true
-}
-
 // ParseToolCalls returns the tools a JSON-RPC request body calls, in
 // order: none for a body that calls no tool, several for a batch. An
 // authorizer in front of the HTTP handler reads each with

@@ -193,23 +193,20 @@ func TestToolMiddlewareRunsInOrder(t *testing.T) {
 	}
 }
 
-func TestCatalogAndParseToolCall(t *testing.T) {
+func TestCatalogAndParseToolCalls(t *testing.T) {
 	srv := ferry.NewServer("s", "1", nil)
 	noop := func(context.Context, struct{}) (string, error) { return "", nil }
 	ferry.AddTool(srv, ferry.Tool{Name: "read", Description: "Reads.", ReadOnly: true}, noop)
 	ferry.AddTool(srv, ferry.Tool{Name: "append", Description: "Appends.", Destructive: ferry.HintNo, OpenWorld: ferry.HintNo}, noop)
 	ferry.AddTool(srv, ferry.Tool{Name: "wipe", Description: "Wipes."}, noop)
-	name, ok := ferry.ParseToolCall([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"wipe","arguments":{}}}`))
-	if !ok || name != "wipe" {
-		t.Fatalf("ParseToolCall = %q, %v", name, ok)
+	names, err := ferry.ParseToolCalls([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"wipe","arguments":{}}}`))
+	if err != nil || len(names) != 1 || names[0] != "wipe" {
+		t.Fatalf("ParseToolCalls = %q, %v", names, err)
 	}
-	if _, ok := ferry.ParseToolCall([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)); ok {
-		t.Error("ParseToolCall took tools/list for a call")
+	if names, err := ferry.ParseToolCalls([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)); err != nil || len(names) != 0 {
+		t.Errorf("ParseToolCalls(tools/list) = %q, %v; want none", names, err)
 	}
 	batch := []byte(`[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read"}},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wipe"}}]`)
-	if _, ok := ferry.ParseToolCall(batch); ok {
-		t.Error("ParseToolCall reported one tool for a batch")
-	}
 	if names, err := ferry.ParseToolCalls(batch); err != nil || len(names) != 2 || names[1] != "wipe" {
 		t.Errorf("ParseToolCalls(batch) = %q, %v", names, err)
 	}
@@ -228,7 +225,7 @@ func TestCatalogAndParseToolCall(t *testing.T) {
 			t.Errorf("Lookup(%q) = %+v, %v; want %+v", n, got, ok, w)
 		}
 	}
-	if info, _ := cat.Lookup(name); !info.Writes() {
+	if info, _ := cat.Lookup(names[0]); !info.Writes() {
 		t.Error("wipe does not write, says the catalog")
 	}
 }
