@@ -57,8 +57,8 @@ var update = flag.Bool("update", false, "rewrite the server and response section
 // Content-Type and Mcp-Session-Id when present, a blank line and the body.
 //
 // Values that change from run to run are recorded as placeholders: an
-// Mcp-Session-Id response header as $SESSION and a requestState as
-// $REQUEST_STATE. Later requests may use $SESSION and $REQUEST_STATE, which
+// Mcp-Session-Id response header as $SESSION, a requestState as
+// $REQUEST_STATE and an SSE event id as $EVENT_ID. Later requests may use $SESSION and $REQUEST_STATE, which
 // stand for the values last captured. Bodies and server lines are compared
 // as JSON (SSE bodies event by event), so member order and spacing do not
 // matter.
@@ -291,12 +291,14 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 var (
 	requestStateRE = regexp.MustCompile(`"requestState":"[^"]*"`)
 	maskedRefRE    = regexp.MustCompile(`\(ref [0-9a-f]{12}\)`)
+	eventIDRE      = regexp.MustCompile(`(?m)^id: \S+$`)
 )
 
 // normalize replaces the volatile values of a server message with
 // placeholders.
 func normalize(b []byte) []byte {
 	b = requestStateRE.ReplaceAll(b, []byte(`"requestState":"$$REQUEST_STATE"`))
+	b = eventIDRE.ReplaceAll(b, []byte(`id: $$EVENT_ID`))
 	return maskedRefRE.ReplaceAll(b, []byte(`(ref $$REF)`))
 }
 

@@ -110,6 +110,7 @@ type toolEntry struct {
 	tool    Tool
 	handler ToolHandler // wrapped in the middleware chain
 	json    []byte
+	params  []paramHeader // arguments mirrored in Mcp-Param-* headers
 }
 
 func (e *toolEntry) key() string  { return e.tool.Name }
@@ -172,7 +173,7 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	if _, dup := s.tools.get(t.Name); dup {
 		s.problems = append(s.problems, fmt.Errorf("tool %q is registered twice (remove the first with RemoveTools to replace it)", t.Name))
 	}
-	s.tools.add(&toolEntry{tool: t, handler: h, json: data})
+	s.tools.add(&toolEntry{tool: t, handler: h, json: data, params: paramHeaders(data)})
 	s.mu.Unlock()
 	s.listChanged("notifications/tools/list_changed")
 }
