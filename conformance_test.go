@@ -30,7 +30,8 @@ var update = flag.Bool("update", false, "rewrite the server and response section
 //
 // Each file is a txtar archive whose comment says what it guards. An optional
 // "options" section configures the server ("key: value" lines: stateful,
-// pageSize, versions, allowedOrigins, streamResponses). Then either:
+// pageSize, versions, allowedOrigins, streamResponses, and "fixtures: modern"
+// for the tools of [addModernFixtures]). Then either:
 //
 // stdio: a "client" section, one JSON-RPC message per line, fed through
 // [ferry.IOTransport] to [ferry.Server.Run], and a "server" section holding
@@ -270,6 +271,9 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 		return []ferry.ResourceContents{{URI: req.URI, MIMEType: "image/png", Blob: []byte("\x89PNG\r\n\x1a\n")}}, nil
 	})
 	srv.AddSchemaResources("ferry")
+	if opts["fixtures"] == "modern" {
+		addModernFixtures(srv)
+	}
 	srv.AddTool(ferry.Tool{
 		Name:        "touch",
 		Description: "Tells subscribers that a resource changed.",
