@@ -21,6 +21,7 @@ type inputState struct {
 	requests map[string]json.RawMessage // key -> {"method":..,"params":..}
 	missing  map[string]bool            // client capabilities a question needed and the request lacked
 	invalid  *Error                     // the first answer that did not decode
+	used     map[string]bool            // keys of the answers the handler read
 }
 
 // ask answers a question from the client's responses, or records it as
@@ -34,6 +35,10 @@ func (s *inputState) ask(method, key string, params, res any) error {
 		key = "q" + strconv.Itoa(s.asked)
 	}
 	if a, ok := s.answers[key]; ok {
+		if s.used == nil {
+			s.used = make(map[string]bool)
+		}
+		s.used[key] = true
 		if err := json.Unmarshal(a, res); err != nil {
 			// A malformed answer fails the request, whatever the handler
 			// makes of the error (see [Server.safeDispatch]).
@@ -181,8 +186,14 @@ func (s *Server) loadInput(method, name string, args, responses json.RawMessage,
 
 // appendInputRequired appends an input_required result's members.
 func (s *Server) appendInputRequired(b []byte, method, name string, args json.RawMessage, in *inputState) []byte {
+	// Only the answers the handler read are kept: keys it never asked for
+	// are not carried from round to round.
+	kept := make(map[string]json.RawMessage, len(in.used))
+	for k := range in.used {
+		kept[k] = in.answers[k]
+	}
 	st := savedState{Method: method, Digest: paramsDigest(method, name, args),
-		Expires: time.Now().Add(requestStateTTL).Unix(), Answers: in.answers}
+		Expires: time.Now().Add(requestStateTTL).Unix(), Answers: kept}
 	payload, _ := json.Marshal(st)
 	b = appendKey(b, "inputRequests")
 	b = append(b, '{')
