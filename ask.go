@@ -89,6 +89,12 @@ type Root struct {
 // returns an input_required result and the client retries with the answer,
 // so the handler runs again and this time Elicit returns it. A handler that
 // gets [ErrInputRequired] must return (it may return the error).
+// [WithInputKey] names the question in the modern era.
+//
+// If the client did not declare the elicitation capability, a legacy call
+// gets an error wrapping [ErrNoClientStream]; a modern request is answered
+// with -32021 (MissingRequiredClientCapability) naming the capability,
+// whatever the handler returns.
 func Elicit(ctx context.Context, p *ElicitParams) (*ElicitResult, error) {
 	r := requestFrom(ctx)
 	if err := r.needs("elicitation", r != nil && r.caps.elicitation, "the client cannot answer elicitation"); err != nil {

@@ -62,6 +62,12 @@ type HTTPOptions struct {
 	// client accepts one. If false, a request is answered with plain JSON
 	// unless its handler sends a message (progress, a log, a question to the
 	// client) before the result, which turns the answer into a stream.
+	// A modern (2026-07-28) stream opens with its first message or its
+	// response, since an error the spec gives an HTTP status (404 for an
+	// unknown method, 400 for a missing client capability) is sent as
+	// plain JSON with that status; a legacy stream opens at once.
+	// Legacy streams of version 2025-11-25 and later start with a priming
+	// event (an id, a retry field and no data).
 	StreamResponses bool
 }
 

@@ -72,6 +72,7 @@ function exercise(get, { version, transport, asks }) {
     const failed = await client.callTool({ name: 'test_error_handling', arguments: {} });
     assert.equal(failed.isError, true);
     assert.match(text(failed), /intentionally/);
+    await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), (err) => err.code === -32602);
   });
 
   test('prompts with arguments', limit, async () => {
