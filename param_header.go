@@ -3,8 +3,10 @@ package ferry
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // paramHeader is a tool argument that a 2026-07-28 client mirrors into an
@@ -16,28 +18,62 @@ type paramHeader struct {
 }
 
 // paramHeaders finds the x-mcp-header properties of a tool as tools/list
-// sends it. Most tools have none, and cost nothing at call time.
-func paramHeaders(wire []byte) []paramHeader {
+// sends it, and what is wrong with them: SEP-2243 wants each name a valid
+// header token, unique within the tool ignoring case, on a property of a
+// primitive type. Most tools have none, and cost nothing at call time.
+func paramHeaders(wire []byte) ([]paramHeader, []string) {
 	if !bytes.Contains(wire, []byte(`"x-mcp-header"`)) {
-		return nil
+		return nil, nil
 	}
 	var t struct {
 		InputSchema struct {
 			Properties map[string]struct {
-				Header string `json:"x-mcp-header"`
+				Header *string `json:"x-mcp-header"`
+				Type   any     `json:"type"`
 			} `json:"properties"`
 		} `json:"inputSchema"`
 	}
 	if json.Unmarshal(wire, &t) != nil {
-		return nil
+		return nil, nil // reported as an invalid schema
 	}
 	var out []paramHeader
+	var problems []string
+	seen := map[string]string{}
 	for _, name := range sortedKeys(t.InputSchema.Properties) {
-		if h := t.InputSchema.Properties[name].Header; h != "" {
-			out = append(out, paramHeader{Arg: name, Header: h})
+		prop := t.InputSchema.Properties[name]
+		if prop.Header == nil {
+			continue
+		}
+		h := *prop.Header
+		switch typ, _ := prop.Type.(string); {
+		case !isToken(h):
+			problems = append(problems, fmt.Sprintf("property %q: x-mcp-header %q is not a valid HTTP header name", name, h))
+			continue
+		case seen[strings.ToLower(h)] != "":
+			problems = append(problems, fmt.Sprintf("properties %q and %q: both use x-mcp-header %q (names are compared ignoring case)", seen[strings.ToLower(h)], name, h))
+			continue
+		case typ != "string" && typ != "number" && typ != "integer" && typ != "boolean":
+			problems = append(problems, fmt.Sprintf("property %q: x-mcp-header needs a string, number, integer or boolean property", name))
+			continue
+		}
+		seen[strings.ToLower(h)] = name
+		out = append(out, paramHeader{Arg: name, Header: h})
+	}
+	return out, problems
+}
+
+// isToken reports whether s is an RFC 9110 token, as header names are.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
 		}
 	}
-	return out
+	return true
 }
 
 // checkParamHeaders checks the Mcp-Param-* headers of a tools/call against

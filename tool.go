@@ -168,12 +168,16 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	for _, p := range checkTool(&t) {
 		s.problem(p)
 	}
+	params, problems := paramHeaders(data)
+	for _, p := range problems {
+		s.problem(fmt.Errorf("tool %q: %s", t.Name, p))
+	}
 	h = s.wrapTool(h)
 	s.mu.Lock()
 	if _, dup := s.tools.get(t.Name); dup {
 		s.problems = append(s.problems, fmt.Errorf("tool %q is registered twice (remove the first with RemoveTools to replace it)", t.Name))
 	}
-	s.tools.add(&toolEntry{tool: t, handler: h, json: data, params: paramHeaders(data)})
+	s.tools.add(&toolEntry{tool: t, handler: h, json: data, params: params})
 	s.mu.Unlock()
 	s.listChanged("notifications/tools/list_changed")
 }
