@@ -89,10 +89,16 @@ type Root struct {
 // returns an input_required result and the client retries with the answer,
 // so the handler runs again and this time Elicit returns it. A handler that
 // gets [ErrInputRequired] must return (it may return the error).
+// [WithInputKey] names the question in the modern era.
+//
+// If the client did not declare the elicitation capability, a legacy call
+// gets an error wrapping [ErrNoClientStream]; a modern request is answered
+// with -32021 (MissingRequiredClientCapability) naming the capability,
+// whatever the handler returns.
 func Elicit(ctx context.Context, p *ElicitParams) (*ElicitResult, error) {
 	r := requestFrom(ctx)
-	if r == nil || !r.caps.elicitation {
-		return nil, fmt.Errorf("ferry: the client cannot answer elicitation: %w", ErrNoClientStream)
+	if err := r.needs("elicitation", r != nil && r.caps.elicitation, "the client cannot answer elicitation"); err != nil {
+		return nil, err
 	}
 	var res ElicitResult
 	if err := r.ask(ctx, "elicitation/create", p, &res); err != nil {
@@ -105,8 +111,8 @@ func Elicit(ctx context.Context, p *ElicitParams) (*ElicitResult, error) {
 // travels like [Elicit].
 func CreateMessage(ctx context.Context, p *CreateMessageParams) (*CreateMessageResult, error) {
 	r := requestFrom(ctx)
-	if r == nil || !r.caps.sampling {
-		return nil, fmt.Errorf("ferry: the client cannot answer sampling: %w", ErrNoClientStream)
+	if err := r.needs("sampling", r != nil && r.caps.sampling, "the client cannot answer sampling"); err != nil {
+		return nil, err
 	}
 	var res CreateMessageResult
 	if err := r.ask(ctx, "sampling/createMessage", p, &res); err != nil {
@@ -118,8 +124,8 @@ func CreateMessage(ctx context.Context, p *CreateMessageParams) (*CreateMessageR
 // ListRoots asks the client for its roots. It travels like [Elicit].
 func ListRoots(ctx context.Context) ([]Root, error) {
 	r := requestFrom(ctx)
-	if r == nil || !r.caps.roots {
-		return nil, fmt.Errorf("ferry: the client has no roots: %w", ErrNoClientStream)
+	if err := r.needs("roots", r != nil && r.caps.roots, "the client has no roots"); err != nil {
+		return nil, err
 	}
 	var res struct {
 		Roots []Root `json:"roots"`
@@ -150,13 +156,27 @@ func (e *ClientError) Error() string {
 // the request. The handler should return; Ferry answers input_required.
 var ErrInputRequired = errors.New("ferry: input required from the client")
 
+// needs checks that the client declared the capability a question needs.
+// In the modern era a missing one is a -32021 error the whole request is
+// answered with, whatever the handler returns; in legacy sessions it is
+// [ErrNoClientStream], which a tool reports as an IsError result.
+func (r *request) needs(capability string, declared bool, legacy string) error {
+	switch {
+	case declared:
+		return nil
+	case r != nil && r.modern && r.input != nil:
+		return r.input.lack(capability)
+	}
+	return fmt.Errorf("ferry: %s: %w", legacy, ErrNoClientStream)
+}
+
 // ask sends a server-to-client request and decodes its result into res.
 func (r *request) ask(ctx context.Context, method string, params, res any) error {
 	if r.modern {
 		if r.input == nil {
 			return fmt.Errorf("ferry: %s cannot ask the client anything: %w", r.method, ErrNoClientStream)
 		}
-		return r.input.ask(method, params, res)
+		return r.input.ask(method, inputKeyFrom(ctx), params, res)
 	}
 	if r.calls == nil || r.out == nil {
 		return fmt.Errorf("ferry: %s needs a stateful session or stdio: %w", method, ErrNoClientStream)

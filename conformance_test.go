@@ -31,9 +31,9 @@ var update = flag.Bool("update", false, "rewrite the server and response section
 //
 // Each file is a txtar archive whose comment says what it guards. An optional
 // "options" section configures the server ("key: value" lines: stateful,
-// pageSize, versions, allowedOrigins, streamResponses, and hidden: a comma
-// list of tools that ServerOptions.Visible hides from every caller). Then
-// either:
+// pageSize, versions, allowedOrigins, streamResponses, hidden (a comma
+// list of tools that ServerOptions.Visible hides from every caller), and
+// "fixtures: modern" for the tools of [addModernFixtures]). Then either:
 //
 // stdio: a "client" section, one JSON-RPC message per line, fed through
 // [ferry.IOTransport] to [ferry.Server.Run], and a "server" section holding
@@ -60,8 +60,8 @@ var update = flag.Bool("update", false, "rewrite the server and response section
 // Content-Type and Mcp-Session-Id when present, a blank line and the body.
 //
 // Values that change from run to run are recorded as placeholders: an
-// Mcp-Session-Id response header as $SESSION and a requestState as
-// $REQUEST_STATE. Later requests may use $SESSION and $REQUEST_STATE, which
+// Mcp-Session-Id response header as $SESSION, a requestState as
+// $REQUEST_STATE and an SSE event id as $EVENT_ID. Later requests may use $SESSION and $REQUEST_STATE, which
 // stand for the values last captured. Bodies and server lines are compared
 // as JSON (SSE bodies event by event), so member order and spacing do not
 // matter.
@@ -280,6 +280,9 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 		return []ferry.ResourceContents{{URI: req.URI, MIMEType: "image/png", Blob: []byte("\x89PNG\r\n\x1a\n")}}, nil
 	})
 	srv.AddSchemaResources("ferry")
+	if opts["fixtures"] == "modern" {
+		addModernFixtures(srv)
+	}
 	srv.AddTool(ferry.Tool{
 		Name:        "touch",
 		Description: "Tells subscribers that a resource changed.",
@@ -301,12 +304,14 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 var (
 	requestStateRE = regexp.MustCompile(`"requestState":"[^"]*"`)
 	maskedRefRE    = regexp.MustCompile(`\(ref [0-9a-f]{12}\)`)
+	eventIDRE      = regexp.MustCompile(`(?m)^id: \S+$`)
 )
 
 // normalize replaces the volatile values of a server message with
 // placeholders.
 func normalize(b []byte) []byte {
 	b = requestStateRE.ReplaceAll(b, []byte(`"requestState":"$$REQUEST_STATE"`))
+	b = eventIDRE.ReplaceAll(b, []byte(`id: $$EVENT_ID`))
 	return maskedRefRE.ReplaceAll(b, []byte(`(ref $$REF)`))
 }
 

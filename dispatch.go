@@ -182,6 +182,9 @@ func (s *Server) safeDispatch(ctx context.Context, r *request, p *wireParams, b 
 	}()
 	out, err = s.dispatch(ctx, r, p, b)
 	if errors.Is(err, errInputPending) {
+		if failed := r.input.failure(); failed != nil {
+			return b[:start], failed
+		}
 		key := p.Name
 		if r.method == "resources/read" {
 			key = p.URI

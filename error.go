@@ -20,6 +20,7 @@ const (
 	CodeInternalError              Code = jsonrpc.CodeInternalError
 	CodeResourceNotFound           Code = -32002 // legacy resources/read of an unknown URI
 	CodeHeaderMismatch             Code = -32020 // 2026-07-28: Mcp-Method / Mcp-Name differ from the body
+	CodeMissingClientCapability    Code = -32021 // 2026-07-28: the request needs a client capability it did not declare
 	CodeUnsupportedProtocolVersion Code = -32022 // 2026-07-28: version not supported
 	CodeURLElicitationRequired     Code = -32042
 )
@@ -41,6 +42,8 @@ func (c Code) String() string {
 		return "resource not found"
 	case CodeHeaderMismatch:
 		return "header mismatch"
+	case CodeMissingClientCapability:
+		return "missing required client capability"
 	case CodeUnsupportedProtocolVersion:
 		return "unsupported protocol version"
 	case CodeURLElicitationRequired:

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -67,6 +68,12 @@ type HTTPOptions struct {
 	// client accepts one. If false, a request is answered with plain JSON
 	// unless its handler sends a message (progress, a log, a question to the
 	// client) before the result, which turns the answer into a stream.
+	// A modern (2026-07-28) stream opens with its first message or its
+	// response, since an error the spec gives an HTTP status (404 for an
+	// unknown method, 400 for a missing client capability) is sent as
+	// plain JSON with that status; a legacy stream opens at once.
+	// Legacy streams of version 2025-11-25 and later start with a priming
+	// event (an id, a retry field and no data).
 	StreamResponses bool
 }
 
@@ -242,11 +249,15 @@ func (h *HTTPHandler) writeError(w http.ResponseWriter, status int, id []byte, e
 // postModern serves a 2026-07-28 request.
 func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, p *wireParams) {
 	req := &request{srv: h.srv, id: m.ID, method: m.Method, header: r.Header}
-	if err := h.srv.checkModern(req, p); err != nil {
-		h.writeError(w, http.StatusBadRequest, m.ID, err)
-		return
+	// The headers must repeat the body before the body's version is judged,
+	// as the reference server does: a disagreement is -32020, not -32022.
+	if p.Meta != nil && p.Meta.Version != "" {
+		if err := h.srv.checkModernHeaders(r.Header, m.Method, p); err != nil {
+			h.writeError(w, http.StatusBadRequest, m.ID, err)
+			return
+		}
 	}
-	if err := checkModernHeaders(r.Header, m.Method, p); err != nil {
+	if err := h.srv.checkModern(req, p); err != nil {
 		h.writeError(w, http.StatusBadRequest, m.ID, err)
 		return
 	}
@@ -254,7 +265,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *json
 }
 
 // checkModernHeaders checks that the routing headers repeat the body.
-func checkModernHeaders(hd http.Header, method string, p *wireParams) error {
+func (s *Server) checkModernHeaders(hd http.Header, method string, p *wireParams) error {
 	mismatch := func(name, got, want string) error {
 		return &Error{Code: CodeHeaderMismatch, Message: "header mismatch: " + name + " is " + quoteOrMissing(got) + " but the body says " + quoteOrMissing(want)}
 	}
@@ -276,6 +287,9 @@ func checkModernHeaders(hd http.Header, method string, p *wireParams) error {
 	v, ok := decodeHeaderValue(hd.Get(headerName))
 	if !ok || v != name {
 		return mismatch("Mcp-Name", hd.Get(headerName), name)
+	}
+	if method == "tools/call" {
+		return s.checkParamHeaders(hd, p)
 	}
 	return nil
 }
@@ -424,8 +438,18 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *json
 func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, req *request, p *wireParams, sessionID string) {
 	sw := &streamWriter{w: w, sse: acceptsSSE(r.Header.Get("Accept"))}
 	req.out = sw
+	if !req.modern && sw.sse && primes(req.version) {
+		sw.prime = true
+	}
+	// A modern answer's HTTP status depends on its error (404 for an
+	// unknown method, 400 for a missing client capability), so its stream
+	// opens with the first message or, streamed, with the response itself.
 	if h.opts.StreamResponses && sw.sse {
-		sw.open()
+		if req.modern {
+			sw.streamAll = true
+		} else {
+			sw.open()
+		}
 	}
 	ctx := r.Context()
 	if h.opts.Stateful && sessionID != "" && !req.modern {
@@ -441,14 +465,32 @@ func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, req *reques
 	bp := bufPool.Get().(*[]byte)
 	b := h.srv.respond(ctx, req, p, (*bp)[:0])
 	req.finish()
-	status := http.StatusOK
-	if req.modern && req.failed == CodeMethodNotFound {
-		status = http.StatusNotFound
-	}
-	sw.finish(status, b)
+	sw.finish(modernStatus(req), b)
 	*bp = b
 	bufPool.Put(bp)
 }
+
+// modernStatus is the HTTP status of a request's answer: a modern error
+// that the spec gives a status has it, everything else is 200.
+func modernStatus(req *request) int {
+	if req.modern {
+		switch req.failed {
+		case CodeMethodNotFound:
+			return http.StatusNotFound
+		case CodeMissingClientCapability:
+			return http.StatusBadRequest
+		}
+	}
+	return http.StatusOK
+}
+
+// primes reports whether a legacy client speaks a version whose SSE streams
+// start with a priming event (2025-11-25 and later): older clients may not
+// expect an event without data.
+func primes(version string) bool { return version >= "2025-11-25" }
+
+// sseRetryMillis is the reconnection delay a priming event suggests.
+const sseRetryMillis = 1000
 
 // jsonContentType is shared by every JSON answer; nothing modifies it.
 var jsonContentType = []string{"application/json"}
@@ -462,6 +504,13 @@ func acceptsSSE(accept string) bool {
 type streamWriter struct {
 	w   http.ResponseWriter
 	sse bool // the client accepts SSE
+
+	// prime starts the stream with a priming event: an event id, a retry
+	// field and empty data, as 2025-11-25 recommends.
+	prime bool
+	// streamAll sends the response as an SSE event when it is a success,
+	// even if no message came before it.
+	streamAll bool
 
 	mu      sync.Mutex // guards started and closed, and serializes writes
 	started bool       // SSE headers sent
@@ -492,6 +541,11 @@ func (sw *streamWriter) startSSE() {
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("X-Accel-Buffering", "no")
 	sw.w.WriteHeader(http.StatusOK)
+	if sw.prime {
+		// No event is stored, so the id only tells a client the stream
+		// was there; a reconnection finds nothing to replay.
+		_, _ = io.WriteString(sw.w, "id: "+newSessionID()+"\nretry: "+strconv.Itoa(sseRetryMillis)+"\ndata: \n\n")
+	}
 }
 
 func (sw *streamWriter) event(msg []byte) error {
@@ -535,7 +589,8 @@ func (sw *streamWriter) finish(status int, resp []byte) {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
 	sw.closed = true
-	if sw.started {
+	if sw.started || (sw.streamAll && status == http.StatusOK) {
+		sw.startSSE()
 		_ = sw.event(resp)
 		return
 	}
@@ -567,7 +622,7 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	streamKey := "GET " + newSessionID() // DELETE ends the stream too
 	ls.track(streamKey, cancel)
 	defer ls.untrack(streamKey)
-	sw := &streamWriter{w: w, sse: true}
+	sw := &streamWriter{w: w, sse: true, prime: primes(sess.version)}
 	// Nothing may write once the handler returns: a watcher copied just
 	// before stop runs may still call send.
 	defer func() {

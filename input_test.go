@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // issueState returns the requestState an input_required result carries for
@@ -12,7 +14,7 @@ import (
 func issueState(t *testing.T, s *Server, name, args string) string {
 	t.Helper()
 	in := &inputState{answers: map[string]json.RawMessage{}}
-	if err := in.ask("elicitation/create", map[string]string{"message": "sure?"}, new(map[string]any)); !errors.Is(err, ErrInputRequired) {
+	if err := in.ask("elicitation/create", "", map[string]string{"message": "sure?"}, new(map[string]any)); !errors.Is(err, ErrInputRequired) {
 		t.Fatalf("ask = %v, want ErrInputRequired", err)
 	}
 	b := s.appendInputRequired([]byte{'{'}, "tools/call", name, json.RawMessage(args), in)
@@ -99,5 +101,76 @@ func TestStateKeyIsUnambiguous(t *testing.T) {
 	}
 	if got := stateKey(anon, "x"); got != "x" {
 		t.Errorf("anonymous key = %q; want the name itself (no allocation on the common path)", got)
+	}
+}
+
+// A round's requestState keeps the answers the handler read and nothing
+// else the client sent.
+func TestRequestStateKeepsOnlyTheAnswersRead(t *testing.T) {
+	s := NewServer("s", "1", nil)
+	responses := json.RawMessage(`{"step1":{"action":"accept","content":{"name":"Ada"}},"junk":{"action":"accept"}}`)
+	in, err := s.loadInput("tools/call", "multi", nil, responses, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res ElicitResult
+	if err := in.ask("elicitation/create", "step1", &ElicitParams{Message: "Name?"}, &res); err != nil {
+		t.Fatalf("step1: %v", err)
+	}
+	if err := in.ask("elicitation/create", "step2", &ElicitParams{Message: "Colour?"}, &res); !errors.Is(err, ErrInputRequired) {
+		t.Fatalf("step2: %v; want ErrInputRequired", err)
+	}
+	b := s.appendInputRequired(nil, "tools/call", "multi", nil, in)
+	var out struct {
+		InputRequests map[string]json.RawMessage `json:"inputRequests"`
+		RequestState  string                     `json:"requestState"`
+	}
+	if err := json.Unmarshal(append(append([]byte("{"), b...), '}'), &out); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	if _, ok := out.InputRequests["step2"]; !ok || len(out.InputRequests) != 1 {
+		t.Errorf("inputRequests = %v; want step2 only", out.InputRequests)
+	}
+	payload, err := s.keys.verify("request-state", out.RequestState)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st savedState
+	if err := json.Unmarshal(payload, &st); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range st.Answers {
+		keys = append(keys, k)
+	}
+	if diff := cmp.Diff([]string{"step1"}, keys); diff != "" {
+		t.Errorf("saved answers (-want +got):\n%s", diff)
+	}
+}
+
+// Questions are named by the handler's key, else q1, q2... in order.
+func TestInputKeys(t *testing.T) {
+	tests := []struct {
+		name string
+		keys []string
+		want []string
+	}{
+		{"generated", []string{"", ""}, []string{"q1", "q2"}},
+		{"named", []string{"user_name", "greeting"}, []string{"greeting", "user_name"}},
+		{"mixed", []string{"user_name", ""}, []string{"q2", "user_name"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := &inputState{}
+			for _, k := range tt.keys {
+				var res ElicitResult
+				if err := in.ask("elicitation/create", k, &ElicitParams{Message: "?"}, &res); !errors.Is(err, ErrInputRequired) {
+					t.Fatalf("ask(%q) = %v", k, err)
+				}
+			}
+			if diff := cmp.Diff(tt.want, sortedKeys(in.requests)); diff != "" {
+				t.Errorf("keys (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

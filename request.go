@@ -164,6 +164,11 @@ type CallInfo struct {
 	SessionID string
 	// Header holds the HTTP request's headers, or nil on stdio.
 	Header http.Header
+	// ClientCapabilities is the capabilities object the client declared
+	// (at initialize in legacy sessions, in each request's _meta in the
+	// modern era), or nil. A handler may read it to ask only what the
+	// client can answer.
+	ClientCapabilities json.RawMessage
 }
 
 // CallInfoFromContext returns the details of the request ctx belongs to,
@@ -173,7 +178,8 @@ func CallInfoFromContext(ctx context.Context) (CallInfo, bool) {
 	if r == nil {
 		return CallInfo{}, false
 	}
-	return CallInfo{Method: r.method, Tool: r.tool, ProtocolVersion: r.version, SessionID: r.session, Header: r.header}, true
+	return CallInfo{Method: r.method, Tool: r.tool, ProtocolVersion: r.version, SessionID: r.session, Header: r.header,
+		ClientCapabilities: r.caps.raw}, true
 }
 
 // Progress is a progress notification's content.

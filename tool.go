@@ -136,6 +136,7 @@ type toolEntry struct {
 	info    ToolInfo    // resolved once, shared by every call
 	handler ToolHandler // wrapped in the middleware chain
 	json    []byte
+	params  []paramHeader // arguments mirrored in Mcp-Param-* headers
 }
 
 func (e *toolEntry) key() string  { return e.tool.Name }
@@ -193,7 +194,11 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 		return
 	}
 	problems := checkTool(&t)
-	e := &toolEntry{tool: t, info: info, handler: s.wrapTool(h), json: data}
+	params, headerProblems := paramHeaders(data)
+	for _, p := range headerProblems {
+		problems = append(problems, fmt.Errorf("tool %q: %s", t.Name, p))
+	}
+	e := &toolEntry{tool: t, info: info, handler: s.wrapTool(h), json: data, params: params}
 	s.mu.Lock()
 	if _, dup := s.tools.get(t.Name); dup {
 		problems = append(problems, fmt.Errorf("tool %q is registered twice (remove the first with RemoveTools to replace it)", t.Name))

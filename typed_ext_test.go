@@ -300,20 +300,37 @@ func TestSnakeCase(t *testing.T) {
 	}
 }
 
-// A tool that cannot ask the client what it needs tells the model so,
-// rather than failing "unexpectedly".
-func TestToolThatCannotAskTheClientSaysSo(t *testing.T) {
+// A modern request whose tool needs a client capability the request did
+// not declare is answered -32021 naming it, whatever the handler returns
+// (legacy sessions tell the model instead: see the conformance transcripts).
+func TestModernToolNeedingAnUndeclaredCapabilityIsRefused(t *testing.T) {
 	srv := ferry.NewServer("s", "1", nil)
 	ferry.AddTool(srv, ferry.Tool{Name: "confirm", Description: "Asks first."},
 		func(ctx context.Context, _ struct{}) (string, error) {
 			if _, err := ferry.Elicit(ctx, &ferry.ElicitParams{Message: "Sure?"}); err != nil {
-				return "", err
+				return "swallowed: " + err.Error(), nil
 			}
 			return "done", nil
 		})
-	res := call(t, srv, "confirm", `{}`) // the client declares no elicitation
-	if got := text(res); res["isError"] != true || !strings.HasPrefix(got, "unavailable: the tool needs to ask") {
-		t.Errorf("got %q", got)
+	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"confirm","arguments":{},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}` + "\n"
+	var out bytes.Buffer
+	if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(line), Writer: &out}); err != nil {
+		t.Fatal(err)
+	}
+	var msg struct {
+		Error struct {
+			Code int
+			Data struct {
+				RequiredCapabilities map[string]any
+			}
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &msg); err != nil {
+		t.Fatalf("answer %q: %v", out.String(), err)
+	}
+	if msg.Error.Code != -32021 || msg.Error.Data.RequiredCapabilities["elicitation"] == nil {
+		t.Errorf("got %s; want -32021 with data.requiredCapabilities.elicitation", out.Bytes())
 	}
 }
 

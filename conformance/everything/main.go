@@ -47,7 +47,9 @@ func main() {
 	srv := ferry.NewServer("ferry-everything", "0.1.0", opts)
 	addTools(srv)
 	addTypedTools(srv)
+	addModernTools(srv)
 	addPrompts(srv)
+	addModernPrompts(srv)
 	addResources(srv)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -126,7 +126,7 @@ func addTools(srv *ferry.Server) {
 	})
 	srv.AddTool(ferry.Tool{Name: "json_schema_2020_12_tool", Description: "Takes input described by a JSON Schema 2020-12 document, kept verbatim.",
 		VerbatimSchema: true,
-		InputSchema:    json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`)},
+		InputSchema:    json.RawMessage(schema2020)},
 		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			return text("Received: " + string(req.Arguments)), nil
 		})

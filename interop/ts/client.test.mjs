@@ -10,7 +10,7 @@
 // Shared helpers live in fixture.mjs.
 //
 // SDK 1.32.2 negotiates at most protocol 2025-11-25: it has no support for
-// 2026-07-28 (that is SDK v2), so there is no modern-era case here yet.
+// 2026-07-28; client_v2.test.mjs runs the v2 client in both eras.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

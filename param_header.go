@@ -1,0 +1,136 @@
+package ferry
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// paramHeader is a tool argument that a 2026-07-28 client mirrors into an
+// HTTP header (SEP-2243): the input schema's property Arg carries
+// "x-mcp-header": Header, and the request carries Mcp-Param-Header.
+type paramHeader struct {
+	Arg    string
+	Header string
+}
+
+// paramHeaders finds the x-mcp-header properties of a tool as tools/list
+// sends it, and what is wrong with them: SEP-2243 wants each name a valid
+// header token, unique within the tool ignoring case, on a property of a
+// primitive type. Most tools have none, and cost nothing at call time.
+func paramHeaders(wire []byte) ([]paramHeader, []string) {
+	if !bytes.Contains(wire, []byte(`"x-mcp-header"`)) {
+		return nil, nil
+	}
+	var t struct {
+		InputSchema struct {
+			Properties map[string]struct {
+				Header *string `json:"x-mcp-header"`
+				Type   any     `json:"type"`
+			} `json:"properties"`
+		} `json:"inputSchema"`
+	}
+	if json.Unmarshal(wire, &t) != nil {
+		return nil, nil // reported as an invalid schema
+	}
+	var out []paramHeader
+	var problems []string
+	seen := map[string]string{}
+	for _, name := range sortedKeys(t.InputSchema.Properties) {
+		prop := t.InputSchema.Properties[name]
+		if prop.Header == nil {
+			continue
+		}
+		h := *prop.Header
+		switch typ, _ := prop.Type.(string); {
+		case !isToken(h):
+			problems = append(problems, fmt.Sprintf("property %q: x-mcp-header %q is not a valid HTTP header name", name, h))
+			continue
+		case seen[strings.ToLower(h)] != "":
+			problems = append(problems, fmt.Sprintf("properties %q and %q: both use x-mcp-header %q (names are compared ignoring case)", seen[strings.ToLower(h)], name, h))
+			continue
+		case typ != "string" && typ != "number" && typ != "integer" && typ != "boolean":
+			problems = append(problems, fmt.Sprintf("property %q: x-mcp-header needs a string, number, integer or boolean property", name))
+			continue
+		}
+		seen[strings.ToLower(h)] = name
+		out = append(out, paramHeader{Arg: name, Header: h})
+	}
+	return out, problems
+}
+
+// isToken reports whether s is an RFC 9110 token, as header names are.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkParamHeaders checks the Mcp-Param-* headers of a tools/call against
+// its arguments, as Mcp-Name is checked against the tool's name: a header
+// must be present exactly when the argument is (and not null), and carry
+// its value, plain or as =?base64?...?=.
+func (s *Server) checkParamHeaders(hd http.Header, p *wireParams) error {
+	s.mu.RLock()
+	e, ok := s.tools.get(p.Name)
+	s.mu.RUnlock()
+	if !ok || len(e.params) == 0 {
+		return nil
+	}
+	var args map[string]json.RawMessage
+	_ = json.Unmarshal(p.Arguments, &args) // not an object: validation reports it
+	for _, ph := range e.params {
+		name := "Mcp-Param-" + ph.Header
+		raw, sent := hd[http.CanonicalHeaderKey(name)]
+		arg, has := args[ph.Arg]
+		if has && string(arg) == "null" {
+			has = false
+		}
+		switch {
+		case !has && !sent:
+			continue
+		case !sent:
+			return headerMismatch(name, "", "argument "+strconv.Quote(ph.Arg)+" is "+string(arg))
+		case !has:
+			return headerMismatch(name, raw[0], "argument "+strconv.Quote(ph.Arg)+" is missing")
+		}
+		v, ok := decodeHeaderValue(raw[0])
+		if !ok || !headerMatches(v, arg) {
+			return headerMismatch(name, raw[0], "argument "+strconv.Quote(ph.Arg)+" is "+string(arg))
+		}
+	}
+	return nil
+}
+
+// headerMatches reports whether a header's decoded value is the argument:
+// a string as it is, a number by value, a boolean as true or false.
+func headerMatches(v string, arg json.RawMessage) bool {
+	var x any
+	if json.Unmarshal(arg, &x) != nil {
+		return false
+	}
+	switch x := x.(type) {
+	case string:
+		return v == x
+	case bool:
+		return v == strconv.FormatBool(x)
+	case float64:
+		f, err := strconv.ParseFloat(v, 64)
+		return err == nil && f == x
+	}
+	return false // objects and arrays are not mirrored
+}
+
+func headerMismatch(header, got, want string) *Error {
+	return &Error{Code: CodeHeaderMismatch, Message: "header mismatch: " + header + " is " + quoteOrMissing(got) + " but the body's " + want}
+}
