@@ -50,7 +50,7 @@ var namingCases = []any{
 		C string `json:"bad name!\"x"`
 		D int8
 		E uint16
-		F int    `json:"f,string"`
+		F int `json:"f,string"`
 	}{},
 	struct {
 		inner
