@@ -8,11 +8,11 @@
 //	srv.AddTool(ferry.Tool{
 //		Name:        "echo",
 //		Description: "Returns its text.",
-//		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`),
+//		InputSchema: schema.Object(schema.Required("text", schema.Text("The text."))),
 //	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
-//		var in struct{ Text string }
+//		var in struct{ Text string } // checked against InputSchema already
 //		if err := json.Unmarshal(req.Arguments, &in); err != nil {
-//			return ferry.ErrorResult("text: expected a string"), nil
+//			return nil, err
 //		}
 //		return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(in.Text)}}, nil
 //	})

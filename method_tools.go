@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"strings"
-	"unicode"
+
+	"github.com/ferry-mcp/ferry/internal/toolname"
 )
 
 // ToolDescriber is implemented by the code `ferry gen` writes for a type:
@@ -48,7 +48,7 @@ func AddMethods(s *Server, v any) {
 		found++
 		t, ok := docs[m.Name]
 		if t.Name == "" {
-			t.Name = SnakeCase(m.Name)
+			t.Name = toolname.SnakeCase(m.Name)
 		}
 		if !ok || t.Description == "" {
 			s.problem(fmt.Errorf("tool %q: method %v.%s has no description: give it a doc comment and run go generate (ferry gen)", t.Name, rt, m.Name))
@@ -69,7 +69,7 @@ func addMethod(s *Server, t Tool, fn reflect.Value, in, out reflect.Type) {
 	}
 	s.addTool(t, func(ctx context.Context, req *CallToolRequest) (*ToolResult, error) {
 		arg := reflect.New(in)
-		if res := spec.decode(ctx, req.Arguments, arg.Interface()); res != nil {
+		if res := decodeArguments(ctx, req.Arguments, arg.Interface()); res != nil {
 			return res, nil
 		}
 		outs := fn.Call([]reflect.Value{reflect.ValueOf(ctx), arg.Elem()})
@@ -78,24 +78,4 @@ func addMethod(s *Server, t Tool, fn reflect.Value, in, out reflect.Type) {
 		}
 		return spec.result(outs[0].Interface())
 	})
-}
-
-// SnakeCase turns a Go identifier into a tool name: FindBooks becomes
-// find_books and GetHTTPStatus get_http_status.
-func SnakeCase(name string) string {
-	runes := []rune(name)
-	var sb strings.Builder
-	for i, r := range runes {
-		if unicode.IsUpper(r) {
-			prevLower := i > 0 && (unicode.IsLower(runes[i-1]) || unicode.IsDigit(runes[i-1]))
-			nextLower := i > 0 && i+1 < len(runes) && unicode.IsLower(runes[i+1]) && unicode.IsUpper(runes[i-1])
-			if prevLower || nextLower {
-				sb.WriteByte('_')
-			}
-			sb.WriteRune(unicode.ToLower(r))
-			continue
-		}
-		sb.WriteRune(r)
-	}
-	return sb.String()
 }

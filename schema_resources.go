@@ -16,9 +16,9 @@ func (s *Server) AddSchemaResources(scheme string) {
 		Description: "The input and output JSON Schemas of every tool, by tool name."},
 		func(ctx context.Context, req *ReadResourceRequest) ([]ResourceContents, error) {
 			s.mu.RLock()
-			out := make(map[string]toolSchemas, s.tools.len())
+			out := make(map[string]schemaPair, s.tools.len())
 			for _, e := range s.tools.sorted {
-				out[e.tool.Name] = schemasOf(&e.tool)
+				out[e.tool.Name] = schemasOf(e)
 			}
 			s.mu.RUnlock()
 			return jsonContents(req.URI, out)
@@ -28,9 +28,9 @@ func (s *Server) AddSchemaResources(scheme string) {
 		func(ctx context.Context, req *ReadResourceRequest) ([]ResourceContents, error) {
 			s.mu.RLock()
 			e, ok := s.tools.get(req.Vars["tool"])
-			var out toolSchemas
+			var out schemaPair
 			if ok {
-				out = schemasOf(&e.tool)
+				out = schemasOf(e)
 			}
 			s.mu.RUnlock()
 			if !ok {
@@ -43,18 +43,12 @@ func (s *Server) AddSchemaResources(scheme string) {
 	s.mu.Unlock()
 }
 
-type toolSchemas struct {
+type schemaPair struct {
 	Input  json.RawMessage `json:"input"`
 	Output json.RawMessage `json:"output,omitempty"`
 }
 
-func schemasOf(t *Tool) toolSchemas {
-	in := t.InputSchema
-	if in == nil {
-		in = emptyObjectSchema
-	}
-	return toolSchemas{Input: in, Output: t.OutputSchema}
-}
+func schemasOf(e *toolEntry) schemaPair { return schemaPair{Input: e.in, Output: e.out} }
 
 func jsonContents(uri string, v any) ([]ResourceContents, error) {
 	data, err := json.MarshalIndent(v, "", "  ")

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/ferry-mcp/ferry/schema"
 )
 
 // Tool describes a tool: what clients list, and the hints an approval step
@@ -34,18 +36,30 @@ type Tool struct {
 	// open, the protocol's cautious default.
 	OpenWorld Hint
 
-	// InputSchema is the JSON Schema of the arguments, an object schema, for
-	// tools added with [Server.AddTool]. If nil, {"type":"object"} is sent,
-	// which accepts any arguments.
-	// [AddTool] derives it from the input type instead.
-	InputSchema json.RawMessage
+	// InputSchema is the JSON Schema of the arguments, an object schema,
+	// built by hand ([schema.Object]) or at run time. The server checks it
+	// once, at registration, and then checks every call's arguments against
+	// it before the handler runs: a call that does not fit gets an IsError
+	// result listing every violation with its path (see
+	// [InvalidArgumentsResult]), and the handler does not run. The handler
+	// reads the arguments checked, coerced under [ServerOptions.Coercion]
+	// and with the defaults of absent properties filled in. [AddTool]
+	// derives it from the input type. If it and RawInputSchema are nil,
+	// {"type":"object"} is sent and any arguments are accepted.
+	InputSchema *schema.Schema
 	// OutputSchema, if not nil, is the JSON Schema of the result's
 	// structured content. [AddTool] derives it from the output type.
-	OutputSchema json.RawMessage
-	// VerbatimSchema sends raw schemas as they are, skipping the check that
-	// they are portable (no $ref, no true subschemas), for clients known to
-	// accept them.
-	VerbatimSchema bool
+	OutputSchema *schema.Schema
+	// RawInputSchema, if not nil, is sent as the input schema as it is:
+	// the escape hatch for what [schema.Schema] cannot express ($ref,
+	// anyOf), for clients known to accept it. It is only checked to be a
+	// JSON object schema: it is not checked for portability (see
+	// [schema.PortableJSON]) and not compiled, so the handler gets the
+	// arguments as the client sent them. Set it or InputSchema, not both.
+	RawInputSchema json.RawMessage
+	// RawOutputSchema, if not nil, is sent as the output schema as it is,
+	// as RawInputSchema is. Set it or OutputSchema, not both.
+	RawOutputSchema json.RawMessage
 
 	// Icons are images a client may show for the tool.
 	Icons []Icon
@@ -90,6 +104,9 @@ type CallToolRequest struct {
 	// Name is the tool's name.
 	Name string
 	// Arguments is the arguments object as the client sent it, or nil.
+	// When the tool has an [Tool.InputSchema], the handler sees them
+	// checked, coerced and with defaults filled in (middleware sees them
+	// as sent).
 	Arguments json.RawMessage
 }
 
@@ -110,6 +127,7 @@ type toolEntry struct {
 	tool    Tool
 	handler ToolHandler // wrapped in the middleware chain
 	json    []byte
+	in, out json.RawMessage // the schemas as sent
 }
 
 func (e *toolEntry) key() string  { return e.tool.Name }
@@ -151,28 +169,28 @@ func (s *Server) AddTool(t Tool, h ToolHandler) {
 }
 
 func (s *Server) addTool(t Tool, h ToolHandler) {
-	in := t.InputSchema
-	if in == nil {
-		in = emptyObjectSchema
+	ts, problems := s.compileSchemas(&t)
+	for _, p := range append(problems, checkTool(&t)...) {
+		s.problem(p)
+	}
+	if ts.validator != nil {
+		h = validating(ts.validator, h)
 	}
 	info := t.info()
 	data, err := json.Marshal(wireTool{Name: t.Name, Title: t.Title, Description: t.Description,
-		InputSchema: in, OutputSchema: t.OutputSchema, Icons: t.Icons, Meta: t.Meta,
+		InputSchema: ts.input, OutputSchema: ts.output, Icons: t.Icons, Meta: t.Meta,
 		Annotations: wireAnnotations{Title: t.Title, ReadOnlyHint: info.ReadOnly, DestructiveHint: info.Destructive,
 			IdempotentHint: info.Idempotent, OpenWorldHint: info.OpenWorld}})
 	if err != nil {
 		s.problem(fmt.Errorf("tool %q: its schemas are not valid JSON: %w", t.Name, err))
 		return
 	}
-	for _, p := range checkTool(&t) {
-		s.problem(p)
-	}
 	h = s.wrapTool(h)
 	s.mu.Lock()
 	if _, dup := s.tools.get(t.Name); dup {
 		s.problems = append(s.problems, fmt.Errorf("tool %q is registered twice (remove the first with RemoveTools to replace it)", t.Name))
 	}
-	s.tools.add(&toolEntry{tool: t, handler: h, json: data})
+	s.tools.add(&toolEntry{tool: t, handler: h, json: data, in: ts.input, out: ts.output})
 	s.mu.Unlock()
 	s.listChanged("notifications/tools/list_changed")
 }

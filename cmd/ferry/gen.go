@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/internal/toolname"
 )
 
 // gen writes <type>_tools.go: a FerryTools method describing the type's
@@ -159,7 +160,7 @@ func directives(cg *ast.CommentGroup) []string {
 // description that starts with the method's name loses it: "FindBooks
 // searches books" becomes "Searches books".
 func parseDoc(method, text string, dirs []string) (toolDoc, error) {
-	td := toolDoc{method: method, tool: ferry.Tool{Name: ferry.SnakeCase(method)}}
+	td := toolDoc{method: method, tool: ferry.Tool{Name: toolname.SnakeCase(method)}}
 	for _, rest := range dirs {
 		key, val, _ := strings.Cut(rest, " ")
 		val = strings.TrimSpace(val)
