@@ -1,8 +1,8 @@
 package ferry_test
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
