@@ -194,3 +194,36 @@ func validName(s string) bool {
 	}
 	return true
 }
+
+// Value returns the field of struct value v (addressable) at index,
+// allocating the embedded pointers it is promoted through, as encoding/json
+// does when it decodes into such a field.
+func Value(v reflect.Value, index []int) reflect.Value {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v
+}
+
+// Settable reports whether [Value] can reach the field of struct type t at
+// index: not through an embedded pointer to an unexported struct, which
+// cannot be allocated from outside its package.
+func Settable(t reflect.Type, index []int) bool {
+	for i, x := range index[:len(index)-1] {
+		if i > 0 && t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		sf := t.Field(x)
+		if sf.Type.Kind() == reflect.Pointer && !sf.IsExported() {
+			return false
+		}
+		t = sf.Type
+	}
+	return true
+}

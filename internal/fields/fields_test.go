@@ -230,3 +230,31 @@ func TestParseReadsTheVocabulary(t *testing.T) {
 		t.Error(diff)
 	}
 }
+
+func TestValueAllocatesEmbeddedPointers(t *testing.T) {
+	type T struct {
+		*Exported
+		E string
+	}
+	var v T
+	rv := reflect.ValueOf(&v).Elem()
+	for _, f := range Of(rv.Type()) {
+		Value(rv, f.Index).SetString(f.Name)
+	}
+	if v.Exported == nil || v.C != "C" || v.D != "d" || v.E != "E" {
+		t.Errorf("got %+v", v)
+	}
+}
+
+func TestSettable(t *testing.T) {
+	type T struct {
+		*Exported
+		*inner
+	}
+	for _, f := range Of(reflect.TypeFor[T]()) {
+		want := f.Name == "C" || f.Name == "d"
+		if got := Settable(reflect.TypeFor[T](), f.Index); got != want {
+			t.Errorf("%s: Settable = %v, want %v", f.Name, got, want)
+		}
+	}
+}
