@@ -43,9 +43,8 @@ func main() {
 	})
 	ferry.AddTool(srv, ferry.Tool{Name: "search_orders", Description: "Searches orders by customer name.", ReadOnly: true, OpenWorld: ferry.HintNo},
 		func(ctx context.Context, in SearchIn) (Orders, error) {
-			if in.Limit == 0 {
-				in.Limit = 10
-			}
+			// in.Limit is 10 when the model leaves it out: the server fills
+			// in the default tag before the handler runs.
 			var out Orders
 			for _, o := range orders {
 				if strings.Contains(strings.ToLower(o.Customer), strings.ToLower(in.Query)) && len(out.Orders) < in.Limit {
