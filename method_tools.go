@@ -32,7 +32,7 @@ func AddMethods(s *Server, v any) {
 	rv := reflect.ValueOf(v)
 	rt := rv.Type()
 	var docs map[string]Tool
-	if d, ok := v.(ToolDescriber); ok {
+	if d, ok := describer(v, rt); ok {
 		docs = d.FerryTools()
 	}
 	found := 0
@@ -59,6 +59,20 @@ func AddMethods(s *Server, v any) {
 	if found == 0 {
 		s.problem(fmt.Errorf("AddMethods: %v has no exported method of the form func(context.Context, In) (Out, error)", rt))
 	}
+}
+
+// describer returns v's [ToolDescriber]. `ferry gen` writes FerryTools
+// with a pointer receiver, so for a v that is not a pointer it asks a new
+// *T, whose FerryTools reads nothing of its receiver.
+func describer(v any, rt reflect.Type) (ToolDescriber, bool) {
+	if d, ok := v.(ToolDescriber); ok {
+		return d, true
+	}
+	if rt.Kind() != reflect.Pointer {
+		d, ok := reflect.New(rt).Interface().(ToolDescriber)
+		return d, ok
+	}
+	return nil, false
 }
 
 func addMethod(s *Server, t Tool, fn reflect.Value, in, out reflect.Type) {

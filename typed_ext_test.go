@@ -280,8 +280,9 @@ func (library) FindBooks(ctx context.Context, in findIn) ([]string, error) {
 func (library) LendBook(ctx context.Context, in findIn) (string, error) { return "lent", nil }
 func (library) Helper() string                                          { return "not a tool" }
 
-// FerryTools stands for the file ferry gen writes.
-func (library) FerryTools() map[string]ferry.Tool {
+// FerryTools stands for the file ferry gen writes, with its pointer
+// receiver; AddMethods finds it for a library passed by value too.
+func (*library) FerryTools() map[string]ferry.Tool {
 	return map[string]ferry.Tool{"FindBooks": {Name: "find_books", Description: "Searches books by title.", ReadOnly: true}}
 }
 
