@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"strconv"
 	"testing"
 )
 
@@ -125,4 +126,28 @@ func FuzzValidJSON(f *testing.F) {
 			t.Fatalf("validJSON(%q) = %v, json.Valid = %v", data, got, want)
 		}
 	})
+}
+
+// BenchmarkValidateUniqueItems checks 20,000 distinct integers for
+// uniqueItems, which took 19 s when every pair was compared.
+func BenchmarkValidateUniqueItems(b *testing.B) {
+	v, err := Compile(&Schema{Type: "array", UniqueItems: true, Items: &Schema{Type: "integer"}}, Strict)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := []byte("[")
+	for i := range 20_000 {
+		if i > 0 {
+			in = append(in, ',')
+		}
+		in = strconv.AppendInt(in, int64(i), 10)
+	}
+	in = append(in, ']')
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, errs := v.Validate(in); errs != nil {
+			b.Fatal(errs)
+		}
+	}
 }
