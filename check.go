@@ -11,9 +11,11 @@ import (
 
 // Check reports every problem with what is registered: tool names that
 // break the protocol's rules or repeat, tools without a description,
-// schemas that clients reject ($ref, true subschemas, descriptions over
-// 1024 characters, a root that is not an object), and problems found while
-// deriving typed tools' schemas. Each problem names the tool. The HTTP
+// schemas that clients reject (a root that is not an object; for
+// [Tool.InputSchema] and [Tool.OutputSchema] also descriptions over 1024
+// characters, as [schema.PortableJSON] reports them; raw schemas are sent
+// as they are) or that do not compile, and problems found while deriving
+// typed tools' schemas, every struct tag that cannot apply included. Each problem names the tool. The HTTP
 // handler and [Server.Run] run it first and refuse to start on a problem.
 func (s *Server) Check() error {
 	s.mu.RLock()

@@ -8,9 +8,10 @@ import (
 	"github.com/ferry-mcp/ferry/internal/toolname"
 )
 
-// ToolDescriber is implemented by the code `ferry gen` writes for a type:
-// the tools its methods become, keyed by method name, with descriptions
-// taken from the methods' doc comments and hints from their //ferry:
+// ToolDescriber is implemented by the code `ferry gen` writes for a type
+// (on a pointer to it, so that a type holding a mutex is not copied): the
+// tools its methods become, keyed by method name, with descriptions taken
+// from the methods' doc comments and hints from their //ferry:
 // directives.
 type ToolDescriber interface {
 	FerryTools() map[string]Tool

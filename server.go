@@ -64,7 +64,8 @@ type ServerOptions struct {
 	// service's own "not allowed" error. Returning nil masks the error as
 	// unexpected.
 	OnToolError func(error) *ToolResult
-	// Coercion is how typed tools treat arguments of the wrong JSON type. If
+	// Coercion is how tools with an input schema (typed ones, and those
+	// given a [Tool.InputSchema]) treat arguments of the wrong JSON type. If
 	// zero, [schema.Unambiguous]: "12" for an integer, "true" for a boolean,
 	// "£1,234.00" for a number and "a, b" for a list of strings are accepted.
 	Coercion schema.Policy

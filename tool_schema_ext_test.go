@@ -214,3 +214,12 @@ func list(t *testing.T, srv *ferry.Server) []map[string]any {
 	}
 	return msg.Result.Tools
 }
+
+func TestATypedToolGivenASchemaIsAProblem(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	ferry.AddTool(srv, ferry.Tool{Name: "typed", Description: "x", InputSchema: schema.Object()},
+		func(context.Context, struct{}) (string, error) { return "", nil })
+	if err := srv.Check(); err == nil || !strings.Contains(err.Error(), `tool "typed": its schemas come from its Go types`) {
+		t.Errorf("Check() = %v", err)
+	}
+}

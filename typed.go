@@ -79,6 +79,9 @@ func (s *Server) newTypedSpec(t *Tool, in, out reflect.Type) (*typedSpec, error)
 	if inSchema.Type != "object" || inSchema.Nullable {
 		return nil, fmt.Errorf("input type %v must be a struct (the arguments are a JSON object)", in)
 	}
+	if t.InputSchema != nil || t.OutputSchema != nil {
+		return nil, errors.New("its schemas come from its Go types: leave InputSchema and OutputSchema unset")
+	}
 	t.InputSchema = inSchema
 	spec := &typedSpec{}
 	switch {
