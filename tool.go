@@ -173,6 +173,9 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	for _, p := range append(problems, checkTool(&t)...) {
 		s.problem(p)
 	}
+	if t.InputSchema != nil && ts.validator == nil {
+		return // never serve unchecked arguments to a tool that has a schema
+	}
 	if ts.validator != nil {
 		h = validating(ts.validator, h)
 	}

@@ -223,3 +223,19 @@ func TestATypedToolGivenASchemaIsAProblem(t *testing.T) {
 		t.Errorf("Check() = %v", err)
 	}
 }
+
+// A tool whose input schema does not compile is not served unchecked: it
+// is not registered, and the problem names it.
+func TestAToolWhoseSchemaDoesNotCompileIsNotServed(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	in := schema.Object(schema.Optional("n", &schema.Schema{Type: "integer", Maximum: new(5.0), Default: json.RawMessage("9")}))
+	srv.AddTool(ferry.Tool{Name: "bad", Description: "x", InputSchema: in},
+		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return nil, nil })
+	err := srv.Check()
+	if err == nil || !strings.Contains(err.Error(), `tool "bad": input schema: n: default 9 does not fit the schema: must be at most 5, got 9`) {
+		t.Errorf("Check() = %v", err)
+	}
+	if _, ok := srv.Catalog().Lookup("bad"); ok {
+		t.Error("the tool was registered")
+	}
+}
