@@ -350,10 +350,10 @@ func (st *state) object(n *node, i int) int {
 
 // nullAsAbsent reports whether the value at st.data[i] is a null that
 // stands for an absent property p: under [Unambiguous], for a property
-// that is optional and does not allow null. Models often send null for
-// "not given".
+// that is optional (or has a default to take its place) and does not
+// allow null. Models often send null for "not given".
 func (st *state) nullAsAbsent(p *prop, i int) bool {
-	return st.policy == Unambiguous && p.bit < 0 && !p.node.admits(kindNull, nil) &&
+	return st.policy == Unambiguous && (p.bit < 0 || p.dflt >= 0 && !st.noEdit) && !p.node.admits(kindNull, nil) &&
 		i+4 <= len(st.data) && string(st.data[i:i+4]) == "null"
 }
 

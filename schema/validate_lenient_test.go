@@ -80,6 +80,10 @@ func TestValidateFillsARequiredDefault(t *testing.T) {
 	if out, errs := v.Validate([]byte(`{}`)); errs != nil || string(out) != `{"unit":"metric"}` {
 		t.Errorf("got %s, %v", out, errs)
 	}
+	lenient, _ := Compile(s, Unambiguous)
+	if out, errs := lenient.Validate([]byte(`{"unit":null}`)); errs != nil || string(out) != `{"unit":"metric"}` {
+		t.Errorf("null: got %s, %v", out, errs)
+	}
 }
 
 func TestCompileRefusesADefaultItsSchemaRefuses(t *testing.T) {
