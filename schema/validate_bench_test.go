@@ -77,11 +77,18 @@ func FuzzValidate(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	strict, err := Compile(orderSchema(), Strict)
+	f.Add([]byte(`{"customer":{"email":"a@b.co"},"items":[{"sku":"A","qty":null}],"express":null}`))
+	f.Add([]byte(`{"customer":{"email":"a@b.co"},"items":[{"sku":"A"},{"sku":"B","qty":2}], "tags":"[\"gift\"]"}`))
+	// Defaults on an optional and a required property, so that filling
+	// them in is fuzzed too.
+	s := orderSchema()
+	s.Properties["express"].Default = json.RawMessage("false")
+	s.Properties["items"].Items.Properties["qty"].Default = json.RawMessage("1")
+	strict, err := Compile(s, Strict)
 	if err != nil {
 		f.Fatal(err)
 	}
-	loose, err := Compile(orderSchema(), Unambiguous)
+	loose, err := Compile(s, Unambiguous)
 	if err != nil {
 		f.Fatal(err)
 	}
