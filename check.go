@@ -1,20 +1,23 @@
 package ferry
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/ferry-mcp/ferry/internal/toolname"
 	"github.com/ferry-mcp/ferry/schema"
 )
 
 // Check reports every problem with what is registered, joined into one
 // error, each naming its tool (or prompt, or resource): tool names that
 // break the protocol's rules or repeat, tools without a description,
-// schemas that clients reject ($ref, true subschemas, descriptions over
-// 1024 characters, a root that is not an object), and problems found while
-// deriving typed tools' schemas. It returns nil when there are none.
+// schemas that clients reject (a root that is not an object; for
+// [Tool.InputSchema] and [Tool.OutputSchema] also descriptions over 1024
+// characters, as [schema.PortableJSON] reports them; raw schemas are sent
+// as they are) or that do not compile, and problems found while deriving
+// typed tools' schemas, every struct tag that cannot apply included. Each
+// problem names the tool. It returns nil when there are none.
 //
 // A server built from data (table names, proto methods, a config file)
 // should call Check before serving and report its error: [NewHTTPHandler]
@@ -62,14 +65,15 @@ func (s *Server) lateToolProblems(tool string, errs []error) {
 	}
 }
 
-// checkTool returns the problems of one tool's description.
+// checkTool returns the problems of one tool's name and description; its
+// schemas are checked by [Server.compileSchemas].
 func checkTool(t *Tool) []error {
 	var errs []error
 	add := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("tool %q: "+format, append([]any{t.Name}, args...)...))
 	}
-	if msg := checkToolName(t.Name); msg != "" {
-		add("%s", msg)
+	if err := toolname.Check(t.Name); err != nil {
+		add("%v", err)
 	}
 	switch n := utf8.RuneCountInString(t.Description); {
 	case n == 0:
@@ -77,110 +81,5 @@ func checkTool(t *Tool) []error {
 	case n > schema.MaxDescription:
 		add("description is %d characters; clients accept at most %d", n, schema.MaxDescription)
 	}
-	if t.InputSchema != nil {
-		if err := checkSchema(t.InputSchema, t.VerbatimSchema); err != nil {
-			add("input schema: %v", err)
-		}
-	}
-	if t.OutputSchema != nil {
-		if err := checkSchema(t.OutputSchema, t.VerbatimSchema); err != nil {
-			add("output schema: %v", err)
-		}
-	}
 	return errs
-}
-
-// checkToolName applies the 2025-11-25 naming rules and returns what is
-// wrong, or "".
-func checkToolName(name string) string {
-	if name == "" {
-		return "has no name"
-	}
-	if len(name) > 128 {
-		return fmt.Sprintf("name is %d characters; at most 128 are allowed", len(name))
-	}
-	for _, c := range name {
-		ok := c == '_' || c == '-' || c == '.' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-		if !ok {
-			return fmt.Sprintf("name has %q; use only A-Z a-z 0-9 _ - .", c)
-		}
-	}
-	return ""
-}
-
-// checkSchema checks that a raw schema is an object schema that clients
-// accept. verbatim skips the portability rules.
-func checkSchema(raw json.RawMessage, verbatim bool) error {
-	var root any
-	if err := json.Unmarshal(raw, &root); err != nil {
-		return fmt.Errorf("not valid JSON: %v", err)
-	}
-	m, ok := root.(map[string]any)
-	if !ok || m["type"] != "object" {
-		return errors.New(`the root must be an object schema ("type": "object")`)
-	}
-	if verbatim {
-		return nil
-	}
-	return portable(m, "")
-}
-
-// schemaKeys are the keywords whose values are schemas, and those whose
-// values are maps or lists of schemas.
-var (
-	schemaValued = map[string]bool{"items": true, "additionalProperties": true, "not": true, "contains": true,
-		"propertyNames": true, "if": true, "then": true, "else": true, "unevaluatedProperties": true, "unevaluatedItems": true}
-	schemaMaps  = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true}
-	schemaLists = map[string]bool{"anyOf": true, "oneOf": true, "allOf": true, "prefixItems": true}
-)
-
-func portable(m map[string]any, path string) error {
-	at := func(k string) string {
-		if path == "" {
-			return k
-		}
-		return path + "." + k
-	}
-	if _, ok := m["$ref"]; ok {
-		return fmt.Errorf("%s uses $ref, which some clients reject: inline the schema", at("$ref"))
-	}
-	if d, ok := m["description"].(string); ok && utf8.RuneCountInString(d) > schema.MaxDescription {
-		return fmt.Errorf("%s is %d characters; clients accept at most %d", at("description"), utf8.RuneCountInString(d), schema.MaxDescription)
-	}
-	check := func(v any, p string, allowFalse bool) error {
-		switch v := v.(type) {
-		case bool:
-			if v || !allowFalse {
-				return fmt.Errorf("%s is the schema %v, which some clients reject: write an object schema", p, v)
-			}
-		case map[string]any:
-			return portable(v, p)
-		}
-		return nil
-	}
-	for _, k := range sortedKeys(m) { // in order, so the problem named is always the same
-		v := m[k]
-		switch {
-		case schemaValued[k]:
-			if err := check(v, at(k), k == "additionalProperties" || k == "unevaluatedProperties"); err != nil {
-				return err
-			}
-		case schemaMaps[k]:
-			sub, _ := v.(map[string]any)
-			for _, name := range sortedKeys(sub) {
-				s := sub[name]
-				if err := check(s, at(k)+"."+name, false); err != nil {
-					return err
-				}
-			}
-		case schemaLists[k]:
-			list, _ := v.([]any)
-			for i, s := range list {
-				if err := check(s, fmt.Sprintf("%s[%d]", at(k), i), false); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
 }

@@ -28,7 +28,7 @@ func addModernFixtures(srv *ferry.Server) {
 	srv.AddTool(ferry.Tool{
 		Name:        "route",
 		Description: "Runs in a region and with a priority that clients mirror in headers.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{` +
 			`"region":{"type":"string","x-mcp-header":"Region"},` +
 			`"priority":{"type":"integer","x-mcp-header":"Priority"}},"required":["region"]}`),
 	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {

@@ -167,9 +167,9 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 	srv := ferry.NewServer("ferry-conformance", "1.0.0", so)
 
 	srv.AddTool(ferry.Tool{
-		Name:        "echo",
-		Description: "Repeats a message.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`),
+		Name:           "echo",
+		Description:    "Repeats a message.",
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`),
 	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		var in struct {
 			Message string `json:"message"`
@@ -180,9 +180,9 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 		return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(in.Message)}}, nil
 	})
 	srv.AddTool(ferry.Tool{
-		Name:        "confirm",
-		Description: "Asks the user to confirm, through elicitation.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"action":{"type":"string"}}}`),
+		Name:           "confirm",
+		Description:    "Asks the user to confirm, through elicitation.",
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"action":{"type":"string"}}}`),
 	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		res, err := ferry.Elicit(ctx, &ferry.ElicitParams{
 			Message:         "Proceed?",
@@ -284,9 +284,9 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 		addModernFixtures(srv)
 	}
 	srv.AddTool(ferry.Tool{
-		Name:        "touch",
-		Description: "Tells subscribers that a resource changed.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"uri":{"type":"string"}},"required":["uri"]}`),
+		Name:           "touch",
+		Description:    "Tells subscribers that a resource changed.",
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"uri":{"type":"string"}},"required":["uri"]}`),
 	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		var in struct {
 			URI string `json:"uri"`

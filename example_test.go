@@ -16,9 +16,9 @@ import (
 func newEchoServer() *ferry.Server {
 	srv := ferry.NewServer("example", "1.0.0", nil)
 	srv.AddTool(ferry.Tool{
-		Name:        "echo",
-		Description: "Returns its text.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
+		Name:           "echo",
+		Description:    "Returns its text.",
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
 	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		var in struct{ Text string }
 		if err := json.Unmarshal(req.Arguments, &in); err != nil {

@@ -14,8 +14,8 @@ import (
 func benchServer() *Server {
 	srv := NewServer("bench", "1.0.0", &ServerOptions{Logger: slog.New(slog.DiscardHandler)})
 	srv.AddTool(Tool{Name: "add", Description: "Adds two integers.",
-		InputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}`),
-		OutputSchema: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}`)},
+		RawInputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}`),
+		RawOutputSchema: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}`)},
 		func(_ context.Context, req *CallToolRequest) (*ToolResult, error) {
 			var in struct{ A, B int }
 			if err := json.Unmarshal(req.Arguments, &in); err != nil {

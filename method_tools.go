@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"strings"
-	"unicode"
+
+	"github.com/ferry-mcp/ferry/internal/toolname"
 )
 
-// ToolDescriber is implemented by the code `ferry gen` writes for a type:
-// the tools its methods become, keyed by method name, with descriptions
-// taken from the methods' doc comments and hints from their //ferry:
+// ToolDescriber is implemented by the code `ferry gen` writes for a type
+// (on a pointer to it, so that a type holding a mutex is not copied): the
+// tools its methods become, keyed by method name, with descriptions taken
+// from the methods' doc comments and hints from their //ferry:
 // directives.
 type ToolDescriber interface {
 	FerryTools() map[string]Tool
@@ -32,7 +33,7 @@ func AddMethods(s *Server, v any) {
 	rv := reflect.ValueOf(v)
 	rt := rv.Type()
 	var docs map[string]Tool
-	if d, ok := v.(ToolDescriber); ok {
+	if d, ok := describer(v, rt); ok {
 		docs = d.FerryTools()
 	}
 	found := 0
@@ -48,7 +49,7 @@ func AddMethods(s *Server, v any) {
 		found++
 		t, ok := docs[m.Name]
 		if t.Name == "" {
-			t.Name = SnakeCase(m.Name)
+			t.Name = toolname.SnakeCase(m.Name)
 		}
 		if !ok || t.Description == "" {
 			s.problem(fmt.Errorf("tool %q: method %v.%s has no description: give it a doc comment and run go generate (ferry gen)", t.Name, rt, m.Name))
@@ -61,6 +62,20 @@ func AddMethods(s *Server, v any) {
 	}
 }
 
+// describer returns v's [ToolDescriber]. `ferry gen` writes FerryTools
+// with a pointer receiver, so for a v that is not a pointer it asks a new
+// *T, whose FerryTools reads nothing of its receiver.
+func describer(v any, rt reflect.Type) (ToolDescriber, bool) {
+	if d, ok := v.(ToolDescriber); ok {
+		return d, true
+	}
+	if rt.Kind() != reflect.Pointer {
+		d, ok := reflect.New(rt).Interface().(ToolDescriber)
+		return d, ok
+	}
+	return nil, false
+}
+
 func addMethod(s *Server, t Tool, fn reflect.Value, in, out reflect.Type) {
 	spec, err := s.newTypedSpec(&t, in, out)
 	if err != nil {
@@ -69,7 +84,7 @@ func addMethod(s *Server, t Tool, fn reflect.Value, in, out reflect.Type) {
 	}
 	s.addTool(t, func(ctx context.Context, req *CallToolRequest) (*ToolResult, error) {
 		arg := reflect.New(in)
-		if res := spec.decode(ctx, req.Arguments, arg.Interface()); res != nil {
+		if res := decodeArguments(ctx, req.Arguments, arg.Interface()); res != nil {
 			return res, nil
 		}
 		outs := fn.Call([]reflect.Value{reflect.ValueOf(ctx), arg.Elem()})
@@ -78,24 +93,4 @@ func addMethod(s *Server, t Tool, fn reflect.Value, in, out reflect.Type) {
 		}
 		return spec.result(outs[0].Interface())
 	})
-}
-
-// SnakeCase turns a Go identifier into a tool name: FindBooks becomes
-// find_books and GetHTTPStatus get_http_status.
-func SnakeCase(name string) string {
-	runes := []rune(name)
-	var sb strings.Builder
-	for i, r := range runes {
-		if unicode.IsUpper(r) {
-			prevLower := i > 0 && (unicode.IsLower(runes[i-1]) || unicode.IsDigit(runes[i-1]))
-			nextLower := i > 0 && i+1 < len(runes) && unicode.IsLower(runes[i+1]) && unicode.IsUpper(runes[i-1])
-			if prevLower || nextLower {
-				sb.WriteByte('_')
-			}
-			sb.WriteRune(unicode.ToLower(r))
-			continue
-		}
-		sb.WriteRune(r)
-	}
-	return sb.String()
 }

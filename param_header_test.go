@@ -62,7 +62,7 @@ func TestParamHeadersFromTheWireSchema(t *testing.T) {
 func TestCheckReportsABadParamHeader(t *testing.T) {
 	s := NewServer("s", "1", nil)
 	s.AddTool(Tool{Name: "route", Description: "Routes.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"My Region"}}}`)},
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"My Region"}}}`)},
 		func(context.Context, *CallToolRequest) (*ToolResult, error) { return nil, nil })
 	if err := s.Check(); err == nil || !strings.Contains(err.Error(), `tool "route": property "region": x-mcp-header "My Region" is not a valid HTTP header name`) {
 		t.Errorf("Check() = %v", err)

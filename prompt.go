@@ -3,12 +3,14 @@ package ferry
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 
+	internalfields "github.com/ferry-mcp/ferry/internal/fields"
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
@@ -48,6 +50,10 @@ type PromptArgument struct {
 	// OnlyValues refuses any value not in Values (-32602 naming the allowed
 	// ones). A struct field's enum tag sets it.
 	OnlyValues bool `json:"-"`
+	// Default, if not empty, is the value the argument takes when the
+	// client leaves it out (or sends null). A struct field's default tag
+	// sets it.
+	Default string `json:"-"`
 }
 
 // GetPromptRequest is a prompts/get as a prompt handler sees it: the
@@ -130,10 +136,12 @@ func (s *Server) RemovePrompts(names ...string) {
 
 // AddPromptTemplate registers a template prompt whose arguments come from the
 // struct A: one argument per string field, named as encoding/json would,
-// described by its doc tag, required unless omitempty, omitzero or a
-// pointer. An enum tag ("metric,imperial") lists the only values allowed
-// and completes them; a suggest tag lists values to complete while
-// allowing others.
+// described by its doc tag and titled by its title tag, required unless
+// omitempty, omitzero, a pointer or given a default (the required tag
+// overrides that). An enum tag ("metric,imperial") lists the only values
+// allowed and completes them; a suggest tag lists values to complete while
+// allowing others; a default tag is the value of an argument left out.
+// Every problem with A's fields and tags is reported by [Server.Check].
 func AddPromptTemplate[A any](s *Server, p Prompt) {
 	args, _, err := promptArgsOf(reflect.TypeFor[A]())
 	if err != nil {
@@ -161,7 +169,7 @@ func AddPrompt[A any](s *Server, p Prompt, h func(ctx context.Context, args A) (
 			if !ok {
 				continue
 			}
-			fv := v.FieldByIndex(f.index)
+			fv := internalfields.Value(v, f.index)
 			if fv.Kind() == reflect.Pointer {
 				fv.Set(reflect.New(fv.Type().Elem()))
 				fv = fv.Elem()
@@ -181,43 +189,55 @@ type promptField struct {
 	index []int
 }
 
-// promptArgsOf derives prompt arguments from a struct of strings.
+// promptArgsOf derives prompt arguments from a struct of strings, reading
+// its fields as encoding/json does. It reports every field that cannot be
+// an argument and every tag that does not parse, not only the first.
 func promptArgsOf(t reflect.Type) ([]PromptArgument, []promptField, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, nil, fmt.Errorf("arguments type %v must be a struct of strings", t)
 	}
 	var args []PromptArgument
 	var fields []promptField
-	for _, f := range reflect.VisibleFields(t) {
-		if !f.IsExported() || f.Anonymous {
-			continue
-		}
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" && opts == "" {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		ft := f.Type
-		optional := strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero")
+	var errs []error
+	for _, f := range internalfields.Of(t) {
+		where := fmt.Sprintf("argument %s (%v.%s)", f.Name, f.Owner, f.StructField.Name)
+		ft := f.StructField.Type
+		optional := f.Omit() || f.ViaPointer
 		if ft.Kind() == reflect.Pointer {
 			ft, optional = ft.Elem(), true
 		}
 		if ft.Kind() != reflect.String {
-			return nil, nil, fmt.Errorf("argument %s (%v.%s) must be a string: prompt arguments are strings", name, t, f.Name)
+			errs = append(errs, fmt.Errorf("%s must be a string: prompt arguments are strings", where))
+			continue
 		}
-		if r := f.Tag.Get("required"); r != "" {
-			optional = r != "true"
+		if !internalfields.Settable(t, f.Index) {
+			errs = append(errs, fmt.Errorf("%s is promoted through an embedded pointer to an unexported struct, which cannot be set", where))
+			continue
 		}
-		a := PromptArgument{Name: name, Description: f.Tag.Get("doc"), Title: f.Tag.Get("title"), Required: !optional}
-		if enum := f.Tag.Get("enum"); enum != "" {
-			a.Values, a.OnlyValues = splitList(enum), true
-		} else if suggest := f.Tag.Get("suggest"); suggest != "" {
-			a.Values = splitList(suggest)
+		tags, tagErrs := internalfields.Parse(f.StructField.Tag)
+		for _, e := range tagErrs {
+			errs = append(errs, fmt.Errorf("%s: %w", where, e))
+		}
+		if tags.HasDefault {
+			optional = true
+		}
+		switch tags.Required {
+		case internalfields.RequiredYes:
+			optional = false
+		case internalfields.RequiredNo:
+			optional = true
+		}
+		a := PromptArgument{Name: f.Name, Description: tags.Doc, Title: tags.Title, Required: !optional, Default: tags.Default}
+		if tags.Enum != nil {
+			a.Values, a.OnlyValues = tags.Enum, true
+		} else if tags.Suggest != nil {
+			a.Values = tags.Suggest
 		}
 		args = append(args, a)
-		fields = append(fields, promptField{name: name, index: f.Index})
+		fields = append(fields, promptField{name: f.Name, index: f.Index})
+	}
+	if len(errs) > 0 {
+		return nil, nil, errors.Join(errs...)
 	}
 	return args, fields, nil
 }
@@ -256,6 +276,9 @@ func checkPrompt(p *Prompt) []error {
 			add("argument %q is declared twice", a.Name)
 		}
 		seen[a.Name] = true
+		if a.OnlyValues && a.Default != "" && !slices.Contains(a.Values, a.Default) {
+			add("argument %q: its default %q is not one of its values (%s)", a.Name, a.Default, strings.Join(a.Values, ", "))
+		}
 	}
 	for _, m := range placeholder.FindAllStringSubmatch(p.Template, -1) {
 		if !seen[m[1]] {
@@ -266,7 +289,9 @@ func checkPrompt(p *Prompt) []error {
 }
 
 // promptArgs checks prompts/get arguments against the declared ones: every
-// value a string, none unknown, every required one present.
+// value a string, none unknown, every required one present. null stands
+// for an argument left out, and an argument left out takes its default. It
+// reports every problem in one -32602 error.
 func promptArgs(p *Prompt, raw json.RawMessage) (map[string]string, error) {
 	var in map[string]json.RawMessage
 	if len(raw) > 0 && string(raw) != "null" {
@@ -274,27 +299,56 @@ func promptArgs(p *Prompt, raw json.RawMessage) (map[string]string, error) {
 			return nil, NewError(CodeInvalidParams, "prompt %q: arguments must be an object of strings", p.Name)
 		}
 	}
+	var problems []string
 	out := make(map[string]string, len(in))
 	for _, k := range sortedKeys(in) {
 		v := in[k]
-		if p.argument(k) == nil {
-			return nil, NewError(CodeInvalidParams, "prompt %q has no argument %q; its arguments are: %s", p.Name, k, p.argumentNames())
+		a := p.argument(k)
+		switch {
+		case a == nil:
+			problems = append(problems, fmt.Sprintf("has no argument %q; its arguments are: %s", k, p.argumentNames()))
+			continue
+		case string(v) == "null":
+			continue // absent
 		}
 		var s string
 		if err := json.Unmarshal(v, &s); err != nil {
-			return nil, NewError(CodeInvalidParams, "prompt %q: argument %q must be a string, got %s", p.Name, k, v)
+			problems = append(problems, fmt.Sprintf("argument %q must be a string, got %s", k, v))
+			continue
 		}
-		if a := p.argument(k); a.OnlyValues && !slices.Contains(a.Values, s) {
-			return nil, NewError(CodeInvalidParams, "prompt %q: argument %q must be one of %s, got %q", p.Name, k, strings.Join(a.Values, ", "), s)
+		if a.OnlyValues && !slices.Contains(a.Values, s) {
+			problems = append(problems, fmt.Sprintf("argument %q must be one of %s, got %q", k, strings.Join(a.Values, ", "), s))
+			continue
 		}
 		out[k] = s
 	}
 	for _, a := range p.Arguments {
-		if _, ok := out[a.Name]; a.Required && !ok {
-			return nil, NewError(CodeInvalidParams, "prompt %q: argument %q is required", p.Name, a.Name)
+		if v, sent := in[a.Name]; sent && string(v) != "null" {
+			continue // taken, or refused above
+		}
+		switch {
+		case a.Required:
+			problems = append(problems, fmt.Sprintf("argument %q is required", a.Name))
+		case a.Default != "":
+			out[a.Name] = a.Default
 		}
 	}
-	return out, nil
+	return out, promptArgsError(p.Name, problems)
+}
+
+// promptArgsError returns the -32602 error listing problems, or nil.
+func promptArgsError(name string, problems []string) error {
+	switch len(problems) {
+	case 0:
+		return nil
+	case 1:
+		sep := ": "
+		if strings.HasPrefix(problems[0], "has ") {
+			sep = " "
+		}
+		return NewError(CodeInvalidParams, "prompt %q%s%s", name, sep, problems[0])
+	}
+	return NewError(CodeInvalidParams, "prompt %q: %d problems with the arguments: %s", name, len(problems), strings.Join(problems, "; "))
 }
 
 func (p *Prompt) argument(name string) *PromptArgument {
@@ -315,15 +369,6 @@ func (p *Prompt) argumentNames() string {
 		names[i] = a.Name
 	}
 	return strings.Join(names, ", ")
-}
-
-// splitList splits a comma-separated tag value, trimming spaces.
-func splitList(v string) []string {
-	var out []string
-	for item := range strings.SplitSeq(v, ",") {
-		out = append(out, strings.TrimSpace(item))
-	}
-	return out
 }
 
 func (s *Server) getPrompt(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/yosida95/uritemplate/v3"
+
+	internalfields "github.com/ferry-mcp/ferry/internal/fields"
 )
 
 // Resource describes a resource with a fixed URI.
@@ -145,88 +147,123 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 // (not found). Enum tags also give completion values; suggest tags give
 // completion values without restricting.
 func AddResourceTemplate[V any](s *Server, t ResourceTemplate, h func(ctx context.Context, uri string, vars V) ([]ResourceContents, error)) {
-	vt := reflect.TypeFor[V]()
-	fields, values, allowed, err := templateFields(vt)
+	vars, err := templateFields(reflect.TypeFor[V]())
 	if err != nil {
 		s.problem(fmt.Errorf("resource template %q: %w", t.URITemplate, err))
 		return
 	}
-	if t.Values == nil && len(values) > 0 {
-		t.Values = values
+	if t.Values == nil {
+		for _, f := range vars {
+			if f.values != nil {
+				if t.Values == nil {
+					t.Values = map[string][]string{}
+				}
+				t.Values[f.name] = f.values
+			}
+		}
 	}
 	s.AddResourceTemplate(t, func(ctx context.Context, req *ReadResourceRequest) ([]ResourceContents, error) {
 		var v V
 		rv := reflect.ValueOf(&v).Elem()
-		for name, index := range fields {
-			raw, ok := req.Vars[name]
+		for _, f := range vars {
+			raw, ok := req.Vars[f.name]
 			if !ok {
-				continue
+				if !f.hasDefault {
+					continue
+				}
+				raw = f.dflt
 			}
-			if only := allowed[name]; only != nil && !slices.Contains(only, raw) {
-				return nil, fmt.Errorf("%w: variable %s: %q is not one of %s", ErrResourceNotFound, name, raw, strings.Join(only, ", "))
+			if f.only && !slices.Contains(f.values, raw) {
+				return nil, fmt.Errorf("%w: variable %s: %q is not one of %s", ErrResourceNotFound, f.name, raw, strings.Join(f.values, ", "))
 			}
-			if err := setScalar(rv.FieldByIndex(index), raw); err != nil {
-				return nil, fmt.Errorf("%w: variable %s: %v", ErrResourceNotFound, name, err)
+			if err := setScalar(internalfields.Value(rv, f.index), raw); err != nil {
+				return nil, fmt.Errorf("%w: variable %s: %v", ErrResourceNotFound, f.name, err)
 			}
 		}
 		return h(ctx, req.URI, v)
 	})
 }
 
-// templateFields maps a variables struct: the field of each variable, the
-// values to complete (enum and suggest tags) and the only values allowed
-// (enum tags).
-func templateFields(t reflect.Type) (fields map[string][]int, values, allowed map[string][]string, err error) {
-	if t.Kind() != reflect.Struct {
-		return nil, nil, nil, fmt.Errorf("variables type %v must be a struct", t)
-	}
-	fields, values, allowed = map[string][]int{}, map[string][]string{}, map[string][]string{}
-	for _, f := range reflect.VisibleFields(t) {
-		if !f.IsExported() || f.Anonymous {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		switch f.Type.Kind() {
-		case reflect.String, reflect.Bool, reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint, reflect.Uint64, reflect.Uint32:
-		default:
-			return nil, nil, nil, fmt.Errorf("variable %s (%v.%s) must be a string, an integer or a boolean", name, t, f.Name)
-		}
-		fields[name] = f.Index
-		if enum := f.Tag.Get("enum"); enum != "" {
-			values[name], allowed[name] = splitList(enum), splitList(enum)
-		} else if suggest := f.Tag.Get("suggest"); suggest != "" {
-			values[name] = splitList(suggest)
-		}
-	}
-	return fields, values, allowed, nil
+// templateVar is what a variables struct says of one variable.
+type templateVar struct {
+	name       string
+	index      []int
+	values     []string // to complete: the enum or suggest tag
+	only       bool     // values are the only ones allowed (an enum tag)
+	dflt       string   // the default tag: the value of a variable left out
+	hasDefault bool
 }
 
+// templateFields maps a variables struct, reading its fields as
+// encoding/json does: the field of each variable, the values to complete
+// (enum and suggest tags), the only values allowed (enum tags) and
+// defaults. It reports every field and tag that cannot apply.
+func templateFields(t reflect.Type) ([]templateVar, error) {
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("variables type %v must be a struct", t)
+	}
+	var vars []templateVar
+	var errs []error
+	for _, f := range internalfields.Of(t) {
+		where := fmt.Sprintf("variable %s (%v.%s)", f.Name, f.Owner, f.StructField.Name)
+		if !scalarKind(f.StructField.Type.Kind()) {
+			errs = append(errs, fmt.Errorf("%s must be a string, an integer or a boolean", where))
+			continue
+		}
+		if !internalfields.Settable(t, f.Index) {
+			errs = append(errs, fmt.Errorf("%s is promoted through an embedded pointer to an unexported struct, which cannot be set", where))
+			continue
+		}
+		tags, tagErrs := internalfields.Parse(f.StructField.Tag)
+		for _, e := range tagErrs {
+			errs = append(errs, fmt.Errorf("%s: %w", where, e))
+		}
+		v := templateVar{name: f.Name, index: f.Index, dflt: tags.Default, hasDefault: tags.HasDefault}
+		if tags.Enum != nil {
+			v.values, v.only = tags.Enum, true
+		} else if tags.Suggest != nil {
+			v.values = tags.Suggest
+		}
+		if v.hasDefault {
+			if err := setScalar(reflect.New(f.StructField.Type).Elem(), v.dflt); err != nil {
+				errs = append(errs, fmt.Errorf("%s: tag default %q: %v", where, v.dflt, err))
+			}
+		}
+		vars = append(vars, v)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return vars, nil
+}
+
+// scalarKind reports whether a variable can fill a field of kind k.
+func scalarKind(k reflect.Kind) bool {
+	return k == reflect.String || k == reflect.Bool ||
+		reflect.Int <= k && k <= reflect.Int64 || reflect.Uint <= k && k <= reflect.Uint64
+}
+
+// setScalar sets v, of a kind [scalarKind] accepts, from a variable's text.
 func setScalar(v reflect.Value, raw string) error {
-	switch v.Kind() {
-	case reflect.String:
+	switch k := v.Kind(); {
+	case k == reflect.String:
 		v.SetString(raw)
-	case reflect.Bool:
+	case k == reflect.Bool:
 		b, err := strconv.ParseBool(raw)
 		if err != nil {
 			return fmt.Errorf("expected true or false, got %q", raw)
 		}
 		v.SetBool(b)
-	case reflect.Uint, reflect.Uint64, reflect.Uint32:
+	case reflect.Uint <= k && k <= reflect.Uint64:
 		n, err := strconv.ParseUint(raw, 10, v.Type().Bits())
 		if err != nil {
-			return fmt.Errorf("expected a whole number, got %q", raw)
+			return fmt.Errorf("expected a whole number from 0 to %d, got %q", uint64(1)<<v.Type().Bits()-1, raw)
 		}
 		v.SetUint(n)
 	default:
 		n, err := strconv.ParseInt(raw, 10, v.Type().Bits())
 		if err != nil {
-			return fmt.Errorf("expected a whole number, got %q", raw)
+			return fmt.Errorf("expected a whole number from %d to %d, got %q", int64(-1)<<(v.Type().Bits()-1), int64(1)<<(v.Type().Bits()-1)-1, raw)
 		}
 		v.SetInt(n)
 	}

@@ -17,10 +17,10 @@ func (s *Server) AddSchemaResources(scheme string) {
 		Description: "The input and output JSON Schemas of every tool, by tool name."},
 		func(ctx context.Context, req *ReadResourceRequest) ([]ResourceContents, error) {
 			s.mu.RLock()
-			out := make(map[string]toolSchemas, s.tools.len())
+			out := make(map[string]schemaPair, s.tools.len())
 			for _, e := range s.tools.sorted {
 				if s.visibleTool(ctx, &e.info) { // a hidden tool's schema is not shown either
-					out[e.tool.Name] = schemasOf(&e.tool)
+					out[e.tool.Name] = schemasOf(e)
 				}
 			}
 			s.mu.RUnlock()
@@ -32,9 +32,9 @@ func (s *Server) AddSchemaResources(scheme string) {
 			s.mu.RLock()
 			e, ok := s.tools.get(req.Vars["tool"])
 			ok = ok && s.visibleTool(ctx, &e.info)
-			var out toolSchemas
+			var out schemaPair
 			if ok {
-				out = schemasOf(&e.tool)
+				out = schemasOf(e)
 			}
 			s.mu.RUnlock()
 			if !ok {
@@ -47,18 +47,12 @@ func (s *Server) AddSchemaResources(scheme string) {
 	s.mu.Unlock()
 }
 
-type toolSchemas struct {
+type schemaPair struct {
 	Input  json.RawMessage `json:"input"`
 	Output json.RawMessage `json:"output,omitempty"`
 }
 
-func schemasOf(t *Tool) toolSchemas {
-	in := t.InputSchema
-	if in == nil {
-		in = emptyObjectSchema
-	}
-	return toolSchemas{Input: in, Output: t.OutputSchema}
-}
+func schemasOf(e *toolEntry) schemaPair { return schemaPair{Input: e.in, Output: e.out} }
 
 func jsonContents(uri string, v any) ([]ResourceContents, error) {
 	data, err := json.MarshalIndent(v, "", "  ")

@@ -81,7 +81,8 @@ type ServerOptions struct {
 	// methods. If nil, every tool is visible to every caller. Prompts and
 	// resources have no such hook yet.
 	Visible func(ctx context.Context, t ToolInfo) bool
-	// Coercion is how typed tools treat arguments of the wrong JSON type. If
+	// Coercion is how tools with an input schema (typed ones, and those
+	// given a [Tool.InputSchema]) treat arguments of the wrong JSON type. If
 	// zero, [schema.Unambiguous]: "12" for an integer, "true" for a boolean,
 	// "£1,234.00" for a number and "a, b" for a list of strings are accepted.
 	Coercion schema.Policy

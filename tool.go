@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/ferry-mcp/ferry/schema"
 )
 
 // Tool describes a tool: what clients list, and the hints an approval step
@@ -35,18 +37,30 @@ type Tool struct {
 	// open, the protocol's cautious default.
 	OpenWorld Hint
 
-	// InputSchema is the JSON Schema of the arguments, an object schema, for
-	// tools added with [Server.AddTool]. If nil, {"type":"object"} is sent,
-	// which accepts any arguments.
-	// [AddTool] derives it from the input type instead.
-	InputSchema json.RawMessage
+	// InputSchema is the JSON Schema of the arguments, an object schema,
+	// built by hand ([schema.Object]) or at run time. The server checks it
+	// once, at registration, and then checks every call's arguments against
+	// it before the handler runs: a call that does not fit gets an IsError
+	// result listing every violation with its path (see
+	// [InvalidArgumentsResult]), and the handler does not run. The handler
+	// reads the arguments checked, coerced under [ServerOptions.Coercion]
+	// and with the defaults of absent properties filled in. [AddTool]
+	// derives it from the input type. If it and RawInputSchema are nil,
+	// {"type":"object"} is sent and any arguments are accepted.
+	InputSchema *schema.Schema
 	// OutputSchema, if not nil, is the JSON Schema of the result's
 	// structured content. [AddTool] derives it from the output type.
-	OutputSchema json.RawMessage
-	// VerbatimSchema sends raw schemas as they are, skipping the check that
-	// they are portable (no $ref, no true subschemas), for clients known to
-	// accept them.
-	VerbatimSchema bool
+	OutputSchema *schema.Schema
+	// RawInputSchema, if not nil, is sent as the input schema as it is:
+	// the escape hatch for what [schema.Schema] cannot express ($ref,
+	// anyOf), for clients known to accept it. It is only checked to be a
+	// JSON object schema: it is not checked for portability (see
+	// [schema.PortableJSON]) and not compiled, so the handler gets the
+	// arguments as the client sent them. Set it or InputSchema, not both.
+	RawInputSchema json.RawMessage
+	// RawOutputSchema, if not nil, is sent as the output schema as it is,
+	// as RawInputSchema is. Set it or OutputSchema, not both.
+	RawOutputSchema json.RawMessage
 
 	// Scopes name what a caller must hold to call the tool, such as OAuth
 	// scopes or roles. Ferry does not enforce them: it carries them into
@@ -98,6 +112,9 @@ type CallToolRequest struct {
 	// Name is the tool's name.
 	Name string
 	// Arguments is the arguments object as the client sent it, or nil.
+	// When the tool has an [Tool.InputSchema], the handler sees them
+	// checked, coerced and with defaults filled in (middleware sees them
+	// as sent).
 	Arguments json.RawMessage
 	// Tool is the called tool as the catalog knows it: its resolved hints
 	// and its scopes, for middleware that decides by them. It is shared
@@ -136,7 +153,8 @@ type toolEntry struct {
 	info    ToolInfo    // resolved once, shared by every call
 	handler ToolHandler // wrapped in the middleware chain
 	json    []byte
-	params  []paramHeader // arguments mirrored in Mcp-Param-* headers
+	params  []paramHeader   // arguments mirrored in Mcp-Param-* headers
+	in, out json.RawMessage // the schemas as sent
 }
 
 func (e *toolEntry) key() string  { return e.tool.Name }
@@ -180,25 +198,29 @@ func (s *Server) AddTool(t Tool, h ToolHandler) {
 }
 
 func (s *Server) addTool(t Tool, h ToolHandler) {
-	in := t.InputSchema
-	if in == nil {
-		in = emptyObjectSchema
+	ts, problems := s.compileSchemas(&t)
+	problems = append(problems, checkTool(&t)...)
+	if t.InputSchema != nil && ts.validator == nil {
+		s.rejectTool(t.Name, problems) // never serve unchecked arguments to a tool that has a schema
+		return
+	}
+	if ts.validator != nil {
+		h = validating(ts.validator, h)
 	}
 	info := t.info()
 	data, err := json.Marshal(wireTool{Name: t.Name, Title: t.Title, Description: t.Description,
-		InputSchema: in, OutputSchema: t.OutputSchema, Icons: t.Icons, Meta: t.Meta,
+		InputSchema: ts.input, OutputSchema: ts.output, Icons: t.Icons, Meta: t.Meta,
 		Annotations: wireAnnotations{Title: t.Title, ReadOnlyHint: info.ReadOnly, DestructiveHint: info.Destructive,
 			IdempotentHint: info.Idempotent, OpenWorldHint: info.OpenWorld}})
 	if err != nil {
-		s.problem(fmt.Errorf("tool %q: its schemas are not valid JSON: %w", t.Name, err))
+		s.rejectTool(t.Name, append(problems, fmt.Errorf("tool %q: its schemas are not valid JSON: %w", t.Name, err)))
 		return
 	}
-	problems := checkTool(&t)
 	params, headerProblems := paramHeaders(data)
 	for _, p := range headerProblems {
 		problems = append(problems, fmt.Errorf("tool %q: %s", t.Name, p))
 	}
-	e := &toolEntry{tool: t, info: info, handler: s.wrapTool(h), json: data, params: params}
+	e := &toolEntry{tool: t, info: info, handler: s.wrapTool(h), json: data, params: params, in: ts.input, out: ts.output}
 	s.mu.Lock()
 	if _, dup := s.tools.get(t.Name); dup {
 		problems = append(problems, fmt.Errorf("tool %q is registered twice (remove the first with RemoveTools to replace it)", t.Name))
@@ -214,6 +236,20 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 		return
 	}
 	s.listChanged("notifications/tools/list_changed")
+}
+
+// rejectTool records the problems of a tool that cannot be served at all:
+// as start-up problems, or in the log once the server serves.
+func (s *Server) rejectTool(name string, problems []error) {
+	s.mu.Lock()
+	serving := s.serving
+	if !serving {
+		s.problems = append(s.problems, problems...)
+	}
+	s.mu.Unlock()
+	if serving {
+		s.lateToolProblems(name, problems)
+	}
 }
 
 // RemoveTools removes the named tools; names that are not registered are

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 
 	"github.com/ferry-mcp/ferry/schema"
 )
@@ -39,7 +38,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, in In) 
 	}
 	s.addTool(t, func(ctx context.Context, req *CallToolRequest) (*ToolResult, error) {
 		var in In
-		if res := spec.decode(ctx, req.Arguments, &in); res != nil {
+		if res := decodeArguments(ctx, req.Arguments, &in); res != nil {
 			return res, nil
 		}
 		out, err := h(ctx, in)
@@ -60,10 +59,9 @@ const (
 	outJSONText                  // JSON text only
 )
 
-// typedSpec is what registration learns of a typed tool's types.
+// typedSpec is what registration learns of a typed tool's output type.
 type typedSpec struct {
-	validator *schema.Validator
-	out       outKind
+	out outKind
 }
 
 var (
@@ -71,8 +69,8 @@ var (
 	textMarsh  = reflect.TypeFor[encoding.TextMarshaler]()
 )
 
-// newTypedSpec derives the schemas of a typed tool into t and compiles its
-// validator.
+// newTypedSpec derives the schemas of a typed tool into t. They are
+// checked and compiled with every other tool's, by [Server.addTool].
 func (s *Server) newTypedSpec(t *Tool, in, out reflect.Type) (*typedSpec, error) {
 	inSchema, err := schema.ForType(in, nil)
 	if err != nil {
@@ -81,17 +79,11 @@ func (s *Server) newTypedSpec(t *Tool, in, out reflect.Type) (*typedSpec, error)
 	if inSchema.Type != "object" || inSchema.Nullable {
 		return nil, fmt.Errorf("input type %v must be a struct (the arguments are a JSON object)", in)
 	}
-	if err := inSchema.Portable(); err != nil {
-		return nil, fmt.Errorf("input schema: %w", err)
+	if t.InputSchema != nil || t.OutputSchema != nil {
+		return nil, errors.New("its schemas come from its Go types: leave InputSchema and OutputSchema unset")
 	}
-	v, err := schema.Compile(inSchema, s.opts.Coercion)
-	if err != nil {
-		return nil, fmt.Errorf("input schema: %w", err)
-	}
-	if t.InputSchema, err = json.Marshal(inSchema); err != nil {
-		return nil, err
-	}
-	spec := &typedSpec{validator: v}
+	t.InputSchema = inSchema
+	spec := &typedSpec{}
 	switch {
 	case out == resultType:
 		spec.out = outResult
@@ -106,29 +98,22 @@ func (s *Server) newTypedSpec(t *Tool, in, out reflect.Type) (*typedSpec, error)
 			spec.out = outJSONText
 			break
 		}
-		outSchema.Nullable = false
-		if err := outSchema.Portable(); err != nil {
-			return nil, fmt.Errorf("output schema: %w", err)
-		}
-		if t.OutputSchema, err = json.Marshal(outSchema); err != nil {
-			return nil, err
-		}
+		c := *outSchema // a struct or map, or a pointer to one: not null
+		c.Nullable = false
+		t.OutputSchema = &c
 	}
 	return spec, nil
 }
 
-// decode checks the arguments and decodes them into in (a pointer). It
-// returns the IsError result to send when they do not fit, or nil.
-func (spec *typedSpec) decode(ctx context.Context, args json.RawMessage, in any) *ToolResult {
-	data, errs := spec.validator.Validate(args)
-	if len(errs) > 0 {
-		setOutcome(ctx, outcomeInvalid, "")
-		return invalidResult(errs)
-	}
-	if len(data) == 0 || string(data) == "null" {
+// decodeArguments decodes arguments, already checked against the tool's
+// input schema, into in (a pointer). It returns the IsError result to send
+// when they do not fit the Go type after all (a number too large for its
+// field), or nil.
+func decodeArguments(ctx context.Context, args json.RawMessage, in any) *ToolResult {
+	if len(args) == 0 || string(args) == "null" {
 		return nil
 	}
-	if err := json.Unmarshal(data, in); err != nil {
+	if err := json.Unmarshal(args, in); err != nil {
 		setOutcome(ctx, outcomeInvalid, "")
 		return ErrorResult("invalid arguments:\n- " + decodeSentence(err))
 	}
@@ -143,17 +128,6 @@ func decodeSentence(err error) string {
 		return te.Field + ": " + te.Value + " does not fit this field"
 	}
 	return "the arguments could not be read"
-}
-
-// invalidResult lists every violation for the model.
-func invalidResult(errs schema.Errors) *ToolResult {
-	var sb strings.Builder
-	sb.WriteString("invalid arguments:")
-	for _, e := range errs {
-		sb.WriteString("\n- ")
-		sb.WriteString(e.Error())
-	}
-	return ErrorResult(sb.String())
 }
 
 // result turns a typed tool's output into a result.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/schema"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -237,7 +238,10 @@ func TestCheckNamesEveryProblem(t *testing.T) {
 	srv.AddTool(ferry.Tool{Name: "silent"}, noop)
 	srv.AddTool(ferry.Tool{Name: "twice", Description: "x"}, noop)
 	srv.AddTool(ferry.Tool{Name: "twice", Description: "x"}, noop)
-	srv.AddTool(ferry.Tool{Name: "refs", Description: "x", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}}}`)}, noop)
+	srv.AddTool(ferry.Tool{Name: "rootless", Description: "x", RawInputSchema: json.RawMessage(`{"properties":{"a":{"$ref":"#/$defs/a"}}}`)}, noop)
+	long := strings.Repeat("x", 1025)
+	srv.AddTool(ferry.Tool{Name: "wordy", Description: "x", InputSchema: schema.Object(
+		schema.Optional("a", schema.Text(long)), schema.Optional("b", schema.Text(long)))}, noop)
 	srv.AddTool(ferry.Tool{Name: "long", Description: strings.Repeat("x", 1025)}, noop)
 	ferry.AddTool(srv, ferry.Tool{Name: "badtag", Description: "x"}, func(context.Context, struct {
 		N int `json:"n" minLength:"3"`
@@ -248,7 +252,10 @@ func TestCheckNamesEveryProblem(t *testing.T) {
 	if err == nil {
 		t.Fatal("Check found nothing")
 	}
-	for _, want := range []string{`"bad name"`, `"silent": has no description`, `"twice" is registered twice`, `"refs": input schema`, "$ref", `"long": description is 1025`, `"badtag"`} {
+	for _, want := range []string{`"bad name"`, `"silent": has no description`, `"twice" is registered twice`,
+		`"rootless": input schema: the root must be an object schema`,
+		`"wordy": input schema: description at a has 1025 characters`, `"wordy": input schema: description at b has 1025 characters`,
+		`"long": description is 1025`, `"badtag"`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("Check() does not mention %s:\n%v", want, err)
 		}
@@ -270,8 +277,9 @@ func (library) FindBooks(ctx context.Context, in findIn) ([]string, error) {
 func (library) LendBook(ctx context.Context, in findIn) (string, error) { return "lent", nil }
 func (library) Helper() string                                          { return "not a tool" }
 
-// FerryTools stands for the file ferry gen writes.
-func (library) FerryTools() map[string]ferry.Tool {
+// FerryTools stands for the file ferry gen writes, with its pointer
+// receiver; AddMethods finds it for a library passed by value too.
+func (*library) FerryTools() map[string]ferry.Tool {
 	return map[string]ferry.Tool{"FindBooks": {Name: "find_books", Description: "Searches books by title.", ReadOnly: true}}
 }
 
@@ -288,15 +296,6 @@ func TestAddMethods(t *testing.T) {
 	}
 	if _, ok := cat.Lookup("helper"); ok {
 		t.Error("a method of another shape became a tool")
-	}
-}
-
-func TestSnakeCase(t *testing.T) {
-	for in, want := range map[string]string{"FindBooks": "find_books", "GetHTTPStatus": "get_http_status",
-		"ID": "id", "LendBook2": "lend_book2", "URLFor": "url_for", "simple": "simple"} {
-		if got := ferry.SnakeCase(in); got != want {
-			t.Errorf("SnakeCase(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

@@ -207,8 +207,9 @@ func Flag(a Args, name string) (bool, error) {
 }
 
 // List returns the list-of-strings argument name; an absent or null list
-// is nil. It accepts an array of strings, and a string of comma-separated
-// items ("a, b" is ["a", "b"]). It fails with "expected an array, got 12"
+// is nil. It accepts an array of strings, a string holding a JSON array
+// ("[\"a, b\"]" is ["a, b"], never split at its commas), and a string of
+// comma-separated items ("a, b" is ["a", "b"]). It fails with "expected an array, got 12"
 // for anything else, and names each item that is not a string ("tags[1]:
 // expected a string, got 2"), returning [schema.Errors] when there are
 // several.

@@ -15,7 +15,8 @@ const sample = `{
 	"half": 1.5, "huge": 1e20, "price": "£1,234.50", "ratio": 0.25, "word": "ten",
 	"from": "2026-03-31", "month": "March 2026", "badDay": "2026-02-30",
 	"on": true, "onText": "false", "yes": "yes",
-	"tags": ["a", "b"], "tagText": "a, b", "mixed": ["a", 2, true], "one": "solo"
+	"tags": ["a", "b"], "tagText": "a, b", "mixed": ["a", 2, true], "one": "solo",
+	"tagJSON": "[\"a, b\", \"c\"]", "tagBadJSON": "[\"a\", \"b\""
 }`
 
 func mustParse(t *testing.T, raw string) Args {
@@ -76,6 +77,9 @@ func TestReaders(t *testing.T) {
 		{"list", func() (any, error) { return List(a, "tags") }, []string{"a", "b"}, ""},
 		{"list from text", func() (any, error) { return List(a, "tagText") }, []string{"a", "b"}, ""},
 		{"list of one", func() (any, error) { return List(a, "one") }, []string{"solo"}, ""},
+		{"list sent as JSON in a string", func() (any, error) { return List(a, "tagJSON") }, []string{"a, b", "c"}, ""},
+		{"list sent as broken JSON in a string", func() (any, error) { return List(a, "tagBadJSON") }, []string(nil),
+			`tagBadJSON: expected an array, got "[\"a\", \"b\""`},
 		{"list absent", func() (any, error) { return List(a, "missing") }, []string(nil), ""},
 		{"list number", func() (any, error) { return List(a, "count") }, []string(nil), "count: expected an array, got 12"},
 		{"list bad items", func() (any, error) { return List(a, "mixed") }, []string(nil),

@@ -29,10 +29,10 @@ func ferryServing(name string, newServer func() *ferry.Server) Impl {
 func newFerryServer() *ferry.Server {
 	srv := ferry.NewServer("bench", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
 	srv.AddTool(ferry.Tool{
-		Name:         "add",
-		Description:  AddDescription,
-		InputSchema:  AddInputSchema,
-		OutputSchema: AddOutputSchema,
+		Name:            "add",
+		Description:     AddDescription,
+		RawInputSchema:  AddInputSchema,
+		RawOutputSchema: AddOutputSchema,
 	}, func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		out, text, err := Add(req.Arguments)
 		if err != nil {
@@ -44,9 +44,9 @@ func newFerryServer() *ferry.Server {
 		}, nil
 	})
 	srv.AddTool(ferry.Tool{
-		Name:        "echo",
-		Description: EchoDescription,
-		InputSchema: EchoInputSchema,
+		Name:           "echo",
+		Description:    EchoDescription,
+		RawInputSchema: EchoInputSchema,
 	}, func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		var in EchoInput
 		if err := json.Unmarshal(req.Arguments, &in); err != nil {

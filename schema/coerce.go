@@ -26,9 +26,17 @@ const (
 	//     decimal mark must be a dot, and a lone group such as "1,234"
 	//     needs a £ or $ (elsewhere it could mean 1.234); decimal commas
 	//     ("€1.234,50", "1,5") and other currencies are refused;
-	//   - a string where an array of strings is wanted becomes a list:
-	//     "a, b" is split at commas into ["a","b"], with the space around
-	//     each item trimmed and empty items dropped, so "a" becomes ["a"].
+	//   - a string holding a JSON array where an array is wanted becomes
+	//     that array: "[\"a\",\"b\"]" becomes ["a","b"] and "[1,2]" [1,2]
+	//     (its items are then checked, and not coerced further); a string
+	//     that starts with [ but is not a JSON array is refused;
+	//   - any other string where an array of strings is wanted becomes a
+	//     list: "a, b" is split at commas into ["a","b"], with the space
+	//     around each item trimmed and empty items dropped, so "a" becomes
+	//     ["a"];
+	//   - null for an optional property whose schema does not allow null
+	//     is read as absent: it is not checked, and the property's default,
+	//     if it has one, takes its place.
 	//
 	// Nothing else is coerced: "ten" for a number, "yes" for a boolean or
 	// "March 2026" for a date are refused with a sentence naming what was
@@ -70,6 +78,14 @@ func (n *node) coerce(raw []byte) ([]byte, bool) {
 	case kindNumber, kindInteger:
 		return coerceNumber(s, n.kind == kindInteger)
 	case kindArray:
+		if t := bytes.TrimSpace(s); len(t) > 0 && t[0] == '[' {
+			// A JSON array sent as a string: read it as JSON, never split
+			// it at its commas.
+			if !validJSON(t) {
+				return nil, false
+			}
+			return t, true
+		}
 		if n.items != nil && n.items.kind == kindString {
 			return splitList(s), true
 		}

@@ -22,10 +22,12 @@
 //   - A struct is an object whose properties are its exported fields, named
 //     and ordered as encoding/json does: json tag names, json:"-" left out,
 //     fields of embedded structs promoted (an embedded struct with a json
-//     name is a property). It is closed: unknown properties are refused. A
-//     field is required unless it is a pointer, promoted through an embedded
-//     pointer, or tagged omitempty or omitzero; the required tag overrides
-//     that.
+//     name is a property), with encoding/json's rules for names that
+//     collide. It is closed: unknown properties are refused. A field is
+//     required unless it is a pointer, promoted through an embedded
+//     pointer, tagged omitempty or omitzero, or given a default; the
+//     required tag overrides that. A number or boolean field tagged
+//     json:",string" is a string, as encoding/json writes it.
 //   - A pointer is its element's schema that also allows null.
 //   - A slice or array is an array ([N]T has exactly N items); []byte is a
 //     base64 string.
@@ -49,6 +51,7 @@
 // field and tag.
 //
 //	doc                           description
+//	title                         title
 //	minimum, maximum,             numbers and integers: a number
 //	exclusiveMinimum,
 //	exclusiveMaximum, multipleOf
@@ -66,8 +69,19 @@
 //	                              JSON
 //	required, deprecated          true or false
 //
+// doc, title, enum, required and default (with suggest, which only prompt
+// arguments and template variables read) are the vocabulary Ferry's other
+// readers of struct fields share, so a tag means the same on a tool's
+// input, a prompt's arguments and a resource template's variables.
+//
+// A default is applied, not only published: [Validator.Validate] fills in
+// the default of every absent property before the arguments are decoded,
+// so a handler never re-applies it by hand, and a property with a default
+// is not required.
+//
 // A tag differing only in case from one of these (minlength) is an error,
-// since it would otherwise be ignored.
+// since it would otherwise be ignored. [For] reports every tag that cannot
+// apply, not only the first.
 //
 // # Recursive types
 //
@@ -89,15 +103,18 @@
 // # Portability
 //
 // [Schema.Portable] reports what some clients refuse, such as descriptions
-// over 1024 characters; servers call it at start-up.
+// over 1024 characters; servers call it at start-up. [PortableJSON] is the
+// same check for a schema held as JSON, which may also hold $ref and
+// boolean subschemas. Both report every problem, each with its path.
 //
 // # Validation
 //
 // [Compile] turns a schema into a [Validator], once; [Validator.Validate]
 // then checks a JSON document against it without building a tree and
-// without allocating when the document is valid. It reports every
-// violation at once, as [Errors], each with its path and a sentence a model
-// can act on:
+// without allocating when the document is valid and needs no rewriting.
+// It reports every violation at once (up to [MaxErrors]), as [Errors],
+// each with its path and a sentence a model can act on; its work is linear
+// in the document's size:
 //
 //	items[2].sku: must be at most 20 characters, got 23
 //
@@ -106,8 +123,10 @@
 // A model often writes "12" for 12. Under the [Unambiguous] policy (the
 // default) Validate accepts what can mean one thing only: "true" and
 // "false" for booleans, a numeric string for a number (or an integer when
-// exact), "£1,234.00" or "1,234.50" for a number, and "a, b" for a list of
-// strings; it returns the document rewritten with the coerced values.
+// exact), "£1,234.00" or "1,234.50" for a number, a JSON array sent as a
+// string ("[\"a\",\"b\"]") for an array, "a, b" for a list of strings,
+// and null for an optional property (read as absent); it returns the
+// document rewritten with the coerced values.
 // Everything else is refused with a sentence naming what was expected:
 // "March 2026" for a date gets "expected a date written yyyy-MM-dd". The
 // [Strict] policy coerces nothing.

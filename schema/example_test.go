@@ -87,3 +87,13 @@ func ExampleSchema_Portable() {
 	// Output:
 	// schema: description at note has 2000 characters, more than 1024
 }
+
+// PortableJSON checks a schema held as JSON, such as a tool's raw schema,
+// and lists every problem.
+func ExamplePortableJSON() {
+	err := schema.PortableJSON([]byte(`{"type":"object","properties":{"address":{"$ref":"#/$defs/address"},"any":true}}`))
+	fmt.Println(err)
+	// Output:
+	// schema: $ref at address, which some clients reject: inline the schema
+	// schema: the schema true at any, which some clients reject: write an object schema
+}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"reflect"
 	"time"
+
+	"github.com/ferry-mcp/ferry/internal/fields"
 )
 
 // Options configures [For] and [ForType]. A nil *Options is the zero value.
@@ -61,7 +63,14 @@ func ForType(t reflect.Type, opts *Options) (*Schema, error) {
 	if opts != nil {
 		in.opts = *opts
 	}
-	return in.schema(t, "", "struct")
+	s, err := in.schema(t, "", "struct")
+	if err != nil {
+		return nil, errors.Join(append(in.tagErrs, err)...)
+	}
+	if len(in.tagErrs) > 0 {
+		return nil, errors.Join(in.tagErrs...)
+	}
+	return s, nil
 }
 
 // inferrer builds the schemas of one [ForType] call.
@@ -69,6 +78,9 @@ type inferrer struct {
 	opts   Options
 	done   map[reflect.Type]*Schema // finished schemas, shared by occurrences
 	active map[reflect.Type]bool    // types being built: seeing one again is recursion
+	// tagErrs collects every tag that cannot apply, so that one ForType
+	// reports them all.
+	tagErrs []error
 }
 
 // schema returns the schema of t, found at path (a JSON path such as
@@ -189,33 +201,37 @@ func (in *inferrer) mapOf(t reflect.Type, path, owner string) (*Schema, error) {
 }
 
 // object makes the schema of struct type t: closed, properties in field
-// order, required unless omitempty, omitzero, a pointer or required:"false".
+// order, required unless omitempty, omitzero, a pointer, given a default or
+// required:"false".
 func (in *inferrer) object(t reflect.Type, path, owner string) (*Schema, error) {
-	fields := typeFields(t)
+	fs := fields.Of(t)
 	s := &Schema{
 		Type:          "object",
 		Closed:        true,
-		Properties:    make(map[string]*Schema, len(fields)),
-		PropertyOrder: make([]string, 0, len(fields)),
+		Properties:    make(map[string]*Schema, len(fs)),
+		PropertyOrder: make([]string, 0, len(fs)),
 	}
-	for _, f := range fields {
+	for i := range fs {
+		f := &fs[i]
 		fowner := owner
-		if f.owner.Name() != "" {
-			fowner = f.owner.String()
+		if f.Owner.Name() != "" {
+			fowner = f.Owner.String()
 		}
-		fpath := joinPath(path, f.name)
-		base, err := in.schema(f.sf.Type, fpath, fowner+"."+f.sf.Name)
+		fpath := joinPath(path, f.Name)
+		base, err := in.schema(f.StructField.Type, fpath, fowner+"."+f.StructField.Name)
 		if err != nil {
 			return nil, err
 		}
-		fs, required, err := applyTags(base, f, fowner)
-		if err != nil {
-			return nil, err
+		if f.Quoted && base.Type != "" && base.Type != "string" {
+			// encoding/json writes and reads the value inside a string.
+			base = &Schema{Type: "string", Nullable: base.Nullable}
 		}
-		s.Properties[f.name] = fs
-		s.PropertyOrder = append(s.PropertyOrder, f.name)
+		prop, required, errs := applyTags(base, f, fowner)
+		in.tagErrs = append(in.tagErrs, errs...)
+		s.Properties[f.Name] = prop
+		s.PropertyOrder = append(s.PropertyOrder, f.Name)
 		if required {
-			s.Required = append(s.Required, f.name)
+			s.Required = append(s.Required, f.Name)
 		}
 	}
 	return s, nil

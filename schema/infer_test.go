@@ -350,6 +350,19 @@ func TestForErrors(t *testing.T) {
 		{"complex", reflect.TypeFor[[]complex128](), `schema: unsupported type complex128 at []`},
 		{"map key", reflect.TypeFor[map[float64]int](), `schema: unsupported map key type float64`},
 		{"nil provider", reflect.TypeFor[struct{ P badProvider }](), `schema: schema.badProvider.JSONSchema returned nil`},
+		{"every bad tag", reflect.TypeFor[struct {
+			A int    `minLength:"1" required:"yes"`
+			B string `maxlength:"2" pattern:"("`
+			C []int  `json:"c" enum:"1,x"`
+		}](), "schema: struct.A: tag required \"yes\" is not true or false\n" +
+			"schema: struct.A: tag minLength \"1\" does not apply to type int\n" +
+			"schema: struct.B: tag maxlength \"2\" is not a tag this package reads; did you mean maxLength?\n" +
+			"schema: struct.B: tag pattern \"(\" does not compile: error parsing regexp: missing closing ): `(`\n" +
+			"schema: struct.C: tag enum \"1,x\" is not an integer"},
+		{"tag problems and a type problem", reflect.TypeFor[struct {
+			A int      `format:"email"`
+			C chan int `json:"c"`
+		}](), "schema: struct.A: tag format \"email\" does not apply to type int\nschema: unsupported type chan int at c"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -474,4 +487,22 @@ func FuzzForTags(f *testing.F) {
 			t.Fatalf("%s: no property f in %s", tag, data)
 		}
 	})
+}
+
+func TestForReadsTheSharedVocabulary(t *testing.T) {
+	type In struct {
+		Units string `json:"units" title:"Units" doc:"How to measure." enum:"metric, imperial" default:"metric"`
+		Count int    `json:"count,string"`
+		Force string `json:"force" default:"x" required:"true"`
+	}
+	s, err := For[In](nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(s)
+	want := `{"type":"object","properties":{"units":{"type":"string","title":"Units","description":"How to measure.","enum":["metric","imperial"],"default":"metric"},` +
+		`"count":{"type":"string"},"force":{"type":"string","default":"x"}},"required":["count","force"],"additionalProperties":false}`
+	if string(data) != want {
+		t.Errorf("got  %s\nwant %s", data, want)
+	}
 }

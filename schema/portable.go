@@ -1,45 +1,137 @@
 package schema
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
 // MaxDescription is the longest description, in characters, that every
-// client accepts; [Schema.Portable] reports longer ones.
+// client accepts; [Schema.Portable] and [PortableJSON] report longer ones.
 const MaxDescription = 1024
 
-// Portable reports what in s some MCP clients reject: a description longer
-// than [MaxDescription] characters, an empty property name or a nil
-// subschema. The error lists every problem, each with its path (such as
-// items[].name). A Schema cannot hold $ref or true subschemas, so it needs
-// no check for them.
+// Portable reports what in s some MCP clients reject, as [PortableJSON]
+// does for the JSON s marshals to. A Schema cannot hold $ref or true
+// subschemas, so what it can hold is a description longer than
+// [MaxDescription] characters, an empty property name or a nil subschema.
 func (s *Schema) Portable() error {
-	var errs []error
-	s.portable("", &errs)
-	return errors.Join(errs...)
+	data, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("schema: %w", err)
+	}
+	return PortableJSON(data)
 }
 
-func (s *Schema) portable(path string, errs *[]error) {
-	if n := utf8.RuneCountInString(s.Description); n > MaxDescription {
-		*errs = append(*errs, fmt.Errorf("schema: description%s has %d characters, more than %d", atPath(path), n, MaxDescription))
+// PortableJSON reports what in the JSON Schema data some MCP clients
+// reject: $ref (inline the schema instead), boolean subschemas (true
+// anywhere; false except as additionalProperties or unevaluatedProperties),
+// descriptions longer than [MaxDescription] characters, empty property
+// names and null subschemas. The error lists every problem, one per line,
+// each with its path (such as items[].name or anyOf[1]), in a fixed order.
+// Data that is not a JSON object is one problem.
+func PortableJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var root any
+	if err := dec.Decode(&root); err != nil {
+		return fmt.Errorf("schema: not valid JSON: %w", err)
 	}
-	for _, name := range s.propertyNames() {
-		p := joinPath(path, name)
-		switch {
-		case name == "":
-			*errs = append(*errs, fmt.Errorf("schema: empty property name%s", atPath(path)))
-		case s.Properties[name] == nil:
-			*errs = append(*errs, fmt.Errorf("schema: nil schema at %s", p))
-		default:
-			s.Properties[name].portable(p, errs)
+	p := portability{}
+	p.subschema(root, "", false)
+	return errors.Join(p.errs...)
+}
+
+// The keywords whose value is a schema, a map of schemas or a list of
+// schemas, and how a path names what they hold.
+var (
+	schemaValued = map[string]string{"items": "[]", "additionalProperties": "*", "unevaluatedProperties": "*",
+		"not": "not", "contains": "contains", "propertyNames": "propertyNames", "if": "if", "then": "then",
+		"else": "else", "unevaluatedItems": "unevaluatedItems", "additionalItems": "additionalItems"}
+	schemaMaps  = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true}
+	schemaLists = map[string]bool{"anyOf": true, "oneOf": true, "allOf": true, "prefixItems": true}
+)
+
+type portability struct{ errs []error }
+
+func (p *portability) fail(format string, args ...any) {
+	p.errs = append(p.errs, fmt.Errorf("schema: "+format, args...))
+}
+
+// subschema checks v, found at path. allowFalse says the keyword holding
+// it may be false.
+func (p *portability) subschema(v any, path string, allowFalse bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		p.object(v, path)
+	case bool:
+		if v && path == "" {
+			p.fail("the schema is true, which some clients reject: write an object schema")
+		} else if v || !allowFalse {
+			p.fail("the schema %v%s, which some clients reject: write an object schema", v, atPath(path))
+		}
+	case nil:
+		p.fail("null schema%s", atPath(path))
+	default:
+		p.fail("the schema%s is not an object", atPath(path))
+	}
+}
+
+func (p *portability) object(m map[string]any, path string) {
+	if _, ok := m["$ref"]; ok {
+		p.fail("$ref%s, which some clients reject: inline the schema", atPath(path))
+	}
+	if d, ok := m["description"].(string); ok {
+		if n := utf8.RuneCountInString(d); n > MaxDescription {
+			p.fail("description%s has %d characters, more than %d", atPath(path), n, MaxDescription)
 		}
 	}
-	if s.AdditionalProperties != nil {
-		s.AdditionalProperties.portable(joinPath(path, "*"), errs)
+	for _, k := range slices.Sorted(mapKeys(m)) {
+		v := m[k]
+		switch {
+		case schemaValued[k] != "":
+			p.subschema(v, stepPath(path, k), k == "additionalProperties" || k == "unevaluatedProperties")
+		case schemaMaps[k]:
+			sub, _ := v.(map[string]any)
+			for _, name := range slices.Sorted(mapKeys(sub)) {
+				if name == "" && k == "properties" {
+					p.fail("empty property name%s", atPath(path))
+					continue
+				}
+				sp := joinPath(path, name)
+				if k != "properties" {
+					sp = joinPath(path, k+"."+name)
+				}
+				p.subschema(sub[name], sp, false)
+			}
+		case schemaLists[k]:
+			list, _ := v.([]any)
+			for i, s := range list {
+				p.subschema(s, fmt.Sprintf("%s[%d]", joinPath(path, k), i), false)
+			}
+		}
 	}
-	if s.Items != nil {
-		s.Items.portable(path+"[]", errs)
+}
+
+// stepPath extends path by a schema-valued keyword: items[] for items,
+// .* for additionalProperties, .not for not.
+func stepPath(path, keyword string) string {
+	step := schemaValued[keyword]
+	if strings.HasPrefix(step, "[") {
+		return path + step
+	}
+	return joinPath(path, step)
+}
+
+func mapKeys(m map[string]any) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
 	}
 }

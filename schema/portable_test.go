@@ -19,7 +19,7 @@ func TestPortable(t *testing.T) {
 		{"long map value", &Schema{Type: "object", AdditionalProperties: Text(long)},
 			"schema: description at * has 1025 characters, more than 1024"},
 		{"empty name and nil", &Schema{Type: "object", Properties: map[string]*Schema{"": Text(""), "b": nil}},
-			"schema: empty property name\nschema: nil schema at b"},
+			"schema: empty property name\nschema: null schema at b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -31,6 +31,48 @@ func TestPortable(t *testing.T) {
 			}
 			if got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// PortableJSON checks what a Schema cannot hold, and reports every problem
+// rather than the first.
+func TestPortableJSONReportsEveryProblem(t *testing.T) {
+	long := strings.Repeat("x", MaxDescription+1)
+	tests := []struct {
+		name, data string
+		want       []string // the lines of the error, nil for none
+	}{
+		{"fine", `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}`, nil},
+		{"ref and defs", `{"type":"object","$defs":{"address":{"type":"object"}},"properties":{"address":{"$ref":"#/$defs/address"}}}`,
+			[]string{"schema: $ref at address, which some clients reject: inline the schema"}},
+		{"booleans", `{"type":"object","properties":{"any":true,"none":false},"items":true,"anyOf":[{"type":"string"},true],"additionalProperties":false}`,
+			[]string{
+				"schema: the schema true at anyOf[1], which some clients reject: write an object schema",
+				"schema: the schema true at [], which some clients reject: write an object schema",
+				"schema: the schema true at any, which some clients reject: write an object schema",
+				"schema: the schema false at none, which some clients reject: write an object schema",
+			}},
+		{"several at once", `{"description":"` + long + `","properties":{"":{},"n":null,"d":{"description":"` + long + `"}}}`,
+			[]string{
+				"schema: description has 1025 characters, more than 1024",
+				"schema: empty property name",
+				"schema: description at d has 1025 characters, more than 1024",
+				"schema: null schema at n",
+			}},
+		{"true root", `true`, []string{"schema: the schema is true, which some clients reject: write an object schema"}},
+		{"not JSON", `{`, []string{"schema: not valid JSON: unexpected EOF"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			if err := PortableJSON([]byte(tt.data)); err != nil {
+				got = strings.Split(err.Error(), "\n")
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
 	}

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ferry-mcp/ferry/internal/fields"
 )
 
 // TagError reports a struct tag that cannot become a schema keyword: a
@@ -51,9 +53,12 @@ type tagRule struct {
 	apply func(s *Schema, v string) error
 }
 
-// tagRules lists the tags in the order they are applied.
+// tagRules lists the tags in the order they are applied. doc, title,
+// enum, required and default are the vocabulary every reader of fields
+// shares (internal/fields); the others are JSON Schema's own.
 var tagRules = [...]tagRule{
 	{"doc", "", func(s *Schema, v string) error { s.Description = v; return nil }},
+	{"title", "", func(s *Schema, v string) error { s.Title = v; return nil }},
 	{"minimum", numeric, setNumber(func(s *Schema) **float64 { return &s.Minimum })},
 	{"maximum", numeric, setNumber(func(s *Schema) **float64 { return &s.Maximum })},
 	{"exclusiveMinimum", numeric, setNumber(func(s *Schema) **float64 { return &s.ExclusiveMinimum })},
@@ -70,21 +75,25 @@ var tagRules = [...]tagRule{
 	{"default", "", func(s *Schema, v string) (err error) { s.Default, err = parseValue(s, v); return err }},
 	{"example", "", setExample},
 	{"deprecated", "", func(s *Schema, v string) (err error) { s.Deprecated, err = parseBool(v); return err }},
-	{"required", "", func(_ *Schema, v string) error { _, err := parseBool(v); return err }},
 }
 
 // applyTags returns base with the keywords from f's tags, a copy if any
 // apply, and whether the property is required. owner names the struct
-// that declares f, for errors.
-func applyTags(base *Schema, f field, owner string) (*Schema, bool, error) {
-	tag := f.sf.Tag
-	tagErr := func(key string, err error) error {
-		return &TagError{Type: owner, Field: f.sf.Name, Tag: key, Value: tag.Get(key), Err: err}
+// that declares f, for errors. It returns every tag that cannot apply, not
+// only the first.
+func applyTags(base *Schema, f *fields.Field, owner string) (*Schema, bool, []error) {
+	tag := f.StructField.Tag
+	var errs []error
+	tagErr := func(key string, err error) {
+		errs = append(errs, &TagError{Type: owner, Field: f.StructField.Name, Tag: key, Value: tag.Get(key), Err: err})
 	}
-	if key, want := misspelled(tag); key != "" {
-		return nil, false, tagErr(key, fmt.Errorf("is not a tag this package reads; did you mean %s?", want))
+	for key, want := range misspelled(tag) {
+		tagErr(key, fmt.Errorf("is not a tag this package reads; did you mean %s?", want))
 	}
-	required := !f.omit && !f.viaPtr && f.sf.Type.Kind() != reflect.Pointer
+	vocab, verrs := fields.Parse(tag)
+	for _, e := range verrs {
+		tagErr(e.Key, e.Err)
+	}
 	var s *Schema
 	for _, r := range tagRules {
 		v, ok := tag.Lookup(r.key)
@@ -96,25 +105,31 @@ func applyTags(base *Schema, f field, owner string) (*Schema, bool, error) {
 			s = &c
 		}
 		if r.types != "" && !slices.Contains(strings.Fields(r.types), s.Type) {
-			return nil, false, tagErr(r.key, fmt.Errorf("does not apply to type %s", f.sf.Type))
+			tagErr(r.key, fmt.Errorf("does not apply to type %s", f.StructField.Type))
+			continue
 		}
 		if err := r.apply(s, v); err != nil {
-			return nil, false, tagErr(r.key, err)
+			tagErr(r.key, err)
 		}
-		if r.key == "required" {
-			required = v == "true"
-		}
+	}
+	// A property with a default may be left out: the validator fills it in.
+	required := !f.Omit() && !f.ViaPointer && f.StructField.Type.Kind() != reflect.Pointer && !vocab.HasDefault
+	switch vocab.Required {
+	case fields.RequiredYes:
+		required = true
+	case fields.RequiredNo:
+		required = false
 	}
 	if s == nil {
-		return base, required, nil
+		return base, required, errs
 	}
-	if doc, ok := tag.Lookup("doc"); ok && base.Description == bytesNote && base.Type == "string" {
-		s.Description = strings.TrimSpace(doc + " " + bytesNote)
+	if base.Description == bytesNote && base.Type == "string" && vocab.Doc != "" {
+		s.Description = strings.TrimSpace(vocab.Doc + " " + bytesNote)
 	}
 	if key, err := checkRanges(s); err != nil {
-		return nil, false, tagErr(key, err)
+		tagErr(key, err)
 	}
-	return s, required, nil
+	return s, required, errs
 }
 
 // checkRanges reports a lower bound above its upper bound, naming the tag
@@ -191,10 +206,13 @@ func setEnum(s *Schema, v string) error {
 		items := *s.Items
 		target, s.Items = &items, &items
 	}
-	values := strings.Split(v, ",")
+	values := fields.SplitList(v)
+	if values == nil {
+		return nil // reported by fields.Parse
+	}
 	target.Enum = make([]json.RawMessage, len(values))
 	for i, value := range values {
-		data, err := parseValue(target, strings.TrimSpace(value))
+		data, err := parseValue(target, value)
 		if err != nil {
 			return err
 		}
@@ -258,46 +276,37 @@ func parseBool(v string) (bool, error) {
 	return false, errors.New("is not true or false")
 }
 
-// misspelled returns a tag key that differs only in case from one this
+// misspelled yields each tag key that differs only in case from one this
 // package reads, and that one: a likely typo that would otherwise be
 // silently ignored.
-func misspelled(tag reflect.StructTag) (key, want string) {
-	for key := range tagKeys(tag) {
-		for _, r := range tagRules {
-			if key != r.key && strings.EqualFold(key, r.key) {
-				return key, r.key
+func misspelled(tag reflect.StructTag) iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		for key := range fields.TagKeys(tag) {
+			for known := range knownKeys() {
+				if key != known && strings.EqualFold(key, known) {
+					if !yield(key, known) {
+						return
+					}
+					break
+				}
 			}
 		}
 	}
-	return "", ""
 }
 
-// tagKeys yields the keys of a struct tag in the conventional format, as
-// [reflect.StructTag.Lookup] parses it.
-func tagKeys(tag reflect.StructTag) iter.Seq[string] {
+// knownKeys yields the tag keys this package reads, with those it leaves
+// to other readers (suggest, required).
+func knownKeys() iter.Seq[string] {
 	return func(yield func(string) bool) {
-		for tag != "" {
-			tag = reflect.StructTag(strings.TrimLeft(string(tag), " "))
-			i := 0
-			for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
-				i++
-			}
-			if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
+		for _, r := range tagRules {
+			if !yield(r.key) {
 				return
 			}
-			key := string(tag[:i])
-			tag = tag[i+1:]
-			i = 1
-			for i < len(tag) && tag[i] != '"' {
-				if tag[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			if i >= len(tag) || !yield(key) {
+		}
+		for _, k := range fields.Keys {
+			if !yield(k) {
 				return
 			}
-			tag = tag[i+1:]
 		}
 	}
 }

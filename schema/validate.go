@@ -1,7 +1,10 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
+	"hash/maphash"
+	"strconv"
 	"sync"
 )
 
@@ -23,7 +26,10 @@ var statePool = sync.Pool{New: func() any { return new(state) }}
 // Compile prepares s for validation under the coercion policy p. It fails
 // when the schema cannot be checked: an unknown type, a pattern that does
 // not compile, a negative length or count, a multipleOf that is not
-// positive, or an enum value that is not JSON. s must not change afterwards.
+// positive, an enum value that is not JSON, or a property's default that
+// its own schema refuses (Validate fills defaults in, so such a default
+// would break every call that leaves the property out). s must not change
+// afterwards.
 func Compile(s *Schema, p Policy) (*Validator, error) {
 	if s == nil {
 		s = &Schema{}
@@ -36,6 +42,9 @@ func Compile(s *Schema, p Policy) (*Validator, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.checkDefaults(); err != nil {
+		return nil, err
+	}
 	return &Validator{root: root, policy: p}, nil
 }
 
@@ -45,12 +54,30 @@ func (v *Validator) Policy() Policy { return v.policy }
 // Validate checks the JSON document data against the schema.
 //
 // When data is valid, errs is nil and out is the document to decode: data
-// itself when nothing was coerced (then Validate does not allocate), or a
-// rewritten copy holding the coerced values (see [Policy]).
+// itself when nothing was coerced or filled in (then Validate does not
+// allocate), or a rewritten copy holding the coerced values (see [Policy])
+// and the defaults of absent properties. A property's default
+// ([Schema.Default]) is filled in whenever the property is absent, under
+// every policy, before required properties are checked; so a property
+// with a default is never missing.
 //
-// When data is not valid, out is nil and errs lists every violation in
-// document order, each with its path. A document that is not JSON yields one
-// root error, "arguments are not valid JSON: ...".
+// When data is not valid, out is nil and errs lists the violations in
+// document order, each with its path: every one, up to [MaxErrors]. A
+// document that is not JSON yields one root error, "arguments are not
+// valid JSON: ...".
+//
+// A member whose name differs only in case from a property's ("QUERY" for
+// "query") is refused, open schema or not: encoding/json would decode it
+// into that property's field without its schema being checked.
+//
+// # Bounds
+//
+// The work is linear in the size of data for a given schema: every value
+// is visited once, plus once per coercion or enum comparison, and
+// uniqueItems hashes a canonical form of each item instead of comparing
+// pairs. Nesting deeper than 10,000 arrays and objects is refused as not
+// JSON. At most [MaxErrors] violations are listed. Validate does not take
+// a context: bound the size of data (the transports do) to bound its time.
 //
 // Absent arguments (empty data), for a schema whose type is object or
 // unset, and null, for a schema whose type is object and not Nullable, are
@@ -73,6 +100,9 @@ func (v *Validator) validate(data []byte) (out []byte, errs Errors) {
 	st.reset(data, v.policy)
 	start := skipSpace(data, 0)
 	st.check(v.root, start)
+	if st.dropped > 0 {
+		st.errs = append(st.errs, &Error{Message: "and " + countOf(st.dropped, "more violation") + ", not listed"})
+	}
 	out, errs = data, st.errs
 	switch {
 	case len(errs) > 0:
@@ -125,6 +155,9 @@ type state struct {
 	edits   []edit
 	scratch []byte // decoded string content
 	spans   [][2]int
+	canon   []byte  // canonical forms of array items, for uniqueItems
+	table   []int32 // hash table of item indexes + 1, for uniqueItems
+	dropped int     // violations past maxErrors, counted and not listed
 }
 
 func (st *state) reset(data []byte, p Policy) {
@@ -141,7 +174,11 @@ func (st *state) release() {
 	if cap(st.scratch) > 1<<16 {
 		st.scratch = nil
 	}
+	if cap(st.canon) > 1<<16 || cap(st.table) > 1<<14 {
+		st.canon, st.table, st.spans = nil, nil, nil
+	}
 	st.spans = st.spans[:0]
+	st.dropped = 0
 }
 
 // rewrite returns a copy of the document with the edits applied.
@@ -160,8 +197,18 @@ func (st *state) rewrite() []byte {
 	return append(out, st.data[at:]...)
 }
 
+// MaxErrors is the most violations [Validator.Validate] lists for one
+// document. Past it, violations are counted, not listed, and one last
+// [Error] says how many were left out, so that a document of a million
+// wrong items costs a bounded answer.
+const MaxErrors = 100
+
 // fail records a violation at the current path.
 func (st *state) fail(msg string) {
+	if len(st.errs) >= MaxErrors {
+		st.dropped++
+		return
+	}
 	st.errs = append(st.errs, &Error{Path: renderPath(st.path), Message: msg})
 }
 
@@ -233,19 +280,21 @@ func (st *state) replace(n *node, start, end int, rep []byte) {
 }
 
 // object validates the members of the object at st.data[i] and returns
-// the index just past it.
+// the index just past it. It fills in the defaults of absent properties
+// and, under [Unambiguous], reads null for an optional property that does
+// not allow null as absent.
 func (st *state) object(n *node, i int) int {
 	d := st.data
-	var seen uint64 // required properties seen, when there are at most 64
-	var seenMany []bool
-	if len(n.required) > 64 {
-		seenMany = make([]bool, len(n.required))
-	}
+	var seen, filled bitset // required properties seen; defaults present
+	seen.init(len(n.required))
+	filled.init(len(n.defaults))
+	members := 0
 	i = skipSpace(d, i+1)
 	if i < len(d) && d[i] == '}' {
 		i++ // the empty object
 	}
 	for i < len(d) && d[i] == '"' {
+		members++
 		keyEnd, escaped := stringEnd(d, i)
 		key := d[i+1 : keyEnd-1]
 		if escaped {
@@ -255,15 +304,25 @@ func (st *state) object(n *node, i int) int {
 		st.path = append(st.path, segment{key: key, index: -1})
 		p := n.props[string(key)]
 		if p != nil && p.bit >= 0 {
-			if seenMany != nil {
-				seenMany[p.bit] = true
-			} else {
-				seen |= 1 << p.bit
-			}
+			seen.set(p.bit)
 		}
 		switch {
+		case p != nil && p.node != nil && st.nullAsAbsent(p, i):
+			end := valueEnd(d, i)
+			if p.dflt >= 0 && !st.noEdit {
+				st.edits = append(st.edits, edit{start: i, end: end, rep: n.defaults[p.dflt].value})
+				filled.set(p.dflt)
+			}
+			i = end
 		case p != nil && p.node != nil:
+			if p.dflt >= 0 {
+				filled.set(p.dflt)
+			}
 			i = st.check(p.node, i)
+		case p == nil && n.foldMatch(key) != nil:
+			st.fail("is not allowed: " + strconv.Quote(string(key)) + " differs only in case from the property " +
+				strconv.Quote(string(n.foldMatch(key))) + "; send it as " + strconv.Quote(string(n.foldMatch(key))))
+			i = valueEnd(d, i)
 		case n.closed:
 			st.fail(n.unknownMessage(key))
 			i = valueEnd(d, i)
@@ -278,12 +337,89 @@ func (st *state) object(n *node, i int) int {
 			break
 		}
 	}
+	if len(n.defaults) > 0 && !st.noEdit {
+		st.fillDefaults(n, &filled, members, i-1)
+	}
 	for bit, name := range n.required {
-		if seenMany != nil && !seenMany[bit] || seenMany == nil && seen&(1<<bit) == 0 {
+		if !seen.has(bit) && !st.filledRequired(n, name) {
 			st.failAt(name, "is required")
 		}
 	}
 	return i
+}
+
+// nullAsAbsent reports whether the value at st.data[i] is a null that
+// stands for an absent property p: under [Unambiguous], for a property
+// that is optional (or has a default to take its place) and does not
+// allow null. Models often send null for "not given".
+func (st *state) nullAsAbsent(p *prop, i int) bool {
+	return st.policy == Unambiguous && (p.bit < 0 || p.dflt >= 0 && !st.noEdit) && !p.node.admits(kindNull, nil) &&
+		i+4 <= len(st.data) && string(st.data[i:i+4]) == "null"
+}
+
+// fillDefaults inserts, before the closing brace at close, the default of
+// every property of n that the object (with members members) left out.
+func (st *state) fillDefaults(n *node, filled *bitset, members, close int) {
+	var rep []byte
+	for k, def := range n.defaults {
+		if filled.has(k) {
+			continue
+		}
+		if members > 0 || len(rep) > 0 {
+			rep = append(rep, ',')
+		}
+		rep = append(rep, def.member...)
+	}
+	if rep != nil && close >= 0 && close < len(st.data) && st.data[close] == '}' {
+		st.edits = append(st.edits, edit{start: close, end: close, rep: rep})
+	}
+}
+
+// filledRequired reports whether the required property name has a default,
+// which [state.fillDefaults] has filled in.
+func (st *state) filledRequired(n *node, name string) bool {
+	p := n.props[name]
+	return p != nil && p.dflt >= 0 && !st.noEdit
+}
+
+// foldMatch returns the property name of n that key equals without regard
+// to case (but not exactly), or nil. encoding/json matches member names
+// that way, so such a key would decode into that property's field while
+// escaping its schema: it is refused.
+func (n *node) foldMatch(key []byte) []byte {
+	for _, name := range n.names {
+		if len(name) > 0 && bytes.EqualFold(key, name) && !bytes.Equal(key, name) {
+			return name
+		}
+	}
+	return nil
+}
+
+// bitset is a set of small integers that does not allocate up to 64.
+type bitset struct {
+	small uint64
+	many  []bool
+}
+
+func (b *bitset) init(n int) {
+	if n > 64 {
+		b.many = make([]bool, n)
+	}
+}
+
+func (b *bitset) set(i int) {
+	if b.many != nil {
+		b.many[i] = true
+	} else {
+		b.small |= 1 << i
+	}
+}
+
+func (b *bitset) has(i int) bool {
+	if b.many != nil {
+		return b.many[i]
+	}
+	return b.small&(1<<i) != 0
 }
 
 // array validates the elements of the array at st.data[i] and returns the
@@ -324,24 +460,48 @@ func (st *state) array(n *node, i int) int {
 
 // unique reports the first element of the array at d[start:end] that
 // repeats an earlier one. Indexes in the message count from 0, as paths do.
+// It takes time linear in the array's size: each element is written in a
+// canonical form (numbers by value, strings decoded, members sorted) and
+// found by its hash, so that 20,000 items cost what 20,000 lookups cost.
 func (st *state) unique(d []byte, start, end int) {
-	spans := st.spans[:0]
+	canon, spans := st.canon[:0], st.spans[:0]
 	i := skipSpace(d, start+1)
 	for i < end && d[i] != ']' {
 		e := valueEnd(d, i)
-		spans = append(spans, [2]int{i, e})
+		from := len(canon)
+		canon = appendCanonical(canon, d[i:e])
+		spans = append(spans, [2]int{from, len(canon)})
 		var more bool
 		if i, more = nextMember(d, e); !more {
 			break
 		}
 	}
-	st.spans = spans[:0]
-	for j := 1; j < len(spans); j++ {
-		for k := range j {
-			if equalJSON(d[spans[j][0]:spans[j][1]], d[spans[k][0]:spans[k][1]]) {
+	st.canon, st.spans = canon[:0], spans[:0]
+	size := 1
+	for size < 2*len(spans) {
+		size <<= 1
+	}
+	table := st.table[:0]
+	if cap(table) < size {
+		table = make([]int32, size)
+	}
+	table = table[:size]
+	clear(table)
+	st.table = table
+	for j, sp := range spans {
+		form := canon[sp[0]:sp[1]]
+		slot := int(maphash.Bytes(hashSeed, form)) & (size - 1)
+		for table[slot] != 0 {
+			k := int(table[slot] - 1)
+			if bytes.Equal(canon[spans[k][0]:spans[k][1]], form) {
 				st.fail("must not repeat items (item " + itoa(j) + " repeats item " + itoa(k) + ")")
 				return
 			}
+			slot = (slot + 1) & (size - 1)
 		}
+		table[slot] = int32(j + 1)
 	}
 }
+
+// hashSeed seeds the hashes of [state.unique].
+var hashSeed = maphash.MakeSeed()

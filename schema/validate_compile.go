@@ -56,7 +56,9 @@ type node struct {
 	required   []string // bit i of the seen set stands for required[i]
 	closed     bool
 	additional *node
-	known      string // the property names, for unknown-property messages
+	known      string   // the property names, for unknown-property messages
+	names      [][]byte // the property names, to find one differing only in case
+	defaults   []propDefault
 
 	items              *node
 	minItems, maxItems int // -1 when absent
@@ -79,12 +81,28 @@ type node struct {
 type prop struct {
 	node *node // nil for a required name that is not a property
 	bit  int   // index in node.required, or -1
+	dflt int   // index in node.defaults, or -1
+}
+
+// propDefault is a property's default, filled in when it is absent.
+type propDefault struct {
+	member []byte // "name":value, ready to insert
+	value  []byte // the value, compact
 }
 
 // compiler turns a Schema graph into nodes, sharing the node of a Schema
 // reached twice (so that cyclic graphs compile).
 type compiler struct {
 	nodes map[*Schema]*node
+	// defaults are checked against their own schemas once every node is
+	// compiled.
+	defaults []pendingDefault
+}
+
+type pendingDefault struct {
+	node  *node
+	value []byte
+	where string
 }
 
 func (c *compiler) compile(s *Schema, where string) (*node, error) {
@@ -122,12 +140,19 @@ func (c *compiler) object(n *node, s *Schema, where string) error {
 		if err != nil {
 			return err
 		}
-		n.props[name] = &prop{node: sub, bit: -1}
+		p := &prop{node: sub, bit: -1, dflt: -1}
+		n.props[name] = p
+		n.names = append(n.names, []byte(name))
+		if d := s.Properties[name]; d != nil && d.Default != nil {
+			if err := c.propertyDefault(n, p, name, d.Default, joinWhere(where, name)); err != nil {
+				return err
+			}
+		}
 	}
 	for _, name := range s.Required {
 		p := n.props[name]
 		if p == nil {
-			p = &prop{bit: -1}
+			p = &prop{bit: -1, dflt: -1}
 			n.props[name] = p
 		}
 		if p.bit < 0 {
@@ -142,6 +167,36 @@ func (c *compiler) object(n *node, s *Schema, where string) error {
 			return err
 		}
 		n.additional = sub
+	}
+	return nil
+}
+
+// propertyDefault records the default of property name of n.
+func (c *compiler) propertyDefault(n *node, p *prop, name string, raw []byte, where string) error {
+	if !json.Valid(raw) {
+		return compileErr(where, "default is not JSON")
+	}
+	value := compactJSON(raw)
+	member := appendQuoted(nil, []byte(name))
+	member = append(append(member, ':'), value...)
+	p.dflt = len(n.defaults)
+	n.defaults = append(n.defaults, propDefault{member: member, value: value})
+	c.defaults = append(c.defaults, pendingDefault{node: p.node, value: value, where: where})
+	return nil
+}
+
+// checkDefaults refuses a default that its own schema refuses: the
+// validator fills defaults in, so such a default would break every call
+// that leaves the property out.
+func (c *compiler) checkDefaults() error {
+	for _, d := range c.defaults {
+		st := &state{}
+		st.reset(d.value, Strict)
+		st.noEdit = true
+		st.check(d.node, 0)
+		if len(st.errs) > 0 {
+			return compileErr(d.where, "default %s does not fit the schema: %s", d.value, st.errs.Error())
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -300,4 +301,64 @@ func eachMember(d []byte, f func(key, value []byte) bool) bool {
 		}
 	}
 	return true
+}
+
+// appendCanonical appends the value v (valid JSON) in a canonical form, so
+// that two values JSON Schema calls equal are written alike: no space,
+// numbers by their float64 value, strings decoded and re-quoted, object
+// members sorted by name.
+func appendCanonical(dst, v []byte) []byte {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return dst
+	}
+	switch kindOf(v[0]) {
+	case kindNumber:
+		f, ok := parseFloatBytes(v)
+		if !ok {
+			return append(dst, v...)
+		}
+		if f == 0 {
+			f = 0 // -0 equals 0
+		}
+		return strconv.AppendFloat(append(dst, '#'), f, 'g', -1, 64)
+	case kindString:
+		if bytes.IndexByte(v, '\\') < 0 {
+			return append(dst, v...) // already in the form appendQuoted writes
+		}
+		return appendQuoted(dst, unescape(nil, v[1:len(v)-1]))
+	case kindArray:
+		dst = append(dst, '[')
+		i := skipSpace(v, 1)
+		for n := 0; i < len(v) && v[i] != ']'; n++ {
+			e := valueEnd(v, i)
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendCanonical(dst, v[i:e])
+			var more bool
+			if i, more = nextMember(v, e); !more {
+				break
+			}
+		}
+		return append(dst, ']')
+	case kindObject:
+		type member struct{ key, value []byte }
+		var members []member
+		eachMember(v, func(key, value []byte) bool {
+			members = append(members, member{unescape(nil, key[1:len(key)-1]), value})
+			return true
+		})
+		slices.SortFunc(members, func(a, b member) int { return bytes.Compare(a.key, b.key) })
+		dst = append(dst, '{')
+		for n, m := range members {
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(appendQuoted(dst, m.key), ':')
+			dst = appendCanonical(dst, m.value)
+		}
+		return append(dst, '}')
+	}
+	return append(dst, v...) // true, false, null
 }

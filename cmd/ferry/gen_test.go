@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,6 +43,76 @@ func TestParseDoc(t *testing.T) {
 	for _, bad := range [][]string{{"readonly", "colour red"}, {"destructive maybe"}} {
 		if _, err := parseDoc("X", "X does.", bad); err == nil || !strings.Contains(err.Error(), "ferry:") {
 			t.Errorf("directives %q: err = %v, want one naming the directive", bad, err)
+		}
+	}
+}
+
+// Code generated for a type that holds a mutex passes go vet: a value
+// receiver would copy the lock.
+func TestGeneratedCodePassesVetForATypeHoldingAMutex(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	dir, err := filepath.Abs(filepath.Join("testdata", "locked"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := describe(dir, "Counter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "func (*Counter) FerryTools()") {
+		t.Errorf("generated:\n%s", src)
+	}
+	tmp := t.TempDir()
+	generated := filepath.Join(tmp, "counter_tools.go")
+	if err := os.WriteFile(generated, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{filepath.Join(dir, "counter_tools.go"): generated}})
+	overlayFile := filepath.Join(tmp, "overlay.json")
+	if err := os.WriteFile(overlayFile, overlay, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), goBin, "vet", "-overlay", overlayFile, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go vet: %v\n%s", err, out)
+	}
+}
+
+func TestExitCodesAndWhereUsageGoes(t *testing.T) {
+	tests := []struct {
+		args             []string
+		code             int
+		stdout, stderr   string // parts each must contain
+		emptyOut, emptyE bool
+	}{
+		{args: []string{"gen", "-h"}, code: 0, stdout: "//ferry:readonly", emptyE: true},
+		{args: []string{"gen", "-help"}, code: 0, stdout: "-type", emptyE: true},
+		{args: []string{"-h"}, code: 0, stdout: "usage: ferry", emptyE: true},
+		{args: []string{"help"}, code: 0, stdout: "gen", emptyE: true},
+		{args: []string{"gen", "-colour"}, code: 2, stderr: "flag provided but not defined: -colour", emptyOut: true},
+		{args: []string{"gen"}, code: 2, stderr: "-type is required", emptyOut: true},
+		{args: []string{"frobnicate"}, code: 2, stderr: `unknown command "frobnicate"`, emptyOut: true},
+		{args: nil, code: 2, stderr: "usage: ferry", emptyOut: true},
+		{args: []string{"gen", "-type", "Nope", "-dir", filepath.Join("testdata", "locked")}, code: 1, stderr: "no type Nope", emptyOut: true},
+	}
+	for _, tt := range tests {
+		var stdout, stderr strings.Builder
+		code := run(tt.args, &stdout, &stderr)
+		if code != tt.code {
+			t.Errorf("ferry %q: exit %d, want %d (stderr %q)", tt.args, code, tt.code, stderr.String())
+		}
+		if !strings.Contains(stdout.String(), tt.stdout) || !strings.Contains(stderr.String(), tt.stderr) {
+			t.Errorf("ferry %q: stdout %q, stderr %q", tt.args, stdout.String(), stderr.String())
+		}
+		if tt.emptyOut && stdout.Len() > 0 || tt.emptyE && stderr.Len() > 0 {
+			t.Errorf("ferry %q: stdout %q, stderr %q; want one empty", tt.args, stdout.String(), stderr.String())
 		}
 	}
 }

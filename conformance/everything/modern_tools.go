@@ -53,7 +53,7 @@ func sampledText(r *ferry.CreateMessageResult) string {
 // argument is mirrored in an Mcp-Param header.
 func addModernTools(srv *ferry.Server) {
 	tool := func(name, desc string, h ferry.ToolHandler) {
-		srv.AddTool(ferry.Tool{Name: name, Description: desc, InputSchema: noArgs()}, h)
+		srv.AddTool(ferry.Tool{Name: name, Description: desc, RawInputSchema: noArgs()}, h)
 	}
 	tool("test_missing_capability", "Needs sampling: a client that does not declare it gets -32021.",
 		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
@@ -185,7 +185,7 @@ func addModernTools(srv *ferry.Server) {
 		})
 
 	srv.AddTool(ferry.Tool{Name: "test_custom_headers", Description: "Echoes a region that clients mirror in the Mcp-Param-Region header.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","description":"Where to run.","x-mcp-header":"Region"}},"required":["region"]}`)},
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","description":"Where to run.","x-mcp-header":"Region"}},"required":["region"]}`)},
 		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			var in struct {
 				Region string `json:"region"`

@@ -24,7 +24,7 @@ func text(s string) *ferry.ToolResult {
 
 func addTools(srv *ferry.Server) {
 	simple := func(name, desc string, f func() *ferry.ToolResult) {
-		srv.AddTool(ferry.Tool{Name: name, Description: desc, InputSchema: noArgs(), ReadOnly: true, OpenWorld: ferry.HintNo},
+		srv.AddTool(ferry.Tool{Name: name, Description: desc, RawInputSchema: noArgs(), ReadOnly: true, OpenWorld: ferry.HintNo},
 			func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return f(), nil })
 	}
 	simple("test_simple_text", "Returns a line of text.", func() *ferry.ToolResult {
@@ -48,11 +48,11 @@ func addTools(srv *ferry.Server) {
 				MIMEType: "application/json", Text: `{"test":"data","value":123}`}},
 		}}
 	})
-	srv.AddTool(ferry.Tool{Name: "test_error_handling", Description: "Always fails, as a tool error.", InputSchema: noArgs()},
+	srv.AddTool(ferry.Tool{Name: "test_error_handling", Description: "Always fails, as a tool error.", RawInputSchema: noArgs()},
 		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			return ferry.ErrorResult("This tool intentionally returns an error for testing"), nil
 		})
-	srv.AddTool(ferry.Tool{Name: "test_tool_with_logging", Description: "Sends three log messages while it runs.", InputSchema: noArgs()},
+	srv.AddTool(ferry.Tool{Name: "test_tool_with_logging", Description: "Sends three log messages while it runs.", RawInputSchema: noArgs()},
 		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			for i, msg := range []string{"Tool execution started", "Tool processing data", "Tool execution completed"} {
 				if i > 0 {
@@ -62,7 +62,7 @@ func addTools(srv *ferry.Server) {
 			}
 			return text("Tool with logging executed successfully"), nil
 		})
-	srv.AddTool(ferry.Tool{Name: "test_tool_with_progress", Description: "Reports progress three times while it runs.", InputSchema: noArgs()},
+	srv.AddTool(ferry.Tool{Name: "test_tool_with_progress", Description: "Reports progress three times while it runs.", RawInputSchema: noArgs()},
 		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			for i, p := range []float64{0, 50, 100} {
 				if i > 0 {
@@ -73,7 +73,7 @@ func addTools(srv *ferry.Server) {
 			return text("Tool with progress executed successfully"), nil
 		})
 	srv.AddTool(ferry.Tool{Name: "test_sampling", Description: "Asks the client's model to answer a prompt.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"prompt":{"type":"string","description":"What to ask the model."}},"required":["prompt"]}`)},
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"prompt":{"type":"string","description":"What to ask the model."}},"required":["prompt"]}`)},
 		func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			var in struct{ Prompt string }
 			_ = json.Unmarshal(req.Arguments, &in)
@@ -90,7 +90,7 @@ func addTools(srv *ferry.Server) {
 		})
 	elicit := func(name, desc string, params func(msg string) *ferry.ElicitParams) {
 		srv.AddTool(ferry.Tool{Name: name, Description: desc,
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string","description":"What to ask the user."}}}`)},
+			RawInputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string","description":"What to ask the user."}}}`)},
 			func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 				var in struct{ Message string }
 				_ = json.Unmarshal(req.Arguments, &in)
@@ -125,12 +125,11 @@ func addTools(srv *ferry.Server) {
 "titledMulti":{"type":"array","description":"Select multiple options with titles","minItems":1,"maxItems":3,"items":{"anyOf":[{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},{"const":"value3","title":"Third Choice"}]}}}}`)}
 	})
 	srv.AddTool(ferry.Tool{Name: "json_schema_2020_12_tool", Description: "Takes input described by a JSON Schema 2020-12 document, kept verbatim.",
-		VerbatimSchema: true,
-		InputSchema:    json.RawMessage(schema2020)},
+		RawInputSchema: json.RawMessage(schema2020)},
 		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			return text("Received: " + string(req.Arguments)), nil
 		})
-	srv.AddTool(ferry.Tool{Name: "test_reconnection", Description: "Waits briefly, then answers.", InputSchema: noArgs()},
+	srv.AddTool(ferry.Tool{Name: "test_reconnection", Description: "Waits briefly, then answers.", RawInputSchema: noArgs()},
 		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			select {
 			case <-time.After(100 * time.Millisecond):
@@ -140,8 +139,8 @@ func addTools(srv *ferry.Server) {
 			return text("Reconnection test completed"), nil
 		})
 	srv.AddTool(ferry.Tool{Name: "echo", Description: "Returns its text.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"Text to return."}},"required":["text"]}`),
-		ReadOnly:    true, OpenWorld: ferry.HintNo},
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"Text to return."}},"required":["text"]}`),
+		ReadOnly:       true, OpenWorld: ferry.HintNo},
 		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			var in struct {
 				Text *string `json:"text"`
@@ -152,9 +151,9 @@ func addTools(srv *ferry.Server) {
 			return text(*in.Text), nil
 		})
 	srv.AddTool(ferry.Tool{Name: "add", Description: "Adds two integers.",
-		InputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}`),
-		OutputSchema: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}`),
-		ReadOnly:     true, OpenWorld: ferry.HintNo},
+		RawInputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}`),
+		RawOutputSchema: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}`),
+		ReadOnly:        true, OpenWorld: ferry.HintNo},
 		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			var in struct {
 				A, B *int64

@@ -7,7 +7,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -18,15 +17,14 @@ import (
 )
 
 func main() {
-	in, err := json.Marshal(schema.Object(
+	// The server checks every call against this schema before the handler
+	// runs, as it does for typed tools.
+	in := schema.Object(
 		schema.Required("from", schema.Date("First day of the report.")),
 		schema.Required("to", schema.Date("Last day of the report.")),
 		schema.Optional("currency", schema.Choice("Currency of the totals.", "EUR", "GBP", "USD")),
 		schema.Optional("minimum", schema.Number("Leave out sales below this amount.")),
-	))
-	if err != nil {
-		panic(err)
-	}
+	)
 	srv := ferry.NewServer("sales", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
 	srv.AddTool(ferry.Tool{Name: "sales_report", Description: "Totals the sales between two days.",
 		ReadOnly: true, OpenWorld: ferry.HintNo, InputSchema: in},

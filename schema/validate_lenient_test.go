@@ -1,0 +1,234 @@
+package schema
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// searchSchema is a tool's input with an optional, defaulted property.
+func searchSchema() *Schema {
+	limit := Integer("At most this many.")
+	limit.Minimum, limit.Maximum, limit.Default = new(1.0), new(50.0), []byte("10")
+	tags := ListOf(Text(""), "Tags.")
+	tags.Default = []byte(`["new"]`)
+	return Object(
+		Required("query", &Schema{Type: "string", MinLength: new(1)}),
+		Optional("limit", limit),
+		Optional("tags", tags),
+		Optional("note", Text("")),
+	)
+}
+
+func TestValidateFillsDefaultsOfAbsentProperties(t *testing.T) {
+	v, err := Compile(searchSchema(), Unambiguous)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ in, want string }{
+		{`{"query":"x"}`, `{"query":"x","limit":10,"tags":["new"]}`},
+		{`{"query":"x","limit":3}`, `{"query":"x","limit":3,"tags":["new"]}`},
+		{`{ "query":"x", "limit":3, "tags":[] }`, `{ "query":"x", "limit":3, "tags":[] }`},
+		{`{"limit":null,"query":"x"}`, `{"limit":10,"query":"x","tags":["new"]}`},
+	}
+	for _, tt := range tests {
+		out, errs := v.Validate([]byte(tt.in))
+		if errs != nil {
+			t.Errorf("Validate(%s): %v", tt.in, errs)
+			continue
+		}
+		if string(out) != tt.want {
+			t.Errorf("Validate(%s) = %s, want %s", tt.in, out, tt.want)
+		}
+	}
+}
+
+func TestValidateFillsDefaultsUnderStrictToo(t *testing.T) {
+	v, err := Compile(searchSchema(), Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errs := v.Validate([]byte(`{"query":"x"}`))
+	if errs != nil || string(out) != `{"query":"x","limit":10,"tags":["new"]}` {
+		t.Errorf("got %s, %v", out, errs)
+	}
+}
+
+func TestValidateFillsDefaultsOfAbsentArguments(t *testing.T) {
+	s := Object(Optional("limit", &Schema{Type: "integer", Default: []byte("10")}))
+	v, err := Compile(s, Unambiguous)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{``, `null`, `{}`} {
+		if out, errs := v.Validate([]byte(in)); errs != nil || string(out) != `{"limit":10}` {
+			t.Errorf("Validate(%q) = %s, %v", in, out, errs)
+		}
+	}
+}
+
+// A required property with a default is filled in, not reported missing.
+func TestValidateFillsARequiredDefault(t *testing.T) {
+	s := Object(Required("unit", &Schema{Type: "string", Default: []byte(`"metric"`)}))
+	v, err := Compile(s, Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, errs := v.Validate([]byte(`{}`)); errs != nil || string(out) != `{"unit":"metric"}` {
+		t.Errorf("got %s, %v", out, errs)
+	}
+	lenient, _ := Compile(s, Unambiguous)
+	if out, errs := lenient.Validate([]byte(`{"unit":null}`)); errs != nil || string(out) != `{"unit":"metric"}` {
+		t.Errorf("null: got %s, %v", out, errs)
+	}
+}
+
+func TestCompileRefusesADefaultItsSchemaRefuses(t *testing.T) {
+	s := Object(Optional("limit", &Schema{Type: "integer", Maximum: new(50.0), Default: []byte("100")}))
+	_, err := Compile(s, Unambiguous)
+	want := "schema: limit: default 100 does not fit the schema: must be at most 50, got 100"
+	if err == nil || err.Error() != want {
+		t.Errorf("Compile: %v, want %q", err, want)
+	}
+}
+
+func TestValidateReadsNullForAnOptionalPropertyAsAbsent(t *testing.T) {
+	v, err := Compile(searchSchema(), Unambiguous)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errs := v.Validate([]byte(`{"query":"x","note":null,"tags":null}`))
+	if errs != nil || string(out) != `{"query":"x","note":null,"tags":["new"],"limit":10}` {
+		t.Errorf("got %s, %v", out, errs)
+	}
+	// A required property is not optional: null for it is still refused.
+	_, errs = v.Validate([]byte(`{"query":null}`))
+	if len(errs) != 1 || errs[0].Error() != "query: expected a string, got null" {
+		t.Errorf("required null: %v", errs)
+	}
+	// Strict coerces nothing, null included.
+	strict, _ := Compile(searchSchema(), Strict)
+	if _, errs := strict.Validate([]byte(`{"query":"x","note":null}`)); len(errs) != 1 {
+		t.Errorf("strict: %v", errs)
+	}
+}
+
+func TestValidateReadsAJSONArrayInAStringAsJSON(t *testing.T) {
+	s := Object(
+		Optional("tags", ListOf(Text(""), "")),
+		Optional("ids", ListOf(Integer(""), "")),
+	)
+	v, err := Compile(s, Unambiguous)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ in, want, err string }{
+		{`{"tags":"[\"a\",\"b\"]"}`, `{"tags":["a","b"]}`, ""},
+		{`{"tags":" [\"a, b\"] "}`, `{"tags":["a, b"]}`, ""},
+		{`{"ids":"[1, 2]"}`, `{"ids":[1, 2]}`, ""},
+		{`{"tags":"a, b"}`, `{"tags":["a","b"]}`, ""},
+		{`{"tags":"[\"a\", \"b\""}`, "", `tags: expected an array, got "[\"a\", \"b\""`},
+		{`{"ids":"[1, \"x\"]"}`, "", `ids[1]: expected an integer, got "x"`},
+	}
+	for _, tt := range tests {
+		out, errs := v.Validate([]byte(tt.in))
+		switch {
+		case tt.err != "" && (len(errs) != 1 || errs[0].Error() != tt.err):
+			t.Errorf("Validate(%s) = %v, want %s", tt.in, errs, tt.err)
+		case tt.err == "" && (errs != nil || string(out) != tt.want):
+			t.Errorf("Validate(%s) = %s, %v, want %s", tt.in, out, errs, tt.want)
+		}
+	}
+}
+
+// B9: encoding/json matches member names without regard to case, so a
+// member "QUERY" would decode into the field of "query" past its schema.
+func TestValidateRefusesAKeyDifferingOnlyInCase(t *testing.T) {
+	open := &Schema{Type: "object", Properties: map[string]*Schema{"query": {Type: "string", MinLength: new(1)}}}
+	for _, p := range []Policy{Unambiguous, Strict} {
+		v, err := Compile(open, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, errs := v.Validate([]byte(`{"query":"ok","QUERY":""}`))
+		want := `QUERY: is not allowed: "QUERY" differs only in case from the property "query"; send it as "query"`
+		if len(errs) != 1 || errs[0].Error() != want {
+			t.Errorf("%v: got %v, want %s", p, errs, want)
+		}
+		if _, errs := v.Validate([]byte(`{"query":"ok","other":""}`)); errs != nil {
+			t.Errorf("%v: an unrelated extra member: %v", p, errs)
+		}
+	}
+}
+
+func TestValidateUniqueItemsComparesByValue(t *testing.T) {
+	v, err := Compile(&Schema{Type: "array", UniqueItems: true}, Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		in   string
+		want string // "" for valid
+	}{
+		{`[1, 2, 3]`, ""},
+		{`[1, 1.0]`, "must not repeat items (item 1 repeats item 0)"},
+		{`[0, -0]`, "must not repeat items (item 1 repeats item 0)"},
+		{`["a", "\u0061"]`, "must not repeat items (item 1 repeats item 0)"},
+		{`[{"a":1,"b":[2]}, {"b":[2.0], "a":1}]`, "must not repeat items (item 1 repeats item 0)"},
+		{`[{"a":1}, {"a":"1"}, [1], ["1"], true, "true", null]`, ""},
+		{`[1, 2, 3, 2, 1]`, "must not repeat items (item 3 repeats item 1)"},
+	}
+	for _, tt := range tests {
+		_, errs := v.Validate([]byte(tt.in))
+		got := ""
+		if errs != nil {
+			got = errs.Error()
+		}
+		if got != tt.want {
+			t.Errorf("Validate(%s) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// 20,000 integers took 19 s when every pair was compared.
+func TestValidateUniqueItemsIsLinear(t *testing.T) {
+	v, err := Compile(&Schema{Type: "array", UniqueItems: true, Items: &Schema{Type: "integer"}}, Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	const n = 200_000
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(i))
+	}
+	b.WriteString(",0]")
+	start := time.Now()
+	_, errs := v.Validate([]byte(b.String()))
+	if elapsed := time.Since(start); elapsed > 5*time.Second {
+		t.Errorf("%d items took %v", n, elapsed)
+	}
+	if want := "must not repeat items (item 200000 repeats item 0)"; errs.Error() != want {
+		t.Errorf("got %v, want %s", errs, want)
+	}
+}
+
+func TestValidateListsAtMostMaxErrors(t *testing.T) {
+	v, err := Compile(ListOf(Integer(""), ""), Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, errs := v.Validate([]byte("[" + strings.Repeat(`"x",`, 499) + `"x"]`))
+	if len(errs) != MaxErrors+1 {
+		t.Fatalf("got %d errors, want %d", len(errs), MaxErrors+1)
+	}
+	if diff := cmp.Diff("and 400 more violations, not listed", errs[MaxErrors].Error()); diff != "" {
+		t.Error(diff)
+	}
+}
