@@ -11,7 +11,7 @@ test: ## Run the root module's tests with the race detector
 	go test -race -short ./...
 
 .PHONY: lint
-lint: ## Run go vet, the gofmt check, pinned staticcheck and golangci-lint (.golangci.yml; go vet only in interop)
+lint: ## Run go vet, the gofmt check and pinned golangci-lint (.golangci.yml, staticcheck included; go vet only in interop)
 	tools/lint.sh
 	cd interop && go vet ./...
 

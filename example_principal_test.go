@@ -94,7 +94,7 @@ func ExampleServer_Check() {
 		fmt.Println(err)
 	}
 	// Output:
-	// tool "order items": name has ' '; use only A-Z a-z 0-9 _ - .
+	// tool "order items": name has ' '; use only A-Z, a-z, 0-9, '_', '-' and '.'
 	// tool "refunds": has no description: say what it does and when to use it
 }
 

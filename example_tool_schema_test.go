@@ -81,5 +81,5 @@ func ExampleValidToolName() {
 	}
 	// Output:
 	// <nil>
-	// ferry: tool "list order items": name has ' '; use only A-Z a-z 0-9 _ - .
+	// ferry: tool "list order items": name has ' '; use only A-Z, a-z, 0-9, '_', '-' and '.'
 }

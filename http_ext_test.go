@@ -87,7 +87,10 @@ func TestDeleteEndsTheGetStream(t *testing.T) {
 		done <- err
 	}()
 	select {
-	case <-done:
+	case err := <-done:
+		if err != nil {
+			t.Errorf("reading the GET stream: %v", err)
+		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the GET stream is still open after DELETE")
 	}

@@ -193,10 +193,10 @@ func TestCancelledCallIsLoggedAsCanceled(t *testing.T) {
 	cr, cw := io.Pipe()
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(t.Context(), &ferry.IOTransport{Reader: cr, Writer: io.Discard}) }()
-	io.WriteString(cw, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}`+"\n")
-	io.WriteString(cw, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}`+"\n")
+	_, _ = io.WriteString(cw, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}`+"\n")
+	_, _ = io.WriteString(cw, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}`+"\n")
 	<-started
-	io.WriteString(cw, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`+"\n")
+	_, _ = io.WriteString(cw, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`+"\n")
 	cw.Close()
 	if err := <-done; err != nil {
 		t.Fatal(err)

@@ -103,7 +103,7 @@ func (s *Server) AddPrompt(p Prompt, h PromptHandler) {
 		Icons       []Icon           `json:"icons,omitempty"`
 	}{p.Name, p.Title, p.Description, p.Arguments, p.Icons})
 	if err != nil {
-		s.problem(fmt.Errorf("prompt %q: %v", p.Name, err))
+		s.problem(fmt.Errorf("prompt %q: %w", p.Name, err))
 		return
 	}
 	for _, err := range checkPrompt(&p) {

@@ -92,7 +92,7 @@ func (e *templateEntry) hasVar(name string) bool {
 // AddResource registers a resource, replacing any of the same URI.
 func (s *Server) AddResource(r Resource, h ResourceHandler) {
 	if h == nil {
-		panic("ferry: AddResource needs a handler")
+		panic("ferry: AddResource needs a handler") //nolint:forbidigo // a programmer error at registration, as for AddTool
 	}
 	if r.URI == "" || r.Name == "" {
 		s.problem(fmt.Errorf("resource %q: a resource needs a URI and a name", r.URI))
@@ -114,7 +114,7 @@ func (s *Server) AddResource(r Resource, h ResourceHandler) {
 // [Server.Check].
 func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 	if h == nil {
-		panic("ferry: AddResourceTemplate needs a handler")
+		panic("ferry: AddResourceTemplate needs a handler") //nolint:forbidigo // a programmer error at registration, as for AddTool
 	}
 	compiled, err := uritemplate.New(t.URITemplate)
 	if err != nil {
@@ -177,7 +177,7 @@ func AddResourceTemplate[V any](s *Server, t ResourceTemplate, h func(ctx contex
 				return nil, fmt.Errorf("%w: variable %s: %q is not one of %s", ErrResourceNotFound, f.name, raw, strings.Join(f.values, ", "))
 			}
 			if err := setScalar(internalfields.Value(rv, f.index), raw); err != nil {
-				return nil, fmt.Errorf("%w: variable %s: %v", ErrResourceNotFound, f.name, err)
+				return nil, fmt.Errorf("%w: variable %s: %w", ErrResourceNotFound, f.name, err)
 			}
 		}
 		return h(ctx, req.URI, v)
@@ -226,7 +226,7 @@ func templateFields(t reflect.Type) ([]templateVar, error) {
 		}
 		if v.hasDefault {
 			if err := setScalar(reflect.New(f.StructField.Type).Elem(), v.dflt); err != nil {
-				errs = append(errs, fmt.Errorf("%s: tag default %q: %v", where, v.dflt, err))
+				errs = append(errs, fmt.Errorf("%s: tag default %q: %w", where, v.dflt, err))
 			}
 		}
 		vars = append(vars, v)

@@ -122,7 +122,8 @@ type Server struct {
 }
 
 // NewServer returns a server with the given name and version (the
-// serverInfo clients see). opts may be nil; it is copied.
+// serverInfo clients see). opts may be nil; it is copied. It panics if
+// opts.ProtocolVersions names no version Ferry supports.
 func NewServer(name, version string, opts *ServerOptions) *Server {
 	s := &Server{name: name, version: version}
 	if opts != nil {
@@ -134,7 +135,7 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 	}
 	s.versions = newVersionSet(s.opts.ProtocolVersions)
 	if len(s.versions.all) == 0 {
-		panic("ferry: ServerOptions.ProtocolVersions names no version Ferry supports")
+		panic("ferry: ServerOptions.ProtocolVersions names no version Ferry supports") //nolint:forbidigo // a programmer error at construction, documented on NewServer
 	}
 	s.keys = newKeyring(s.opts.SigningKeys)
 	s.pageSize = s.opts.PageSize

@@ -25,11 +25,11 @@ func TestStdioCancelledRequestWritesNothing(t *testing.T) {
 	var out syncBuffer
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(t.Context(), &ferry.IOTransport{Reader: cr, Writer: &out}) }()
-	io.WriteString(cw, legacyInitElicit)
-	io.WriteString(cw, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"confirm"}}`+"\n")
+	_, _ = io.WriteString(cw, legacyInitElicit)
+	_, _ = io.WriteString(cw, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"confirm"}}`+"\n")
 	waitFor(t, &out, `"elicitation/create"`)
-	io.WriteString(cw, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`+"\n")
-	io.WriteString(cw, `{"jsonrpc":"2.0","id":3,"method":"ping"}`+"\n")
+	_, _ = io.WriteString(cw, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`+"\n")
+	_, _ = io.WriteString(cw, `{"jsonrpc":"2.0","id":3,"method":"ping"}`+"\n")
 	waitFor(t, &out, `"id":3`)
 	cw.Close()
 	if err := <-done; err != nil {

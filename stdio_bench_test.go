@@ -40,5 +40,7 @@ func BenchmarkStdioToolsCall(b *testing.B) {
 	}
 	b.StopTimer()
 	inW.Close()
-	<-done
+	if err := <-done; err != nil {
+		b.Fatal(err)
+	}
 }

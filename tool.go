@@ -192,7 +192,7 @@ var emptyObjectSchema = json.RawMessage(`{"type":"object"}`)
 // the tool. It panics if h is nil.
 func (s *Server) AddTool(t Tool, h ToolHandler) {
 	if h == nil {
-		panic("ferry: AddTool needs a handler")
+		panic("ferry: AddTool needs a handler") //nolint:forbidigo // a programmer error at registration, documented
 	}
 	s.addTool(t, h)
 }

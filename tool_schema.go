@@ -119,7 +119,7 @@ func builtSchema(sc *schema.Schema) (json.RawMessage, error) {
 func rawSchema(raw json.RawMessage) (json.RawMessage, error) {
 	var root map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &root); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %v", err)
+		return nil, fmt.Errorf("not a JSON object: %w", err)
 	}
 	if string(root["type"]) != `"object"` {
 		return nil, errors.New(`the root must be an object schema ("type": "object")`)

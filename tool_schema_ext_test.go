@@ -179,7 +179,7 @@ func TestValidToolName(t *testing.T) {
 		t.Error(err)
 	}
 	err := ferry.ValidToolName("order items")
-	if err == nil || err.Error() != `ferry: tool "order items": name has ' '; use only A-Z a-z 0-9 _ - .` {
+	if err == nil || err.Error() != `ferry: tool "order items": name has ' '; use only A-Z, a-z, 0-9, '_', '-' and '.'` {
 		t.Errorf("got %v", err)
 	}
 }

@@ -29,7 +29,7 @@ import (
 // their tags are reported by [Server.Check], naming the tool.
 func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, in In) (Out, error)) {
 	if h == nil {
-		panic("ferry: AddTool needs a handler")
+		panic("ferry: AddTool needs a handler") //nolint:forbidigo // a programmer error at registration, documented
 	}
 	spec, err := s.newTypedSpec(&t, reflect.TypeFor[In](), reflect.TypeFor[Out]())
 	if err != nil {

@@ -28,10 +28,10 @@ func Object(props ...Prop) *Schema {
 	}
 	for _, p := range props {
 		if p.name == "" || p.schema == nil {
-			panic("schema: Object: property without a name or a schema")
+			panic("schema: Object: property without a name or a schema") //nolint:forbidigo // a programmer error in a builder call, documented
 		}
 		if _, dup := s.Properties[p.name]; dup {
-			panic("schema: Object: property " + p.name + " given twice")
+			panic("schema: Object: property " + p.name + " given twice") //nolint:forbidigo // a programmer error in a builder call, documented
 		}
 		s.Properties[p.name] = p.schema
 		s.PropertyOrder = append(s.PropertyOrder, p.name)
@@ -89,7 +89,7 @@ func ListOf(item *Schema, description string) *Schema {
 // values is empty.
 func Choice(description string, values ...string) *Schema {
 	if len(values) == 0 {
-		panic("schema: Choice without values")
+		panic("schema: Choice without values") //nolint:forbidigo // a programmer error in a builder call, documented
 	}
 	enum := make([]json.RawMessage, len(values))
 	for i, v := range values {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"errors"
 	"slices"
 	"strconv"
 	"unicode/utf16"
@@ -195,7 +196,7 @@ func parseFloatBytes(b []byte) (float64, bool) {
 	if err != nil {
 		// A literal beyond float64's range parses as ±Inf with an error;
 		// keep the infinity so that bounds still compare sensibly.
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		if errors.Is(err, strconv.ErrRange) {
 			return f, true
 		}
 		return 0, false

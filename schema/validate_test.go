@@ -228,7 +228,7 @@ func TestValidateNoAllocations(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := []byte(validOrder)
-	v.Validate(in) // warm the pool
+	_, _ = v.Validate(in) // warm the pool
 	allocs := testing.AllocsPerRun(100, func() {
 		if _, errs := v.Validate(in); len(errs) > 0 {
 			t.Fatal(errs)

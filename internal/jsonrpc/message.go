@@ -61,9 +61,9 @@ func Decode(data []byte) (*Message, Kind, error) {
 	if err := json.Unmarshal(data, m); err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) || !json.Valid(data) {
-			return nil, KindInvalid, fmt.Errorf("%w: %v", ErrParse, err)
+			return nil, KindInvalid, fmt.Errorf("%w: %w", ErrParse, err)
 		}
-		return nil, KindInvalid, fmt.Errorf("jsonrpc: not a JSON-RPC message: %v", err)
+		return nil, KindInvalid, fmt.Errorf("jsonrpc: not a JSON-RPC message: %w", err)
 	}
 	k, err := m.Classify()
 	return m, k, err
@@ -141,7 +141,7 @@ func IsBatch(data []byte) bool {
 func SplitBatch(data []byte) ([]json.RawMessage, error) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(data, &items); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrParse, err)
+		return nil, fmt.Errorf("%w: %w", ErrParse, err)
 	}
 	if len(items) == 0 {
 		return nil, errors.New("jsonrpc: empty batch")
@@ -168,7 +168,7 @@ func DecodeWith(data []byte, params any) (m *Message, k Kind, err, perr error) {
 		var te *json.UnmarshalTypeError
 		switch {
 		case !errors.As(uerr, &te):
-			return nil, KindInvalid, fmt.Errorf("%w: %v", ErrParse, uerr), nil
+			return nil, KindInvalid, fmt.Errorf("%w: %w", ErrParse, uerr), nil
 		case strings.HasPrefix(te.Field, "params."):
 			perr = uerr
 		default:

@@ -26,7 +26,7 @@ func Check(name string) error {
 	}
 	for _, c := range name {
 		if !allowed(c) {
-			return fmt.Errorf("name has %q; use only A-Z a-z 0-9 _ - .", c)
+			return fmt.Errorf("name has %q; use only A-Z, a-z, 0-9, '_', '-' and '.'", c)
 		}
 	}
 	return nil
