@@ -48,14 +48,13 @@ func parseLevel(s string) (LogLevel, bool) {
 
 // clientCaps is what the client declared it can do.
 type clientCaps struct {
-	raw         json.RawMessage
 	sampling    bool
 	elicitation bool
 	roots       bool
 }
 
 func parseClientCaps(raw json.RawMessage) clientCaps {
-	c := clientCaps{raw: raw}
+	var c clientCaps
 	if len(raw) == 0 {
 		return c
 	}
@@ -108,6 +107,10 @@ type request struct {
 	failed Code
 	// input is the state of a modern multi round-trip request.
 	input *inputState
+	// watch is a subscriptions/listen's watcher when it was registered as
+	// the request was read (stdio), so that it holds before any later
+	// request of the connection is served; nil otherwise.
+	watch *watcher
 
 	mu           sync.Mutex // guards done, lastProgress, outcome and refusal
 	outcome      outcome
@@ -236,7 +239,8 @@ type outbound interface {
 }
 
 // legacyState is what a legacy session or stdio connection remembers.
+// Its methods return an error to answer the request with.
 type legacyState interface {
-	setLevel(LogLevel)
-	subscribe(uri string, on bool)
+	setLevel(ctx context.Context, l LogLevel) error
+	subscribe(ctx context.Context, uri string, on bool) error
 }
