@@ -104,7 +104,10 @@ func (s *Server) listen(ctx context.Context, r *request, p *wireParams, b []byte
 	if err != nil {
 		return b, err
 	}
-	w.setDirect(func(c change) bool { return cs.trySendChange(r.appendMarkedChange(nil, c)) })
+	// Once the listen is cancelled nothing more is sent: a change made
+	// after the cancellation was read is dropped.
+	w.setDirect(func(c change) bool { return ctx.Err() != nil || cs.trySendChange(r.appendMarkedChange(nil, c)) })
+	defer w.setDirect(nil)
 	write := func(c change) error {
 		return cs.sendChange(r.appendMarkedChange(nil, c))
 	}

@@ -234,11 +234,11 @@ func holdStream(ctx context.Context, closing <-chan struct{}, ka func() error, w
 // writeQueued writes what w holds.
 func writeQueued(ctx context.Context, w *watcher, write func(change) error) error {
 	for _, c := range w.take() {
-		if err := write(c); err != nil {
-			return err
-		}
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if err := write(c); err != nil {
+			return err
 		}
 	}
 	w.idle()
