@@ -36,29 +36,46 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 	ctx, cancel := context.WithCancel(ctx)
 	c := &streamConn{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{},
 		workers: newWorkers(), closing: make(chan struct{}), cancel: cancel}
-	w := newWatcher(c.wants)
-	w.direct = c.tryChange
-	stop := s.watch(w)
+	stopWatching := c.watchChanges(ctx)
 	// Reading stops when the connection is closed (see [Connection]).
 	stopClosing := context.AfterFunc(ctx, func() { conn.Close() })
-	var streamWG sync.WaitGroup
-	streamWG.Go(func() {
+	defer func() {
+		stopWatching()
+		stopClosing()
+		c.wg.Wait()
+		c.workers.close()
+		conn.Close()
+	}()
+	return c.serveLines(ctx)
+}
+
+// watchChanges registers the connection's watcher and starts the
+// goroutine that writes its notifications. stop unregisters it, cancels
+// the connection's context and waits for the goroutine.
+func (c *streamConn) watchChanges(ctx context.Context) (stop func()) {
+	w := newWatcher(c.wants)
+	w.direct = c.tryChange
+	unwatch := c.srv.watch(w)
+	var wg sync.WaitGroup
+	wg.Go(func() {
 		err := holdStream(ctx, c.closing, nil, w, c.writeChange)
 		if errors.Is(err, errStreamStalled) {
 			c.stall(ctx, "stdio", err)
 		}
 	})
-	defer func() {
-		stop()
-		cancel()
-		stopClosing()
-		streamWG.Wait()
-		c.wg.Wait()
-		c.workers.close()
-		conn.Close()
-	}()
+	return func() {
+		unwatch()
+		c.cancel()
+		wg.Wait()
+	}
+}
+
+// serveLines reads and serves the client's lines until the client closes
+// its end (nil, once every request has been answered), ctx ends (its
+// error) or the client stops reading (the stall's error).
+func (c *streamConn) serveLines(ctx context.Context) error {
 	for {
-		msg, err := conn.Read(ctx)
+		msg, err := c.conn.Read(ctx)
 		switch {
 		case errors.Is(err, ErrMessageTooLarge):
 			c.write(ctx, jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), "message too large: it was skipped", nil))

@@ -20,6 +20,11 @@ import (
 // one notification per list and per subscribed resource; it also holds at
 // most [NotificationQueueSize], and a stream whose queue overflows is
 // ended too.
+//
+// Over HTTP the timeout needs a ResponseWriter that supports write
+// deadlines ([http.ResponseController.SetWriteDeadline]; net/http's does).
+// Behind one that does not, a stalled stream keeps its own goroutine until
+// the connection dies, but still never holds up the notifier.
 const NotificationWriteTimeout = 10 * time.Second
 
 // NotificationQueueSize is the most change notifications that may wait
