@@ -372,3 +372,60 @@ func TestStalledListenStreamIsEndedWithoutBlockingNotifiers(t *testing.T) {
 		close(stalledW.release)
 	})
 }
+
+func TestWatcherQueue(t *testing.T) {
+	all := func(change) bool { return true }
+	tests := []struct {
+		name    string
+		push    []change
+		want    int  // queued afterwards
+		overrun bool // the stream must end
+	}{
+		{"a change already waiting is not queued twice",
+			[]change{{method: "m"}, {method: methodResourceUpdated, uri: "a"}, {method: "m"}, {method: methodResourceUpdated, uri: "a"}}, 2, false},
+		{"distinct changes are all kept",
+			[]change{{method: "m"}, {method: methodResourceUpdated, uri: "a"}, {method: methodResourceUpdated, uri: "b"}}, 3, false},
+		{"a queue that overflows ends its stream",
+			func() []change {
+				var cs []change
+				for i := range NotificationQueueSize + 1 {
+					cs = append(cs, change{method: methodResourceUpdated, uri: string(rune('a' + i%26)) + strings.Repeat("x", i/26)})
+				}
+				return cs
+			}(), 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWatcher(all)
+			for _, c := range tt.push {
+				w.push(c)
+			}
+			if got := w.pending(); got != tt.want {
+				t.Errorf("pending = %d, want %d", got, tt.want)
+			}
+			closing := make(chan struct{})
+			if !tt.overrun {
+				close(closing) // the stream ends cleanly, once what is queued is written
+			}
+			written := 0
+			err := holdStream(t.Context(), closing, nil, w, func(change) error { written++; return nil })
+			if !tt.overrun && written != tt.want {
+				t.Errorf("%d changes written before the stream ended, want %d", written, tt.want)
+			}
+			if overran := errors.Is(err, errStreamStalled); overran != tt.overrun {
+				t.Errorf("holdStream = %v, want the stream ended: %t", err, tt.overrun)
+			}
+		})
+	}
+}
+
+// A change the stream does not want is not queued.
+func TestWatcherQueuesOnlyWhatItsClientAskedFor(t *testing.T) {
+	w := newWatcher(func(c change) bool { return c.uri == "wanted" })
+	w.push(change{method: methodResourceUpdated, uri: "other"})
+	w.push(change{method: "notifications/tools/list_changed"})
+	w.push(change{method: methodResourceUpdated, uri: "wanted"})
+	if got := w.take(); len(got) != 1 || got[0].uri != "wanted" {
+		t.Errorf("queued %v, want only the wanted update", got)
+	}
+}
