@@ -389,7 +389,7 @@ func TestWatcherQueue(t *testing.T) {
 			func() []change {
 				var cs []change
 				for i := range NotificationQueueSize + 1 {
-					cs = append(cs, change{method: methodResourceUpdated, uri: string(rune('a' + i%26)) + strings.Repeat("x", i/26)})
+					cs = append(cs, change{method: methodResourceUpdated, uri: string(rune('a'+i%26)) + strings.Repeat("x", i/26)})
 				}
 				return cs
 			}(), 0, true},
