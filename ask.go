@@ -2,10 +2,11 @@ package ferry
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
@@ -202,12 +203,24 @@ func (r *request) ask(ctx context.Context, method string, params, res any) error
 	return json.Unmarshal(reply.Result, res)
 }
 
-// pendingCalls routes the client's replies to the server's requests.
+// pendingCalls routes the client's replies to the server's requests. Each
+// request gets a random id ("ferry-" and 22 characters of 128 random
+// bits), so that a reply is delivered only by a peer that saw the request:
+// an id cannot be guessed.
 type pendingCalls struct {
-	mu     sync.Mutex // guards next, wait and closed
-	next   int64
+	mu     sync.Mutex // guards wait and closed
 	wait   map[string]chan *jsonrpc.Message
 	closed bool
+}
+
+// newCallID returns a random server-to-client request id, as JSON.
+func newCallID() json.RawMessage {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	id := make([]byte, 0, 8+base64.RawURLEncoding.EncodedLen(len(b)))
+	id = append(id, `"ferry-`...)
+	id = base64.RawURLEncoding.AppendEncode(id, b[:])
+	return append(id, '"')
 }
 
 // close fails every waiting call and every later one: no reply can come.
@@ -229,9 +242,7 @@ func (p *pendingCalls) call(ctx context.Context, send func(id json.RawMessage) e
 		p.mu.Unlock()
 		return nil, ErrConnectionClosed
 	}
-	p.next++
-	id := json.RawMessage(strconv.AppendInt([]byte(`"ferry-`), p.next, 10))
-	id = append(id, '"')
+	id := newCallID()
 	if p.wait == nil {
 		p.wait = make(map[string]chan *jsonrpc.Message)
 	}

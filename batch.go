@@ -1,7 +1,9 @@
 package ferry
 
 import (
+	"context"
 	"encoding/json"
+	"strconv"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
@@ -16,29 +18,46 @@ type batchPeer interface {
 	notified(m *jsonrpc.Message, p *wireParams)
 }
 
+// batchLimits bound a batch; zero fields mean the defaults.
+type batchLimits struct {
+	items      int // [DefaultMaxBatchItems]
+	replyBytes int // [DefaultMaxBatchReplyBytes]
+}
+
+func (l batchLimits) orDefaults() batchLimits {
+	if l.items <= 0 {
+		l.items = DefaultMaxBatchItems
+	}
+	if l.replyBytes <= 0 {
+		l.replyBytes = DefaultMaxBatchReplyBytes
+	}
+	return l
+}
+
 // serveBatch serves the elements of a batch in order and returns the JSON
-// array of answers, or nil when no element called for one.
-func serveBatch(items []json.RawMessage, peer batchPeer) []byte {
+// array of answers, or nil when no element called for one or when ctx
+// ended (the client is gone: nothing more is served). A batch over the
+// item limit is refused whole with one error; once the answers reach the
+// reply limit, the rest of the requests are answered with an error each
+// and not served.
+func serveBatch(ctx context.Context, items []json.RawMessage, peer batchPeer, lim batchLimits) []byte {
+	lim = lim.orDefaults()
+	if len(items) > lim.items {
+		return jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), "the batch has "+strconv.Itoa(len(items))+
+			" messages; at most "+strconv.Itoa(lim.items)+" are served: send fewer at a time", nil)
+	}
 	out := []byte{'['}
+	full := false
 	for _, raw := range items {
-		in, err := decodeMessage(raw)
-		m := in.m
-		var resp []byte
-		switch {
-		case err != nil:
-			resp = decodeError(m, err)
-		case in.kind == jsonrpc.KindResponse:
-			peer.deliver(m)
-		case in.kind == jsonrpc.KindNotification:
-			if in.perr == nil {
-				peer.notified(m, in.p)
+		if ctx.Err() != nil {
+			return nil
+		}
+		resp := serveBatchItem(raw, peer, full)
+		if !full && len(out)+len(resp)+1 > lim.replyBytes {
+			full = true
+			if id, ok := batchRequestID(raw); ok {
+				resp = jsonrpc.AppendError(nil, id, int64(CodeInternalError), replyTooLarge(lim.replyBytes, "its answer was dropped"), nil)
 			}
-		case in.perr != nil:
-			resp = appendErrorResponse(nil, m.ID, in.perr)
-		case m.Method == "initialize":
-			resp = jsonrpc.AppendError(nil, m.ID, int64(CodeInvalidRequest), "initialize cannot be part of a batch", nil)
-		default:
-			resp = peer.serveRequest(m, in.p)
 		}
 		if resp != nil {
 			if len(out) > 1 {
@@ -51,4 +70,45 @@ func serveBatch(items []json.RawMessage, peer batchPeer) []byte {
 		return nil
 	}
 	return append(out, ']')
+}
+
+func replyTooLarge(limit int, what string) string {
+	return "the batch's answers reached their limit of " + strconv.Itoa(limit) + " bytes, so " + what + ": send it on its own"
+}
+
+// batchRequestID returns the id of a request element, for an error
+// answer.
+func batchRequestID(raw json.RawMessage) (json.RawMessage, bool) {
+	in, err := decodeMessage(raw)
+	if err != nil || in.kind != jsonrpc.KindRequest {
+		return nil, false
+	}
+	return in.m.ID, true
+}
+
+// serveBatchItem serves one element of a batch and returns its answer, or
+// nil. Once the batch is full, requests are answered with an error and
+// not served.
+func serveBatchItem(raw json.RawMessage, peer batchPeer, full bool) []byte {
+	in, err := decodeMessage(raw)
+	m := in.m
+	switch {
+	case err != nil:
+		return decodeError(m, err)
+	case in.kind == jsonrpc.KindResponse:
+		peer.deliver(m)
+	case in.kind == jsonrpc.KindNotification:
+		if in.perr == nil {
+			peer.notified(m, in.p)
+		}
+	case in.perr != nil:
+		return appendErrorResponse(nil, m.ID, in.perr)
+	case m.Method == "initialize":
+		return jsonrpc.AppendError(nil, m.ID, int64(CodeInvalidRequest), "initialize cannot be part of a batch", nil)
+	case full:
+		return jsonrpc.AppendError(nil, m.ID, int64(CodeInternalError), "the batch's answers reached their limit, so this request was not served: send it on its own", nil)
+	default:
+		return peer.serveRequest(m, in.p)
+	}
+	return nil
 }

@@ -61,8 +61,11 @@ var update = flag.Bool("update", false, "rewrite the server and response section
 //
 // Values that change from run to run are recorded as placeholders: an
 // Mcp-Session-Id response header as $SESSION, a requestState as
-// $REQUEST_STATE and an SSE event id as $EVENT_ID. Later requests may use $SESSION and $REQUEST_STATE, which
-// stand for the values last captured. Bodies and server lines are compared
+// $REQUEST_STATE and an SSE event id as $EVENT_ID. Later requests may use
+// $SESSION and $REQUEST_STATE, which stand for the values last captured. On
+// stdio, the id of a request the server sends (random, so that no other
+// client can answer it) is recorded as "$ASK", and a client line's "$ASK"
+// stands for the oldest such id not yet answered. Bodies and server lines are compared
 // as JSON (SSE bodies event by event), so member order and spacing do not
 // matter.
 //
@@ -305,6 +308,7 @@ var (
 	requestStateRE = regexp.MustCompile(`"requestState":"[^"]*"`)
 	maskedRefRE    = regexp.MustCompile(`\(ref [0-9a-f]{12}\)`)
 	eventIDRE      = regexp.MustCompile(`(?m)^id: \S+$`)
+	askIDRE        = regexp.MustCompile(`"id":"ferry-[A-Za-z0-9_-]{22}"`)
 )
 
 // normalize replaces the volatile values of a server message with
@@ -312,6 +316,7 @@ var (
 func normalize(b []byte) []byte {
 	b = requestStateRE.ReplaceAll(b, []byte(`"requestState":"$$REQUEST_STATE"`))
 	b = eventIDRE.ReplaceAll(b, []byte(`id: $$EVENT_ID`))
+	b = askIDRE.ReplaceAll(b, []byte(`"id":"$$ASK"`))
 	return maskedRefRE.ReplaceAll(b, []byte(`(ref $$REF)`))
 }
 
@@ -342,6 +347,7 @@ func runStdioTranscript(t *testing.T, srv *ferry.Server, client []byte) []byte {
 	outstanding := map[string]bool{} // ids of our requests not yet answered
 	listens := map[string]bool{}     // ids of acknowledged listens not cancelled
 	asks := 0                        // server requests not yet answered
+	var askIDs []string              // their ids, oldest first
 	receive := func(line []byte) {
 		out = append(out, line)
 		var m struct {
@@ -367,6 +373,7 @@ func runStdioTranscript(t *testing.T, srv *ferry.Server, client []byte) []byte {
 		}
 		if m.Method != nil {
 			asks++
+			askIDs = append(askIDs, compactJSON(m.ID))
 		} else {
 			delete(outstanding, compactJSON(m.ID))
 		}
@@ -391,6 +398,10 @@ func runStdioTranscript(t *testing.T, srv *ferry.Server, client []byte) []byte {
 			continue
 		}
 		wait("answers to earlier requests", func() bool { return len(outstanding) == 0 || asks > 0 })
+		if bytes.Contains(line, []byte(`"$ASK"`)) && len(askIDs) > 0 {
+			line = bytes.Replace(line, []byte(`"$ASK"`), []byte(askIDs[0]), 1)
+			askIDs = askIDs[1:]
+		}
 		kind, id, expectsReply := classifyClientLine(line)
 		if kind == "other" {
 			if cancelled, ok := cancelledID(line); ok {

@@ -14,7 +14,15 @@ import (
 // Run serves one client over t until the client closes its end (a clean
 // return with a nil error, once every request has been answered) or ctx is
 // done (ctx's error; requests still running are cancelled). Requests are
-// served concurrently and answered as they finish.
+// served concurrently and answered as they finish, except that
+// initialize, logging/setLevel, resources/subscribe and
+// resources/unsubscribe are served in order, and a subscriptions/listen
+// holds from the moment it is read: a change made by any request read
+// after it reaches it.
+//
+// A client that stops reading is not waited for: when a notification has
+// not reached it within [NotificationWriteTimeout], Run logs it, closes the
+// connection and returns an error.
 //
 // Run returns the problems of [Server.Check] without serving.
 func (s *Server) Run(ctx context.Context, t Transport) error {
@@ -27,61 +35,71 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	c := &streamConn{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{},
-		workers: newWorkers(), closing: make(chan struct{})}
-	stop := s.watch(&watcher{notify: c.listChanged, updated: c.resourceUpdated})
+		workers: newWorkers(), closing: make(chan struct{}), cancel: cancel}
+	stopWatching := c.watchChanges(ctx)
+	// Reading stops when the connection is closed (see [Connection]).
+	stopClosing := context.AfterFunc(ctx, func() { conn.Close() })
 	defer func() {
-		stop()
-		cancel()
+		stopWatching()
+		stopClosing()
 		c.wg.Wait()
 		c.workers.close()
 		conn.Close()
 	}()
-	// The reader runs on its own so that Run returns when ctx is done even
-	// while a read blocks; it ends when the connection does (for standard
-	// input, when the process exits or the client closes its end).
-	lines := make(chan readResult, 1)
-	go func() {
-		for {
-			msg, err := conn.Read(ctx)
-			select {
-			case lines <- readResult{msg, err}:
-			case <-ctx.Done():
-				return
-			}
-			if err != nil && !errors.Is(err, ErrMessageTooLarge) {
-				return
-			}
+	return c.serveLines(ctx)
+}
+
+// watchChanges registers the connection's watcher and starts the
+// goroutine that writes its notifications. stop unregisters it, cancels
+// the connection's context and waits for the goroutine.
+func (c *streamConn) watchChanges(ctx context.Context) (stop func()) {
+	w := newWatcher(c.wants)
+	w.direct = c.tryChange
+	unwatch := c.srv.watch(w)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		err := holdStream(ctx, c.closing, nil, w, c.writeChange)
+		if errors.Is(err, errStreamStalled) {
+			c.stall(ctx, "stdio", err)
 		}
-	}()
-	for {
-		var in readResult
-		select {
-		case in = <-lines:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		if errors.Is(in.err, ErrMessageTooLarge) {
-			c.write(ctx, jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), "message too large: it was skipped", nil))
-			continue
-		}
-		if in.err != nil {
-			if errors.Is(in.err, io.EOF) {
-				// No reply can come now: questions to the client fail, and
-				// the requests that asked them finish; listen streams end.
-				c.calls.close()
-				close(c.closing)
-				c.wg.Wait()
-				return nil
-			}
-			return in.err
-		}
-		c.handle(ctx, in.msg)
+	})
+	return func() {
+		unwatch()
+		c.cancel()
+		wg.Wait()
 	}
 }
 
-type readResult struct {
-	msg []byte
-	err error
+// serveLines reads and serves the client's lines until the client closes
+// its end (nil, once every request has been answered), ctx ends (its
+// error) or the client stops reading (the stall's error).
+func (c *streamConn) serveLines(ctx context.Context) error {
+	for {
+		msg, err := c.conn.Read(ctx)
+		switch {
+		case errors.Is(err, ErrMessageTooLarge):
+			c.write(ctx, jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), "message too large: it was skipped", nil))
+			continue
+		case err == nil:
+			c.handle(ctx, msg)
+			continue
+		}
+		if serr := c.stallErr(); serr != nil {
+			return serr
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if errors.Is(err, io.EOF) {
+			// No reply can come now: questions to the client fail, and
+			// the requests that asked them finish; listen streams end.
+			c.calls.close()
+			close(c.closing)
+			c.wg.Wait()
+			return nil
+		}
+		return err
+	}
 }
 
 // streamConn is the state of one stream connection (stdio): the legacy
@@ -93,6 +111,7 @@ type streamConn struct {
 	wg      sync.WaitGroup // requests being served
 	workers *workers
 	closing chan struct{} // closed at EOF
+	cancel  context.CancelFunc
 
 	mu          sync.Mutex // guards the fields below
 	version     string     // negotiated legacy version, "" before initialize
@@ -101,43 +120,101 @@ type streamConn struct {
 	initialized bool
 	subs        map[string]bool
 	inflight    map[string]context.CancelFunc
+	stalled     error // why the connection was ended, if the client stopped reading
 }
 
-func (c *streamConn) setLevel(l LogLevel) {
+func (c *streamConn) setLevel(ctx context.Context, l LogLevel) error {
 	c.mu.Lock()
 	c.level = l
 	c.mu.Unlock()
+	return nil
 }
 
-func (c *streamConn) subscribe(uri string, on bool) {
+func (c *streamConn) subscribe(ctx context.Context, uri string, on bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.subs == nil {
 		c.subs = map[string]bool{}
 	}
-	if on {
-		c.subs[uri] = true
+	return subscribeSet(c.subs, uri, on)
+}
+
+// wants reports whether the client asked to hear of ch: list changes once
+// initialized, updates of the resources it subscribed to.
+func (c *streamConn) wants(ch change) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ch.uri == "" {
+		return c.initialized
+	}
+	return c.subs[ch.uri]
+}
+
+// tryChange writes a change notification if that needs no waiting.
+func (c *streamConn) tryChange(ch change) bool {
+	return tryWrite(c.conn, ch.message())
+}
+
+// tryWrite writes msg on conn if that needs no waiting, and reports
+// whether it did.
+func tryWrite(conn Connection, msg []byte) bool {
+	lc, ok := conn.(interface{ tryWrite([]byte) bool })
+	return ok && lc.tryWrite(msg)
+}
+
+// writeChange sends one change notification, within
+// [NotificationWriteTimeout].
+func (c *streamConn) writeChange(ch change) error {
+	return writeWithin(context.Background(), c.conn, ch.message())
+}
+
+// message returns the notification telling of ch.
+func (ch change) message() []byte {
+	var params []byte
+	if ch.uri != "" {
+		params = uriParams(ch.uri)
+	}
+	return jsonrpc.AppendRequest(nil, nil, ch.method, params)
+}
+
+// writeWithin writes msg within [NotificationWriteTimeout], or fails with
+// [errStreamStalled].
+func writeWithin(ctx context.Context, conn Connection, msg []byte) error {
+	ctx, cancel := context.WithTimeout(ctx, NotificationWriteTimeout)
+	defer cancel()
+	var err error
+	if lc, ok := conn.(interface {
+		writeFlushed(context.Context, []byte) error
+	}); ok {
+		err = lc.writeFlushed(ctx, msg)
 	} else {
-		delete(c.subs, uri)
+		err = conn.Write(ctx, msg)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w: a notification waited %v", errStreamStalled, NotificationWriteTimeout)
+	}
+	return err
+}
+
+// stall ends the connection because its client stopped reading, and logs
+// it.
+func (c *streamConn) stall(ctx context.Context, stream string, err error) {
+	c.mu.Lock()
+	first := c.stalled == nil
+	if first {
+		c.stalled = fmt.Errorf("ferry: ended the connection: %w", err)
+	}
+	c.mu.Unlock()
+	if first {
+		c.srv.streamEnded(ctx, stream, err)
+		c.cancel()
 	}
 }
 
-func (c *streamConn) listChanged(method string) {
+func (c *streamConn) stallErr() error {
 	c.mu.Lock()
-	ok := c.initialized
-	c.mu.Unlock()
-	if ok {
-		c.write(context.Background(), jsonrpc.AppendRequest(nil, nil, method, nil))
-	}
-}
-
-func (c *streamConn) resourceUpdated(uri string) {
-	c.mu.Lock()
-	ok := c.subs[uri]
-	c.mu.Unlock()
-	if ok {
-		c.write(context.Background(), jsonrpc.AppendRequest(nil, nil, "notifications/resources/updated", uriParams(uri)))
-	}
+	defer c.mu.Unlock()
+	return c.stalled
 }
 
 // uriParams returns {"uri": uri}.
@@ -189,27 +266,46 @@ func (c *streamConn) handle(ctx context.Context, line []byte) {
 	case in.perr != nil:
 		c.write(ctx, appendErrorResponse(nil, m.ID, in.perr))
 	case in.kind == jsonrpc.KindRequest:
-		if m.Method == "initialize" {
-			// Served in order: nothing else runs before the session exists.
-			c.write(ctx, c.serve(ctx, m, p, nil))
-			return
-		}
-		c.wg.Add(1)
-		c.workers.run(func() {
-			defer c.wg.Done()
-			bp := bufPool.Get().(*[]byte)
-			if resp := c.serve(ctx, m, p, (*bp)[:0]); resp != nil {
-				c.write(ctx, resp)
-				*bp = resp
-			}
-			bufPool.Put(bp)
-		})
+		c.request(ctx, m, p)
 	}
+}
+
+// request serves one request. The methods that set up the session are
+// served in order, before the next line is read: nothing else runs before
+// the session exists, and a change made by a later request reaches a
+// subscription made by an earlier one. A subscriptions/listen's watcher is
+// registered now, for the same reason; the listen itself runs
+// concurrently, like every other request.
+func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wireParams) {
+	switch m.Method {
+	case "initialize", "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
+		c.write(ctx, c.serve(ctx, m, p, nil, nil))
+		return
+	}
+	var w *watcher
+	stop := func() {}
+	if m.Method == "subscriptions/listen" && p.triesModern() {
+		if want, err := c.srv.listenFilter(p); err == nil {
+			w = want.watcher()
+			stop = c.srv.watch(w)
+		}
+	}
+	c.wg.Add(1)
+	c.workers.run(func() {
+		defer c.wg.Done()
+		defer stop()
+		bp := bufPool.Get().(*[]byte)
+		if resp := c.serve(ctx, m, p, (*bp)[:0], w); resp != nil {
+			c.write(ctx, resp)
+			*bp = resp
+		}
+		bufPool.Put(bp)
+	})
 }
 
 // batch serves a 2025-03-26 batch and answers with one array.
 func (c *streamConn) batch(ctx context.Context, items []json.RawMessage) {
-	if out := serveBatch(items, connBatch{c, ctx}); out != nil {
+	if out := serveBatch(ctx, items, connBatch{c, ctx}, batchLimits{}); out != nil {
 		c.write(ctx, out)
 	}
 }
@@ -221,7 +317,7 @@ type connBatch struct {
 }
 
 func (b connBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
-	return b.c.serve(b.ctx, m, p, nil)
+	return b.c.serve(b.ctx, m, p, nil, nil)
 }
 func (b connBatch) deliver(m *jsonrpc.Message)                 { b.c.calls.deliver(m) }
 func (b connBatch) notified(m *jsonrpc.Message, p *wireParams) { b.c.notification(m, p) }
@@ -246,9 +342,10 @@ func (c *streamConn) notification(m *jsonrpc.Message, p *wireParams) {
 }
 
 // serve answers one request, appending the answer to b; it returns nil
-// when the request was cancelled and gets no answer.
-func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte) []byte {
-	r := &request{srv: c.srv, id: m.ID, method: m.Method, calls: &c.calls, out: connOut{ctx, c.conn}, closing: c.closing}
+// when the request was cancelled and gets no answer. w is the watcher of a
+// subscriptions/listen registered as it was read, or nil.
+func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte, w *watcher) []byte {
+	r := &request{srv: c.srv, id: m.ID, method: m.Method, calls: &c.calls, out: connOut{ctx, c}, closing: c.closing, watch: w}
 	if p.triesModern() {
 		if err := c.srv.checkModern(r, p); err != nil {
 			return appendErrorResponse(b, m.ID, err)
@@ -294,8 +391,22 @@ func (c *streamConn) legacy(r *request, p *wireParams) error {
 
 // connOut sends a request's messages on its connection.
 type connOut struct {
-	ctx  context.Context
-	conn Connection
+	ctx context.Context
+	c   *streamConn
 }
 
-func (o connOut) send(msg []byte) error { return o.conn.Write(o.ctx, msg) }
+func (o connOut) send(msg []byte) error { return o.c.conn.Write(o.ctx, msg) }
+
+// trySendChange implements [changeSender].
+func (o connOut) trySendChange(msg []byte) bool { return tryWrite(o.c.conn, msg) }
+
+// sendChange sends a notification of a long-lived stream (a listen) within
+// [NotificationWriteTimeout]; a client that does not take it in time has
+// stopped reading, and the connection is ended.
+func (o connOut) sendChange(msg []byte) error {
+	err := writeWithin(o.ctx, o.c.conn, msg)
+	if errors.Is(err, errStreamStalled) {
+		o.c.stall(o.ctx, "subscriptions/listen", err)
+	}
+	return err
+}

@@ -248,7 +248,7 @@ func (s *Server) dispatch(ctx context.Context, r *request, p *wireParams, b []by
 		if r.modern {
 			return b, methodNotFound(r.method)
 		}
-		err = s.legacyState(r, p)
+		err = s.legacyState(ctx, r, p)
 	default:
 		err = methodNotFound(r.method)
 	}
@@ -416,7 +416,7 @@ func internalError(ref string) *Error {
 
 // legacyState serves the methods that change a legacy session's state. A
 // stateless session declares none of them.
-func (s *Server) legacyState(r *request, p *wireParams) error {
+func (s *Server) legacyState(ctx context.Context, r *request, p *wireParams) error {
 	if r.state == nil {
 		return methodNotFound(r.method)
 	}
@@ -426,7 +426,7 @@ func (s *Server) legacyState(r *request, p *wireParams) error {
 		if !ok {
 			return NewError(CodeInvalidParams, "unknown log level %q: use debug, info, notice, warning, error, critical, alert or emergency", p.Level)
 		}
-		r.state.setLevel(l)
+		return r.state.setLevel(ctx, l)
 	default:
 		s.mu.RLock()
 		ok := s.resources.len() > 0 || s.templates.len() > 0
@@ -434,10 +434,9 @@ func (s *Server) legacyState(r *request, p *wireParams) error {
 		if !ok {
 			return methodNotFound(r.method)
 		}
-		if p.URI == "" {
-			return NewError(CodeInvalidParams, "%s needs a uri", r.method)
+		if err := checkSubscriptionURI(r.method, p.URI); err != nil {
+			return err
 		}
-		r.state.subscribe(p.URI, r.method == "resources/subscribe")
+		return r.state.subscribe(ctx, p.URI, r.method == "resources/subscribe")
 	}
-	return nil
 }

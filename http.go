@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
-	"slices"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,10 +17,20 @@ import (
 )
 
 // DefaultMaxBodyBytes is the largest request body the HTTP handler reads
-// when [HTTPOptions.MaxBodyBytes] is zero, and the longest line a stdio
-// connection reads.
-
+// when [HTTPOptions.MaxBodyBytes] is zero. ([MaxLineBytes] is stdio's.)
 const DefaultMaxBodyBytes = 4 << 20
+
+// DefaultMaxBatchItems is the most messages a 2025-03-26 batch may hold
+// when [HTTPOptions.MaxBatchItems] is zero, and on stdio. A larger batch
+// is refused whole, before any of it is served.
+const DefaultMaxBatchItems = 100
+
+// DefaultMaxBatchReplyBytes is the largest answer to a 2025-03-26 batch
+// when [HTTPOptions.MaxBatchReplyBytes] is zero, and on stdio. Once the
+// answers reach it, the request whose answer does not fit and every
+// request after it are answered with an error saying so, and those after
+// it are not served.
+const DefaultMaxBatchReplyBytes = 8 << 20
 
 // keepaliveInterval is how often a long-lived SSE stream (the GET stream, a
 // subscriptions/listen) gets a comment line when nothing else is sent.
@@ -64,6 +75,18 @@ type HTTPOptions struct {
 	AllowedOrigins []string
 	// MaxBodyBytes limits a request body. If zero, [DefaultMaxBodyBytes].
 	MaxBodyBytes int64
+	// MaxBatchItems limits the messages of a 2025-03-26 batch. If zero,
+	// [DefaultMaxBatchItems].
+	MaxBatchItems int
+	// MaxBatchReplyBytes limits the answer to a 2025-03-26 batch. If zero,
+	// [DefaultMaxBatchReplyBytes].
+	MaxBatchReplyBytes int
+	// MaxSessions limits the stateful sessions open at once in the default
+	// session store: an initialize beyond it is refused (HTTP 503) until
+	// sessions end or expire. If zero, [DefaultMaxSessions]. A SessionStore
+	// given above enforces its own limit, by returning
+	// [ErrTooManySessions] from Create.
+	MaxSessions int
 	// StreamResponses answers every request as an SSE stream when the
 	// client accepts one. If false, a request is answered with plain JSON
 	// unless its handler sends a message (progress, a log, a question to the
@@ -85,6 +108,7 @@ type HTTPHandler struct {
 	store   SessionStore
 	maxBody int64
 	ttl     time.Duration
+	batch   batchLimits
 
 	liveMu sync.Mutex              // guards live
 	live   map[string]*liveSession // stateful sessions with requests or streams open
@@ -104,8 +128,9 @@ func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 	}
 	h.store = h.opts.SessionStore
 	if h.store == nil && h.opts.Stateful {
-		h.store = &MemorySessionStore{}
+		h.store = &MemorySessionStore{MaxSessions: h.opts.MaxSessions}
 	}
+	h.batch = batchLimits{items: h.opts.MaxBatchItems, replyBytes: h.opts.MaxBatchReplyBytes}
 	h.maxBody = h.opts.MaxBodyBytes
 	if h.maxBody <= 0 {
 		h.maxBody = DefaultMaxBodyBytes
@@ -403,7 +428,7 @@ func (h *HTTPHandler) session(r *http.Request) (*resolvedSession, int, error) {
 		h.srv.logError(r.Context(), "loading session", "err", err)
 		return nil, http.StatusInternalServerError, NewError(CodeInternalError, "session store unavailable")
 	}
-	return &resolvedSession{id: id, version: st.ProtocolVersion, caps: parseClientCaps(st.ClientCapabilities), state: st}, 0, nil
+	return &resolvedSession{id: id, version: st.ProtocolVersion, caps: st.ClientCapabilities.caps(), state: st}, 0, nil
 }
 
 // initialize negotiates a legacy session and issues its id.
@@ -417,8 +442,13 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *json
 	var id string
 	if h.opts.Stateful {
 		id = newSessionID()
-		st := &SessionState{ID: id, ProtocolVersion: version, ClientCapabilities: append([]byte(nil), p.Capabilities...)}
-		if err := h.store.Create(r.Context(), st); err != nil {
+		st := &SessionState{ID: id, ProtocolVersion: version, ClientCapabilities: caps.exported()}
+		if err := h.store.Create(r.Context(), st); errors.Is(err, ErrTooManySessions) {
+			h.srv.logger.WarnContext(r.Context(), "ferry: refused a session: the session store is full")
+			h.writeError(w, http.StatusServiceUnavailable, m.ID, NewError(CodeInternalError,
+				"too many open sessions: end unused ones (HTTP DELETE) or try again later"))
+			return
+		} else if err != nil {
 			h.srv.logError(r.Context(), "creating session", "err", err)
 			h.writeError(w, http.StatusInternalServerError, m.ID, NewError(CodeInternalError, "session store unavailable"))
 			return
@@ -512,9 +542,10 @@ type streamWriter struct {
 	// even if no message came before it.
 	streamAll bool
 
-	mu      sync.Mutex // guards started and closed, and serializes writes
+	mu      sync.Mutex // guards started, closed and broken, and serializes writes
 	started bool       // SSE headers sent
 	closed  bool
+	broken  bool // a write missed its deadline: nothing more is written
 }
 
 // send writes one message before the response, switching to SSE.
@@ -524,11 +555,50 @@ func (sw *streamWriter) send(msg []byte) error {
 	}
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
-	if sw.closed {
+	if sw.closed || sw.broken {
 		return ErrNoClientStream
 	}
 	sw.startSSE()
 	return sw.event(msg)
+}
+
+// sendChange implements [changeSender]: it sends msg like send, but within
+// [NotificationWriteTimeout] when the ResponseWriter supports write
+// deadlines (net/http's does).
+func (sw *streamWriter) sendChange(msg []byte) error {
+	if !sw.sse {
+		return ErrNoClientStream
+	}
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	if sw.closed || sw.broken {
+		return ErrNoClientStream
+	}
+	sw.startSSE()
+	return sw.within(func() error { return sw.event(msg) })
+}
+
+// trySendChange implements [changeSender]: an HTTP write may always wait,
+// so it never sends.
+func (sw *streamWriter) trySendChange([]byte) bool { return false }
+
+// within runs write under a write deadline of [NotificationWriteTimeout];
+// the caller holds sw.mu. A write that fails breaks the stream: it may have
+// been cut short, and the client is not reading.
+func (sw *streamWriter) within(write func() error) error {
+	rc := http.NewResponseController(sw.w)
+	timed := rc.SetWriteDeadline(time.Now().Add(NotificationWriteTimeout)) == nil
+	if err := write(); err != nil {
+		sw.broken = true
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return fmt.Errorf("%w: a write waited %v", errStreamStalled, NotificationWriteTimeout)
+		}
+		return err
+	}
+	if timed {
+		_ = rc.SetWriteDeadline(time.Time{})
+	}
+	return nil
 }
 
 func (sw *streamWriter) startSSE() {
@@ -574,14 +644,16 @@ func (sw *streamWriter) open() {
 func (sw *streamWriter) keepalive() error {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
-	if sw.closed || !sw.sse {
+	if sw.closed || sw.broken || !sw.sse {
 		return ErrNoClientStream
 	}
 	sw.startSSE()
-	if _, err := io.WriteString(sw.w, ": keepalive\n\n"); err != nil {
-		return err
-	}
-	return http.NewResponseController(sw.w).Flush()
+	return sw.within(func() error {
+		if _, err := io.WriteString(sw.w, ": keepalive\n\n"); err != nil {
+			return err
+		}
+		return http.NewResponseController(sw.w).Flush()
+	})
 }
 
 // finish writes the response and ends the exchange.
@@ -589,6 +661,9 @@ func (sw *streamWriter) finish(status int, resp []byte) {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
 	sw.closed = true
+	if sw.broken {
+		return
+	}
 	if sw.started || (sw.streamAll && status == http.StatusOK) {
 		sw.startSSE()
 		_ = sw.event(resp)
@@ -622,30 +697,34 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	streamKey := "GET " + newSessionID() // DELETE ends the stream too
 	ls.track(streamKey, cancel)
 	defer ls.untrack(streamKey)
-	sw := &streamWriter{w: w, sse: true, prime: primes(sess.version)}
-	// Nothing may write once the handler returns: a watcher copied just
-	// before stop runs may still call send.
-	defer func() {
-		sw.mu.Lock()
-		sw.closed = true
-		sw.mu.Unlock()
-	}()
-	// Watch before the stream opens, so that no change between the client
-	// seeing the stream and the watch is lost.
-	stop := h.srv.watch(&watcher{
-		notify: func(method string) {
-			_ = sw.send(jsonrpc.AppendRequest(nil, nil, method, nil))
-		},
-		updated: func(uri string) {
-			st, err := h.store.Load(context.Background(), sess.id)
-			if err == nil && slices.Contains(st.Subscriptions, uri) {
-				_ = sw.send(jsonrpc.AppendRequest(nil, nil, "notifications/resources/updated", uriParams(uri)))
-			}
-		},
-	})
+	// Subscribe before the stream opens, so that no change between the
+	// client seeing the stream and the watch is lost. The subscriptions
+	// are loaded once, here, and kept in the live session while the stream
+	// is open.
+	if err := ls.loadSubscriptions(ctx, h.store, sess.id); err != nil {
+		h.sessionError(w, r, err)
+		return
+	}
+	wt := newWatcher(func(c change) bool { return c.uri == "" || ls.subscribed(c.uri) })
+	stop := h.srv.watch(wt)
 	defer stop()
+	sw := &streamWriter{w: w, sse: true, prime: primes(sess.version)}
 	sw.open()
-	_ = holdStream(ctx, nil, sw.keepalive)
+	err = holdStream(ctx, nil, sw.keepalive, wt, func(c change) error { return sw.sendChange(c.message()) })
+	if errors.Is(err, errStreamStalled) {
+		h.srv.streamEnded(ctx, "GET", err)
+	}
+}
+
+// sessionError answers a request whose session could not be loaded or
+// updated.
+func (h *HTTPHandler) sessionError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, ErrSessionNotFound) {
+		writeJSONError(w, http.StatusNotFound, CodeInvalidRequest, "session not found: it expired or was ended; send initialize again")
+		return
+	}
+	h.srv.logError(r.Context(), "loading session", "err", err)
+	writeJSONError(w, http.StatusInternalServerError, CodeInternalError, "session store unavailable")
 }
 
 func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {

@@ -3,8 +3,8 @@ package ferry
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
-	"slices"
 	"sync"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
@@ -18,9 +18,15 @@ type liveSession struct {
 	refs  int // guarded by HTTPHandler.liveMu
 	calls pendingCalls
 
-	mu       sync.Mutex // guards inflight and getOpen
+	// subsMu serializes the changes of the session's subscriptions (which
+	// go to the store) with the GET stream's loading of them, so that the
+	// copy in subs stays the store's.
+	subsMu sync.Mutex
+
+	mu       sync.Mutex // guards inflight, getOpen and subs; never held across I/O
 	inflight map[string]context.CancelFunc
-	getOpen  bool // a GET stream is open: the one stream for notifications
+	getOpen  bool            // a GET stream is open: the one stream for notifications
+	subs     map[string]bool // the subscriptions, while the GET stream is open
 }
 
 // openGet claims the session's GET stream; false if one is open already.
@@ -37,7 +43,35 @@ func (ls *liveSession) openGet() bool {
 func (ls *liveSession) closeGet() {
 	ls.mu.Lock()
 	ls.getOpen = false
+	ls.subs = nil
 	ls.mu.Unlock()
+}
+
+// loadSubscriptions loads the session's subscriptions for its GET stream,
+// which then reads them from memory.
+func (ls *liveSession) loadSubscriptions(ctx context.Context, store SessionStore, id string) error {
+	ls.subsMu.Lock()
+	defer ls.subsMu.Unlock()
+	st, err := store.Load(ctx, id)
+	if err != nil {
+		return err
+	}
+	subs := make(map[string]bool, len(st.Subscriptions))
+	for _, uri := range st.Subscriptions {
+		subs[uri] = true
+	}
+	ls.mu.Lock()
+	ls.subs = subs
+	ls.mu.Unlock()
+	return nil
+}
+
+// subscribed reports whether the session subscribed to uri, as far as its
+// GET stream knows.
+func (ls *liveSession) subscribed(uri string) bool {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.subs[uri]
 }
 
 func (h *HTTPHandler) liveAcquire(id string) *liveSession {
@@ -105,35 +139,58 @@ func (h *HTTPHandler) cancel(sessionID string, requestID json.RawMessage) {
 }
 
 // storedState applies logging/setLevel and subscriptions to a stored
-// session.
+// session, each as one atomic [SessionStore.Update].
 type storedState struct {
 	h  *HTTPHandler
 	id string
 }
 
-func (s *storedState) update(f func(*SessionState)) {
-	ctx := context.Background()
-	st, err := s.h.store.Load(ctx, s.id)
-	if err != nil {
-		return
-	}
-	f(st)
-	if err := s.h.store.Update(ctx, st); err != nil {
-		s.h.srv.logError(ctx, "updating session", "err", err)
-	}
-}
-
-func (s *storedState) setLevel(l LogLevel) {
-	s.update(func(st *SessionState) { st.LogLevel = l.String() })
-}
-
-func (s *storedState) subscribe(uri string, on bool) {
-	s.update(func(st *SessionState) {
-		st.Subscriptions = slices.DeleteFunc(st.Subscriptions, func(u string) bool { return u == uri })
-		if on {
-			st.Subscriptions = append(st.Subscriptions, uri)
-		}
+// update applies f to the stored session. A failure of the store is
+// logged and answered as such; an error of f is the answer.
+func (s *storedState) update(ctx context.Context, f func(*SessionState) error) error {
+	var ferr error
+	err := s.h.store.Update(ctx, s.id, func(st *SessionState) error {
+		ferr = f(st)
+		return ferr
 	})
+	switch {
+	case err == nil:
+		return nil
+	case ferr != nil && errors.Is(err, ferr):
+		return ferr
+	case errors.Is(err, ErrSessionNotFound):
+		return &Error{Code: CodeInvalidRequest, Message: "session not found: it expired or was ended; send initialize again"}
+	}
+	s.h.srv.logError(ctx, "updating session", "err", err)
+	return &Error{Code: CodeInternalError, Message: "session store unavailable"}
+}
+
+func (s *storedState) setLevel(ctx context.Context, l LogLevel) error {
+	return s.update(ctx, func(st *SessionState) error {
+		st.LogLevel = l.String()
+		return nil
+	})
+}
+
+func (s *storedState) subscribe(ctx context.Context, uri string, on bool) error {
+	ls := s.h.liveGet(s.id)
+	if ls != nil {
+		ls.subsMu.Lock()
+		defer ls.subsMu.Unlock()
+	}
+	err := s.update(ctx, func(st *SessionState) error {
+		subs, err := subscribeList(st.Subscriptions, uri, on)
+		st.Subscriptions = subs
+		return err
+	})
+	if err == nil && ls != nil {
+		ls.mu.Lock()
+		if ls.subs != nil {
+			_ = subscribeSet(ls.subs, uri, on) // within the cap: the store's list is
+		}
+		ls.mu.Unlock()
+	}
+	return err
 }
 
 // postBatch serves a JSON array body: allowed in 2025-03-26 sessions only.
@@ -156,7 +213,7 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []b
 		h.writeError(w, http.StatusBadRequest, nil, NewError(CodeInvalidRequest, "%v", err))
 		return
 	}
-	out := serveBatch(items, &httpBatch{h: h, r: r, sess: sess})
+	out := serveBatch(r.Context(), items, &httpBatch{h: h, r: r, sess: sess}, h.batch)
 	if out == nil {
 		w.WriteHeader(http.StatusAccepted)
 		return

@@ -3,9 +3,9 @@ package ferry
 import (
 	"context"
 	"encoding/json"
-	"slices"
-	"sync"
-	"time"
+	"errors"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
 // listenFilter is what a subscriptions/listen stream asks to hear about.
@@ -18,18 +18,9 @@ type listenFilter struct {
 
 const metaSubscriptionID = "io.modelcontextprotocol/subscriptionId"
 
-// listen serves a modern subscriptions/listen: it acknowledges what it will
-// send, then sends the changes the client opted into, each marked with the
-// listen request's id, until the client closes the stream (or cancels the
-// request on stdio; then nothing more is sent and no answer follows) or
-// the connection shuts down (then the answer closes the stream). The
-// watcher is registered before the acknowledgement is sent and holds every
-// change until it is, so nothing is lost and the acknowledgement comes
-// first.
-func (s *Server) listen(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
-	if r.out == nil {
-		return b, NewError(CodeInvalidRequest, "subscriptions/listen needs a stream to the client")
-	}
+// listenFilter returns what a subscriptions/listen asks for and the server
+// can send, refusing more than [MaxSubscriptions] resources.
+func (s *Server) listenFilter(p *wireParams) (listenFilter, error) {
 	var want listenFilter
 	if p.Notifications != nil {
 		want = *p.Notifications
@@ -40,87 +31,110 @@ func (s *Server) listen(ctx context.Context, r *request, p *wireParams, b []byte
 	if !hasResources {
 		want.ResourceSubscriptions, want.ResourcesListChanged = nil, false
 	}
-	meta := map[string]json.RawMessage{metaSubscriptionID: r.id}
-	type marked struct {
-		URI  string                     `json:"uri,omitempty"`
-		Meta map[string]json.RawMessage `json:"_meta"`
+	if len(want.ResourceSubscriptions) > MaxSubscriptions {
+		return want, errTooManySubscriptions()
 	}
-	var mu sync.Mutex // serializes sends, so that none overtakes the ack
-	acked := make(chan struct{})
-	send := func(method string, params any) {
-		select {
-		case <-acked:
-		case <-ctx.Done():
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if ctx.Err() == nil {
-			_ = r.notify(method, params)
+	for _, uri := range want.ResourceSubscriptions {
+		if err := checkSubscriptionURI("subscriptions/listen", uri); err != nil {
+			return want, err
 		}
 	}
-	stop := s.watch(&watcher{
-		notify: func(method string) {
-			if (method == "notifications/tools/list_changed" && want.ToolsListChanged) ||
-				(method == "notifications/prompts/list_changed" && want.PromptsListChanged) ||
-				(method == "notifications/resources/list_changed" && want.ResourcesListChanged) {
-				send(method, marked{Meta: meta})
-			}
-		},
-		updated: func(uri string) {
-			if slices.Contains(want.ResourceSubscriptions, uri) {
-				send("notifications/resources/updated", marked{URI: uri, Meta: meta})
-			}
-		},
+	return want, nil
+}
+
+// watcher returns a watcher of the changes f asks for.
+func (f listenFilter) watcher() *watcher {
+	subs := make(map[string]bool, len(f.ResourceSubscriptions))
+	for _, uri := range f.ResourceSubscriptions {
+		subs[uri] = true
+	}
+	return newWatcher(func(c change) bool {
+		switch c.method {
+		case "notifications/tools/list_changed":
+			return f.ToolsListChanged
+		case "notifications/prompts/list_changed":
+			return f.PromptsListChanged
+		case "notifications/resources/list_changed":
+			return f.ResourcesListChanged
+		case methodResourceUpdated:
+			return subs[c.uri]
+		}
+		return false
 	})
-	defer stop()
-	mu.Lock()
-	err := r.notify("notifications/subscriptions/acknowledged", struct {
-		Notifications listenFilter               `json:"notifications"`
-		Meta          map[string]json.RawMessage `json:"_meta"`
-	}{want, meta})
-	close(acked)
-	mu.Unlock()
+}
+
+// changeSender sends the notifications of a long-lived stream, each within
+// [NotificationWriteTimeout] or failing with [errStreamStalled].
+// trySendChange sends one if that needs no waiting, and reports whether it
+// did.
+type changeSender interface {
+	sendChange(msg []byte) error
+	trySendChange(msg []byte) bool
+}
+
+// listen serves a modern subscriptions/listen: it acknowledges what it will
+// send, then sends the changes the client opted into, each marked with the
+// listen request's id, until the client closes the stream (or cancels the
+// request on stdio; then nothing more is sent and no answer follows) or
+// the connection shuts down (then the answer closes the stream). The
+// watcher is registered before the acknowledgement is sent (on stdio,
+// before the next line is read) and queues every change until it is, so
+// nothing is lost and the acknowledgement comes first. A client that stops
+// reading is dropped after [NotificationWriteTimeout].
+func (s *Server) listen(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
+	cs, ok := r.out.(changeSender)
+	if r.out == nil || !ok {
+		return b, NewError(CodeInvalidRequest, "subscriptions/listen needs a stream to the client")
+	}
+	want, err := s.listenFilter(p)
 	if err != nil {
 		return b, err
 	}
-	if err := r.await(ctx); err != nil {
+	w := r.watch
+	if w == nil {
+		w = want.watcher()
+		stop := s.watch(w)
+		defer stop()
+	}
+	meta := map[string]json.RawMessage{metaSubscriptionID: r.id}
+	err = r.notify("notifications/subscriptions/acknowledged", struct {
+		Notifications listenFilter               `json:"notifications"`
+		Meta          map[string]json.RawMessage `json:"_meta"`
+	}{want, meta})
+	if err != nil {
+		return b, err
+	}
+	// Once the listen is cancelled nothing more is sent: a change made
+	// after the cancellation was read is dropped.
+	w.setDirect(func(c change) bool { return ctx.Err() != nil || cs.trySendChange(r.appendMarkedChange(nil, c)) })
+	defer w.setDirect(nil)
+	write := func(c change) error {
+		return cs.sendChange(r.appendMarkedChange(nil, c))
+	}
+	var ka func() error
+	if k, ok := r.out.(interface{ keepalive() error }); ok {
+		ka = k.keepalive
+	}
+	if err := holdStream(ctx, r.closing, ka, w, write); err != nil {
+		if errors.Is(err, errStreamStalled) {
+			s.streamEnded(ctx, "subscriptions/listen", err)
+		}
 		return b, err
 	}
 	r.resultMeta = map[string]any{metaSubscriptionID: r.id}
 	return b, nil
 }
 
-// await blocks a long-lived request until the connection shuts down (nil)
-// or the client goes (ctx's error), keeping an HTTP stream alive meanwhile.
-func (r *request) await(ctx context.Context) error {
-	var ka func() error
-	if k, ok := r.out.(interface{ keepalive() error }); ok {
-		ka = k.keepalive
+// appendMarkedChange appends the notification of c on the listen stream of
+// r: its params carry the listen request's id in _meta.
+func (r *request) appendMarkedChange(b []byte, c change) []byte {
+	params := []byte{'{'}
+	if c.uri != "" {
+		params = jsonrpc.AppendString(append(params, `"uri":`...), c.uri)
+		params = append(params, ',')
 	}
-	return holdStream(ctx, r.closing, ka)
-}
-
-// holdStream keeps a long-lived stream open until ctx ends (its error) or
-// closing is closed (nil). If ka is not nil it writes a keepalive every
-// [keepaliveInterval], and a failed write ends the stream.
-func holdStream(ctx context.Context, closing <-chan struct{}, ka func() error) error {
-	var tick <-chan time.Time
-	if ka != nil {
-		t := time.NewTicker(keepaliveInterval)
-		defer t.Stop()
-		tick = t.C
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-closing:
-			return nil
-		case <-tick:
-			if err := ka(); err != nil {
-				return err
-			}
-		}
-	}
+	params = append(params, `"_meta":{"`+metaSubscriptionID+`":`...)
+	params = append(params, r.id...)
+	params = append(params, "}}"...)
+	return jsonrpc.AppendRequest(b, nil, c.method, params)
 }

@@ -48,14 +48,13 @@ func parseLevel(s string) (LogLevel, bool) {
 
 // clientCaps is what the client declared it can do.
 type clientCaps struct {
-	raw         json.RawMessage
 	sampling    bool
 	elicitation bool
 	roots       bool
 }
 
 func parseClientCaps(raw json.RawMessage) clientCaps {
-	c := clientCaps{raw: raw}
+	var c clientCaps
 	if len(raw) == 0 {
 		return c
 	}
@@ -108,6 +107,10 @@ type request struct {
 	failed Code
 	// input is the state of a modern multi round-trip request.
 	input *inputState
+	// watch is a subscriptions/listen's watcher when it was registered as
+	// the request was read (stdio), so that it holds before any later
+	// request of the connection is served; nil otherwise.
+	watch *watcher
 
 	mu           sync.Mutex // guards done, lastProgress, outcome and refusal
 	outcome      outcome
@@ -164,11 +167,10 @@ type CallInfo struct {
 	SessionID string
 	// Header holds the HTTP request's headers, or nil on stdio.
 	Header http.Header
-	// ClientCapabilities is the capabilities object the client declared
-	// (at initialize in legacy sessions, in each request's _meta in the
-	// modern era), or nil. A handler may read it to ask only what the
-	// client can answer.
-	ClientCapabilities json.RawMessage
+	// ClientCapabilities is what the client declared it can answer (at
+	// initialize in legacy sessions, in each request's _meta in the modern
+	// era). A handler may read it to ask only what the client can answer.
+	ClientCapabilities ClientCapabilities
 }
 
 // CallInfoFromContext returns the details of the request ctx belongs to,
@@ -179,7 +181,7 @@ func CallInfoFromContext(ctx context.Context) (CallInfo, bool) {
 		return CallInfo{}, false
 	}
 	return CallInfo{Method: r.method, Tool: r.tool, ProtocolVersion: r.version, SessionID: r.session, Header: r.header,
-		ClientCapabilities: r.caps.raw}, true
+		ClientCapabilities: r.caps.exported()}, true
 }
 
 // Progress is a progress notification's content.
@@ -242,7 +244,8 @@ type outbound interface {
 }
 
 // legacyState is what a legacy session or stdio connection remembers.
+// Its methods return an error to answer the request with.
 type legacyState interface {
-	setLevel(LogLevel)
-	subscribe(uri string, on bool)
+	setLevel(ctx context.Context, l LogLevel) error
+	subscribe(ctx context.Context, uri string, on bool) error
 }

@@ -118,7 +118,7 @@ type Server struct {
 	schemaTemplate string
 
 	watchMu  sync.Mutex            // guards watchers
-	watchers map[*watcher]struct{} // legacy peers told about list changes
+	watchers map[*watcher]struct{} // streams told about changes (watch.go)
 }
 
 // NewServer returns a server with the given name and version (the
@@ -191,62 +191,6 @@ func (s *Server) capabilities(modern, stateless bool) map[string]any {
 		caps["completions"] = map[string]any{}
 	}
 	return caps
-}
-
-// watcher is a peer that hears about changes: a legacy stdio connection, a
-// stateful session's GET stream, or a modern subscriptions/listen stream.
-// Each callback is optional and decides for itself whether its peer asked.
-type watcher struct {
-	// notify tells of a list change ("notifications/tools/list_changed").
-	notify func(method string)
-	// updated tells that the resource at uri changed.
-	updated func(uri string)
-}
-
-func (s *Server) watch(w *watcher) (stop func()) {
-	s.watchMu.Lock()
-	if s.watchers == nil {
-		s.watchers = make(map[*watcher]struct{})
-	}
-	s.watchers[w] = struct{}{}
-	s.watchMu.Unlock()
-	return func() {
-		s.watchMu.Lock()
-		delete(s.watchers, w)
-		s.watchMu.Unlock()
-	}
-}
-
-// listChanged tells every legacy watcher that a list changed.
-func (s *Server) listChanged(method string) {
-	for _, w := range s.currentWatchers() {
-		if w.notify != nil {
-			w.notify(method)
-		}
-	}
-}
-
-// currentWatchers returns the current watchers.
-func (s *Server) currentWatchers() []*watcher {
-	s.watchMu.Lock()
-	defer s.watchMu.Unlock()
-	ws := make([]*watcher, 0, len(s.watchers))
-	for w := range s.watchers {
-		ws = append(ws, w)
-	}
-	return ws
-}
-
-// NotifyResourceUpdated tells every client on this replica that subscribed
-// to uri (resources/subscribe in a legacy session, subscriptions/listen in
-// the modern era) that the resource changed, so it may read it again.
-// Clients connected to other replicas are not reached.
-func (s *Server) NotifyResourceUpdated(uri string) {
-	for _, w := range s.currentWatchers() {
-		if w.updated != nil {
-			w.updated(uri)
-		}
-	}
 }
 
 // logError logs an unexpected failure.

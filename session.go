@@ -6,7 +6,8 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
+	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,22 +20,79 @@ type SessionState struct {
 	ID string `json:"id"`
 	// ProtocolVersion is the version negotiated by initialize.
 	ProtocolVersion string `json:"protocolVersion"`
-	// ClientCapabilities is the capabilities object the client declared.
-	ClientCapabilities json.RawMessage `json:"clientCapabilities,omitempty"`
+	// ClientCapabilities is what the client declared it can answer.
+	ClientCapabilities ClientCapabilities `json:"clientCapabilities"`
 	// LogLevel is the level set by logging/setLevel, or empty.
 	LogLevel string `json:"logLevel,omitempty"`
-	// Subscriptions are the resource URIs the client subscribed to.
+	// Subscriptions are the resource URIs the client subscribed to, at
+	// most [MaxSubscriptions].
 	Subscriptions []string `json:"subscriptions,omitempty"`
 }
 
-// SessionStore keeps the state of stateful legacy sessions. Implementations
-// must be safe for concurrent use. Load returns [ErrSessionNotFound] for an
-// id that is unknown or expired; a store forgets a session that has been
-// idle for longer than its timeout.
+// ClientCapabilities is the part of a client's declared capabilities that
+// the server acts on: which questions it may ask the client. The rest of
+// the capabilities object is not kept, so a session costs the same
+// whatever its client declares.
+type ClientCapabilities struct {
+	Sampling    bool `json:"sampling,omitempty"`
+	Elicitation bool `json:"elicitation,omitempty"`
+	Roots       bool `json:"roots,omitempty"`
+}
+
+func (c ClientCapabilities) caps() clientCaps {
+	return clientCaps{sampling: c.Sampling, elicitation: c.Elicitation, roots: c.Roots}
+}
+
+func (c clientCaps) exported() ClientCapabilities {
+	return ClientCapabilities{Sampling: c.sampling, Elicitation: c.elicitation, Roots: c.roots}
+}
+
+// clone returns a copy of s that shares nothing with it.
+func (s *SessionState) clone() *SessionState {
+	c := *s
+	c.Subscriptions = slices.Clone(s.Subscriptions)
+	return &c
+}
+
+// ErrTooManySessions is returned by [SessionStore.Create] when the store
+// holds as many sessions as it may.
+var ErrTooManySessions = errors.New("ferry: too many open sessions")
+
+// SessionStore keeps the state of stateful legacy sessions, for
+// [HTTPOptions.Stateful]. Every method must be safe for concurrent use,
+// including on one session; ctx bounds the call. Errors other than the
+// sentinels below are failures of the store itself: the handler logs them
+// and answers that the session store is unavailable.
+//
+// A session unused for longer than the store's idle timeout expires: from
+// then on it is not found. Load and Update count as use. Sessions are
+// never found after Delete.
+//
+// [ferrytest.RunSessionStoreTests] checks an implementation against this
+// contract.
+//
+// [ferrytest.RunSessionStoreTests]: https://pkg.go.dev/github.com/ferry-mcp/ferry/ferrytest#RunSessionStoreTests
 type SessionStore interface {
+	// Create stores a new session. The store keeps its own copy of s.
+	// It returns [ErrTooManySessions] when the store is full; a session
+	// id is random and never created twice.
 	Create(ctx context.Context, s *SessionState) error
+	// Load returns a copy of the session's state, which the caller may
+	// change freely without changing the store. It returns
+	// [ErrSessionNotFound] for an id that is unknown, expired or deleted.
 	Load(ctx context.Context, id string) (*SessionState, error)
-	Update(ctx context.Context, s *SessionState) error
+	// Update changes one session atomically: it calls f with a copy of the
+	// current state and stores what f leaves in it, unless f returns an
+	// error, in which case nothing changes and Update returns that error.
+	// Concurrent updates of one session are applied one after the other,
+	// each seeing the state the previous one left: none is lost. f may be
+	// called more than once (a store may retry on a conflict), so it must
+	// do nothing but change the state; it must not change the ID. Update
+	// returns [ErrSessionNotFound] when the session is unknown, expired or
+	// deleted, without calling f.
+	Update(ctx context.Context, id string, f func(*SessionState) error) error
+	// Delete forgets a session. It returns [ErrSessionNotFound] for an id
+	// that is unknown, expired or already deleted.
 	Delete(ctx context.Context, id string) error
 }
 
@@ -42,14 +100,22 @@ type SessionStore interface {
 // [MemorySessionStore.IdleTimeout] is zero.
 const DefaultSessionIdleTimeout = 30 * time.Minute
 
+// DefaultMaxSessions is the most sessions a [MemorySessionStore] holds
+// when its MaxSessions is zero, and so the most stateful sessions an
+// [HTTPHandler] keeps open when [HTTPOptions.MaxSessions] is zero.
+const DefaultMaxSessions = 10000
+
 // MemorySessionStore is a [SessionStore] in this process's memory. Idle
 // sessions are dropped lazily, as later sessions are created, so an idle
 // session costs a few hundred bytes and no goroutine. The zero value is
-// ready to use.
+// ready to use. It is safe for concurrent use.
 type MemorySessionStore struct {
 	// IdleTimeout is how long a session may go unused. If zero,
 	// [DefaultSessionIdleTimeout] is used.
 	IdleTimeout time.Duration
+	// MaxSessions is the most sessions held at once; Create returns
+	// [ErrTooManySessions] beyond it. If zero, [DefaultMaxSessions].
+	MaxSessions int
 
 	mu        sync.Mutex // guards sessions and nextSweep
 	sessions  map[string]*memSession
@@ -57,8 +123,10 @@ type MemorySessionStore struct {
 }
 
 type memSession struct {
-	state    SessionState
 	lastSeen atomic.Int64 // unix nanoseconds
+
+	mu    sync.Mutex // guards state
+	state *SessionState
 }
 
 func (m *MemorySessionStore) timeout() time.Duration {
@@ -68,25 +136,36 @@ func (m *MemorySessionStore) timeout() time.Duration {
 	return DefaultSessionIdleTimeout
 }
 
+func (m *MemorySessionStore) max() int {
+	if m.MaxSessions > 0 {
+		return m.MaxSessions
+	}
+	return DefaultMaxSessions
+}
+
 // Create implements [SessionStore].
 func (m *MemorySessionStore) Create(ctx context.Context, s *SessionState) error {
 	now := time.Now().UnixNano()
-	e := &memSession{state: *s}
+	e := &memSession{state: s.clone()}
 	e.lastSeen.Store(now)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.sessions == nil {
 		m.sessions = make(map[string]*memSession)
 	}
-	m.sessions[s.ID] = e
-	if now >= m.nextSweep {
+	if now >= m.nextSweep || len(m.sessions) >= m.max() {
 		m.sweep(now)
 	}
+	if len(m.sessions) >= m.max() {
+		return ErrTooManySessions
+	}
+	m.sessions[s.ID] = e
 	return nil
 }
 
 // sweep drops idle sessions; the caller holds m.mu. It runs at most once per
-// tenth of the idle timeout, so its cost is spread thin.
+// tenth of the idle timeout, or when the store is full, so its cost is
+// spread thin.
 func (m *MemorySessionStore) sweep(now int64) {
 	limit := now - int64(m.timeout())
 	for id, e := range m.sessions {
@@ -97,8 +176,8 @@ func (m *MemorySessionStore) sweep(now int64) {
 	m.nextSweep = now + int64(m.timeout()/10)
 }
 
-// Load implements [SessionStore]. It counts as use of the session.
-func (m *MemorySessionStore) Load(ctx context.Context, id string) (*SessionState, error) {
+// get returns the live session id, marking it used.
+func (m *MemorySessionStore) get(id string) (*memSession, error) {
 	m.mu.Lock()
 	e, ok := m.sessions[id]
 	m.mu.Unlock()
@@ -107,21 +186,35 @@ func (m *MemorySessionStore) Load(ctx context.Context, id string) (*SessionState
 		return nil, ErrSessionNotFound
 	}
 	e.lastSeen.Store(now)
-	m.mu.Lock()
-	st := e.state
-	m.mu.Unlock()
-	return &st, nil
+	return e, nil
 }
 
-// Update implements [SessionStore].
-func (m *MemorySessionStore) Update(ctx context.Context, s *SessionState) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	e, ok := m.sessions[s.ID]
-	if !ok {
-		return ErrSessionNotFound
+// Load implements [SessionStore]. It counts as use of the session.
+func (m *MemorySessionStore) Load(ctx context.Context, id string) (*SessionState, error) {
+	e, err := m.get(id)
+	if err != nil {
+		return nil, err
 	}
-	e.state = *s
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.state.clone(), nil
+}
+
+// Update implements [SessionStore]. It counts as use of the session; f
+// runs once, with the session locked.
+func (m *MemorySessionStore) Update(ctx context.Context, id string, f func(*SessionState) error) error {
+	e, err := m.get(id)
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st := e.state.clone()
+	if err := f(st); err != nil {
+		return err
+	}
+	st.ID = id
+	e.state = st
 	return nil
 }
 
@@ -129,10 +222,14 @@ func (m *MemorySessionStore) Update(ctx context.Context, s *SessionState) error 
 func (m *MemorySessionStore) Delete(ctx context.Context, id string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.sessions[id]; !ok {
+	e, ok := m.sessions[id]
+	if !ok {
 		return ErrSessionNotFound
 	}
 	delete(m.sessions, id)
+	if e.lastSeen.Load() < time.Now().UnixNano()-int64(m.timeout()) {
+		return ErrSessionNotFound // expired already
+	}
 	return nil
 }
 

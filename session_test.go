@@ -44,7 +44,7 @@ func TestMemorySessionStoreIsolatesState(t *testing.T) {
 	if again.LogLevel != "" {
 		t.Fatal("changing a loaded state changed the store without Update")
 	}
-	if err := m.Update(ctx, st); err != nil {
+	if err := m.Update(ctx, "s", func(s *SessionState) error { s.LogLevel = "debug"; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	again, _ = m.Load(ctx, "s")

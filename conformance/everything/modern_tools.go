@@ -167,14 +167,12 @@ func addModernTools(srv *ferry.Server) {
 	tool("test_input_required_result_capabilities", "Asks only what the client declared it can answer.",
 		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			info, _ := ferry.CallInfoFromContext(ctx)
-			var caps map[string]json.RawMessage
-			_ = json.Unmarshal(info.ClientCapabilities, &caps)
 			var errs []error
-			if _, ok := caps["sampling"]; ok {
+			if info.ClientCapabilities.Sampling {
 				_, err := sampleAs(ctx, "sampled", "Say something.", 20)
 				errs = append(errs, err)
 			}
-			if _, ok := caps["elicitation"]; ok {
+			if info.ClientCapabilities.Elicitation {
 				_, err := elicitAs(ctx, "elicited", "Say something.", nameSchema("text"))
 				errs = append(errs, err)
 			}

@@ -1,0 +1,16 @@
+// Package ferrytest holds test kits for implementations of Ferry's
+// interfaces, in the style of testing/slogtest: a store or transport
+// written outside Ferry runs the same checks as Ferry's own.
+//
+//	func TestRedisSessionStore(t *testing.T) {
+//		ferrytest.RunSessionStoreTests(t, func(t *testing.T) ferry.SessionStore {
+//			return newTestRedisStore(t)
+//		})
+//	}
+//
+// # Session stores
+//
+// [RunSessionStoreTests] checks a [ferry.SessionStore] against the contract
+// its methods document: copies in and out, atomic updates that lose
+// nothing under concurrency, not-found errors, and expiry.
+package ferrytest

@@ -1,0 +1,236 @@
+package ferrytest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ferry-mcp/ferry"
+)
+
+// ExpiryHorizon is how far the Expiry subtest of [RunSessionStoreTests]
+// moves the clock: a store must have forgotten an unused session by then.
+const ExpiryHorizon = 400 * 24 * time.Hour
+
+// RunSessionStoreTests checks a [ferry.SessionStore] against the contract
+// of its methods, in subtests named after what they check. newStore
+// returns an empty store; it is called once per subtest and may use t for
+// cleanup.
+//
+// The Expiry subtest calls newStore inside a [testing/synctest] bubble and
+// moves the bubble's clock by [ExpiryHorizon]: a store that keeps time
+// elsewhere (a database's own TTL) cannot pass it and should skip it with
+// go test -skip '/Expiry$', testing expiry on its own.
+func RunSessionStoreTests(t *testing.T, newStore func(t *testing.T) ferry.SessionStore) {
+	t.Helper()
+	tests := []struct {
+		name string
+		run  func(t *testing.T, s ferry.SessionStore)
+	}{
+		{"CreateThenLoad", createThenLoad},
+		{"CreateKeepsACopy", createKeepsACopy},
+		{"LoadReturnsACopy", loadReturnsACopy},
+		{"UpdateChangesState", updateChangesState},
+		{"UpdateErrorChangesNothing", updateErrorChangesNothing},
+		{"UnknownIsNotFound", unknownIsNotFound},
+		{"DeletedIsNotFound", deletedIsNotFound},
+		{"ConcurrentUpdatesLoseNothing", concurrentUpdatesLoseNothing},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.run(t, newStore(t))
+		})
+	}
+	t.Run("Expiry", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			expiry(t, newStore(t))
+		})
+	})
+}
+
+// sample returns a session with every field set.
+func sample(id string) *ferry.SessionState {
+	return &ferry.SessionState{
+		ID:                 id,
+		ProtocolVersion:    ferry.Version20250618,
+		ClientCapabilities: ferry.ClientCapabilities{Sampling: true, Roots: true},
+		LogLevel:           "warning",
+		Subscriptions:      []string{"file:///a", "file:///b"},
+	}
+}
+
+func mustCreate(t *testing.T, s ferry.SessionStore, st *ferry.SessionState) {
+	t.Helper()
+	if err := s.Create(t.Context(), st); err != nil {
+		t.Fatalf("Create(%q) = %v", st.ID, err)
+	}
+}
+
+func mustLoad(t *testing.T, s ferry.SessionStore, id string) *ferry.SessionState {
+	t.Helper()
+	st, err := s.Load(t.Context(), id)
+	if err != nil {
+		t.Fatalf("Load(%q) = %v", id, err)
+	}
+	return st
+}
+
+func createThenLoad(t *testing.T, s ferry.SessionStore) {
+	mustCreate(t, s, sample("s1"))
+	mustCreate(t, s, &ferry.SessionState{ID: "s2", ProtocolVersion: ferry.Version20250326})
+	if diff := cmp.Diff(sample("s1"), mustLoad(t, s, "s1")); diff != "" {
+		t.Errorf("Load(s1) differs from what was created (-want +got):\n%s", diff)
+	}
+	if got := mustLoad(t, s, "s2"); got.ProtocolVersion != ferry.Version20250326 || len(got.Subscriptions) != 0 {
+		t.Errorf("Load(s2) = %+v, want the second session's state", got)
+	}
+}
+
+func createKeepsACopy(t *testing.T, s ferry.SessionStore) {
+	st := sample("s")
+	mustCreate(t, s, st)
+	st.LogLevel = "debug"
+	st.Subscriptions[0] = "file:///changed"
+	if diff := cmp.Diff(sample("s"), mustLoad(t, s, "s")); diff != "" {
+		t.Errorf("changing the state after Create changed the store (-want +got):\n%s", diff)
+	}
+}
+
+func loadReturnsACopy(t *testing.T, s ferry.SessionStore) {
+	mustCreate(t, s, sample("s"))
+	st := mustLoad(t, s, "s")
+	st.LogLevel = "debug"
+	st.Subscriptions[0] = "file:///changed"
+	_ = append(st.Subscriptions[:1], "file:///appended")
+	if diff := cmp.Diff(sample("s"), mustLoad(t, s, "s")); diff != "" {
+		t.Errorf("changing a loaded state changed the store (-want +got):\n%s", diff)
+	}
+}
+
+func updateChangesState(t *testing.T, s ferry.SessionStore) {
+	mustCreate(t, s, sample("s"))
+	err := s.Update(t.Context(), "s", func(st *ferry.SessionState) error {
+		st.LogLevel = "error"
+		st.Subscriptions = append(st.Subscriptions, "file:///c")
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Update = %v", err)
+	}
+	want := sample("s")
+	want.LogLevel = "error"
+	want.Subscriptions = append(want.Subscriptions, "file:///c")
+	if diff := cmp.Diff(want, mustLoad(t, s, "s")); diff != "" {
+		t.Errorf("after Update (-want +got):\n%s", diff)
+	}
+}
+
+func updateErrorChangesNothing(t *testing.T, s ferry.SessionStore) {
+	mustCreate(t, s, sample("s"))
+	refused := errors.New("refused")
+	err := s.Update(t.Context(), "s", func(st *ferry.SessionState) error {
+		st.LogLevel = "debug"
+		st.Subscriptions[0] = "file:///changed"
+		return refused
+	})
+	if !errors.Is(err, refused) {
+		t.Errorf("Update = %v, want the error f returned", err)
+	}
+	if diff := cmp.Diff(sample("s"), mustLoad(t, s, "s")); diff != "" {
+		t.Errorf("an Update whose f failed changed the store (-want +got):\n%s", diff)
+	}
+}
+
+func wantNotFound(t *testing.T, s ferry.SessionStore, id string) {
+	t.Helper()
+	ctx := t.Context()
+	if _, err := s.Load(ctx, id); !errors.Is(err, ferry.ErrSessionNotFound) {
+		t.Errorf("Load(%q) = %v, want ErrSessionNotFound", id, err)
+	}
+	called := false
+	err := s.Update(ctx, id, func(*ferry.SessionState) error { called = true; return nil })
+	if !errors.Is(err, ferry.ErrSessionNotFound) {
+		t.Errorf("Update(%q) = %v, want ErrSessionNotFound", id, err)
+	}
+	if called {
+		t.Errorf("Update(%q) called f for a session that is not there", id)
+	}
+	if err := s.Delete(ctx, id); !errors.Is(err, ferry.ErrSessionNotFound) {
+		t.Errorf("Delete(%q) = %v, want ErrSessionNotFound", id, err)
+	}
+}
+
+func unknownIsNotFound(t *testing.T, s ferry.SessionStore) {
+	mustCreate(t, s, sample("known"))
+	wantNotFound(t, s, "unknown")
+	mustLoad(t, s, "known")
+}
+
+func deletedIsNotFound(t *testing.T, s ferry.SessionStore) {
+	mustCreate(t, s, sample("gone"))
+	mustCreate(t, s, sample("kept"))
+	if err := s.Delete(t.Context(), "gone"); err != nil {
+		t.Fatalf("Delete = %v", err)
+	}
+	wantNotFound(t, s, "gone")
+	mustLoad(t, s, "kept")
+}
+
+// concurrentUpdatesLoseNothing runs many updates of one session at once,
+// each changing a different part of it, as resources/subscribe and
+// logging/setLevel do.
+func concurrentUpdatesLoseNothing(t *testing.T, s ferry.SessionStore) {
+	mustCreate(t, s, &ferry.SessionState{ID: "s", ProtocolVersion: ferry.Version20251125})
+	const n = 32
+	var wg sync.WaitGroup
+	errs := make(chan error, n+1)
+	for i := range n {
+		wg.Go(func() {
+			uri := fmt.Sprintf("file:///%d", i)
+			errs <- s.Update(context.WithoutCancel(t.Context()), "s", func(st *ferry.SessionState) error {
+				st.Subscriptions = append(st.Subscriptions, uri)
+				return nil
+			})
+		})
+	}
+	wg.Go(func() {
+		errs <- s.Update(t.Context(), "s", func(st *ferry.SessionState) error {
+			st.LogLevel = "debug"
+			return nil
+		})
+	})
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("Update = %v", err)
+		}
+	}
+	st := mustLoad(t, s, "s")
+	slices.Sort(st.Subscriptions)
+	var want []string
+	for i := range n {
+		want = append(want, fmt.Sprintf("file:///%d", i))
+	}
+	slices.Sort(want)
+	if diff := cmp.Diff(want, st.Subscriptions); diff != "" {
+		t.Errorf("concurrent updates lost subscriptions (-want +got):\n%s", diff)
+	}
+	if st.LogLevel != "debug" {
+		t.Errorf("LogLevel = %q, want debug: a concurrent update lost it", st.LogLevel)
+	}
+}
+
+func expiry(t *testing.T, s ferry.SessionStore) {
+	mustCreate(t, s, sample("s"))
+	mustLoad(t, s, "s")
+	time.Sleep(ExpiryHorizon)
+	wantNotFound(t, s, "s")
+}

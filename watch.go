@@ -1,0 +1,251 @@
+package ferry
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// NotificationWriteTimeout is how long a change notification (a list
+// change or a resource update) may take to reach a client's stream: a
+// stdio connection, a stateful session's GET stream or a
+// subscriptions/listen stream. A stream whose client does not take one for
+// that long is ended, and the server logs it at warn level.
+//
+// Notifying never waits for a stream: [Server.AddTool],
+// [Server.RemoveTools], [Server.NotifyResourceUpdated] and the other
+// changes put the notification in each stream's queue and return. A change
+// already waiting in a queue is not queued twice, so a queue holds at most
+// one notification per list and per subscribed resource; it also holds at
+// most [NotificationQueueSize], and a stream whose queue overflows is
+// ended too.
+//
+// Over HTTP the timeout needs a ResponseWriter that supports write
+// deadlines ([http.ResponseController.SetWriteDeadline]; net/http's does).
+// Behind one that does not, a stalled stream keeps its own goroutine until
+// the connection dies, but still never holds up the notifier.
+const NotificationWriteTimeout = 10 * time.Second
+
+// NotificationQueueSize is the most change notifications that may wait
+// for one stream; see [NotificationWriteTimeout].
+const NotificationQueueSize = 2 * MaxSubscriptions
+
+// errStreamStalled ends a stream whose client is not reading.
+var errStreamStalled = errors.New("ferry: the client is not reading its stream")
+
+// change is one change a stream may be told of: a list change (method is
+// "notifications/tools/list_changed" and the like) or a resource update
+// (uri is set).
+type change struct {
+	method string
+	uri    string
+}
+
+const methodResourceUpdated = "notifications/resources/updated"
+
+// watcher is a stream that hears about changes: a legacy stdio connection,
+// a stateful session's GET stream, or a modern subscriptions/listen stream.
+// The notifier only queues; the stream's own goroutine drains the queue
+// (see [holdStream]).
+type watcher struct {
+	// wants reports whether the stream's client asked to hear of c. It
+	// runs on the notifier's goroutine and must not block.
+	wants func(c change) bool
+
+	mu       sync.Mutex // guards the fields below
+	queue    []change
+	queued   map[change]struct{} // the changes in queue
+	spare    []change            // the last drained queue, reused
+	overflow bool
+	busy     bool // the stream is writing what it took from the queue
+	// direct, when set, writes a change at once if that needs no waiting
+	// (the connection's own buffer has room), and reports whether it did;
+	// it is used only while nothing is queued or being written, so that
+	// changes keep their order. It runs with mu held and must not block.
+	direct func(change) bool
+
+	ready chan struct{} // holds a token while queue is not empty
+	full  chan struct{} // closed when the queue overflows
+}
+
+func newWatcher(wants func(change) bool) *watcher {
+	return &watcher{wants: wants, queued: map[change]struct{}{},
+		ready: make(chan struct{}, 1), full: make(chan struct{})}
+}
+
+// push queues c if the stream wants it and it is not queued already. It
+// never blocks.
+func (w *watcher) push(c change) {
+	if !w.wants(c) {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.overflow {
+		return
+	}
+	if _, ok := w.queued[c]; ok {
+		return
+	}
+	if len(w.queue) == 0 && !w.busy && w.direct != nil && w.direct(c) {
+		return
+	}
+	if len(w.queue) >= NotificationQueueSize {
+		w.overflow = true
+		w.queue, w.queued = nil, nil
+		close(w.full)
+		return
+	}
+	w.queue = append(w.queue, c)
+	w.queued[c] = struct{}{}
+	select {
+	case w.ready <- struct{}{}:
+	default:
+	}
+}
+
+// setDirect sets [watcher.direct].
+func (w *watcher) setDirect(f func(change) bool) {
+	w.mu.Lock()
+	w.direct = f
+	w.mu.Unlock()
+}
+
+// take returns the queued changes, oldest first, and empties the queue;
+// the stream is busy writing them until idle. The slice is valid until the
+// next take.
+func (w *watcher) take() []change {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.busy = true
+	q := w.queue
+	w.queue = w.spare[:0]
+	w.spare = q
+	clear(w.queued)
+	return q
+}
+
+// idle marks the stream done with what it took.
+func (w *watcher) idle() {
+	w.mu.Lock()
+	w.busy = false
+	w.mu.Unlock()
+}
+
+// pending returns the number of queued changes.
+func (w *watcher) pending() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.queue)
+}
+
+// watch registers w until stop is called; stop may be called more than
+// once.
+func (s *Server) watch(w *watcher) (stop func()) {
+	s.watchMu.Lock()
+	if s.watchers == nil {
+		s.watchers = make(map[*watcher]struct{})
+	}
+	s.watchers[w] = struct{}{}
+	s.watchMu.Unlock()
+	return func() {
+		s.watchMu.Lock()
+		delete(s.watchers, w)
+		s.watchMu.Unlock()
+	}
+}
+
+// listChanged tells every watcher that wants it that a list changed. It
+// does not wait for any stream.
+func (s *Server) listChanged(method string) {
+	c := change{method: method}
+	for _, w := range s.currentWatchers() {
+		w.push(c)
+	}
+}
+
+// currentWatchers returns the current watchers.
+func (s *Server) currentWatchers() []*watcher {
+	s.watchMu.Lock()
+	defer s.watchMu.Unlock()
+	ws := make([]*watcher, 0, len(s.watchers))
+	for w := range s.watchers {
+		ws = append(ws, w)
+	}
+	return ws
+}
+
+// NotifyResourceUpdated tells every client on this replica that subscribed
+// to uri (resources/subscribe in a legacy session, subscriptions/listen in
+// the modern era) that the resource changed, so it may read it again.
+// Clients connected to other replicas are not reached. It returns at once:
+// the notification is queued on each stream (see
+// [NotificationWriteTimeout]), and several updates of one resource that
+// wait together reach a client as one.
+func (s *Server) NotifyResourceUpdated(uri string) {
+	c := change{method: methodResourceUpdated, uri: uri}
+	for _, w := range s.currentWatchers() {
+		w.push(c)
+	}
+}
+
+// streamEnded logs the end of a stream whose client stopped reading.
+func (s *Server) streamEnded(ctx context.Context, stream string, err error, args ...any) {
+	s.logger.WarnContext(ctx, "ferry: ended a stream whose client is not reading",
+		append([]any{"stream", stream, "err", err, "limit", NotificationWriteTimeout}, args...)...)
+}
+
+// holdStream keeps a long-lived stream open until ctx ends (its error) or
+// closing is closed (nil, once what is queued has been written).
+// Meanwhile it writes the changes w queues (if w is not nil) through
+// write, and if ka is not nil it writes a keepalive every
+// [keepaliveInterval]. A failed write ends the stream with its error, and
+// so does an overflowing queue ([errStreamStalled]).
+func holdStream(ctx context.Context, closing <-chan struct{}, ka func() error, w *watcher, write func(change) error) error {
+	var tick <-chan time.Time
+	if ka != nil {
+		t := time.NewTicker(keepaliveInterval)
+		defer t.Stop()
+		tick = t.C
+	}
+	var ready, full <-chan struct{}
+	if w != nil {
+		ready, full = w.ready, w.full
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-closing:
+			if w != nil {
+				return writeQueued(ctx, w, write)
+			}
+			return nil
+		case <-full:
+			return errStreamStalled
+		case <-ready:
+			if err := writeQueued(ctx, w, write); err != nil {
+				return err
+			}
+		case <-tick:
+			if err := ka(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// writeQueued writes what w holds.
+func writeQueued(ctx context.Context, w *watcher, write func(change) error) error {
+	for _, c := range w.take() {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err := write(c); err != nil {
+			return err
+		}
+	}
+	w.idle()
+	return nil
+}

@@ -1,0 +1,431 @@
+package ferry
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// lockedBuffer is a log sink the test reads while the server writes.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// newWatchedServer returns a server with one resource, logging to logs.
+func newWatchedServer(logs io.Writer) *Server {
+	srv := NewServer("s", "1", &ServerOptions{Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	srv.AddResource(Resource{URI: "r://x", Name: "x"}, func(context.Context, *ReadResourceRequest) ([]ResourceContents, error) {
+		return nil, nil
+	})
+	srv.AddTool(Tool{Name: "t0", Description: "Does nothing."}, func(context.Context, *CallToolRequest) (*ToolResult, error) { return &ToolResult{}, nil })
+	return srv
+}
+
+// notifyMany makes 10,000 changes and reports how long the caller waited,
+// by the clock of the test's bubble: zero unless something blocked.
+func notifyMany(srv *Server) time.Duration {
+	start := time.Now()
+	for i := range 10000 {
+		srv.NotifyResourceUpdated("r://x")
+		if i%100 == 0 {
+			srv.AddTool(Tool{Name: "t1", Description: "Does nothing."}, func(context.Context, *CallToolRequest) (*ToolResult, error) { return &ToolResult{}, nil })
+			srv.RemoveTools("t1")
+		}
+	}
+	return time.Since(start)
+}
+
+// checkQueuesBounded fails if any stream holds more than a notification
+// per kind of change.
+func checkQueuesBounded(t *testing.T, srv *Server) {
+	t.Helper()
+	for _, w := range srv.currentWatchers() {
+		if n := w.pending(); n > 2 {
+			t.Errorf("a stream holds %d queued notifications after 10,000 changes of 2 kinds", n)
+		}
+	}
+}
+
+// stdioClient is a client of [Server.Run] over pipes.
+type stdioClient struct {
+	in   *io.PipeWriter // the client's lines
+	out  *io.PipeWriter // the server's output
+	done chan error     // Run's result
+}
+
+func startStdio(t *testing.T, srv *Server, out io.Writer, pw *io.PipeWriter) *stdioClient {
+	inR, inW := io.Pipe()
+	c := &stdioClient{in: inW, out: pw, done: make(chan error, 1)}
+	go func() { c.done <- srv.Run(context.Background(), &IOTransport{Reader: inR, Writer: out}) }()
+	return c
+}
+
+func (c *stdioClient) send(t *testing.T, lines ...string) {
+	t.Helper()
+	for _, l := range lines {
+		if _, err := io.WriteString(c.in, l+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var legacySubscribe = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+	`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"r://x"}}`,
+}
+
+// A stdio client that stops reading holds up neither the code that makes
+// changes nor the other clients; its stream is ended and logged.
+func TestStalledStdioClientIsEndedWithoutBlockingNotifiers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs lockedBuffer
+		srv := newWatchedServer(&logs)
+
+		_, stalledOut := io.Pipe() // never read
+		stalled := startStdio(t, srv, stalledOut, stalledOut)
+		stalled.send(t, legacySubscribe...)
+
+		readR, readW := io.Pipe()
+		reader := startStdio(t, srv, readW, readW)
+		var got lockedBuffer
+		var readerWG sync.WaitGroup
+		readerWG.Go(func() {
+			sc := bufio.NewScanner(readR)
+			for sc.Scan() {
+				got.Write(append(sc.Bytes(), '\n'))
+			}
+		})
+		reader.send(t, legacySubscribe...)
+		synctest.Wait()
+
+		if waited := notifyMany(srv); waited != 0 {
+			t.Errorf("the notifier waited %v", waited)
+		}
+		synctest.Wait()
+		checkQueuesBounded(t, srv)
+		if s := got.String(); !strings.Contains(s, `"notifications/resources/updated","params":{"uri":"r://x"}`) ||
+			!strings.Contains(s, "notifications/tools/list_changed") {
+			t.Errorf("the reading client did not get its notifications:\n%.500s", s)
+		}
+		select {
+		case err := <-stalled.done:
+			t.Fatalf("the stalled client was ended before the limit: %v", err)
+		default:
+		}
+
+		time.Sleep(NotificationWriteTimeout + time.Second)
+		synctest.Wait()
+		select {
+		case err := <-stalled.done:
+			if !errors.Is(err, errStreamStalled) {
+				t.Errorf("Run = %v, want an error saying the client is not reading", err)
+			}
+		default:
+			t.Fatal("the stalled client's connection was not ended")
+		}
+		if !strings.Contains(logs.String(), "ended a stream whose client is not reading") {
+			t.Errorf("the end of the stalled stream was not logged: %s", logs.String())
+		}
+
+		stalled.in.Close()
+		reader.in.Close()
+		if err := <-reader.done; err != nil {
+			t.Errorf("the reading client's Run = %v", err)
+		}
+		readW.Close()
+		readerWG.Wait()
+	})
+}
+
+// stallWriter is a ResponseWriter whose client reads the first allow
+// writes and then nothing: a write blocks until its write deadline.
+type stallWriter struct {
+	header  http.Header
+	release chan struct{}
+
+	mu       sync.Mutex
+	allow    int
+	deadline time.Time
+}
+
+func newStallWriter(allow int) *stallWriter {
+	return &stallWriter{header: http.Header{}, release: make(chan struct{}), allow: allow}
+}
+
+func (w *stallWriter) Header() http.Header { return w.header }
+func (w *stallWriter) WriteHeader(int)     {}
+func (w *stallWriter) Flush()              {}
+
+func (w *stallWriter) SetWriteDeadline(d time.Time) error {
+	w.mu.Lock()
+	w.deadline = d
+	w.mu.Unlock()
+	return nil
+}
+
+func (w *stallWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	if w.allow > 0 {
+		w.allow--
+		w.mu.Unlock()
+		return len(b), nil
+	}
+	d := w.deadline
+	w.mu.Unlock()
+	var timeout <-chan time.Time
+	if !d.IsZero() {
+		timeout = time.After(time.Until(d))
+	}
+	select {
+	case <-timeout:
+		return 0, os.ErrDeadlineExceeded
+	case <-w.release:
+		return 0, io.ErrClosedPipe
+	}
+}
+
+// countingStore counts the loads of a store.
+type countingStore struct {
+	MemorySessionStore
+	loads atomic.Int64
+}
+
+func (s *countingStore) Load(ctx context.Context, id string) (*SessionState, error) {
+	s.loads.Add(1)
+	return s.MemorySessionStore.Load(ctx, id)
+}
+
+// post sends a JSON-RPC body to h and returns the recorder.
+func post(h http.Handler, session, body string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
+	req.Host = "localhost"
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		req.Header.Set(headerSessionID, session)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+// statefulSession initializes a stateful session subscribed to r://x.
+func statefulSession(t *testing.T, h http.Handler) string {
+	t.Helper()
+	rec := post(h, "", legacySubscribe[0])
+	id := rec.Header().Get(headerSessionID)
+	if id == "" {
+		t.Fatalf("initialize: %d %s", rec.Code, rec.Body)
+	}
+	if rec := post(h, id, legacySubscribe[2]); !strings.Contains(rec.Body.String(), `"result":{}`) {
+		t.Fatalf("subscribe: %s", rec.Body)
+	}
+	return id
+}
+
+// openGet serves a GET stream on w until it ends.
+func openGet(h http.Handler, session string, w http.ResponseWriter) chan struct{} {
+	req := httptest.NewRequest("GET", "/mcp", nil)
+	req.Host = "localhost"
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set(headerSessionID, session)
+	done := make(chan struct{})
+	go func() {
+		h.ServeHTTP(w, req)
+		close(done)
+	}()
+	return done
+}
+
+// A GET stream whose client stops reading holds up neither the notifier
+// nor other sessions' streams, is ended after the limit and logged; and no
+// stream loads the session store per notification.
+func TestStalledGETStreamIsEndedWithoutBlockingNotifiers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs lockedBuffer
+		srv := newWatchedServer(&logs)
+		store := &countingStore{}
+		h := NewHTTPHandler(srv, &HTTPOptions{Stateful: true, SessionStore: store})
+
+		stalledW := newStallWriter(0)
+		stalledDone := openGet(h, statefulSession(t, h), stalledW)
+		readingW := &syncWriter{header: http.Header{}}
+		readingCtx, stopReading := context.WithCancel(context.Background())
+		req := httptest.NewRequestWithContext(readingCtx, "GET", "/mcp", nil)
+		req.Host = "localhost"
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set(headerSessionID, statefulSession(t, h))
+		readingDone := make(chan struct{})
+		go func() {
+			h.ServeHTTP(readingW, req)
+			close(readingDone)
+		}()
+		synctest.Wait()
+		loads := store.loads.Load()
+
+		if waited := notifyMany(srv); waited != 0 {
+			t.Errorf("the notifier waited %v", waited)
+		}
+		synctest.Wait()
+		checkQueuesBounded(t, srv)
+		if n := store.loads.Load() - loads; n != 0 {
+			t.Errorf("the GET streams loaded the session store %d times for 10,000 notifications, want 0", n)
+		}
+		if s := readingW.String(); !strings.Contains(s, `"notifications/resources/updated","params":{"uri":"r://x"}`) ||
+			!strings.Contains(s, "notifications/tools/list_changed") {
+			t.Errorf("the reading stream did not get its notifications:\n%.500s", s)
+		}
+
+		time.Sleep(NotificationWriteTimeout + time.Second)
+		synctest.Wait()
+		select {
+		case <-stalledDone:
+		default:
+			t.Fatal("the stalled GET stream was not ended")
+		}
+		if !strings.Contains(logs.String(), "stream=GET") {
+			t.Errorf("the end of the stalled GET stream was not logged: %s", logs.String())
+		}
+		stopReading()
+		<-readingDone
+		close(stalledW.release)
+	})
+}
+
+// A modern subscriptions/listen stream, on the default stateless
+// configuration, whose client stops reading after the acknowledgement
+// holds up neither the notifier nor other streams, and is ended and logged.
+func TestStalledListenStreamIsEndedWithoutBlockingNotifiers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs lockedBuffer
+		srv := newWatchedServer(&logs)
+		h := NewHTTPHandler(srv, nil)
+		listen := func(ctx context.Context, w http.ResponseWriter) chan struct{} {
+			body := `{"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true,"resourceSubscriptions":["r://x"]},` +
+				`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+			req := httptest.NewRequestWithContext(ctx, "POST", "/mcp", strings.NewReader(body))
+			req.Host = "localhost"
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+			req.Header.Set("Mcp-Method", "subscriptions/listen")
+			done := make(chan struct{})
+			go func() {
+				h.ServeHTTP(w, req)
+				close(done)
+			}()
+			return done
+		}
+		stalledW := newStallWriter(3) // the acknowledgement's event
+		stalledDone := listen(context.Background(), stalledW)
+		readingW := &syncWriter{header: http.Header{}}
+		ctx, stopReading := context.WithCancel(context.Background())
+		readingDone := listen(ctx, readingW)
+		synctest.Wait()
+
+		if waited := notifyMany(srv); waited != 0 {
+			t.Errorf("the notifier waited %v", waited)
+		}
+		synctest.Wait()
+		checkQueuesBounded(t, srv)
+		if s := readingW.String(); !strings.Contains(s, `"notifications/resources/updated","params":{"uri":"r://x"`) ||
+			!strings.Contains(s, "notifications/tools/list_changed") {
+			t.Errorf("the reading stream did not get its notifications:\n%.500s", s)
+		}
+
+		time.Sleep(NotificationWriteTimeout + time.Second)
+		synctest.Wait()
+		select {
+		case <-stalledDone:
+		default:
+			t.Fatal("the stalled listen stream was not ended")
+		}
+		if !strings.Contains(logs.String(), "stream=subscriptions/listen") {
+			t.Errorf("the end of the stalled listen stream was not logged: %s", logs.String())
+		}
+		stopReading()
+		<-readingDone
+		close(stalledW.release)
+	})
+}
+
+func TestWatcherQueue(t *testing.T) {
+	all := func(change) bool { return true }
+	tests := []struct {
+		name    string
+		push    []change
+		want    int  // queued afterwards
+		overrun bool // the stream must end
+	}{
+		{"a change already waiting is not queued twice",
+			[]change{{method: "m"}, {method: methodResourceUpdated, uri: "a"}, {method: "m"}, {method: methodResourceUpdated, uri: "a"}}, 2, false},
+		{"distinct changes are all kept",
+			[]change{{method: "m"}, {method: methodResourceUpdated, uri: "a"}, {method: methodResourceUpdated, uri: "b"}}, 3, false},
+		{"a queue that overflows ends its stream",
+			func() []change {
+				var cs []change
+				for i := range NotificationQueueSize + 1 {
+					cs = append(cs, change{method: methodResourceUpdated, uri: string(rune('a'+i%26)) + strings.Repeat("x", i/26)})
+				}
+				return cs
+			}(), 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWatcher(all)
+			for _, c := range tt.push {
+				w.push(c)
+			}
+			if got := w.pending(); got != tt.want {
+				t.Errorf("pending = %d, want %d", got, tt.want)
+			}
+			closing := make(chan struct{})
+			if !tt.overrun {
+				close(closing) // the stream ends cleanly, once what is queued is written
+			}
+			written := 0
+			err := holdStream(t.Context(), closing, nil, w, func(change) error { written++; return nil })
+			if !tt.overrun && written != tt.want {
+				t.Errorf("%d changes written before the stream ended, want %d", written, tt.want)
+			}
+			if overran := errors.Is(err, errStreamStalled); overran != tt.overrun {
+				t.Errorf("holdStream = %v, want the stream ended: %t", err, tt.overrun)
+			}
+		})
+	}
+}
+
+// A change the stream does not want is not queued.
+func TestWatcherQueuesOnlyWhatItsClientAskedFor(t *testing.T) {
+	w := newWatcher(func(c change) bool { return c.uri == "wanted" })
+	w.push(change{method: methodResourceUpdated, uri: "other"})
+	w.push(change{method: "notifications/tools/list_changed"})
+	w.push(change{method: methodResourceUpdated, uri: "wanted"})
+	if got := w.take(); len(got) != 1 || got[0].uri != "wanted" {
+		t.Errorf("queued %v, want only the wanted update", got)
+	}
+}
