@@ -313,7 +313,7 @@ func (c *streamConn) batch(ctx context.Context, items []json.RawMessage) {
 // connBatch serves a batch's elements on a connection.
 type connBatch struct {
 	c   *streamConn
-	ctx context.Context
+	ctx context.Context //nolint:containedctx // the batch's own: the value lives no longer than the batch
 }
 
 func (b connBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
@@ -391,7 +391,7 @@ func (c *streamConn) legacy(r *request, p *wireParams) error {
 
 // connOut sends a request's messages on its connection.
 type connOut struct {
-	ctx context.Context
+	ctx context.Context //nolint:containedctx // the request's own: the value lives no longer than the request
 	c   *streamConn
 }
 

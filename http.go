@@ -120,7 +120,7 @@ type HTTPHandler struct {
 // Check first and report its error.
 func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 	if err := s.startServing(); err != nil {
-		panic("ferry: the server's start-up check failed:\n" + err.Error())
+		panic("ferry: the server's start-up check failed:\n" + err.Error()) //nolint:forbidigo // documented: a misdeclared server must not start
 	}
 	h := &HTTPHandler{srv: s, live: map[string]*liveSession{}}
 	if opts != nil {

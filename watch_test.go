@@ -118,7 +118,7 @@ func TestStalledStdioClientIsEndedWithoutBlockingNotifiers(t *testing.T) {
 		readerWG.Go(func() {
 			sc := bufio.NewScanner(readR)
 			for sc.Scan() {
-				got.Write(append(sc.Bytes(), '\n'))
+				_, _ = got.Write(append(sc.Bytes(), '\n'))
 			}
 		})
 		reader.send(t, legacySubscribe...)
