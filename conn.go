@@ -345,7 +345,7 @@ func (c *streamConn) notification(m *jsonrpc.Message, p *wireParams) {
 // when the request was cancelled and gets no answer. w is the watcher of a
 // subscriptions/listen registered as it was read, or nil.
 func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte, w *watcher) []byte {
-	r := &request{srv: c.srv, id: m.ID, method: m.Method, calls: &c.calls, out: connOut{ctx, c}, closing: c.closing, watch: w}
+	r := c.srv.newRequest(m, peer{out: connOut{ctx, c}, calls: &c.calls, closing: c.closing, watch: w})
 	if p.triesModern() {
 		if err := c.srv.checkModern(r, p); err != nil {
 			return appendErrorResponse(b, m.ID, err)
@@ -385,7 +385,7 @@ func (c *streamConn) legacy(r *request, p *wireParams) error {
 	} else if c.version == "" && r.method != "ping" {
 		return NewError(CodeInvalidRequest, "the session is not initialized: send initialize first, or a request with the 2026-07-28 _meta fields")
 	}
-	r.version, r.caps, r.level, r.state = c.version, c.caps, c.level, c
+	r.join(legacySession{version: c.version, caps: c.caps, level: c.level, state: c})
 	return nil
 }
 

@@ -346,7 +346,7 @@ func (s *Server) declares(member string) bool {
 	case "prompts":
 		return s.prompts.len() > 0
 	default:
-		return s.resources.len() > 0 || s.templates.len() > 0
+		return s.hasResourcesLocked()
 	}
 }
 
@@ -429,7 +429,7 @@ func (s *Server) legacyState(ctx context.Context, r *request, p *wireParams) err
 		return r.state.setLevel(ctx, l)
 	default:
 		s.mu.RLock()
-		ok := s.resources.len() > 0 || s.templates.len() > 0
+		ok := s.hasResourcesLocked()
 		s.mu.RUnlock()
 		if !ok {
 			return methodNotFound(r.method)

@@ -273,7 +273,7 @@ func (h *HTTPHandler) writeError(w http.ResponseWriter, status int, id []byte, e
 
 // postModern serves a 2026-07-28 request.
 func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, p *wireParams) {
-	req := &request{srv: h.srv, id: m.ID, method: m.Method, header: r.Header}
+	req := h.srv.newRequest(m, peer{header: r.Header})
 	// The headers must repeat the body before the body's version is judged,
 	// as the reference server does: a disagreement is -32020, not -32022.
 	if p.Meta != nil && p.Meta.Version != "" {
@@ -390,15 +390,16 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *json
 // brings its log level (info until set) and its state; a stateless one
 // keeps neither, so it sends no logs.
 func (h *HTTPHandler) legacyRequest(r *http.Request, m *jsonrpc.Message, sess *resolvedSession) *request {
-	req := &request{srv: h.srv, id: m.ID, method: m.Method, header: r.Header,
-		version: sess.version, caps: sess.caps, session: sess.id, level: levelOff, stateless: sess.state == nil}
+	req := h.srv.newRequest(m, peer{header: r.Header})
+	ls := legacySession{id: sess.id, version: sess.version, caps: sess.caps, level: levelOff}
 	if sess.state != nil {
-		req.level = LevelInfo
+		ls.level = LevelInfo
 		if l, ok := parseLevel(sess.state.LogLevel); ok {
-			req.level = l
+			ls.level = l
 		}
-		req.state = &storedState{h: h, id: sess.id}
+		ls.state = &storedState{h: h, id: sess.id}
 	}
+	req.join(ls)
 	return req
 }
 
@@ -458,8 +459,12 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *json
 		id = h.srv.keys.issueSession(version, caps, caller)
 	}
 	w.Header().Set(headerSessionID, id)
-	req := &request{srv: h.srv, id: m.ID, method: m.Method, version: version, caps: caps, session: id,
-		stateless: !h.opts.Stateful}
+	req := h.srv.newRequest(m, peer{header: r.Header})
+	ls := legacySession{id: id, version: version, caps: caps, level: levelOff}
+	if h.opts.Stateful {
+		ls.level, ls.state = LevelInfo, &storedState{h: h, id: id}
+	}
+	req.join(ls)
 	h.answer(w, r, req, p, id)
 }
 

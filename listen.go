@@ -26,7 +26,7 @@ func (s *Server) listenFilter(p *wireParams) (listenFilter, error) {
 		want = *p.Notifications
 	}
 	s.mu.RLock()
-	hasResources := s.resources.len() > 0 || s.templates.len() > 0
+	hasResources := s.hasResourcesLocked()
 	s.mu.RUnlock()
 	if !hasResources {
 		want.ResourceSubscriptions, want.ResourcesListChanged = nil, false

@@ -120,6 +120,40 @@ type request struct {
 	sentProgress bool
 }
 
+// peer is what a transport knows of where a request came from. Each
+// field is optional; see [request] for what each one means.
+type peer struct {
+	out     outbound
+	calls   *pendingCalls
+	closing <-chan struct{}
+	header  http.Header
+	watch   *watcher
+}
+
+// newRequest builds the request of message m, received from p. Its era
+// and version are not known yet: [Server.checkModern] fills them for a
+// modern request, [request.join] for a legacy session's.
+func (s *Server) newRequest(m *jsonrpc.Message, p peer) *request {
+	return &request{srv: s, id: m.ID, method: m.Method, out: p.out, calls: p.calls, closing: p.closing,
+		header: p.header, watch: p.watch}
+}
+
+// legacySession is what a request of a legacy session learns from it.
+// state is nil for a stateless HTTP session, which keeps nothing.
+type legacySession struct {
+	id      string
+	version string
+	caps    clientCaps
+	level   LogLevel
+	state   legacyState
+}
+
+// join makes r a request of the legacy session ls.
+func (r *request) join(ls legacySession) {
+	r.session, r.version, r.caps, r.level, r.state = ls.id, ls.version, ls.caps, ls.level, ls.state
+	r.stateless = ls.state == nil
+}
+
 type requestKey struct{}
 
 func withRequest(ctx context.Context, r *request) context.Context {

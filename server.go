@@ -178,7 +178,7 @@ func (s *Server) capabilities(modern, stateless bool) map[string]any {
 	if s.prompts.len() > 0 {
 		caps["prompts"] = listChanged
 	}
-	if s.resources.len() > 0 || s.templates.len() > 0 {
+	if s.hasResourcesLocked() {
 		caps["resources"] = map[string]any{"subscribe": true, "listChanged": true}
 		if stateless {
 			caps["resources"] = map[string]any{}
@@ -209,4 +209,10 @@ func (s *Server) completes() bool {
 
 func (s *Server) completesLocked() bool {
 	return s.opts.CompletionHandler != nil || s.prompts.len() > 0 || s.templates.len() > 0
+}
+
+// hasResourcesLocked reports whether the server declares resources: it
+// has a resource or a template. The caller holds s.mu.
+func (s *Server) hasResourcesLocked() bool {
+	return s.resources.len() > 0 || s.templates.len() > 0
 }
