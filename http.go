@@ -422,6 +422,9 @@ func (h *HTTPHandler) session(r *http.Request) (*resolvedSession, int, error) {
 		return &resolvedSession{id: id, version: t.version, caps: t.caps}, 0, nil
 	}
 	st, err := h.store.Load(r.Context(), id)
+	if err == nil && st.Subject != "" && subjectOf(r.Context()) != st.Subject {
+		err = ErrSessionNotFound // another caller's session is no session of his
+	}
 	if err != nil {
 		if errors.Is(err, ErrSessionNotFound) {
 			return nil, http.StatusNotFound, notFound()
@@ -443,7 +446,7 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *json
 	var id string
 	if h.opts.Stateful {
 		id = newSessionID()
-		st := &SessionState{ID: id, ProtocolVersion: version, ClientCapabilities: caps.exported()}
+		st := &SessionState{ID: id, ProtocolVersion: version, ClientCapabilities: caps.exported(), Subject: subjectOf(r.Context())}
 		if err := h.store.Create(r.Context(), st); errors.Is(err, ErrTooManySessions) {
 			h.srv.logger.WarnContext(r.Context(), "ferry: refused a session: the session store is full")
 			h.writeError(w, http.StatusServiceUnavailable, m.ID, NewError(CodeInternalError,
@@ -740,6 +743,10 @@ func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
 	id := r.Header.Get(headerSessionID)
 	if id == "" {
 		writeJSONError(w, http.StatusBadRequest, CodeInvalidRequest, "missing Mcp-Session-Id header")
+		return
+	}
+	if _, status, err := h.session(r); err != nil { // only its own caller may end a session
+		h.writeError(w, status, nil, err)
 		return
 	}
 	if err := h.store.Delete(r.Context(), id); err != nil {

@@ -43,3 +43,12 @@ func PrincipalFromContext(ctx context.Context) (*Principal, bool) {
 	p, _ := ctx.Value(principalKey{}).(*Principal)
 	return p, p != nil
 }
+
+// subjectOf returns the subject of ctx's principal, or "" for an
+// anonymous caller.
+func subjectOf(ctx context.Context) string {
+	if p, ok := PrincipalFromContext(ctx); ok {
+		return p.Subject
+	}
+	return ""
+}

@@ -10,16 +10,24 @@ import (
 	"github.com/ferry-mcp/ferry"
 )
 
-// A stateless session id issued to a principal at initialize is refused
-// when another principal, or an anonymous caller, presents it; one issued
-// anonymously serves any caller.
-func TestStatelessSessionIsBoundToItsPrincipal(t *testing.T) {
+// A session id, stateless or stateful, issued to a principal at
+// initialize is refused when another principal, or an anonymous caller,
+// presents it; one issued anonymously serves any caller.
+func TestSessionIsBoundToItsPrincipal(t *testing.T) {
+	for _, stateful := range []bool{false, true} {
+		t.Run(map[bool]string{false: "stateless", true: "stateful"}[stateful], func(t *testing.T) {
+			testSessionIsBoundToItsPrincipal(t, &ferry.HTTPOptions{Stateful: stateful})
+		})
+	}
+}
+
+func testSessionIsBoundToItsPrincipal(t *testing.T, opts *ferry.HTTPOptions) {
 	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
 	srv.AddTool(ferry.Tool{Name: "whoami", Description: "Names the caller."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		p, _ := ferry.PrincipalFromContext(ctx)
 		return ferry.NewResult(ferry.Text(p.Subject)), nil
 	})
-	ts := httptest.NewServer(asUser(ferry.NewHTTPHandler(srv, nil)))
+	ts := httptest.NewServer(asUser(ferry.NewHTTPHandler(srv, opts)))
 	defer ts.Close()
 	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`
 	const whoami = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami","arguments":{}}}`
@@ -45,6 +53,29 @@ func TestStatelessSessionIsBoundToItsPrincipal(t *testing.T) {
 		if status == http.StatusOK && tt.user != "" && !strings.Contains(body, `"text":"`+tt.user+`"`) {
 			t.Errorf("%s: answer %s does not name %s", tt.name, body, tt.user)
 		}
+	}
+	if !opts.Stateful {
+		return
+	}
+	// Only its own caller may end a stateful session.
+	del := func(user string) int {
+		req, _ := http.NewRequest("DELETE", ts.URL, nil)
+		req.Header.Set("Mcp-Session-Id", alices)
+		if user != "" {
+			req.Header.Set("X-User", user)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := del("mallory"); got != http.StatusNotFound {
+		t.Errorf("DELETE by another principal: status %d, want 404", got)
+	}
+	if got := del("alice"); got != http.StatusNoContent {
+		t.Errorf("DELETE by its principal: status %d, want 204", got)
 	}
 }
 

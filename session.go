@@ -27,6 +27,10 @@ type SessionState struct {
 	// Subscriptions are the resource URIs the client subscribed to, at
 	// most [MaxSubscriptions].
 	Subscriptions []string `json:"subscriptions,omitempty"`
+	// Subject is the [Principal.Subject] of the caller that initialized
+	// the session, or empty for an anonymous one. A session with a Subject
+	// serves that caller only: to anyone else its id is unknown.
+	Subject string `json:"subject,omitempty"`
 }
 
 // ClientCapabilities is the part of a client's declared capabilities that
