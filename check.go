@@ -57,12 +57,33 @@ func (s *Server) problem(err error) {
 	}
 }
 
-// lateToolProblems logs the problems of a tool added after serving
-// started, which is therefore not added.
-func (s *Server) lateToolProblems(tool string, errs []error) {
-	for _, err := range errs {
-		s.logger.Error("tool not added: a problem found after serving started", "tool", tool, "problem", err)
+// admit registers an entry of the given kind ("tool", "prompt") and name,
+// whose problems are known. Under s.mu it adds the problems that only the
+// registry can tell (dup, which may be nil), then calls add, if it may: before
+// serving, the entry is added and its problems kept for [Server.Check];
+// once serving, an entry with a problem is not added, and each problem is
+// logged at Error level with the entry named. add nil admits nothing (an
+// entry that cannot be served at all). It reports whether add ran.
+func (s *Server) admit(kind, name string, problems []error, dup func() []error, add func()) bool {
+	s.mu.Lock()
+	if dup != nil {
+		problems = append(problems, dup()...)
 	}
+	serving := s.serving
+	added := add != nil && (!serving || len(problems) == 0)
+	if !serving {
+		s.problems = append(s.problems, problems...)
+	}
+	if added {
+		add()
+	}
+	s.mu.Unlock()
+	if serving {
+		for _, err := range problems {
+			s.logger.Error(kind+" not added: a problem found after serving started", kind, name, "problem", err)
+		}
+	}
+	return added
 }
 
 // checkTool returns the problems of one tool's name and description; its

@@ -101,3 +101,27 @@ func TestNilLoggerLogsToSlogDefault(t *testing.T) {
 		t.Errorf("slog.Default received %v; want the failure with the ref the model got, %s", fails, m[1])
 	}
 }
+
+// A prompt with a problem added once the server serves is treated as a
+// tool is: not added, and logged with the prompt named.
+func TestPromptWithProblemAddedWhileServingIsLoggedNotAdded(t *testing.T) {
+	srv, logs := newLogged(t, nil)
+	srv.AddPrompt(ferry.Prompt{Name: "review", Description: "Reviews.", Template: "Review this."}, nil)
+	ferry.NewHTTPHandler(srv, nil) // serving starts
+	srv.AddPrompt(ferry.Prompt{Name: "REVIEW", Description: "Again, in capitals.", Template: "Review that."}, nil)
+	srv.AddPrompt(ferry.Prompt{Name: "nodesc", Template: "Hello {{name}}."}, nil)
+	recs := logs.records(t, "prompt not added: a problem found after serving started")
+	named := map[any]bool{}
+	for _, r := range recs {
+		if r["level"] != "ERROR" {
+			t.Errorf("record at %v: %v", r["level"], r)
+		}
+		named[r["prompt"]] = true
+	}
+	if !named["REVIEW"] || !named["nodesc"] {
+		t.Errorf("records %v do not name both prompts; log:\n%s", recs, logs.buf.String())
+	}
+	if err := srv.Check(); err != nil {
+		t.Errorf("Check() = %v after serving started; want nil", err)
+	}
+}

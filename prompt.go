@@ -106,18 +106,17 @@ func (s *Server) AddPrompt(p Prompt, h PromptHandler) {
 		s.problem(fmt.Errorf("prompt %q: %w", p.Name, err))
 		return
 	}
-	for _, err := range checkPrompt(&p) {
-		s.problem(err)
-	}
-	s.mu.Lock()
-	for _, e := range s.prompts.sorted {
-		if strings.EqualFold(e.prompt.Name, p.Name) {
-			s.problems = append(s.problems, fmt.Errorf("prompt %q: its name repeats prompt %q (names are compared without regard to case)", p.Name, e.prompt.Name))
+	dup := func() []error {
+		for _, e := range s.prompts.sorted {
+			if strings.EqualFold(e.prompt.Name, p.Name) {
+				return []error{fmt.Errorf("prompt %q: its name repeats prompt %q (names are compared without regard to case)", p.Name, e.prompt.Name)}
+			}
 		}
+		return nil
 	}
-	s.prompts.add(&promptEntry{prompt: p, handler: h, json: data})
-	s.mu.Unlock()
-	s.listChanged("notifications/prompts/list_changed")
+	if s.admit("prompt", p.Name, checkPrompt(&p), dup, func() { s.prompts.add(&promptEntry{prompt: p, handler: h, json: data}) }) {
+		s.listChanged("notifications/prompts/list_changed")
+	}
 }
 
 // RemovePrompts removes the named prompts; names that are not registered

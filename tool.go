@@ -201,7 +201,7 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	ts, problems := s.compileSchemas(&t)
 	problems = append(problems, checkTool(&t)...)
 	if t.InputSchema != nil && ts.validator == nil {
-		s.rejectTool(t.Name, problems) // never serve unchecked arguments to a tool that has a schema
+		s.admit("tool", t.Name, problems, nil, nil) // never serve unchecked arguments to a tool that has a schema
 		return
 	}
 	if ts.validator != nil {
@@ -213,7 +213,7 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 		Annotations: wireAnnotations{Title: t.Title, ReadOnlyHint: info.ReadOnly, DestructiveHint: info.Destructive,
 			IdempotentHint: info.Idempotent, OpenWorldHint: info.OpenWorld}})
 	if err != nil {
-		s.rejectTool(t.Name, append(problems, fmt.Errorf("tool %q: its schemas are not valid JSON: %w", t.Name, err)))
+		s.admit("tool", t.Name, append(problems, fmt.Errorf("tool %q: its schemas are not valid JSON: %w", t.Name, err)), nil, nil)
 		return
 	}
 	params, headerProblems := paramHeaders(data)
@@ -221,34 +221,14 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 		problems = append(problems, fmt.Errorf("tool %q: %s", t.Name, p))
 	}
 	e := &toolEntry{tool: t, info: info, handler: s.wrapTool(h), json: data, params: params, in: ts.input, out: ts.output}
-	s.mu.Lock()
-	if _, dup := s.tools.get(t.Name); dup {
-		problems = append(problems, fmt.Errorf("tool %q is registered twice (remove the first with RemoveTools to replace it)", t.Name))
+	dup := func() []error {
+		if _, dup := s.tools.get(t.Name); dup {
+			return []error{fmt.Errorf("tool %q is registered twice (remove the first with RemoveTools to replace it)", t.Name)}
+		}
+		return nil
 	}
-	serving := s.serving
-	if !serving || len(problems) == 0 {
-		s.problems = append(s.problems, problems...)
-		s.tools.add(e)
-	}
-	s.mu.Unlock()
-	if serving && len(problems) > 0 {
-		s.lateToolProblems(t.Name, problems)
-		return
-	}
-	s.listChanged("notifications/tools/list_changed")
-}
-
-// rejectTool records the problems of a tool that cannot be served at all:
-// as start-up problems, or in the log once the server serves.
-func (s *Server) rejectTool(name string, problems []error) {
-	s.mu.Lock()
-	serving := s.serving
-	if !serving {
-		s.problems = append(s.problems, problems...)
-	}
-	s.mu.Unlock()
-	if serving {
-		s.lateToolProblems(name, problems)
+	if s.admit("tool", t.Name, problems, dup, func() { s.tools.add(e) }) {
+		s.listChanged("notifications/tools/list_changed")
 	}
 }
 
