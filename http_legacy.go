@@ -1,0 +1,225 @@
+package ferry
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+)
+
+// This file holds the HTTP handler's legacy (2025) sessions: initialize,
+// resolving a session id, the GET stream and DELETE.
+
+// resolvedSession is what a legacy request's session id resolves to.
+type resolvedSession struct {
+	id      string
+	version string
+	caps    clientCaps
+	state   *SessionState // stateful only
+}
+
+// postLegacy serves a 2025 message.
+func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, kind jsonrpc.Kind, p *wireParams) {
+	hv := r.Header.Get(headerProtocolVersion)
+	if hv != "" && (IsModern(hv) || !h.srv.versions.supports(hv)) {
+		h.writeError(w, http.StatusBadRequest, m.ID, NewError(CodeInvalidRequest,
+			"unsupported MCP-Protocol-Version %q; supported: %s", hv, strings.Join(h.srv.versions.legacy, ", ")))
+		return
+	}
+	if kind == jsonrpc.KindRequest && m.Method == "initialize" {
+		h.initialize(w, r, m, p)
+		return
+	}
+	sess, status, err := h.session(r)
+	if err != nil {
+		h.writeError(w, status, m.ID, err)
+		return
+	}
+	switch kind {
+	case jsonrpc.KindNotification:
+		if m.Method == "notifications/cancelled" && h.opts.Stateful {
+			h.cancel(sess.id, p.RequestID)
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	case jsonrpc.KindResponse:
+		if ls := h.liveGet(sess.id); ls != nil {
+			ls.calls.deliver(m)
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	h.answer(w, r, h.legacyRequest(r, m, sess), p, sess.id)
+}
+
+// legacyRequest builds the request of a legacy session. A stateful session
+// brings its log level (info until set) and its state; a stateless one
+// keeps neither, so it sends no logs.
+func (h *HTTPHandler) legacyRequest(r *http.Request, m *jsonrpc.Message, sess *resolvedSession) *request {
+	req := h.srv.newRequest(m, peer{header: r.Header})
+	ls := legacySession{id: sess.id, version: sess.version, caps: sess.caps, level: levelOff}
+	if sess.state != nil {
+		ls.level = LevelInfo
+		if l, ok := parseLevel(sess.state.LogLevel); ok {
+			ls.level = l
+		}
+		ls.state = &storedState{h: h, id: sess.id}
+	}
+	req.join(ls)
+	return req
+}
+
+// session resolves the request's session id, with the HTTP status to
+// answer when it does not resolve.
+func (h *HTTPHandler) session(r *http.Request) (*resolvedSession, int, error) {
+	id := r.Header.Get(headerSessionID)
+	if id == "" {
+		return nil, http.StatusBadRequest, NewError(CodeInvalidRequest, "missing Mcp-Session-Id header: send initialize first")
+	}
+	notFound := func() error {
+		return &Error{Code: CodeInvalidRequest, Message: "session not found: it expired or was ended; send initialize again"}
+	}
+	if !h.opts.Stateful {
+		caller, _ := PrincipalFromContext(r.Context())
+		t, err := h.srv.keys.checkSession(id, h.ttl, caller)
+		if err != nil {
+			return nil, http.StatusNotFound, notFound()
+		}
+		return &resolvedSession{id: id, version: t.version, caps: t.caps}, 0, nil
+	}
+	st, err := h.store.Load(r.Context(), id)
+	if err == nil && st.Subject != "" && subjectOf(r.Context()) != st.Subject {
+		err = ErrSessionNotFound // another caller's session is no session of his
+	}
+	if err != nil {
+		if errors.Is(err, ErrSessionNotFound) {
+			return nil, http.StatusNotFound, notFound()
+		}
+		h.srv.logError(r.Context(), "loading session", "err", err)
+		return nil, http.StatusInternalServerError, NewError(CodeInternalError, "session store unavailable")
+	}
+	return &resolvedSession{id: id, version: st.ProtocolVersion, caps: st.ClientCapabilities.caps(), state: st}, 0, nil
+}
+
+// initialize negotiates a legacy session and issues its id.
+func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, p *wireParams) {
+	version := h.srv.versions.negotiate(p.ProtocolVersion)
+	if version == "" {
+		h.writeError(w, http.StatusBadRequest, m.ID, h.srv.unsupportedVersion(p.ProtocolVersion, onlyModern))
+		return
+	}
+	caps := parseClientCaps(p.Capabilities)
+	var id string
+	if h.opts.Stateful {
+		id = newSessionID()
+		st := &SessionState{ID: id, ProtocolVersion: version, ClientCapabilities: caps.exported(), Subject: subjectOf(r.Context())}
+		if err := h.store.Create(r.Context(), st); errors.Is(err, ErrTooManySessions) {
+			h.srv.logger.WarnContext(r.Context(), "ferry: refused a session: the session store is full")
+			h.writeError(w, http.StatusServiceUnavailable, m.ID, NewError(CodeInternalError,
+				"too many open sessions: end unused ones (HTTP DELETE) or try again later"))
+			return
+		} else if err != nil {
+			h.srv.logError(r.Context(), "creating session", "err", err)
+			h.writeError(w, http.StatusInternalServerError, m.ID, NewError(CodeInternalError, "session store unavailable"))
+			return
+		}
+	} else {
+		caller, _ := PrincipalFromContext(r.Context())
+		id = h.srv.keys.issueSession(version, caps, caller)
+	}
+	w.Header().Set(headerSessionID, id)
+	req := h.srv.newRequest(m, peer{header: r.Header})
+	ls := legacySession{id: id, version: version, caps: caps, level: levelOff}
+	if h.opts.Stateful {
+		ls.level, ls.state = LevelInfo, &storedState{h: h, id: id}
+	}
+	req.join(ls)
+	h.answer(w, r, req, p, id)
+}
+
+func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
+	if !h.opts.Stateful || !acceptsSSE(r.Header.Get("Accept")) {
+		h.notAllowed(w)
+		return
+	}
+	sess, status, err := h.session(r)
+	if err != nil {
+		h.writeError(w, status, nil, err)
+		return
+	}
+	ls := h.liveAcquire(sess.id)
+	defer h.liveRelease(sess.id, ls)
+	// Each notification goes on one stream only, so a session has one.
+	if !ls.openGet() {
+		writeJSONError(w, http.StatusConflict, CodeInvalidRequest, "this session already has a GET stream open")
+		return
+	}
+	defer ls.closeGet()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	streamKey := "GET " + newSessionID() // DELETE ends the stream too
+	ls.track(streamKey, cancel)
+	defer ls.untrack(streamKey)
+	// Subscribe before the stream opens, so that no change between the
+	// client seeing the stream and the watch is lost. The subscriptions
+	// are loaded once, here, and kept in the live session while the stream
+	// is open.
+	if err := ls.loadSubscriptions(ctx, h.store, sess.id); err != nil {
+		h.sessionError(w, r, err)
+		return
+	}
+	wt := newWatcher(func(c change) bool { return c.uri == "" || ls.subscribed(c.uri) })
+	stop := h.srv.watch(wt)
+	defer stop()
+	sw := &streamWriter{w: w, sse: true, prime: primes(sess.version)}
+	sw.open()
+	err = holdStream(ctx, nil, sw.keepalive, wt, func(c change) error { return sw.sendChange(c.message()) })
+	if errors.Is(err, errStreamStalled) {
+		h.srv.streamEnded(ctx, "GET", err)
+	}
+}
+
+// sessionError answers a request whose session could not be loaded or
+// updated.
+func (h *HTTPHandler) sessionError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, ErrSessionNotFound) {
+		writeJSONError(w, http.StatusNotFound, CodeInvalidRequest, "session not found: it expired or was ended; send initialize again")
+		return
+	}
+	h.srv.logError(r.Context(), "loading session", "err", err)
+	writeJSONError(w, http.StatusInternalServerError, CodeInternalError, "session store unavailable")
+}
+
+func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
+	if !h.opts.Stateful {
+		h.notAllowed(w)
+		return
+	}
+	id := r.Header.Get(headerSessionID)
+	if id == "" {
+		writeJSONError(w, http.StatusBadRequest, CodeInvalidRequest, "missing Mcp-Session-Id header")
+		return
+	}
+	if _, status, err := h.session(r); err != nil { // only its own caller may end a session
+		h.writeError(w, status, nil, err)
+		return
+	}
+	if err := h.store.Delete(r.Context(), id); err != nil {
+		if errors.Is(err, ErrSessionNotFound) {
+			writeJSONError(w, http.StatusNotFound, CodeInvalidRequest, "session not found")
+		} else {
+			h.srv.logError(r.Context(), "deleting session", "err", err)
+			writeJSONError(w, http.StatusInternalServerError, CodeInternalError, "session store unavailable")
+		}
+		return
+	}
+	h.liveMu.Lock()
+	ls := h.live[id]
+	h.liveMu.Unlock()
+	if ls != nil {
+		ls.cancelAll()
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
