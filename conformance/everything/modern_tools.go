@@ -52,6 +52,14 @@ func sampledText(r *ferry.CreateMessageResult) string {
 // server-stateless, the input-required-result-* tools and a tool whose
 // argument is mirrored in an Mcp-Param header.
 func addModernTools(srv *ferry.Server) {
+	addEraTools(srv)
+	addInputRequiredTools(srv)
+	addHeaderTools(srv)
+}
+
+// addEraTools adds the tools of the 2026-07-28 scenarios on capabilities,
+// streams, logging and list changes.
+func addEraTools(srv *ferry.Server) {
 	tool := func(name, desc string, h ferry.ToolHandler) {
 		srv.AddTool(ferry.Tool{Name: name, Description: desc, RawInputSchema: noArgs()}, h)
 	}
@@ -103,6 +111,14 @@ func addModernTools(srv *ferry.Server) {
 			return text("removed test_dynamic_prompt"), nil
 		})
 
+}
+
+// addInputRequiredTools adds the multi round-trip tools: each asks the
+// client something and answers once the retry brings the answer.
+func addInputRequiredTools(srv *ferry.Server) {
+	tool := func(name, desc string, h ferry.ToolHandler) {
+		srv.AddTool(ferry.Tool{Name: name, Description: desc, RawInputSchema: noArgs()}, h)
+	}
 	tool("test_input_required_result_elicitation", "Asks the user's name (key user_name), then greets.",
 		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			r, err := elicitAs(ctx, "user_name", "What is your name?", nameSchema("name"))
@@ -182,6 +198,10 @@ func addModernTools(srv *ferry.Server) {
 			return text("asked what the client can answer"), nil
 		})
 
+}
+
+// addHeaderTools adds the tool whose argument clients mirror in a header.
+func addHeaderTools(srv *ferry.Server) {
 	srv.AddTool(ferry.Tool{Name: "test_custom_headers", Description: "Echoes a region that clients mirror in the Mcp-Param-Region header.",
 		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","description":"Where to run.","x-mcp-header":"Region"}},"required":["region"]}`)},
 		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {

@@ -22,7 +22,16 @@ func text(s string) *ferry.ToolResult {
 	return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(s)}}
 }
 
+// addTools adds the tools the conformance scenarios call, by group.
 func addTools(srv *ferry.Server) {
+	addContentTools(srv)
+	addRunningTools(srv)
+	addClientTools(srv)
+	addSchemaTools(srv)
+}
+
+// addContentTools adds the tools that answer each kind of content.
+func addContentTools(srv *ferry.Server) {
 	simple := func(name, desc string, f func() *ferry.ToolResult) {
 		srv.AddTool(ferry.Tool{Name: name, Description: desc, RawInputSchema: noArgs(), ReadOnly: true, OpenWorld: ferry.HintNo},
 			func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return f(), nil })
@@ -48,6 +57,10 @@ func addTools(srv *ferry.Server) {
 				MIMEType: "application/json", Text: `{"test":"data","value":123}`}},
 		}}
 	})
+}
+
+// addRunningTools adds the tools that fail, log, report progress or wait.
+func addRunningTools(srv *ferry.Server) {
 	srv.AddTool(ferry.Tool{Name: "test_error_handling", Description: "Always fails, as a tool error.", RawInputSchema: noArgs()},
 		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			return ferry.ErrorResult("This tool intentionally returns an error for testing"), nil
@@ -72,6 +85,10 @@ func addTools(srv *ferry.Server) {
 			}
 			return text("Tool with progress executed successfully"), nil
 		})
+}
+
+// addClientTools adds the tools that ask the client: sampling and elicitation.
+func addClientTools(srv *ferry.Server) {
 	srv.AddTool(ferry.Tool{Name: "test_sampling", Description: "Asks the client's model to answer a prompt.",
 		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"prompt":{"type":"string","description":"What to ask the model."}},"required":["prompt"]}`)},
 		func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
@@ -124,6 +141,11 @@ func addTools(srv *ferry.Server) {
 "untitledMulti":{"type":"array","description":"Select multiple options","minItems":1,"maxItems":3,"items":{"type":"string","enum":["option1","option2","option3"]}},
 "titledMulti":{"type":"array","description":"Select multiple options with titles","minItems":1,"maxItems":3,"items":{"anyOf":[{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},{"const":"value3","title":"Third Choice"}]}}}}`)}
 	})
+}
+
+// addSchemaTools adds the tools whose schemas and arguments the scenarios
+// check (a 2020-12 schema, echo, add), and one that answers after a pause.
+func addSchemaTools(srv *ferry.Server) {
 	srv.AddTool(ferry.Tool{Name: "json_schema_2020_12_tool", Description: "Takes input described by a JSON Schema 2020-12 document, kept verbatim.",
 		RawInputSchema: json.RawMessage(schema2020)},
 		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
