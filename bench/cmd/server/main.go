@@ -29,7 +29,7 @@ import (
 )
 
 func main() {
-	implName := flag.String("impl", "", "implementation: ferry, gosdk, mcpgo or limit")
+	implName := flag.String("impl", "", "implementation: ferry, ferrytyped, gosdk, mcpgo, limit or floor")
 	addr := flag.String("http", "", "serve Streamable HTTP at this address")
 	stdio := flag.Bool("stdio", false, "serve on stdin and stdout")
 	sessions := flag.Bool("sessions", false, "HTTP only: keep stateful sessions in memory")
@@ -48,6 +48,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	switch {
+	case *stdio && impl.ServeStdio == nil:
+		log.Fatalf("%s has no stdio mode", impl.Name)
 	case *stdio:
 		if err := impl.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
 			log.Fatal(err)
