@@ -127,6 +127,9 @@ func SSEMessage(body []byte) ([]byte, error) {
 // their version and capabilities in _meta and need no handshake.
 const ModernVersion = "2026-07-28"
 
+// IsModern reports whether proto is a version of the stateless era.
+func IsModern(proto string) bool { return proto >= ModernVersion }
+
 // AppendModernAddCall appends a 2026-07-28 tools/call request for add(2, 3)
 // with the given id. It goes with [ModernHeaders].
 func AppendModernAddCall(b []byte, id int64) []byte {
