@@ -37,9 +37,9 @@ type mcpClient struct {
 	live []liveSession
 	next int
 
-	req      []byte
-	out      []byte
-	resp     bytes.Buffer
+	req  []byte
+	out  []byte
+	resp bytes.Buffer
 }
 
 func newMCPClient(rawURL string) (*mcpClient, error) {
