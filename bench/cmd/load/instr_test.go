@@ -113,3 +113,36 @@ BenchmarkToolsCall/ferry_modern  	   20000	      9743 ns/op	    2144 B/op	      
 		}
 	}
 }
+
+func TestCompareShowsBothRevisionsAndTheirRatio(t *testing.T) {
+	dirA, dirB := t.TempDir(), t.TempDir()
+	write := func(dir, results, bench string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "results.txt"), []byte(results), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "bench.txt"), []byte(bench), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(dirA, "RESULT mode=instr variant=stateless impl=ferry instr_per_call=1000\n",
+		"BenchmarkToolsCall/ferry_modern 100 900 ns/op 2144 B/op 40 allocs/op\n")
+	write(dirB, "RESULT mode=instr variant=stateless impl=ferry instr_per_call=900\nRESULT mode=instr variant=modern impl=ferry instr_per_call=5\n",
+		"BenchmarkToolsCall/ferry_modern 100 900 ns/op 1072 B/op 30 allocs/op\n")
+	var out bytes.Buffer
+	if err := compare(&out, "before", dirA, "after", dirB); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(strings.Fields(out.String()), " ")
+	for _, want := range []string{
+		"metric before after B/A",
+		"instr/call stateless ferry 1000 900 0.90",
+		"allocs/op ferry_modern 40 30 0.75",
+		"B/op ferry_modern 2144 1072 0.50",
+		"instr/call modern ferry NA 5 NA",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("comparison lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -11,6 +11,7 @@
 //	load -mode sessions -impl gosdk -n 10000   # memory held by stateful sessions
 //	load -mode instr -impl ferry -transport http # instructions per call under callgrind
 //	load -mode report -out results.txt -bench bench.txt  # summary table
+//	load -mode compare -a DIR -b DIR           # two result directories side by side
 //
 // The http and instr modes serve stateless legacy sessions unless told
 // otherwise: -stateful keeps sessions in the server, -protocol 2026-07-28
@@ -51,6 +52,9 @@ type config struct {
 	valgrind   string
 	out        string
 	benchOut   string
+
+	dirA, dirB     string // compare: result directories
+	labelA, labelB string // compare: their column titles
 }
 
 // variant names what kind of session a measurement used.
@@ -84,6 +88,8 @@ func main() {
 		err = runInstr(cfg)
 	case "report":
 		err = report(os.Stdout, cfg.out, cfg.benchOut)
+	case "compare":
+		err = compare(os.Stdout, cfg.labelA, cfg.dirA, cfg.labelB, cfg.dirB)
 	default:
 		err = fmt.Errorf("unknown -mode %q", cfg.mode)
 	}
@@ -95,7 +101,7 @@ func main() {
 func parseFlags() (*config, error) {
 	cfg := &config{}
 	var conc string
-	flag.StringVar(&cfg.mode, "mode", "http", "http, stdio, sessions, instr or report")
+	flag.StringVar(&cfg.mode, "mode", "http", "http, stdio, sessions, instr, report or compare")
 	flag.StringVar(&cfg.impl, "impl", "", "implementation to start: ferry, ferrytyped, gosdk, mcpgo, limit or floor")
 	flag.StringVar(&cfg.serverBin, "server", "", "server binary (default: \"server\" next to this binary)")
 	flag.IntVar(&cfg.serverCore, "server-core", 1, "pin the server to this CPU with taskset; -1 disables pinning")
@@ -111,6 +117,10 @@ func parseFlags() (*config, error) {
 	flag.IntVar(&cfg.n1, "n1", 1000, "instr: calls in the shorter run")
 	flag.IntVar(&cfg.n2, "n2", 3000, "instr: calls in the longer run")
 	flag.StringVar(&cfg.valgrind, "valgrind", "valgrind", "instr: the valgrind binary")
+	flag.StringVar(&cfg.dirA, "a", "", "compare: directory of the first results (results.txt, bench.txt)")
+	flag.StringVar(&cfg.dirB, "b", "", "compare: directory of the second results")
+	flag.StringVar(&cfg.labelA, "label-a", "A", "compare: title of the first column")
+	flag.StringVar(&cfg.labelB, "label-b", "B", "compare: title of the second column")
 	flag.StringVar(&cfg.out, "out", "", "append RESULT lines to this file (report: read them from it)")
 	flag.StringVar(&cfg.benchOut, "bench", "", "report: go test -bench output to summarize")
 	flag.Parse()
@@ -131,7 +141,7 @@ func parseFlags() (*config, error) {
 	if cfg.n1 < 0 || cfg.n2 <= cfg.n1 {
 		return nil, fmt.Errorf("need 0 <= -n1 < -n2, have %d and %d", cfg.n1, cfg.n2)
 	}
-	if cfg.mode != "report" && cfg.impl == "" {
+	if cfg.mode != "report" && cfg.mode != "compare" && cfg.impl == "" {
 		return nil, fmt.Errorf("-impl is required for -mode %s", cfg.mode)
 	}
 	return cfg, nil
