@@ -129,9 +129,10 @@ instr A
 instr B
 
 log "allocation benchmarks, $COUNT counts, alternating"
+benchre="ToolsCall/^($(echo $IMPLS | tr ' ' '|'))(_modern)?\$"
 for _ in $(seq "$COUNT"); do
 	for side in A B; do
-		GOMAXPROCS=1 "${pin0[@]}" "$OUT/$side/bench.test" -test.run '^$' -test.bench ToolsCall -test.benchmem \
+		GOMAXPROCS=1 "${pin0[@]}" "$OUT/$side/bench.test" -test.run '^$' -test.bench "$benchre" -test.benchmem \
 			-test.count 1 -test.benchtime 1s >>"$OUT/$side/bench.txt"
 	done
 done

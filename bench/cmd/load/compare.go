@@ -58,23 +58,39 @@ func compare(w io.Writer, labelA, dirA, labelB, dirB string) error {
 	if err != nil {
 		return err
 	}
-	inB := map[string]float64{}
+	inA, inB := map[string]float64{}, map[string]float64{}
+	for _, m := range a {
+		inA[m.name] = m.value
+	}
 	for _, m := range b {
 		inB[m.name] = m.value
 	}
-	seen := map[string]bool{}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "metric\t%s\t%s\tB/A\t\n", labelA, labelB)
-	row := func(name string, x, y float64) {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, orNA(x, "%.0f"), orNA(y, "%.0f"), ratio(y, x))
+	cell := func(m map[string]float64, name string) string {
+		if v, ok := m[name]; ok {
+			return fmt.Sprintf("%.0f", v)
+		}
+		return "NA"
+	}
+	row := func(name string) {
+		r := "NA"
+		x, okA := inA[name]
+		y, okB := inB[name]
+		switch {
+		case okA && okB && x == y:
+			r = "1.00" // zero allocations on both sides included
+		case okA && okB:
+			r = ratio(y, x)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, cell(inA, name), cell(inB, name), r)
 	}
 	for _, m := range a {
-		seen[m.name] = true
-		row(m.name, m.value, inB[m.name])
+		row(m.name)
 	}
 	for _, m := range b {
-		if !seen[m.name] {
-			row(m.name, 0, m.value)
+		if _, ok := inA[m.name]; !ok {
+			row(m.name)
 		}
 	}
 	fmt.Fprintln(tw, "(instr/call is deterministic; ns/op and req/s vary with the machine's load)\t\t\t\t")

@@ -126,9 +126,9 @@ func TestCompareShowsBothRevisionsAndTheirRatio(t *testing.T) {
 		}
 	}
 	write(dirA, "RESULT mode=instr variant=stateless impl=ferry instr_per_call=1000\n",
-		"BenchmarkToolsCall/ferry_modern 100 900 ns/op 2144 B/op 40 allocs/op\n")
+		"BenchmarkToolsCall/ferry_modern 100 900 ns/op 2144 B/op 40 allocs/op\nBenchmarkToolsCall/floor 100 50 ns/op 0 B/op 0 allocs/op\n")
 	write(dirB, "RESULT mode=instr variant=stateless impl=ferry instr_per_call=900\nRESULT mode=instr variant=modern impl=ferry instr_per_call=5\n",
-		"BenchmarkToolsCall/ferry_modern 100 900 ns/op 1072 B/op 30 allocs/op\n")
+		"BenchmarkToolsCall/ferry_modern 100 900 ns/op 1072 B/op 30 allocs/op\nBenchmarkToolsCall/floor 100 50 ns/op 0 B/op 0 allocs/op\n")
 	var out bytes.Buffer
 	if err := compare(&out, "before", dirA, "after", dirB); err != nil {
 		t.Fatal(err)
@@ -140,6 +140,7 @@ func TestCompareShowsBothRevisionsAndTheirRatio(t *testing.T) {
 		"allocs/op ferry_modern 40 30 0.75",
 		"B/op ferry_modern 2144 1072 0.50",
 		"instr/call modern ferry NA 5 NA",
+		"allocs/op floor 0 0 1.00",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("comparison lacks %q:\n%s", want, out.String())
