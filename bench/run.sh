@@ -2,7 +2,7 @@
 # run.sh builds the benchmark, runs every measurement and prints a summary.
 # It ends with three lines:
 #   validated: ferrytyped/limit=R1 ferrytyped/gosdk=R2 ferrytyped/mcpgo=R3 allocs=N bytes=B
-#   instr: ferry/limit[stateless]=X ... ferry/floor=Y
+#   instr: ferry/limit[stateless]=X ... ferry/floor=Y cpu:ferry/floor=Z
 #   ferry/limit=R1 ferry/gosdk=R2 ferry/mcpgo=R3 allocs=N bytes=B
 #
 # Environment:

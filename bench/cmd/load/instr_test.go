@@ -83,8 +83,9 @@ RESULT mode=instr variant=stateful impl=ferry instr_per_call=130
 RESULT mode=instr variant=modern impl=ferry instr_per_call=150
 RESULT mode=instr variant=modern impl=limit instr_per_call=125
 RESULT mode=instr variant=live20000 impl=ferry instr_per_call=140
-RESULT mode=http variant=stateless impl=ferry c=16 rps=9000 errors=0
-RESULT mode=http variant=stateless impl=limit c=16 rps=10000 errors=0
+RESULT mode=http variant=stateless impl=ferry c=16 rps=9000 errors=0 server_cpu_us=30
+RESULT mode=http variant=stateless impl=limit c=16 rps=10000 errors=0 server_cpu_us=25
+RESULT mode=http variant=stateless impl=floor c=16 rps=20000 errors=0 server_cpu_us=20
 RESULT mode=http impl=gosdk c=16 rps=3000 errors=0
 `
 	bench := `BenchmarkToolsCall/ferry         	   20000	      8083 ns/op	    1768 B/op	      32 allocs/op
@@ -104,7 +105,7 @@ BenchmarkToolsCall/ferry_modern  	   20000	      9743 ns/op	    2144 B/op	      
 	}
 	got := out.String()
 	for _, want := range []string{
-		"instr: ferry/limit[stateless]=1.20 ferry/limit[stateful]=1.30 ferry/limit[modern]=1.20 ferry/limit[live20000]=1.40 ferry/floor=2.00",
+		"instr: ferry/limit[stateless]=1.20 ferry/limit[stateful]=1.30 ferry/limit[modern]=1.20 ferry/limit[live20000]=1.40 ferry/floor=2.00 cpu:ferry/floor=1.50",
 		"ferry/limit=0.90 ferry/gosdk=3.00 ferry/mcpgo=NA allocs=32 bytes=1768",
 		"ferry_modern",
 	} {

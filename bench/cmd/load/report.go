@@ -326,6 +326,15 @@ func instrLine(runs []run) string {
 		fmt.Fprintf(&b, " ferry/limit[%s]=%s", v, ratio(instrPerCall(groups, v, "ferry"), instrPerCall(groups, instrBaseline(v), "limit")))
 	}
 	fmt.Fprintf(&b, " ferry/floor=%s", ratio(instrPerCall(groups, "stateless", "ferry"), instrPerCall(groups, "stateless", "floor")))
+	// The same ratio from the server's CPU time at c=16: noisy, for reference.
+	http, _ := groupRuns(runs, "http")
+	cpu := func(impl string) float64 {
+		if g := http[groupKey("stateless", impl, "16")]; g != nil {
+			return g.median("server_cpu_us")
+		}
+		return 0
+	}
+	fmt.Fprintf(&b, " cpu:ferry/floor=%s", ratio(cpu("ferry"), cpu("floor")))
 	return b.String()
 }
 
