@@ -30,17 +30,24 @@ func runInstr(cfg *config) error {
 	if _, err := exec.LookPath(cfg.valgrind); err != nil {
 		return fmt.Errorf("instr needs valgrind: %w", err)
 	}
-	dir, err := os.MkdirTemp("", "ferry-instr-")
-	if err != nil {
+	dir := cfg.keep
+	if dir == "" {
+		d, err := os.MkdirTemp("", "ferry-instr-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
 	var ir [2]int64
 	for i, n := range []int{cfg.n1, cfg.n2} {
-		out := filepath.Join(dir, fmt.Sprintf("callgrind.%d.out", i))
+		out := filepath.Join(dir, fmt.Sprintf("callgrind.%s.%s.%d.out", cfg.impl, cfg.variant(), n))
 		if err := callgrindRun(cfg, n, out); err != nil {
 			return fmt.Errorf("%d calls: %w", n, err)
 		}
+		var err error
 		if ir[i], err = callgrindTotal(out); err != nil {
 			return err
 		}

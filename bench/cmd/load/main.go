@@ -50,6 +50,7 @@ type config struct {
 	transport  string
 	n1, n2     int
 	valgrind   string
+	keep       string
 	out        string
 	benchOut   string
 
@@ -117,6 +118,7 @@ func parseFlags() (*config, error) {
 	flag.IntVar(&cfg.n1, "n1", 1000, "instr: calls in the shorter run")
 	flag.IntVar(&cfg.n2, "n2", 3000, "instr: calls in the longer run")
 	flag.StringVar(&cfg.valgrind, "valgrind", "valgrind", "instr: the valgrind binary")
+	flag.StringVar(&cfg.keep, "keep", "", "instr: keep the callgrind profiles in this directory (for callgrind_annotate)")
 	flag.StringVar(&cfg.dirA, "a", "", "compare: directory of the first results (results.txt, bench.txt)")
 	flag.StringVar(&cfg.dirB, "b", "", "compare: directory of the second results")
 	flag.StringVar(&cfg.labelA, "label-a", "A", "compare: title of the first column")
