@@ -6,11 +6,14 @@
 //
 // # Implementations
 //
-//   - ferry: github.com/ferry-mcp/ferry (built only with the "ferry" tag)
+//   - ferry: github.com/ferry-mcp/ferry, raw tools
+//   - ferrytyped: Ferry with typed tools, validated on every call
 //   - gosdk: github.com/modelcontextprotocol/go-sdk
 //   - mcpgo: github.com/mark3labs/mcp-go
 //   - limit: a plain net/http handler using encoding/json; the floor that a
 //     framework can approach but not beat
+//   - floor: a bare net/http handler that reads the body and writes a
+//     constant answer; what net/http itself costs per call
 package bench
 
 import (
@@ -77,14 +80,15 @@ type Impl struct {
 	// It returns nil if the implementation has no such mode.
 	Handler func(stateful bool) http.Handler
 	// ServeStdio serves newline-delimited JSON-RPC on r and w until r is
-	// exhausted or ctx is done.
+	// exhausted or ctx is done. It is nil if the implementation has no
+	// stdio mode.
 	ServeStdio func(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error
 }
 
 // Impls returns the implementations compiled into this binary, in report
 // order.
 func Impls() []Impl {
-	return []Impl{ferryImpl(), ferryTypedImpl(), gosdkImpl(), mcpgoImpl(), limitImpl()}
+	return []Impl{ferryImpl(), ferryTypedImpl(), gosdkImpl(), mcpgoImpl(), limitImpl(), floorImpl()}
 }
 
 // Lookup returns the implementation with the given name.

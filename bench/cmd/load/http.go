@@ -29,10 +29,17 @@ type mcpClient struct {
 	br       *bufio.Reader
 	session  string
 	protocol string
+	modern   bool // 2026-07-28: no handshake, routing headers on every call
 	nextID   int64
-	req      []byte
-	out      []byte
-	resp     bytes.Buffer
+
+	// live holds the sessions this client rotates through, one per call,
+	// when it opened more than one (see openLive).
+	live []liveSession
+	next int
+
+	req  []byte
+	out  []byte
+	resp bytes.Buffer
 }
 
 func newMCPClient(rawURL string) (*mcpClient, error) {
@@ -70,10 +77,18 @@ func (c *mcpClient) post(body []byte) (int, []byte, http.Header, error) {
 		b = append(b, c.session...)
 		b = append(b, "\r\n"...)
 	}
-	if c.protocol != "" {
+	if c.protocol != "" && !c.modern {
 		b = append(b, "MCP-Protocol-Version: "...)
 		b = append(b, c.protocol...)
 		b = append(b, "\r\n"...)
+	}
+	if c.modern {
+		for _, kv := range wire.ModernHeaders {
+			b = append(b, kv[0]...)
+			b = append(b, ": "...)
+			b = append(b, kv[1]...)
+			b = append(b, "\r\n"...)
+		}
 	}
 	b = append(b, "Content-Length: "...)
 	b = strconv.AppendInt(b, int64(len(body)), 10)
@@ -137,10 +152,43 @@ func (c *mcpClient) handshake(proto string, notify bool) error {
 	return nil
 }
 
+// liveSession is one session a client opened: its id and version.
+type liveSession struct{ id, protocol string }
+
+// start prepares c for calls: a 2026-07-28 client needs no handshake; a
+// legacy one initializes one session, or n if n > 1, which it then uses in
+// turn, one per call.
+func (c *mcpClient) start(proto string, n int) error {
+	if wire.IsModern(proto) {
+		c.modern, c.protocol = true, proto
+		return nil
+	}
+	if n <= 1 {
+		return c.handshake(proto, true)
+	}
+	for range n {
+		c.session, c.protocol = "", ""
+		if err := c.handshake(proto, true); err != nil {
+			return err
+		}
+		c.live = append(c.live, liveSession{c.session, c.protocol})
+	}
+	return nil
+}
+
 // callAdd calls add(2, 3) and verifies the result.
 func (c *mcpClient) callAdd() error {
 	c.nextID++
-	c.req = wire.AppendAddCall(c.req[:0], c.nextID)
+	if len(c.live) > 0 {
+		s := c.live[c.next]
+		c.session, c.protocol = s.id, s.protocol
+		c.next = (c.next + 1) % len(c.live)
+	}
+	if c.modern {
+		c.req = wire.AppendModernAddCall(c.req[:0], c.nextID)
+	} else {
+		c.req = wire.AppendAddCall(c.req[:0], c.nextID)
+	}
 	status, msg, _, err := c.post(c.req)
 	if err != nil {
 		return err
@@ -183,7 +231,7 @@ func runHTTP(cfg *config, rawURL string, pid, c int) (*result, error) {
 			return nil, err
 		}
 		defer cl.close()
-		if err := cl.handshake(cfg.protocol, true); err != nil {
+		if err := cl.start(cfg.protocol, liveShare(cfg.live, c, i)); err != nil {
 			return nil, err
 		}
 		clients[i] = cl
@@ -211,6 +259,18 @@ func runHTTP(cfg *config, rawURL string, pid, c int) (*result, error) {
 	res.collect(recs)
 	res.c = c
 	return res, nil
+}
+
+// liveShare is how many of live sessions client i of c opens.
+func liveShare(live, c, i int) int {
+	if live <= 1 {
+		return 1
+	}
+	n := live / c
+	if i < live%c {
+		n++
+	}
+	return max(n, 1)
 }
 
 // measure runs the warm-up and measure phases, sampling CPU at the edges.

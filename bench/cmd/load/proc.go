@@ -22,23 +22,31 @@ const clockTicks = 100
 // serverProc is a server child process, pinned to one core when possible.
 type serverProc struct {
 	cmd      *exec.Cmd
-	stats    chan string // STATS lines from the server's stderr
+	stats    chan string   // STATS lines from the server's stderr
+	grace    time.Duration // how long stop waits before killing; 3s if zero
 	stopOnce sync.Once
+	done     chan struct{} // closed when the process has exited
+	err      error         // the exit status, once done is closed
 }
 
 // serverCommand builds the command that runs the server binary with args,
 // pinned with taskset to core if taskset exists and core >= 0, with
 // GOMAXPROCS=1 so the Go runtime matches the single core.
 func serverCommand(cfg *config, args ...string) *exec.Cmd {
-	name, argv := cfg.serverBin, args
+	return serverCommandWith(cfg, nil, nil, args...)
+}
+
+// serverCommandWith is serverCommand with the server run under wrapper (a
+// command and its arguments, or nil) and with env added to its environment.
+func serverCommandWith(cfg *config, wrapper, env []string, args ...string) *exec.Cmd {
+	argv := append(append(append([]string(nil), wrapper...), cfg.serverBin), args...)
 	if cfg.serverCore >= 0 {
 		if ts, err := exec.LookPath("taskset"); err == nil {
-			name = ts
-			argv = append([]string{"-c", strconv.Itoa(cfg.serverCore), cfg.serverBin}, args...)
+			argv = append([]string{ts, "-c", strconv.Itoa(cfg.serverCore)}, argv...)
 		}
 	}
-	cmd := exec.Command(name, argv...)
-	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(append(os.Environ(), "GOMAXPROCS=1"), env...)
 	return cmd
 }
 
@@ -51,7 +59,7 @@ func startServer(cmd *exec.Cmd) (*serverProc, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	p := &serverProc{cmd: cmd, stats: make(chan string, 4)}
+	p := &serverProc{cmd: cmd, stats: make(chan string, 4), done: make(chan struct{})}
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
@@ -68,22 +76,53 @@ func startServer(cmd *exec.Cmd) (*serverProc, error) {
 
 func (p *serverProc) pid() int { return p.cmd.Process.Pid }
 
-// stop interrupts the server and waits for it, killing it after a grace period.
-func (p *serverProc) stop() { p.stopOnce.Do(p.doStop) }
+// stop interrupts the server and waits for it, killing it after a grace
+// period. It returns an error if the server had to be killed or failed.
+func (p *serverProc) stop() error {
+	p.stopOnce.Do(func() {
+		_ = p.cmd.Process.Signal(os.Interrupt)
+		grace := p.grace
+		if grace == 0 {
+			grace = 3 * time.Second
+		}
+		go p.reap()
+		select {
+		case <-p.done:
+		case <-time.After(grace):
+			_ = p.cmd.Process.Kill()
+			<-p.done
+			p.err = fmt.Errorf("server did not exit within %v and was killed", grace)
+		}
+	})
+	<-p.done
+	return p.err
+}
 
-func (p *serverProc) doStop() {
-	_ = p.cmd.Process.Signal(os.Interrupt)
-	done := make(chan struct{})
-	go func() {
-		_ = p.cmd.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(3 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-done
+// wait waits for the server to exit by itself, as a stdio server does at
+// the end of its input; it stops it after the grace period.
+func (p *serverProc) wait() error {
+	grace := p.grace
+	if grace == 0 {
+		grace = 3 * time.Second
 	}
+	p.stopOnce.Do(func() {
+		go p.reap()
+		select {
+		case <-p.done:
+		case <-time.After(grace):
+			_ = p.cmd.Process.Kill()
+			<-p.done
+			p.err = fmt.Errorf("server did not exit within %v of the end of its input and was killed", grace)
+		}
+	})
+	<-p.done
+	return p.err
+}
+
+// reap waits for the process and records how it ended.
+func (p *serverProc) reap() {
+	p.err = p.cmd.Wait()
+	close(p.done)
 }
 
 // runtimeStats asks the server for its STATS line (see cmd/server).

@@ -50,8 +50,8 @@ func (r *result) emit(cfg *config, mode string) {
 		cpuPerCall = float64(r.serverCPU.Microseconds()) / float64(r.calls)
 		cpuPct = 100 * r.serverCPU.Seconds() / r.wall.Seconds()
 	}
-	emit(cfg, "RESULT mode=%s impl=%s c=%d rps=%.0f p50_us=%.1f p99_us=%.1f errors=%d calls=%d server_cpu_us=%.2f server_cpu_pct=%.0f load_cpu_pct=%.0f other_cpu_pct=%.0f",
-		mode, cfg.impl, r.c, rps, us(r.p50), us(r.p99), r.errors, r.calls, cpuPerCall,
+	emit(cfg, "RESULT mode=%s variant=%s impl=%s c=%d rps=%.0f p50_us=%.1f p99_us=%.1f errors=%d calls=%d server_cpu_us=%.2f server_cpu_pct=%.0f load_cpu_pct=%.0f other_cpu_pct=%.0f",
+		mode, cfg.variant(), cfg.impl, r.c, rps, us(r.p50), us(r.p99), r.errors, r.calls, cpuPerCall,
 		cpuPct, 100*r.loadCPU.Seconds()/r.wall.Seconds(), pct(r.otherCPU, r.wall))
 	if r.firstErr != nil {
 		fmt.Fprintf(os.Stderr, "load: %s %s c=%d: %d errors, first: %v\n", mode, cfg.impl, r.c, r.errors, r.firstErr)

@@ -6,6 +6,10 @@
 //	server -impl gosdk -http 127.0.0.1:0 -sessions # stateful sessions in memory
 //	server -impl gosdk -stdio                      # newline-delimited JSON on stdin/stdout
 //
+// With -quit, a POST to /quit ends an HTTP server as SIGINT does; the
+// instruction counts use it because valgrind's callgrind cannot deliver a
+// signal to a Go program.
+//
 // In HTTP mode it prints "listening http://ADDR/mcp" on stdout once ready.
 // On SIGUSR1 it runs a GC and prints one line to stderr:
 //
@@ -24,15 +28,17 @@ import (
 	"os/signal"
 	"runtime"
 	"syscall"
+	"time"
 
 	"github.com/ferry-mcp/ferry/bench"
 )
 
 func main() {
-	implName := flag.String("impl", "", "implementation: ferry, gosdk, mcpgo or limit")
+	implName := flag.String("impl", "", "implementation: ferry, ferrytyped, gosdk, mcpgo, limit or floor")
 	addr := flag.String("http", "", "serve Streamable HTTP at this address")
 	stdio := flag.Bool("stdio", false, "serve on stdin and stdout")
 	sessions := flag.Bool("sessions", false, "HTTP only: keep stateful sessions in memory")
+	quit := flag.Bool("quit", false, "HTTP only: a POST to /quit stops the server")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("server: ")
@@ -48,12 +54,14 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	switch {
+	case *stdio && impl.ServeStdio == nil:
+		log.Fatalf("%s has no stdio mode", impl.Name)
 	case *stdio:
 		if err := impl.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
 			log.Fatal(err)
 		}
 	case *addr != "":
-		if err := serveHTTP(ctx, impl, *addr, *sessions); err != nil {
+		if err := serveHTTP(ctx, impl, *addr, *sessions, *quit); err != nil {
 			log.Fatal(err)
 		}
 	default:
@@ -61,7 +69,7 @@ func main() {
 	}
 }
 
-func serveHTTP(ctx context.Context, impl bench.Impl, addr string, sessions bool) error {
+func serveHTTP(ctx context.Context, impl bench.Impl, addr string, sessions, quit bool) error {
 	h := impl.Handler(sessions)
 	if h == nil {
 		return fmt.Errorf("%s has no stateful=%t HTTP mode", impl.Name, sessions)
@@ -72,7 +80,15 @@ func serveHTTP(ctx context.Context, impl bench.Impl, addr string, sessions bool)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
-	srv := &http.Server{Handler: mux}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	if quit {
+		mux.HandleFunc("POST /quit", func(w http.ResponseWriter, _ *http.Request) {
+			w.WriteHeader(http.StatusNoContent)
+			stop()
+		})
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
 		srv.Close()

@@ -122,3 +122,27 @@ func SSEMessage(body []byte) ([]byte, error) {
 	}
 	return last, nil
 }
+
+// ModernVersion is the 2026-07-28 protocol version, whose requests carry
+// their version and capabilities in _meta and need no handshake.
+const ModernVersion = "2026-07-28"
+
+// IsModern reports whether proto is a version of the stateless era.
+func IsModern(proto string) bool { return proto >= ModernVersion }
+
+// AppendModernAddCall appends a 2026-07-28 tools/call request for add(2, 3)
+// with the given id. It goes with [ModernHeaders].
+func AppendModernAddCall(b []byte, id int64) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = strconv.AppendInt(b, id, 10)
+	return append(b, `,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3},`+
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"`+ModernVersion+`","io.modelcontextprotocol/clientCapabilities":{}}}}`...)
+}
+
+// ModernHeaders are the routing headers of a 2026-07-28 add call, which
+// repeat what its body says.
+var ModernHeaders = [][2]string{
+	{"MCP-Protocol-Version", ModernVersion},
+	{"Mcp-Method", "tools/call"},
+	{"Mcp-Name", "add"},
+}
