@@ -14,7 +14,7 @@ import (
 // wireParams is the union of the params members Ferry reads, so a request's
 // params are decoded once.
 type wireParams struct {
-	Meta *requestMeta `json:"_meta"`
+	Meta requestMeta `json:"_meta"`
 
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
@@ -56,8 +56,8 @@ type wireParams struct {
 // requestMeta is a request's _meta member.
 type requestMeta struct {
 	ProgressToken json.RawMessage `json:"progressToken"`
-	Version       string          `json:"io.modelcontextprotocol/protocolVersion"`
-	Caps          json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+	Version       versionJSON     `json:"io.modelcontextprotocol/protocolVersion"`
+	Caps          capsJSON        `json:"io.modelcontextprotocol/clientCapabilities"`
 	LogLevel      string          `json:"io.modelcontextprotocol/logLevel"`
 }
 
@@ -87,10 +87,10 @@ func decodeMessage(data []byte) (incoming, error) {
 // triesModern reports whether a request tries the modern era: its _meta
 // names a modern version, or names a version and the client's capabilities.
 func (p *wireParams) triesModern() bool {
-	if p.Meta == nil || p.Meta.Version == "" {
+	if p.Meta.Version == "" {
 		return false
 	}
-	return IsModern(p.Meta.Version) || p.Meta.Caps != nil
+	return IsModern(string(p.Meta.Version)) || p.Meta.Caps.seen
 }
 
 // unsupportedVersion is the error for a version the server does not speak,
@@ -102,18 +102,18 @@ func (s *Server) unsupportedVersion(requested, msg string) *Error {
 
 // checkModern validates a modern request's _meta and fills r from it.
 func (s *Server) checkModern(r *request, p *wireParams) error {
-	if p.Meta == nil || p.Meta.Version == "" {
+	if p.Meta.Version == "" {
 		return NewError(CodeInvalidParams, `missing _meta field "io.modelcontextprotocol/protocolVersion"`)
 	}
-	v := p.Meta.Version
+	v := string(p.Meta.Version)
 	if !IsModern(v) || !s.versions.supports(v) {
 		return s.unsupportedVersion(v, "unsupported protocol version "+strconv.Quote(v))
 	}
-	if len(p.Meta.Caps) == 0 || p.Meta.Caps[0] != '{' {
+	if !p.Meta.Caps.object {
 		return NewError(CodeInvalidParams, `missing or invalid _meta field "io.modelcontextprotocol/clientCapabilities"`)
 	}
 	r.modern, r.version = true, v
-	r.caps = parseClientCaps(p.Meta.Caps)
+	r.caps = p.Meta.Caps.caps
 	r.level = levelOff
 	if p.Meta.LogLevel != "" {
 		l, ok := parseLevel(p.Meta.LogLevel)
@@ -128,9 +128,7 @@ func (s *Server) checkModern(r *request, p *wireParams) error {
 // respond appends the complete response to r.
 func (s *Server) respond(ctx context.Context, r *request, p *wireParams, b []byte) []byte {
 	start := len(b)
-	if p.Meta != nil {
-		r.progressToken = p.Meta.ProgressToken
-	}
+	r.progressToken = p.Meta.ProgressToken
 	b = jsonrpc.AppendResultHead(b, r.id)
 	b = append(b, '{')
 	b, err := s.safeDispatch(ctx, r, p, b)

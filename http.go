@@ -269,7 +269,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *json
 	req := h.srv.newRequest(m, peer{header: r.Header})
 	// The headers must repeat the body before the body's version is judged,
 	// as the reference server does: a disagreement is -32020, not -32022.
-	if p.Meta != nil && p.Meta.Version != "" {
+	if p.Meta.Version != "" {
 		if err := h.srv.checkModernHeaders(r.Header, m.Method, p); err != nil {
 			h.writeError(w, http.StatusBadRequest, m.ID, err)
 			return
@@ -287,8 +287,8 @@ func (s *Server) checkModernHeaders(hd http.Header, method string, p *wireParams
 	mismatch := func(name, got, want string) error {
 		return &Error{Code: CodeHeaderMismatch, Message: "header mismatch: " + name + " is " + quoteOrMissing(got) + " but the body says " + quoteOrMissing(want)}
 	}
-	if v := hd.Get(headerProtocolVersion); v != p.Meta.Version {
-		return mismatch("MCP-Protocol-Version", v, p.Meta.Version)
+	if v := hd.Get(headerProtocolVersion); v != string(p.Meta.Version) {
+		return mismatch("MCP-Protocol-Version", v, string(p.Meta.Version))
 	}
 	if v := hd.Get(headerMethod); v != method {
 		return mismatch("Mcp-Method", v, method)

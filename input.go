@@ -170,9 +170,10 @@ func canonicalJSON(b json.RawMessage) []byte {
 	return out
 }
 
-// loadInput reads inputResponses and requestState from a modern retry.
-func (s *Server) loadInput(method, name string, args, responses json.RawMessage, state string) (*inputState, error) {
-	in := &inputState{answers: map[string]json.RawMessage{}}
+// loadInput reads inputResponses and requestState from a modern retry into
+// in, which the caller provides (a field of the request, so that a call
+// allocates no state of its own), and returns in.
+func (s *Server) loadInput(in *inputState, method, name string, args, responses json.RawMessage, state string) (*inputState, error) {
 	// inputResponses without a requestState answer a first round: the
 	// handler uses those whose keys it asks, ignores the rest and asks
 	// again for what is missing (SEP-2322).
@@ -189,14 +190,14 @@ func (s *Server) loadInput(method, name string, args, responses json.RawMessage,
 			return nil, NewError(CodeInvalidParams, "requestState has expired: retry the request from the start")
 		}
 		in.answers = st.Answers
-		if in.answers == nil {
-			in.answers = map[string]json.RawMessage{}
-		}
 	}
 	if len(responses) > 0 && string(responses) != "null" {
 		var fresh map[string]json.RawMessage
 		if err := json.Unmarshal(responses, &fresh); err != nil {
 			return nil, NewError(CodeInvalidParams, "inputResponses must be an object keyed by the inputRequests keys")
+		}
+		if in.answers == nil {
+			in.answers = make(map[string]json.RawMessage, len(fresh))
 		}
 		for k, v := range fresh {
 			in.answers[k] = v
@@ -264,7 +265,7 @@ func (s *Server) loadModernInput(ctx context.Context, r *request, key string, p 
 	if !r.modern {
 		return nil
 	}
-	in, err := s.loadInput(r.method, stateKey(ctx, key), p.Arguments, p.InputResponses, p.RequestState)
+	in, err := s.loadInput(&r.inputs, r.method, stateKey(ctx, key), p.Arguments, p.InputResponses, p.RequestState)
 	r.input = in
 	return err
 }

@@ -48,7 +48,7 @@ func TestRequestStateIsBoundToTheExactArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := s.loadInput("tools/call", tt.key, json.RawMessage(tt.args), nil, state)
+			_, err := s.loadInput(new(inputState), "tools/call", tt.key, json.RawMessage(tt.args), nil, state)
 			if got := err == nil; got != tt.accept {
 				t.Errorf("loadInput(%s, %s) = %v, want accepted %v", tt.key, tt.args, err, tt.accept)
 			}
@@ -109,7 +109,7 @@ func TestStateKeyIsUnambiguous(t *testing.T) {
 func TestRequestStateKeepsOnlyTheAnswersRead(t *testing.T) {
 	s := NewServer("s", "1", nil)
 	responses := json.RawMessage(`{"step1":{"action":"accept","content":{"name":"Ada"}},"junk":{"action":"accept"}}`)
-	in, err := s.loadInput("tools/call", "multi", nil, responses, "")
+	in, err := s.loadInput(new(inputState), "tools/call", "multi", nil, responses, "")
 	if err != nil {
 		t.Fatal(err)
 	}

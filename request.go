@@ -106,7 +106,8 @@ type request struct {
 	// failed is the code of the error the request was answered with, or 0.
 	failed Code
 	// input is the state of a modern multi round-trip request.
-	input *inputState
+	input  *inputState
+	inputs inputState // what input points to, so that no call allocates one
 	// watch is a subscriptions/listen's watcher when it was registered as
 	// the request was read (stdio), so that it holds before any later
 	// request of the connection is served; nil otherwise.
