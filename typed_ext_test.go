@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -342,5 +343,29 @@ func TestArgumentsThatDoNotFitTheGoTypeNameTheField(t *testing.T) {
 	}
 	if *ran != 0 {
 		t.Error("the handler ran")
+	}
+}
+
+// A typed tool's nested struct left out by the model still gets the
+// defaults its fields publish: the handler sees max 1000, not 0.
+func TestTypedToolFillsTheDefaultsOfAnOmittedNestedStruct(t *testing.T) {
+	type priceRange struct {
+		Min float64 `json:"min,omitzero" doc:"Lowest price."`
+		Max float64 `json:"max,omitzero" doc:"Highest price." default:"1000"`
+	}
+	type searchIn struct {
+		Query string     `json:"query" doc:"Text."`
+		Price priceRange `json:"price,omitzero" doc:"The price range."`
+	}
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	ferry.AddTool(srv, ferry.Tool{Name: "search", Description: "Searches."}, func(_ context.Context, in searchIn) (string, error) {
+		return fmt.Sprintf("%v-%v", in.Price.Min, in.Price.Max), nil
+	})
+	for args, want := range map[string]string{`{"query":"h"}`: "0-1000", `{"query":"h","price":{"min":5}}`: "5-1000",
+		`{"query":"h","price":{"max":20}}`: "0-20"} {
+		res := call(t, srv, "search", args)
+		if got := res["content"].([]any)[0].(map[string]any)["text"]; got != want {
+			t.Errorf("search %s: %v, want %s", args, got, want)
+		}
 	}
 }

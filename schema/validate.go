@@ -45,6 +45,7 @@ func Compile(s *Schema, p Policy) (*Validator, error) {
 	if err := c.checkDefaults(); err != nil {
 		return nil, err
 	}
+	c.implyDefaults()
 	return &Validator{root: root, policy: p}, nil
 }
 

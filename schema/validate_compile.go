@@ -201,6 +201,91 @@ func (c *compiler) checkDefaults() error {
 	return nil
 }
 
+// implyDefaults gives an optional object property that has no default of
+// its own the object of its properties' defaults, when there is one and it
+// is valid: {"price":{"max":1000}} for an absent price whose max defaults
+// to 1000. Without it, a model that leaves out the parent (as the schema
+// allows) would get none of the defaults the schema publishes for its
+// children.
+func (c *compiler) implyDefaults() {
+	for _, n := range c.nodes {
+		for _, name := range n.names {
+			p := n.props[string(name)]
+			if p.dflt >= 0 || p.bit >= 0 || p.node == nil || p.node.kind != kindObject || reaches(p.node, n, map[*node]bool{}) {
+				continue // a recursive property implies nothing: it would grow a tree nobody asked for
+			}
+			value := impliedValue(p.node, map[*node]bool{})
+			if value == nil {
+				continue
+			}
+			member := appendQuoted(nil, name)
+			p.dflt = len(n.defaults)
+			n.defaults = append(n.defaults, propDefault{member: append(append(member, ':'), value...), value: value})
+		}
+	}
+}
+
+// reaches reports whether target is from, or the node of a property of
+// from, at any depth.
+func reaches(from, target *node, seen map[*node]bool) bool {
+	if from == target {
+		return true
+	}
+	if seen[from] {
+		return false
+	}
+	seen[from] = true
+	for _, p := range from.props {
+		if p.node != nil && reaches(p.node, target, seen) {
+			return true
+		}
+	}
+	return from.items != nil && reaches(from.items, target, seen) || from.additional != nil && reaches(from.additional, target, seen)
+}
+
+// impliedValue returns the object of n's properties' defaults, explicit or
+// implied, or nil when none of them has one or the object would not be
+// valid (a required property has no default). A schema met again while
+// building it (a recursive one) implies nothing.
+func impliedValue(n *node, seen map[*node]bool) []byte {
+	if n.kind != kindObject || seen[n] {
+		return nil
+	}
+	seen[n] = true
+	defer delete(seen, n)
+	var b []byte
+	for _, name := range n.names {
+		p := n.props[string(name)]
+		var v []byte
+		switch {
+		case p.dflt >= 0:
+			v = n.defaults[p.dflt].value
+		case p.bit < 0 && p.node != nil:
+			v = impliedValue(p.node, seen)
+		}
+		if v == nil {
+			continue
+		}
+		if b == nil {
+			b = append(b, '{')
+		} else {
+			b = append(b, ',')
+		}
+		b = append(append(appendQuoted(b, name), ':'), v...)
+	}
+	if b == nil {
+		return nil
+	}
+	b = append(b, '}')
+	st := &state{}
+	st.reset(b, Strict)
+	st.noEdit = true
+	if st.check(n, 0); len(st.errs) > 0 {
+		return nil
+	}
+	return b
+}
+
 func (c *compiler) array(n *node, s *Schema, where string) error {
 	n.minItems, n.maxItems, n.unique = count(s.MinItems), count(s.MaxItems), s.UniqueItems
 	if n.minItems < -1 || n.maxItems < -1 || (s.MinItems != nil && *s.MinItems < 0) || (s.MaxItems != nil && *s.MaxItems < 0) {

@@ -46,6 +46,42 @@ func TestValidateFillsDefaultsOfAbsentProperties(t *testing.T) {
 	}
 }
 
+// An absent optional object gets the defaults its properties publish; a
+// present one gets those it leaves out; one with a required property that
+// has no default gets nothing, and a recursive schema implies nothing.
+func TestValidateFillsDefaultsOfAnAbsentObject(t *testing.T) {
+	max := Number("Highest price.")
+	max.Default = []byte("1000")
+	cur := Text("Currency.")
+	cur.Default = []byte(`"EUR"`)
+	price := Object(Optional("min", Number("Lowest price.")), Optional("max", max),
+		Optional("money", Object(Optional("currency", cur))))
+	needy := Object(Required("id", Text("")), Optional("max", max))
+	tree := Object(Optional("max", max))
+	tree.Properties["child"] = tree // recursive
+	tree.PropertyOrder = append(tree.PropertyOrder, "child")
+	v, err := Compile(Object(Required("query", Text("")), Optional("price", price), Optional("needy", needy),
+		Optional("tree", tree)), Unambiguous)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ in, want string }{
+		{`{"query":"x"}`, `{"query":"x","price":{"max":1000,"money":{"currency":"EUR"}},"tree":{"max":1000}}`},
+		{`{"query":"x","price":{"min":5},"tree":{}}`, `{"query":"x","price":{"min":5,"max":1000,"money":{"currency":"EUR"}},"tree":{"max":1000}}`},
+		{`{"query":"x","price":null,"tree":{"child":{}}}`, `{"query":"x","price":{"max":1000,"money":{"currency":"EUR"}},"tree":{"child":{"max":1000},"max":1000}}`},
+	}
+	for _, tt := range tests {
+		out, errs := v.Validate([]byte(tt.in))
+		if errs != nil {
+			t.Errorf("Validate(%s): %v", tt.in, errs)
+			continue
+		}
+		if string(out) != tt.want {
+			t.Errorf("Validate(%s) =\n  %s\nwant\n  %s", tt.in, out, tt.want)
+		}
+	}
+}
+
 func TestValidateFillsDefaultsUnderStrictToo(t *testing.T) {
 	v, err := Compile(searchSchema(), Strict)
 	if err != nil {
