@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -270,7 +271,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *json
 	// The headers must repeat the body before the body's version is judged,
 	// as the reference server does: a disagreement is -32020, not -32022.
 	if p.Meta.Version != "" {
-		if err := h.srv.checkModernHeaders(r.Header, m.Method, p); err != nil {
+		if err := h.srv.checkModernHeaders(r.Context(), r.Header, m.Method, p); err != nil {
 			h.writeError(w, http.StatusBadRequest, m.ID, err)
 			return
 		}
@@ -282,16 +283,17 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *json
 	h.answer(w, r, req, p, "")
 }
 
-// checkModernHeaders checks that the routing headers repeat the body.
-func (s *Server) checkModernHeaders(hd http.Header, method string, p *wireParams) error {
-	mismatch := func(name, got, want string) error {
-		return &Error{Code: CodeHeaderMismatch, Message: "header mismatch: " + name + " is " + quoteOrMissing(got) + " but the body says " + quoteOrMissing(want)}
+// checkModernHeaders checks that the routing headers repeat the body, each
+// sent once: an intermediary that routes or authorizes on a header must
+// read the value the server acts on. ctx is the request's, for the
+// visibility of the tool a tools/call names.
+func (s *Server) checkModernHeaders(ctx context.Context, hd http.Header, method string, p *wireParams) error {
+	says := func(want string) string { return "the body says " + quoteOrMissing(want) }
+	if v, err := singleHeader(hd, headerProtocolVersion); err != nil || v != string(p.Meta.Version) {
+		return orMismatch(err, "MCP-Protocol-Version", v, says(string(p.Meta.Version)))
 	}
-	if v := hd.Get(headerProtocolVersion); v != string(p.Meta.Version) {
-		return mismatch("MCP-Protocol-Version", v, string(p.Meta.Version))
-	}
-	if v := hd.Get(headerMethod); v != method {
-		return mismatch("Mcp-Method", v, method)
+	if v, err := singleHeader(hd, headerMethod); err != nil || v != method {
+		return orMismatch(err, "Mcp-Method", v, says(method))
 	}
 	var name string
 	switch method {
@@ -302,14 +304,36 @@ func (s *Server) checkModernHeaders(hd http.Header, method string, p *wireParams
 	default:
 		return nil
 	}
-	v, ok := decodeHeaderValue(hd.Get(headerName))
-	if !ok || v != name {
-		return mismatch("Mcp-Name", hd.Get(headerName), name)
+	raw, err := singleHeader(hd, headerName)
+	if v, ok := decodeHeaderValue(raw); err != nil || !ok || v != name {
+		return orMismatch(err, "Mcp-Name", raw, says(name))
 	}
 	if method == "tools/call" {
-		return s.checkParamHeaders(hd, p)
+		return s.checkParamHeaders(ctx, hd, p)
 	}
 	return nil
+}
+
+// singleHeader returns the value of the header name, "" when it is absent,
+// and an error when it is sent more than once.
+func singleHeader(hd http.Header, name string) (string, error) {
+	vs := hd[http.CanonicalHeaderKey(name)]
+	switch len(vs) {
+	case 0:
+		return "", nil
+	case 1:
+		return vs[0], nil
+	}
+	return "", &Error{Code: CodeHeaderMismatch, Message: "header mismatch: " + name + " is sent " + strconv.Itoa(len(vs)) + " times; send it once"}
+}
+
+// orMismatch returns err if there is one, and otherwise the error for a
+// header whose value got disagrees with the body.
+func orMismatch(err error, header, got, body string) error {
+	if err != nil {
+		return err
+	}
+	return headerMismatch(header, got, body)
 }
 
 func quoteOrMissing(s string) string {

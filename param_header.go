@@ -2,6 +2,7 @@ package ferry
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -80,57 +81,111 @@ func isToken(s string) bool {
 // its arguments, as Mcp-Name is checked against the tool's name: a header
 // must be present exactly when the argument is (and not null), and carry
 // its value, plain or as =?base64?...?=.
-func (s *Server) checkParamHeaders(hd http.Header, p *wireParams) error {
+//
+// A tool the caller may not see has no headers to check: its call then
+// answers as an unknown tool's does.
+func (s *Server) checkParamHeaders(ctx context.Context, hd http.Header, p *wireParams) error {
 	s.mu.RLock()
 	e, ok := s.tools.get(p.Name)
 	s.mu.RUnlock()
-	if !ok || len(e.params) == 0 {
+	if !ok || len(e.params) == 0 || !s.visibleTool(ctx, &e.info) {
 		return nil
 	}
 	var args map[string]json.RawMessage
 	_ = json.Unmarshal(p.Arguments, &args) // not an object: validation reports it
 	for _, ph := range e.params {
 		name := "Mcp-Param-" + ph.Header
-		raw, sent := hd[http.CanonicalHeaderKey(name)]
+		raw, err := singleHeader(hd, name)
+		if err != nil {
+			return err
+		}
+		sent := raw != ""
 		arg, has := args[ph.Arg]
 		if has && string(arg) == "null" {
 			has = false
 		}
+		body := "the body's argument " + strconv.Quote(ph.Arg) + " is "
 		switch {
 		case !has && !sent:
 			continue
 		case !sent:
-			return headerMismatch(name, "", "argument "+strconv.Quote(ph.Arg)+" is "+string(arg))
+			return headerMismatch(name, "", body+string(arg))
 		case !has:
-			return headerMismatch(name, raw[0], "argument "+strconv.Quote(ph.Arg)+" is missing")
+			return headerMismatch(name, raw, body+"missing")
 		}
-		v, ok := decodeHeaderValue(raw[0])
+		v, ok := decodeHeaderValue(raw)
 		if !ok || !headerMatches(v, arg) {
-			return headerMismatch(name, raw[0], "argument "+strconv.Quote(ph.Arg)+" is "+string(arg))
+			return headerMismatch(name, raw, body+string(arg))
 		}
 	}
 	return nil
 }
 
 // headerMatches reports whether a header's decoded value is the argument:
-// a string as it is, a number by value, a boolean as true or false.
+// a string as it is, a boolean as true or false, and a number written as
+// a JSON number of exactly the same value (so 8 matches 8.0, but not 0x1p3,
+// and no two integers beyond float64's precision match each other).
 func headerMatches(v string, arg json.RawMessage) bool {
-	var x any
-	if json.Unmarshal(arg, &x) != nil {
+	switch {
+	case len(arg) == 0:
 		return false
-	}
-	switch x := x.(type) {
-	case string:
-		return v == x
-	case bool:
-		return v == strconv.FormatBool(x)
-	case float64:
-		f, err := strconv.ParseFloat(v, 64)
-		return err == nil && f == x
+	case arg[0] == '"':
+		var x string
+		return json.Unmarshal(arg, &x) == nil && v == x
+	case string(arg) == "true" || string(arg) == "false":
+		return v == string(arg)
+	case arg[0] == '-' || arg[0] >= '0' && arg[0] <= '9':
+		return isJSONNumber(v) && sameNumber(v, string(arg))
 	}
 	return false // objects and arrays are not mirrored
 }
 
-func headerMismatch(header, got, want string) *Error {
-	return &Error{Code: CodeHeaderMismatch, Message: "header mismatch: " + header + " is " + quoteOrMissing(got) + " but the body's " + want}
+// isJSONNumber reports whether s is a number as JSON writes one.
+func isJSONNumber(s string) bool {
+	if s == "" || !(s[0] == '-' || s[0] >= '0' && s[0] <= '9') {
+		return false
+	}
+	var n json.Number
+	return json.Unmarshal([]byte(s), &n) == nil
+}
+
+// sameNumber reports whether two JSON numbers have exactly the same value,
+// comparing their digits and exponents, in time linear in their length
+// (whatever the exponent: 1e999999999 costs no more than 1e9).
+func sameNumber(a, b string) bool {
+	x, okx := canonicalNumber(a)
+	y, oky := canonicalNumber(b)
+	return okx && oky && x == y
+}
+
+// canonicalNumber writes the JSON number s as sign, significant digits and
+// exponent ("-15e-1" for -1.50), with every zero as "0".
+func canonicalNumber(s string) (string, bool) {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	mant, exp := s, int64(0)
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.ParseInt(strings.TrimPrefix(s[i+1:], "+"), 10, 64)
+		if err != nil {
+			return "", false // an exponent beyond int64: matches nothing
+		}
+		mant, exp = s[:i], e
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimLeft(whole+frac, "0")
+	exp -= int64(len(frac))
+	trimmed := strings.TrimRight(digits, "0")
+	if trimmed == "" {
+		return "0", true
+	}
+	if exp += int64(len(digits) - len(trimmed)); neg {
+		trimmed = "-" + trimmed
+	}
+	return trimmed + "e" + strconv.FormatInt(exp, 10), true
+}
+
+// headerMismatch is the error for a header whose value got disagrees with
+// what the body says (body, a phrase: "the body says 'tools/call'").
+func headerMismatch(header, got, body string) *Error {
+	return &Error{Code: CodeHeaderMismatch, Message: "header mismatch: " + header + " is " + quoteOrMissing(got) + " but " + body}
 }

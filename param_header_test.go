@@ -3,6 +3,7 @@ package ferry
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -66,5 +67,59 @@ func TestCheckReportsABadParamHeader(t *testing.T) {
 		func(context.Context, *CallToolRequest) (*ToolResult, error) { return nil, nil })
 	if err := s.Check(); err == nil || !strings.Contains(err.Error(), `tool "route": property "region": x-mcp-header "My Region" is not a valid HTTP header name`) {
 		t.Errorf("Check() = %v", err)
+	}
+}
+
+// Numbers in Mcp-Param headers match by exact value, whatever their
+// spelling, and never by float64 rounding.
+func TestHeaderMatchesNumbersExactly(t *testing.T) {
+	tests := []struct {
+		header, arg string
+		want        bool
+	}{
+		{"8", "8", true},
+		{"8", "8.0", true},
+		{"80e-1", "8", true},
+		{"-1.50", "-15e-1", true},
+		{"0", "-0.0", true},
+		{"9007199254740993", "9007199254740993", true},
+		{"9007199254740992", "9007199254740993", false},
+		{"0x1p3", "8", false},
+		{"Inf", "1e999999", false},
+		{"+8", "8", false},
+		{"1e999999999", "1e999999999", true},
+		{"1e99999999999999999999", "1e99999999999999999999", false},
+		{"eu", `"eu"`, true},
+		{"true", "true", true},
+		{"1", "true", false},
+	}
+	for _, tt := range tests {
+		if got := headerMatches(tt.header, json.RawMessage(tt.arg)); got != tt.want {
+			t.Errorf("headerMatches(%q, %s) = %v, want %v", tt.header, tt.arg, got, tt.want)
+		}
+	}
+}
+
+// A routing header sent twice is refused: an intermediary reading the last
+// value would route or authorize on another value than the server acts on.
+func TestRoutingHeadersSentTwiceAreRefused(t *testing.T) {
+	s := NewServer("s", "1", nil)
+	s.AddTool(Tool{Name: "pay", Description: "Pays.",
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`)},
+		func(context.Context, *CallToolRequest) (*ToolResult, error) { return nil, nil })
+	p := &wireParams{Name: "pay", Arguments: json.RawMessage(`{"region":"eu"}`)}
+	p.Meta.Version = Version20260728
+	base := http.Header{"Mcp-Protocol-Version": {Version20260728}, "Mcp-Method": {"tools/call"}, "Mcp-Name": {"pay"},
+		"Mcp-Param-Region": {"eu"}}
+	if err := s.checkModernHeaders(context.Background(), base, "tools/call", p); err != nil {
+		t.Fatalf("headers sent once: %v", err)
+	}
+	for _, name := range []string{"Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name", "Mcp-Param-Region"} {
+		hd := base.Clone()
+		hd[name] = append(hd[name], "other")
+		err := s.checkModernHeaders(context.Background(), hd, "tools/call", p)
+		if CodeOf(err) != CodeHeaderMismatch || !strings.Contains(err.Error(), name+" is sent 2 times") {
+			t.Errorf("%s sent twice: %v", name, err)
+		}
 	}
 }

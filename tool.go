@@ -261,13 +261,14 @@ func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []by
 	e, ok := s.tools.get(p.Name)
 	s.mu.RUnlock()
 	ctx = withRequest(ctx, r)
+	r.tool = p.Name // Visible may read it from the CallInfo
 	if !ok || !s.visibleTool(ctx, &e.info) {
+		r.tool = ""
 		return b, unknownTool(p.Name)
 	}
 	if err := s.loadModernInput(ctx, r, p.Name, p); err != nil {
 		return b, err
 	}
-	r.tool = p.Name
 	var start time.Time
 	logging := s.logger.Enabled(ctx, slog.LevelInfo)
 	if logging {

@@ -2,6 +2,7 @@ package ferry_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -71,7 +72,10 @@ func scopedServer(t *testing.T, withPayroll bool) string {
 	}
 	srv.AddTool(ferry.Tool{Name: "lookup", Description: "Looks things up.", ReadOnly: true}, ok)
 	if withPayroll {
-		srv.AddTool(ferry.Tool{Name: "payroll", Description: "Runs the payroll.", Scopes: []string{"hr"}}, ok)
+		// Its region is mirrored in an Mcp-Param header, whose check must not
+		// tell a hidden tool from an unknown one either.
+		srv.AddTool(ferry.Tool{Name: "payroll", Description: "Runs the payroll.", Scopes: []string{"hr"},
+			RawInputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`)}, ok)
 	}
 	ts := httptest.NewServer(asUser(ferry.NewHTTPHandler(srv, nil)))
 	t.Cleanup(ts.Close)
@@ -98,8 +102,8 @@ func TestHiddenToolAnswersLikeUnknownTool(t *testing.T) {
 		send func(url, body string) string
 		body string
 	}{
-		{"legacy", legacy, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"payroll","arguments":{}}}`},
-		{"2026-07-28", modern, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"payroll","arguments":{},` + modernMeta + `}}`},
+		{"legacy", legacy, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"payroll","arguments":{"region":"eu"}}}`},
+		{"2026-07-28", modern, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"payroll","arguments":{"region":"eu"},` + modernMeta + `}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
