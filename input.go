@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,6 +25,7 @@ type inputState struct {
 	missing  map[string]bool            // client capabilities a question needed and the request lacked
 	invalid  *Error                     // the first answer that did not decode
 	used     map[string]bool            // keys of the answers the handler read
+	named    map[string]bool            // keys asked so far in this run of the handler
 }
 
 // ask answers a question from the client's responses, or records it as
@@ -33,9 +35,18 @@ func (s *inputState) ask(method, key string, params, res any) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.asked++
-	if key == "" {
+	switch {
+	case key == "":
 		key = "q" + strconv.Itoa(s.asked)
+	case generatedKey(key):
+		return fmt.Errorf("ferry: input key %q has the form of the generated names (q1, q2...): choose another", key)
+	case s.named[key]:
+		return fmt.Errorf("ferry: input key %q names two questions of one request: give each question its own WithInputKey", key)
 	}
+	if s.named == nil {
+		s.named = make(map[string]bool)
+	}
+	s.named[key] = true
 	if a, ok := s.answers[key]; ok {
 		if s.used == nil {
 			s.used = make(map[string]bool)
@@ -64,6 +75,20 @@ func (s *inputState) ask(method, key string, params, res any) error {
 	}
 	s.requests[key] = data
 	return ErrInputRequired
+}
+
+// generatedKey reports whether key has the form of the names questions get
+// without [WithInputKey]: "q" and digits.
+func generatedKey(key string) bool {
+	if len(key) < 2 || key[0] != 'q' {
+		return false
+	}
+	for _, c := range key[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // lack records that a question needed a client capability the request
@@ -109,12 +134,15 @@ func missingCapabilities(names ...string) *Error {
 // inputKeyKey is the context key of [WithInputKey].
 type inputKeyKey struct{}
 
-// WithInputKey returns a context under which the next question a handler
-// asks with [Elicit], [CreateMessage] or [ListRoots] is named key in a
-// modern input_required result's inputRequests, and is answered from the
-// client's inputResponses under that key. Without it, questions are named
-// "q1", "q2"... in the order asked. Keys must be unique within a request.
-// Legacy sessions ask the client directly and ignore the key.
+// WithInputKey returns a context under which a question the handler asks
+// with [Elicit], [CreateMessage] or [ListRoots] is named key in a modern
+// input_required result's inputRequests, and is answered from the client's
+// inputResponses under that key. Derive one context per question: every
+// question asked under the returned context is named key, and a second
+// question with a key already asked fails with an error, as does a key of
+// the form "q1", "q2"..., the names questions get without WithInputKey, in
+// the order asked. Legacy sessions ask the client directly and ignore the
+// key.
 func WithInputKey(ctx context.Context, key string) context.Context {
 	return context.WithValue(ctx, inputKeyKey{}, key)
 }

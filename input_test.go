@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -172,5 +173,26 @@ func TestInputKeys(t *testing.T) {
 				t.Errorf("keys (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// A key names one question: asking a second question under it, or under a
+// key shaped like the generated ones, fails instead of overwriting.
+func TestInputKeysNameOneQuestionEach(t *testing.T) {
+	in := new(inputState)
+	if err := in.ask("elicitation/create", "confirm", map[string]string{}, new(ElicitResult)); !errors.Is(err, ErrInputRequired) {
+		t.Fatalf("first ask: %v", err)
+	}
+	if err := in.ask("sampling/createMessage", "confirm", map[string]string{}, new(CreateMessageResult)); err == nil || !strings.Contains(err.Error(), `"confirm" names two questions`) {
+		t.Errorf("second ask under the same key: %v", err)
+	}
+	if err := in.ask("roots/list", "q7", nil, new(map[string]any)); err == nil || !strings.Contains(err.Error(), "generated names") {
+		t.Errorf("a generated-looking key: %v", err)
+	}
+	if err := in.ask("roots/list", "", nil, new(map[string]any)); !errors.Is(err, ErrInputRequired) {
+		t.Errorf("an unnamed ask: %v", err)
+	}
+	if len(in.requests) != 2 {
+		t.Errorf("requests = %v; want confirm and one generated name", in.requests)
 	}
 }
