@@ -106,10 +106,10 @@ func TestNilLoggerLogsToSlogDefault(t *testing.T) {
 // tool is: not added, and logged with the prompt named.
 func TestPromptWithProblemAddedWhileServingIsLoggedNotAdded(t *testing.T) {
 	srv, logs := newLogged(t, nil)
-	srv.AddPrompt(ferry.Prompt{Name: "review", Description: "Reviews.", Template: "Review this."}, nil)
+	srv.AddPromptTemplate(ferry.Prompt{Name: "review", Description: "Reviews.", Template: "Review this."})
 	ferry.NewHTTPHandler(srv, nil) // serving starts
-	srv.AddPrompt(ferry.Prompt{Name: "REVIEW", Description: "Again, in capitals.", Template: "Review that."}, nil)
-	srv.AddPrompt(ferry.Prompt{Name: "nodesc", Template: "Hello {{name}}."}, nil)
+	srv.AddPromptTemplate(ferry.Prompt{Name: "REVIEW", Description: "Again, in capitals.", Template: "Review that."})
+	srv.AddPromptTemplate(ferry.Prompt{Name: "nodesc", Template: "Hello {{name}}."})
 	recs := logs.records(t, "prompt not added: a problem found after serving started")
 	named := map[any]bool{}
 	for _, r := range recs {

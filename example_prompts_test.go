@@ -231,3 +231,15 @@ func ExampleServer_AddSchemaResources() {
 	// application/json {"type":"object","properties":{"query":{"type":"string","description":"Text to search for.","minLength":1}},"required":["query"],"additionalProperties":false}
 	// {"values":["search"],"total":1}
 }
+
+func ExampleServer_AddPromptTemplate() {
+	srv := ferry.NewServer("reviews", "1.0.0", nil)
+	srv.AddPromptTemplate(ferry.Prompt{
+		Name:        "review_diff",
+		Description: "Reviews a diff for bugs.",
+		Arguments:   []ferry.PromptArgument{{Name: "diff", Description: "The diff to review.", Required: true}},
+		Template:    "Review this diff for bugs, one finding a line:\n{{diff}}",
+	})
+	fmt.Println(srv.Check())
+	// Output: <nil>
+}

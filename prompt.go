@@ -83,18 +83,32 @@ type promptEntry struct {
 func (e *promptEntry) key() string  { return e.prompt.Name }
 func (e *promptEntry) wire() []byte { return e.json }
 
-// AddPrompt registers a prompt with its handler, or, when h is nil, a
+// AddPrompt registers a prompt with its handler; [AddPrompt] (the
+// function) is the typed form, and [Server.AddPromptTemplate] registers a
 // prompt whose Template is its message. Problems (no description, a name
 // that repeats another without regard to case, a placeholder with no
-// argument) are reported by [Server.Check].
+// argument) are reported by [Server.Check]. It panics if h is nil.
 func (s *Server) AddPrompt(p Prompt, h PromptHandler) {
 	if h == nil {
-		if p.Template == "" {
-			s.problem(fmt.Errorf("prompt %q has neither a handler nor a template", p.Name))
-			return
-		}
-		h = templateHandler(&p)
+		panic("ferry: AddPrompt needs a handler; use AddPromptTemplate for a template prompt") //nolint:forbidigo // a programmer error at registration, documented
 	}
+	s.addPrompt(p, h)
+}
+
+// AddPromptTemplate registers a prompt whose message is its Template, with
+// each {{name}} replaced by the argument of that name; p.Arguments lists
+// them. [AddPromptTemplate] (the function) derives them from a struct.
+// Problems are reported as [Server.AddPrompt]'s are, and a prompt without
+// a Template is one.
+func (s *Server) AddPromptTemplate(p Prompt) {
+	if p.Template == "" {
+		s.problem(fmt.Errorf("prompt %q has no Template", p.Name))
+		return
+	}
+	s.addPrompt(p, templateHandler(&p))
+}
+
+func (s *Server) addPrompt(p Prompt, h PromptHandler) {
 	data, err := json.Marshal(struct {
 		Name        string           `json:"name"`
 		Title       string           `json:"title,omitempty"`
@@ -148,7 +162,7 @@ func AddPromptTemplate[A any](s *Server, p Prompt) {
 		return
 	}
 	p.Arguments = args
-	s.AddPrompt(p, nil)
+	s.AddPromptTemplate(p)
 }
 
 // AddPrompt registers a prompt whose messages h builds in code, with
