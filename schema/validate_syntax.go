@@ -104,18 +104,23 @@ func syntaxArray(d []byte, i, depth int) (int, bool) {
 // escapes JSON defines. Like json.Valid, it does not check UTF-8.
 func syntaxString(d []byte, i int) (int, bool) {
 	i++
+	q := -1 // the next '"' at or after i, once found: searching again from
+	// every escape would make a string of escapes quadratic
 	for {
-		j := bytes.IndexByte(d[i:], '"')
-		if j < 0 {
-			return len(d), false
+		if q < i {
+			j := bytes.IndexByte(d[i:], '"')
+			if j < 0 {
+				return len(d), false
+			}
+			q = i + j
 		}
-		body := d[i : i+j]
+		body := d[i:q]
 		k := bytes.IndexByte(body, '\\')
 		if k < 0 {
 			if !noControl(body) {
 				return i, false
 			}
-			return i + j + 1, true
+			return q + 1, true
 		}
 		if !noControl(body[:k]) {
 			return i, false
