@@ -145,8 +145,11 @@ const (
 
 // ServeHTTP implements [http.Handler].
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !h.allowedHost(r.Host) || !h.allowedOrigin(r.Header.Get("Origin"), r.Host) {
-		writeJSONError(w, http.StatusForbidden, CodeInvalidRequest, "forbidden: the request's Host or Origin is not allowed")
+	if header, option := h.refusedBy(r); header != "" {
+		h.srv.logger.WarnContext(r.Context(), "ferry: refused a request from an origin it does not serve",
+			"header", header, "value", strings.Join(r.Header.Values(header), ", "), "host", r.Host,
+			"hint", "if this client is yours, add it to HTTPOptions."+option)
+		writeJSONError(w, http.StatusForbidden, CodeInvalidRequest, "forbidden: the request's "+header+" is not allowed")
 		return
 	}
 	switch r.Method {

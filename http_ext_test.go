@@ -98,3 +98,37 @@ func TestDeleteEndsTheGetStream(t *testing.T) {
 		t.Errorf("GET after DELETE: %d, want 404", again.StatusCode)
 	}
 }
+
+// A refused Host or Origin says which header, and the log says which
+// option would allow it; an Origin sent twice is refused.
+func TestRefusedOriginSaysWhatAndLogsTheOption(t *testing.T) {
+	srv, logs := newLogged(t, nil)
+	srv.AddTool(ferry.Tool{Name: "t", Description: "A tool."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return nil, nil })
+	h := ferry.NewHTTPHandler(srv, nil)
+	tests := []struct {
+		name    string
+		host    string
+		origins []string
+		want    string
+	}{
+		{"foreign origin", "localhost:8080", []string{"https://evil.example"}, "Origin"},
+		{"own origin twice", "localhost:8080", []string{"http://localhost:8080", "http://localhost:8080"}, "Origin"},
+		{"foreign host", "evil.example", nil, "Host"},
+		{"own origin once", "localhost:8080", []string{"http://localhost:8080"}, ""},
+	}
+	for _, tt := range tests {
+		req := httptest.NewRequest("POST", "/", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Host = tt.host
+		req.Header["Origin"] = tt.origins
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		refused := rec.Code == http.StatusForbidden
+		if refused != (tt.want != "") || refused && !strings.Contains(rec.Body.String(), "the request's "+tt.want+" is not allowed") {
+			t.Errorf("%s: %d %s", tt.name, rec.Code, rec.Body)
+		}
+	}
+	recs := logs.records(t, "ferry: refused a request from an origin it does not serve")
+	if len(recs) != 3 || recs[0]["value"] != "https://evil.example" || !strings.Contains(recs[2]["hint"].(string), "AllowedHosts") {
+		t.Errorf("log records: %v", recs)
+	}
+}

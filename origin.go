@@ -1,6 +1,7 @@
 package ferry
 
 import (
+	"net/http"
 	"net/netip"
 	"slices"
 	"strings"
@@ -12,6 +13,22 @@ import (
 // [HTTPOptions.AllowedHosts] and [HTTPOptions.AllowedOrigins]. They run on
 // every request, and allocate nothing for loopback hosts, names, and
 // same-origin or listed Origins.
+
+// refusedBy returns the header a request is refused for, "Host" or
+// "Origin", with the option that would allow it, or "" when it may be
+// served. An Origin sent twice is refused: each copy could be read.
+func (h *HTTPHandler) refusedBy(r *http.Request) (header, option string) {
+	if !h.allowedHost(r.Host) {
+		return "Host", "AllowedHosts"
+	}
+	switch origins := r.Header["Origin"]; {
+	case len(origins) > 1:
+		return "Origin", "AllowedOrigins"
+	case len(origins) == 1 && !h.allowedOrigin(origins[0], r.Host):
+		return "Origin", "AllowedOrigins"
+	}
+	return "", ""
+}
 
 // allowedHost reports whether a request's Host header names this server:
 // a loopback host, or one of AllowedHosts.
