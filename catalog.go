@@ -16,9 +16,15 @@ import (
 // and every [ServerOptions.Visible] question shares it, so treat its
 // Scopes as read-only.
 type ToolInfo struct {
-	Name        string
-	Title       string
-	ReadOnly    bool
+	// Name and Title are the tool's.
+	Name  string
+	Title string
+	// ReadOnly is [Tool.ReadOnly].
+	ReadOnly bool
+	// Destructive, Idempotent and OpenWorld are the hints as sent, the
+	// protocol's defaults applied: a tool that is not ReadOnly is
+	// Destructive unless [Tool.Destructive] says [HintNo]; a ReadOnly one
+	// is Idempotent; OpenWorld unless [Tool.OpenWorld] says HintNo.
 	Destructive bool
 	Idempotent  bool
 	OpenWorld   bool

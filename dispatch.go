@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"runtime/debug"
-	"slices"
 	"strconv"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
@@ -256,7 +255,7 @@ func (s *Server) dispatch(ctx context.Context, r *request, p *wireParams, b []by
 // listPage appends one page of a list method's result. visible, if not
 // nil, filters the entries before paging: a hidden entry takes no place in
 // a page, and the cursor (the last key sent) skips past it as past any
-// other. It is the caller's code, so it runs outside s.mu, on a snapshot.
+// other. It runs under s.mu's read lock, as [ServerOptions.Visible] says.
 func listPage[T entry](s *Server, r *request, p *wireParams, b []byte, member string, reg *registry[T], visible func(T) bool) ([]byte, error) {
 	after, err := s.readCursor(member, p.Cursor)
 	if err != nil {
@@ -269,10 +268,7 @@ func listPage[T entry](s *Server, r *request, p *wireParams, b []byte, member st
 	if visible == nil {
 		items, more = reg.page(after, s.pageSize)
 	} else {
-		rest := slices.Clone(reg.from(after))
-		s.mu.RUnlock()
-		items, more = filterPage(rest, s.pageSize, visible)
-		s.mu.RLock()
+		items, more = filterPage(reg.from(after), s.pageSize, visible)
 	}
 	if len(items) == 0 && !more && !declared {
 		s.mu.RUnlock()
@@ -305,7 +301,7 @@ func listPage[T entry](s *Server, r *request, p *wireParams, b []byte, member st
 // filterPage returns the first size entries of rest that visible keeps,
 // and whether it keeps any after them.
 func filterPage[T entry](rest []T, size int, visible func(T) bool) (page []T, more bool) {
-	page = rest[:0]
+	page = make([]T, 0, min(size, len(rest))) // rest is the registry's: never written
 	for _, e := range rest {
 		if !visible(e) {
 			continue

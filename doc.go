@@ -29,6 +29,37 @@
 // 2025-03-26) open a session with initialize. One [Server] serves both, on
 // the same endpoint or connection: the first message of a request decides.
 //
+// A modern tools/call over HTTP carries its version and the client's
+// capabilities (an object, empty if the client answers no questions) in
+// _meta, and repeats the version, the method and the tool's name in
+// headers, which must agree with the body (-32020 otherwise); Mcp-Name is
+// the prompt's name for prompts/get and the URI for resources/read:
+//
+//	curl -s http://127.0.0.1:8080/mcp \
+//	  -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+//	  -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: tools/call' -H 'Mcp-Name: search_orders' \
+//	  -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_orders",
+//	       "arguments":{"query":"ada"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",
+//	       "io.modelcontextprotocol/clientCapabilities":{}}}}'
+//
+// A legacy client sends initialize first, then the Mcp-Session-Id it got
+// and the MCP-Protocol-Version header with each request:
+//
+//	curl -si http://127.0.0.1:8080/mcp -H 'Content-Type: application/json' \
+//	  -H 'Accept: application/json, text/event-stream' \
+//	  -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}'
+//
+// A tool whose argument is marked "x-mcp-header" in its schema also gets
+// that argument in an Mcp-Param-<Name> header. A modern
+// subscriptions/listen names what it wants in params.notifications
+// ({"toolsListChanged":true,"resourceSubscriptions":["file:///a"]}).
+//
+// Modern list results say how long a client may keep them: ttlMs 60000,
+// with cacheScope "public", or "private" when [ServerOptions.Visible] makes
+// them depend on the caller. A client also hears of changes through a
+// listen stream, so a tool added at run time reaches listening clients at
+// once and the others within a minute.
+//
 // # Sessions
 //
 // Over HTTP, legacy sessions are stateless by default: the Mcp-Session-Id is
@@ -40,6 +71,10 @@
 // logging/setLevel and subscriptions. In the modern era such questions are
 // answered by the client retrying the request (an input_required result),
 // and the request state travels signed, so they work statelessly.
+//
+// A session opened by an authenticated caller (a [Principal] set on the
+// request's context, see [WithPrincipal]) serves that caller only, whether
+// stateless or stateful: to anyone else its id answers as an unknown one.
 //
 // # Errors
 //

@@ -113,8 +113,9 @@ type CallToolRequest struct {
 	Name string
 	// Arguments is the arguments object as the client sent it, or nil.
 	// When the tool has an [Tool.InputSchema], the handler sees them
-	// checked, coerced and with defaults filled in (middleware sees them
-	// as sent).
+	// checked, coerced and with defaults filled in: the check runs after
+	// the middleware, so a middleware sees them as sent before it calls
+	// next, and, on the same request, as the handler saw them after.
 	Arguments json.RawMessage
 	// Tool is the called tool as the catalog knows it: its resolved hints
 	// and its scopes, for middleware that decides by them. It is shared
@@ -145,7 +146,10 @@ type ToolHandler func(ctx context.Context, req *CallToolRequest) (*ToolResult, e
 // next: its errors, and its panics, are mapped exactly as a handler's are
 // (see [ToolHandler]), so a refusal from a middleware reads to the model
 // as one from the handler would. Like handlers, middleware runs
-// concurrently and must be safe for concurrent use.
+// concurrently and must be safe for concurrent use. It sees the arguments
+// as the client sent them (see [CallToolRequest.Arguments]). A middleware
+// that calls next more than once (a retry) still makes one record in the
+// call log, for the call as a whole.
 type ToolMiddleware func(next ToolHandler) ToolHandler
 
 type toolEntry struct {

@@ -55,7 +55,7 @@ type outKind uint8
 const (
 	outStructured outKind = iota // structuredContent + JSON text
 	outText                      // a string
-	outResult                    // a *Result
+	outResult                    // a *ToolResult
 	outJSONText                  // JSON text only
 )
 
