@@ -1,0 +1,118 @@
+package ferry
+
+// This file holds the list methods' paging: signed cursors, per-caller
+// filtering, and what a modern list says of its caching.
+
+import (
+	"strconv"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+)
+
+// listPage appends one page of a list method's result. visible, if not
+// nil, filters the entries before paging: a hidden entry takes no place in
+// a page, and the cursor (the last key sent) skips past it as past any
+// other. It runs under s.mu's read lock, as [ServerOptions.Visible] says.
+func listPage[T entry](s *Server, r *request, p *wireParams, b []byte, member string, reg *registry[T], visible func(T) bool) ([]byte, error) {
+	after, err := s.readCursor(member, p.Cursor)
+	if err != nil {
+		return b, err
+	}
+	s.mu.RLock()
+	declared := s.declares(member)
+	var items []T
+	more := false
+	if visible == nil {
+		items, more = reg.page(after, s.pageSize)
+	} else {
+		items, more = filterPage(reg.from(after), s.pageSize, visible)
+	}
+	if len(items) == 0 && !more && !declared {
+		s.mu.RUnlock()
+		return b, methodNotFound(r.method)
+	}
+	b = appendKey(b, member)
+	b = append(b, '[')
+	for i, it := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, it.wire()...)
+	}
+	last := ""
+	if more {
+		last = items[len(items)-1].key() // items may alias the registry
+	}
+	s.mu.RUnlock()
+	b = append(b, ']')
+	if more {
+		b = appendKey(b, "nextCursor")
+		b = jsonrpc.AppendString(b, s.keys.sign(cursorPurpose+member, []byte(last)))
+	}
+	if r.modern {
+		b = appendCacheable(b, visible != nil)
+	}
+	return b, nil
+}
+
+// filterPage returns the first size entries of rest that visible keeps,
+// and whether it keeps any after them.
+func filterPage[T entry](rest []T, size int, visible func(T) bool) (page []T, more bool) {
+	page = make([]T, 0, min(size, len(rest))) // rest is the registry's: never written
+	for _, e := range rest {
+		if !visible(e) {
+			continue
+		}
+		if len(page) == size {
+			return page, true
+		}
+		page = append(page, e)
+	}
+	return page, false
+}
+
+// cursorPurpose signs list cursors, one purpose per list, so that a cursor
+// of one list is not accepted by another.
+const cursorPurpose = "cursor "
+
+// readCursor returns the key a list cursor resumes after, "" for the first
+// page. A cursor the server did not issue for this list is -32602.
+func (s *Server) readCursor(member string, cursor *string) (string, error) {
+	if cursor == nil || *cursor == "" {
+		return "", nil
+	}
+	last, err := s.keys.verify(cursorPurpose+member, *cursor)
+	if err != nil || len(last) == 0 {
+		return "", NewError(CodeInvalidParams, "invalid cursor %q: pass the nextCursor of a previous page", *cursor)
+	}
+	return string(last), nil
+}
+
+// declares reports whether the capability behind a list member is
+// declared. The caller holds s.mu.
+func (s *Server) declares(member string) bool {
+	switch member {
+	case "tools":
+		return s.tools.len() > 0
+	case "prompts":
+		return s.prompts.len() > 0
+	default:
+		return s.hasResourcesLocked()
+	}
+}
+
+// listTTL is how long a modern client may cache a list.
+const listTTL = 60_000
+
+// appendCacheable appends how long a modern client may cache a result,
+// and whether a shared cache may: not when the result depends on the
+// caller (private).
+func appendCacheable(b []byte, private bool) []byte {
+	b = appendKey(b, "ttlMs")
+	b = strconv.AppendInt(b, listTTL, 10)
+	b = appendKey(b, "cacheScope")
+	if private {
+		return append(b, `"private"`...)
+	}
+	return append(b, `"public"`...)
+}
