@@ -163,6 +163,46 @@ func TestStalledStdioClientIsEndedWithoutBlockingNotifiers(t *testing.T) {
 	})
 }
 
+// A modern subscriptions/listen on stdio whose client stops reading after
+// the acknowledgement ends the connection without holding up the
+// notifier, and the end is logged once.
+func TestStalledStdioListenIsEndedAndLoggedOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs lockedBuffer
+		srv := newWatchedServer(&logs)
+		_, out := io.Pipe() // never read
+		c := startStdio(t, srv, out, out)
+		c.send(t, `{"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true,"resourceSubscriptions":["r://x"]},`+
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+		synctest.Wait()
+
+		if waited := notifyMany(srv); waited != 0 {
+			t.Errorf("the notifier waited %v", waited)
+		}
+		synctest.Wait()
+		checkQueuesBounded(t, srv)
+
+		time.Sleep(NotificationWriteTimeout + time.Second)
+		synctest.Wait()
+		select {
+		case err := <-c.done:
+			if !errors.Is(err, errStreamStalled) {
+				t.Errorf("Run = %v, want an error saying the client is not reading", err)
+			}
+		default:
+			t.Fatal("the stalled client's connection was not ended")
+		}
+		const ended = "ended a stream whose client is not reading"
+		if n := strings.Count(logs.String(), ended); n != 1 {
+			t.Errorf("the end of the stalled listen was logged %d times, want once:\n%s", n, logs.String())
+		}
+		if !strings.Contains(logs.String(), "stream=subscriptions/listen") {
+			t.Errorf("the log does not name the listen stream:\n%s", logs.String())
+		}
+		c.in.Close()
+	})
+}
+
 // stallWriter is a ResponseWriter whose client reads the first allow
 // writes and then nothing: a write blocks until its write deadline.
 type stallWriter struct {
