@@ -89,7 +89,10 @@ func (sw *streamWriter) trySendChange([]byte) bool { return false }
 
 // within runs write under a write deadline of [NotificationWriteTimeout];
 // the caller holds sw.mu. A write that fails breaks the stream: it may have
-// been cut short, and the client is not reading.
+// been cut short, and the client is not reading. A write that succeeds
+// lifts the deadline, so a long-lived stream is not cut by an
+// [http.Server.WriteTimeout] (the previous deadline cannot be read back);
+// see [NotificationWriteTimeout].
 func (sw *streamWriter) within(write func() error) error {
 	rc := http.NewResponseController(sw.w)
 	timed := rc.SetWriteDeadline(time.Now().Add(NotificationWriteTimeout)) == nil

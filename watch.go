@@ -25,6 +25,13 @@ import (
 // deadlines ([http.ResponseController.SetWriteDeadline]; net/http's does).
 // Behind one that does not, a stalled stream keeps its own goroutine until
 // the connection dies, but still never holds up the notifier.
+//
+// A GET stream or a subscriptions/listen sets that deadline for each
+// notification and keepalive it writes, and then lifts it, so that a
+// stream lasts as long as its client reads it. That replaces any
+// [http.Server.WriteTimeout]: once such a stream has written, the
+// server's timeout no longer applies to the response, and a stream does
+// not end because it has been open that long.
 const NotificationWriteTimeout = 10 * time.Second
 
 // NotificationQueueSize is the most change notifications that may wait
