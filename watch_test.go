@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -428,7 +429,7 @@ func TestWatcherQueue(t *testing.T) {
 		{"a queue that overflows ends its stream",
 			func() []change {
 				var cs []change
-				for i := range NotificationQueueSize + 1 {
+				for i := range notificationQueueSize + 1 {
 					cs = append(cs, change{method: methodResourceUpdated, uri: string(rune('a'+i%26)) + strings.Repeat("x", i/26)})
 				}
 				return cs
@@ -467,5 +468,32 @@ func TestWatcherQueuesOnlyWhatItsClientAskedFor(t *testing.T) {
 	w.push(change{method: methodResourceUpdated, uri: "wanted"})
 	if got := w.take(); len(got) != 1 || got[0].uri != "wanted" {
 		t.Errorf("queued %v, want only the wanted update", got)
+	}
+}
+
+// The queue's safety bound is out of the API's reach: a listen that asks
+// for every list and the most resources it may, told of each change twice,
+// holds one notification per change and stays open.
+func TestListenQueueStaysBelowItsSafetyBound(t *testing.T) {
+	f := listenFilter{ToolsListChanged: true, PromptsListChanged: true, ResourcesListChanged: true}
+	for i := range MaxSubscriptions {
+		f.ResourceSubscriptions = append(f.ResourceSubscriptions, fmt.Sprintf("r://%d", i))
+	}
+	w := f.watcher()
+	for range 2 {
+		for _, m := range []string{"notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"} {
+			w.push(change{method: m})
+		}
+		for _, uri := range f.ResourceSubscriptions {
+			w.push(change{method: methodResourceUpdated, uri: uri})
+		}
+	}
+	if got, want := w.pending(), MaxSubscriptions+3; got != want {
+		t.Errorf("pending = %d, want %d", got, want)
+	}
+	select {
+	case <-w.full:
+		t.Errorf("the queue overflowed at %d notifications", w.pending())
+	default:
 	}
 }
