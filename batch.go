@@ -52,7 +52,7 @@ func serveBatch(ctx context.Context, items []json.RawMessage, peer batchPeer, li
 		if ctx.Err() != nil {
 			return nil
 		}
-		resp := serveBatchItem(raw, peer, full)
+		resp := serveBatchItem(raw, peer, full, lim.replyBytes)
 		if !full && len(out)+len(resp)+1 > lim.replyBytes {
 			full = true
 			if id, ok := batchRequestID(raw); ok {
@@ -72,6 +72,9 @@ func serveBatch(ctx context.Context, items []json.RawMessage, peer batchPeer, li
 	return append(out, ']')
 }
 
+// replyTooLarge is the error message of a batch request left unanswered
+// because the batch's answers reached limit bytes; what says what became
+// of the request.
 func replyTooLarge(limit int, what string) string {
 	return "the batch's answers reached their limit of " + strconv.Itoa(limit) + " bytes, so " + what + ": send it on its own"
 }
@@ -87,9 +90,9 @@ func batchRequestID(raw json.RawMessage) (json.RawMessage, bool) {
 }
 
 // serveBatchItem serves one element of a batch and returns its answer, or
-// nil. Once the batch is full, requests are answered with an error and
-// not served.
-func serveBatchItem(raw json.RawMessage, peer batchPeer, full bool) []byte {
+// nil. Once the batch is full (its answers reached limit bytes), requests
+// are answered with an error and not served.
+func serveBatchItem(raw json.RawMessage, peer batchPeer, full bool, limit int) []byte {
 	in, err := decodeMessage(raw)
 	m := in.m
 	switch {
@@ -106,7 +109,7 @@ func serveBatchItem(raw json.RawMessage, peer batchPeer, full bool) []byte {
 	case m.Method == "initialize":
 		return jsonrpc.AppendError(nil, m.ID, int64(CodeInvalidRequest), "initialize cannot be part of a batch", nil)
 	case full:
-		return jsonrpc.AppendError(nil, m.ID, int64(CodeInternalError), "the batch's answers reached their limit, so this request was not served: send it on its own", nil)
+		return jsonrpc.AppendError(nil, m.ID, int64(CodeInternalError), replyTooLarge(limit, "this request was not served"), nil)
 	default:
 		return peer.serveRequest(m, in.p)
 	}

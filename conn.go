@@ -59,8 +59,8 @@ func (c *streamConn) watchChanges(ctx context.Context) (stop func()) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		err := holdStream(ctx, c.closing, nil, w, c.writeChange)
-		if errors.Is(err, errStreamStalled) {
-			c.stall(ctx, "stdio", err)
+		if errors.Is(err, errStreamStalled) && c.stall(err) {
+			c.srv.streamEnded(ctx, "stdio", err)
 		}
 	})
 	return func() {
@@ -196,19 +196,18 @@ func writeWithin(ctx context.Context, conn Connection, msg []byte) error {
 	return err
 }
 
-// stall ends the connection because its client stopped reading, and logs
-// it.
-func (c *streamConn) stall(ctx context.Context, stream string, err error) {
+// stall ends the connection because its client stopped reading, and
+// reports whether this was the first stall: the caller that sees true
+// logs it, so that one stall is logged once.
+func (c *streamConn) stall(err error) (first bool) {
 	c.mu.Lock()
-	first := c.stalled == nil
+	first = c.stalled == nil
 	if first {
 		c.stalled = fmt.Errorf("ferry: ended the connection: %w", err)
 	}
 	c.mu.Unlock()
-	if first {
-		c.srv.streamEnded(ctx, stream, err)
-		c.cancel()
-	}
+	c.cancel()
+	return first
 }
 
 func (c *streamConn) stallErr() error {
@@ -400,13 +399,15 @@ func (o connOut) send(msg []byte) error { return o.c.conn.Write(o.ctx, msg) }
 // trySendChange implements [changeSender].
 func (o connOut) trySendChange(msg []byte) bool { return tryWrite(o.c.conn, msg) }
 
-// sendChange sends a notification of a long-lived stream (a listen) within
-// [NotificationWriteTimeout]; a client that does not take it in time has
-// stopped reading, and the connection is ended.
+// sendChange implements [changeSender]: a client that does not take msg
+// within [NotificationWriteTimeout] has stopped reading, and the
+// connection is ended. The stall is reported ([errStreamStalled]) only if
+// it is the one that ended the connection; after another stream's, the
+// connection's context error is.
 func (o connOut) sendChange(msg []byte) error {
 	err := writeWithin(o.ctx, o.c.conn, msg)
-	if errors.Is(err, errStreamStalled) {
-		o.c.stall(o.ctx, "subscriptions/listen", err)
+	if errors.Is(err, errStreamStalled) && !o.c.stall(err) {
+		return context.Canceled
 	}
 	return err
 }

@@ -12,14 +12,6 @@ import (
 // This file holds the HTTP handler's legacy (2025) sessions: initialize,
 // resolving a session id, the GET stream and DELETE.
 
-// resolvedSession is what a legacy request's session id resolves to.
-type resolvedSession struct {
-	id      string
-	version string
-	caps    clientCaps
-	state   *SessionState // stateful only
-}
-
 // postLegacy serves a 2025 message.
 func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, kind jsonrpc.Kind, p *wireParams) {
 	hv := r.Header.Get(headerProtocolVersion)
@@ -54,29 +46,36 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *json
 	h.answer(w, r, h.legacyRequest(r, m, sess), p, sess.id)
 }
 
-// legacyRequest builds the request of a legacy session. A stateful session
-// brings its log level (info until set) and its state; a stateless one
-// keeps neither, so it sends no logs.
-func (h *HTTPHandler) legacyRequest(r *http.Request, m *jsonrpc.Message, sess *resolvedSession) *request {
+// legacyRequest builds the request of message m in the legacy session
+// sess.
+func (h *HTTPHandler) legacyRequest(r *http.Request, m *jsonrpc.Message, sess legacySession) *request {
 	req := h.srv.newRequest(m, peer{header: r.Header})
-	ls := legacySession{id: sess.id, version: sess.version, caps: sess.caps, level: levelOff}
-	if sess.state != nil {
+	req.join(sess)
+	return req
+}
+
+// legacySession returns the view of a legacy session that its requests
+// join. A stateful session (st is its state) brings its log level, info
+// until set, and its stored state; a stateless one (st is nil) keeps
+// neither, so it sends no logs.
+func (h *HTTPHandler) legacySession(id, version string, caps clientCaps, st *SessionState) legacySession {
+	ls := legacySession{id: id, version: version, caps: caps, level: levelOff}
+	if st != nil {
 		ls.level = LevelInfo
-		if l, ok := parseLevel(sess.state.LogLevel); ok {
+		if l, ok := parseLevel(st.LogLevel); ok {
 			ls.level = l
 		}
-		ls.state = &storedState{h: h, id: sess.id}
+		ls.state = &storedState{h: h, id: id}
 	}
-	req.join(ls)
-	return req
+	return ls
 }
 
 // session resolves the request's session id, with the HTTP status to
 // answer when it does not resolve.
-func (h *HTTPHandler) session(r *http.Request) (*resolvedSession, int, error) {
+func (h *HTTPHandler) session(r *http.Request) (legacySession, int, error) {
 	id := r.Header.Get(headerSessionID)
 	if id == "" {
-		return nil, http.StatusBadRequest, NewError(CodeInvalidRequest, "missing Mcp-Session-Id header: send initialize first")
+		return legacySession{}, http.StatusBadRequest, NewError(CodeInvalidRequest, "missing Mcp-Session-Id header: send initialize first")
 	}
 	notFound := func() error {
 		return &Error{Code: CodeInvalidRequest, Message: "session not found: it expired or was ended; send initialize again"}
@@ -85,9 +84,9 @@ func (h *HTTPHandler) session(r *http.Request) (*resolvedSession, int, error) {
 		caller, _ := PrincipalFromContext(r.Context())
 		t, err := h.srv.keys.checkSession(id, h.ttl, caller)
 		if err != nil {
-			return nil, http.StatusNotFound, notFound()
+			return legacySession{}, http.StatusNotFound, notFound()
 		}
-		return &resolvedSession{id: id, version: t.version, caps: t.caps}, 0, nil
+		return h.legacySession(id, t.version, t.caps, nil), 0, nil
 	}
 	st, err := h.store.Load(r.Context(), id)
 	if err == nil && st.Subject != "" && subjectOf(r.Context()) != st.Subject {
@@ -95,12 +94,12 @@ func (h *HTTPHandler) session(r *http.Request) (*resolvedSession, int, error) {
 	}
 	if err != nil {
 		if errors.Is(err, ErrSessionNotFound) {
-			return nil, http.StatusNotFound, notFound()
+			return legacySession{}, http.StatusNotFound, notFound()
 		}
 		h.srv.logError(r.Context(), "loading session", "err", err)
-		return nil, http.StatusInternalServerError, NewError(CodeInternalError, "session store unavailable")
+		return legacySession{}, http.StatusInternalServerError, NewError(CodeInternalError, "session store unavailable")
 	}
-	return &resolvedSession{id: id, version: st.ProtocolVersion, caps: st.ClientCapabilities.caps(), state: st}, 0, nil
+	return h.legacySession(id, st.ProtocolVersion, st.ClientCapabilities.caps(), st), 0, nil
 }
 
 // initialize negotiates a legacy session and issues its id.
@@ -111,9 +110,9 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *json
 		return
 	}
 	caps := parseClientCaps(p.Capabilities)
-	var id string
+	var sess legacySession
 	if h.opts.Stateful {
-		id = newSessionID()
+		id := newSessionID()
 		st := &SessionState{ID: id, ProtocolVersion: version, ClientCapabilities: caps.exported(), Subject: subjectOf(r.Context())}
 		if err := h.store.Create(r.Context(), st); errors.Is(err, ErrTooManySessions) {
 			h.srv.logger.WarnContext(r.Context(), "ferry: refused a session: the session store is full")
@@ -125,18 +124,13 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *json
 			h.writeError(w, http.StatusInternalServerError, m.ID, NewError(CodeInternalError, "session store unavailable"))
 			return
 		}
+		sess = h.legacySession(id, version, caps, st)
 	} else {
 		caller, _ := PrincipalFromContext(r.Context())
-		id = h.srv.keys.issueSession(version, caps, caller)
+		sess = h.legacySession(h.srv.keys.issueSession(version, caps, caller), version, caps, nil)
 	}
-	w.Header().Set(headerSessionID, id)
-	req := h.srv.newRequest(m, peer{header: r.Header})
-	ls := legacySession{id: id, version: version, caps: caps, level: levelOff}
-	if h.opts.Stateful {
-		ls.level, ls.state = LevelInfo, &storedState{h: h, id: id}
-	}
-	req.join(ls)
-	h.answer(w, r, req, p, id)
+	w.Header().Set(headerSessionID, sess.id)
+	h.answer(w, r, h.legacyRequest(r, m, sess), p, sess.id)
 }
 
 func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {

@@ -226,7 +226,7 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []b
 type httpBatch struct {
 	h    *HTTPHandler
 	r    *http.Request
-	sess *resolvedSession
+	sess legacySession
 }
 
 func (b *httpBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {

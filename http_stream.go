@@ -54,23 +54,16 @@ type streamWriter struct {
 }
 
 // send writes one message before the response, switching to SSE.
-func (sw *streamWriter) send(msg []byte) error {
-	if !sw.sse {
-		return ErrNoClientStream
-	}
-	sw.mu.Lock()
-	defer sw.mu.Unlock()
-	if sw.closed || sw.broken {
-		return ErrNoClientStream
-	}
-	sw.startSSE()
-	return sw.event(msg)
-}
+func (sw *streamWriter) send(msg []byte) error { return sw.write(msg, false) }
 
 // sendChange implements [changeSender]: it sends msg like send, but within
 // [NotificationWriteTimeout] when the ResponseWriter supports write
 // deadlines (net/http's does).
-func (sw *streamWriter) sendChange(msg []byte) error {
+func (sw *streamWriter) sendChange(msg []byte) error { return sw.write(msg, true) }
+
+// write writes msg as an SSE event, starting the stream if needed; timed
+// bounds it as [streamWriter.within] does.
+func (sw *streamWriter) write(msg []byte, timed bool) error {
 	if !sw.sse {
 		return ErrNoClientStream
 	}
@@ -80,6 +73,9 @@ func (sw *streamWriter) sendChange(msg []byte) error {
 		return ErrNoClientStream
 	}
 	sw.startSSE()
+	if !timed {
+		return sw.event(msg)
+	}
 	return sw.within(func() error { return sw.event(msg) })
 }
 
@@ -89,7 +85,10 @@ func (sw *streamWriter) trySendChange([]byte) bool { return false }
 
 // within runs write under a write deadline of [NotificationWriteTimeout];
 // the caller holds sw.mu. A write that fails breaks the stream: it may have
-// been cut short, and the client is not reading.
+// been cut short, and the client is not reading. A write that succeeds
+// lifts the deadline, so a long-lived stream is not cut by an
+// [http.Server.WriteTimeout] (the previous deadline cannot be read back);
+// see [NotificationWriteTimeout].
 func (sw *streamWriter) within(write func() error) error {
 	rc := http.NewResponseController(sw.w)
 	timed := rc.SetWriteDeadline(time.Now().Add(NotificationWriteTimeout)) == nil

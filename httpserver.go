@@ -30,7 +30,10 @@ const (
 // WriteTimeout stays zero on purpose: it bounds the whole response from
 // the end of the request headers, so it would cut every SSE stream and
 // every tool call that runs longer. Bound a tool's work with its context
-// (a tool middleware with [context.WithTimeout]) instead.
+// (a tool middleware with [context.WithTimeout]) instead. A GET stream or
+// subscriptions/listen bounds each of its writes by
+// [NotificationWriteTimeout], and lifts a WriteTimeout set here once it
+// writes.
 //
 // ErrorLog stays nil, so net/http reports connection errors through the
 // standard logger; set it (with [log/slog.NewLogLogger], say) to route

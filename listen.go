@@ -64,7 +64,8 @@ func (f listenFilter) watcher() *watcher {
 }
 
 // changeSender sends the notifications of a long-lived stream, each within
-// [NotificationWriteTimeout] or failing with [errStreamStalled].
+// [NotificationWriteTimeout] or failing with [errStreamStalled]; the
+// caller logs that failure, and the sender does not.
 // trySendChange sends one if that needs no waiting, and reports whether it
 // did.
 type changeSender interface {

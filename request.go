@@ -139,8 +139,10 @@ func (s *Server) newRequest(m *jsonrpc.Message, p peer) *request {
 		header: p.header, watch: p.watch}
 }
 
-// legacySession is what a request of a legacy session learns from it.
-// state is nil for a stateless HTTP session, which keeps nothing.
+// legacySession is what a request of a legacy session learns from it:
+// what a stdio connection holds, or what an HTTP session id resolves to
+// (see [HTTPHandler.legacySession]). state is nil for a stateless HTTP
+// session, which keeps nothing.
 type legacySession struct {
 	id      string
 	version string

@@ -118,13 +118,26 @@ type MemorySessionStore struct {
 	// [DefaultSessionIdleTimeout] is used.
 	IdleTimeout time.Duration
 	// MaxSessions is the most sessions held at once; Create returns
-	// [ErrTooManySessions] beyond it. If zero, [DefaultMaxSessions].
+	// [ErrTooManySessions] beyond it. If zero, [DefaultMaxSessions]. A
+	// full store takes a new session once an idle one has expired, at
+	// most a hundredth of IdleTimeout after it did.
 	MaxSessions int
 
-	mu        sync.Mutex // guards sessions and nextSweep
-	sessions  map[string]*memSession
+	mu       sync.Mutex // guards the fields below
+	sessions map[string]*memSession
+	// nextSweep is when Create next sweeps, full or not; fullSweep is
+	// when it may sweep sooner because the store is full: once the oldest
+	// session may have expired, but no more than once per
+	// [fullSweepDivisor]th of the idle timeout. Both are unix nanoseconds.
 	nextSweep int64
+	fullSweep int64
+	sweeps    int // sweeps run, for tests
 }
+
+// A full [MemorySessionStore] sweeps at most once per this fraction of its
+// idle timeout: a Create it refuses costs a map lookup, not a scan of
+// every session, and a session that expires makes room at most this late.
+const fullSweepDivisor = 100
 
 type memSession struct {
 	lastSeen atomic.Int64 // unix nanoseconds
@@ -157,27 +170,39 @@ func (m *MemorySessionStore) Create(ctx context.Context, s *SessionState) error 
 	if m.sessions == nil {
 		m.sessions = make(map[string]*memSession)
 	}
-	if now >= m.nextSweep || len(m.sessions) >= m.max() {
+	full := len(m.sessions) >= m.max()
+	if now >= m.nextSweep || full && now >= m.fullSweep {
 		m.sweep(now)
+		full = len(m.sessions) >= m.max()
 	}
-	if len(m.sessions) >= m.max() {
+	if full {
 		return ErrTooManySessions
 	}
 	m.sessions[s.ID] = e
 	return nil
 }
 
-// sweep drops idle sessions; the caller holds m.mu. It runs at most once per
-// tenth of the idle timeout, or when the store is full, so its cost is
-// spread thin.
+// sweep drops idle sessions; the caller holds m.mu. It runs once per
+// tenth of the idle timeout, so its cost is spread thin, and sooner only
+// when the store is full and a session may have expired (see
+// [MemorySessionStore.fullSweep]).
 func (m *MemorySessionStore) sweep(now int64) {
-	limit := now - int64(m.timeout())
+	timeout := int64(m.timeout())
+	limit := now - timeout
+	oldest := now
 	for id, e := range m.sessions {
-		if e.lastSeen.Load() < limit {
+		seen := e.lastSeen.Load()
+		if seen < limit {
 			delete(m.sessions, id)
+		} else if seen < oldest {
+			oldest = seen
 		}
 	}
-	m.nextSweep = now + int64(m.timeout()/10)
+	m.sweeps++
+	m.nextSweep = now + timeout/10
+	// A session's last use only moves forward, and a later session's
+	// starts later, so none expires before the oldest kept one.
+	m.fullSweep = max(oldest+timeout+1, now+timeout/fullSweepDivisor)
 }
 
 // get returns the live session id, marking it used.

@@ -66,3 +66,35 @@ func BenchmarkMemorySessionStoreCreate(b *testing.B) {
 		_ = m.Create(ctx, &SessionState{ID: fmt.Sprint(i), ProtocolVersion: Version20251125})
 	}
 }
+
+// A full store refuses Creates without scanning its sessions each time,
+// and still makes room soon after the oldest session expires.
+func TestFullMemorySessionStoreSweepsOncePerInterval(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &MemorySessionStore{IdleTimeout: time.Minute, MaxSessions: 100}
+		ctx := t.Context()
+		for i := range m.MaxSessions {
+			if err := m.Create(ctx, &SessionState{ID: fmt.Sprint(i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sweeps := m.sweeps
+		for i := range 10000 {
+			if err := m.Create(ctx, &SessionState{ID: fmt.Sprint("x", i)}); !errors.Is(err, ErrTooManySessions) {
+				t.Fatalf("Create on a full store = %v, want ErrTooManySessions", err)
+			}
+		}
+		if n := m.sweeps - sweeps; n > 1 {
+			t.Errorf("10,000 refused Creates at one instant swept the store %d times, want at most once", n)
+		}
+
+		time.Sleep(time.Minute - time.Second) // nothing has expired yet
+		if err := m.Create(ctx, &SessionState{ID: "early"}); !errors.Is(err, ErrTooManySessions) {
+			t.Fatalf("Create before any session expired = %v, want ErrTooManySessions", err)
+		}
+		time.Sleep(time.Second + time.Minute/fullSweepDivisor)
+		if err := m.Create(ctx, &SessionState{ID: "late"}); err != nil {
+			t.Errorf("Create once every session expired = %v, want room", err)
+		}
+	})
+}

@@ -17,19 +17,27 @@ import (
 // [Server.RemoveTools], [Server.NotifyResourceUpdated] and the other
 // changes put the notification in each stream's queue and return. A change
 // already waiting in a queue is not queued twice, so a queue holds at most
-// one notification per list and per subscribed resource; it also holds at
-// most [NotificationQueueSize], and a stream whose queue overflows is
-// ended too.
+// one notification per list and per subscribed resource.
 //
 // Over HTTP the timeout needs a ResponseWriter that supports write
 // deadlines ([http.ResponseController.SetWriteDeadline]; net/http's does).
 // Behind one that does not, a stalled stream keeps its own goroutine until
 // the connection dies, but still never holds up the notifier.
+//
+// A GET stream or a subscriptions/listen sets that deadline for each
+// notification and keepalive it writes, and then lifts it, so that a
+// stream lasts as long as its client reads it. That replaces any
+// [http.Server.WriteTimeout]: once such a stream has written, the
+// server's timeout no longer applies to the response, and a stream does
+// not end because it has been open that long.
 const NotificationWriteTimeout = 10 * time.Second
 
-// NotificationQueueSize is the most change notifications that may wait
-// for one stream; see [NotificationWriteTimeout].
-const NotificationQueueSize = 2 * MaxSubscriptions
+// notificationQueueSize is a safety bound on the change notifications
+// waiting for one stream, whose overflow ends the stream. It is not reached
+// through the API: a queue holds one notification per list and per
+// subscribed resource, and a stream subscribes to at most
+// [MaxSubscriptions].
+const notificationQueueSize = 2 * MaxSubscriptions
 
 // errStreamStalled ends a stream whose client is not reading.
 var errStreamStalled = errors.New("ferry: the client is not reading its stream")
@@ -91,7 +99,7 @@ func (w *watcher) push(c change) {
 	if len(w.queue) == 0 && !w.busy && w.direct != nil && w.direct(c) {
 		return
 	}
-	if len(w.queue) >= NotificationQueueSize {
+	if len(w.queue) >= notificationQueueSize {
 		w.overflow = true
 		w.queue, w.queued = nil, nil
 		close(w.full)

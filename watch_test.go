@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -149,8 +150,8 @@ func TestStalledStdioClientIsEndedWithoutBlockingNotifiers(t *testing.T) {
 		default:
 			t.Fatal("the stalled client's connection was not ended")
 		}
-		if !strings.Contains(logs.String(), "ended a stream whose client is not reading") {
-			t.Errorf("the end of the stalled stream was not logged: %s", logs.String())
+		if n := strings.Count(logs.String(), "ended a stream whose client is not reading"); n != 1 {
+			t.Errorf("the end of the stalled stream was logged %d times, want once: %s", n, logs.String())
 		}
 
 		stalled.in.Close()
@@ -160,6 +161,46 @@ func TestStalledStdioClientIsEndedWithoutBlockingNotifiers(t *testing.T) {
 		}
 		readW.Close()
 		readerWG.Wait()
+	})
+}
+
+// A modern subscriptions/listen on stdio whose client stops reading after
+// the acknowledgement ends the connection without holding up the
+// notifier, and the end is logged once.
+func TestStalledStdioListenIsEndedAndLoggedOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs lockedBuffer
+		srv := newWatchedServer(&logs)
+		_, out := io.Pipe() // never read
+		c := startStdio(t, srv, out, out)
+		c.send(t, `{"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true,"resourceSubscriptions":["r://x"]},`+
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+		synctest.Wait()
+
+		if waited := notifyMany(srv); waited != 0 {
+			t.Errorf("the notifier waited %v", waited)
+		}
+		synctest.Wait()
+		checkQueuesBounded(t, srv)
+
+		time.Sleep(NotificationWriteTimeout + time.Second)
+		synctest.Wait()
+		select {
+		case err := <-c.done:
+			if !errors.Is(err, errStreamStalled) {
+				t.Errorf("Run = %v, want an error saying the client is not reading", err)
+			}
+		default:
+			t.Fatal("the stalled client's connection was not ended")
+		}
+		const ended = "ended a stream whose client is not reading"
+		if n := strings.Count(logs.String(), ended); n != 1 {
+			t.Errorf("the end of the stalled listen was logged %d times, want once:\n%s", n, logs.String())
+		}
+		if !strings.Contains(logs.String(), "stream=subscriptions/listen") {
+			t.Errorf("the log does not name the listen stream:\n%s", logs.String())
+		}
+		c.in.Close()
 	})
 }
 
@@ -388,7 +429,7 @@ func TestWatcherQueue(t *testing.T) {
 		{"a queue that overflows ends its stream",
 			func() []change {
 				var cs []change
-				for i := range NotificationQueueSize + 1 {
+				for i := range notificationQueueSize + 1 {
 					cs = append(cs, change{method: methodResourceUpdated, uri: string(rune('a'+i%26)) + strings.Repeat("x", i/26)})
 				}
 				return cs
@@ -427,5 +468,32 @@ func TestWatcherQueuesOnlyWhatItsClientAskedFor(t *testing.T) {
 	w.push(change{method: methodResourceUpdated, uri: "wanted"})
 	if got := w.take(); len(got) != 1 || got[0].uri != "wanted" {
 		t.Errorf("queued %v, want only the wanted update", got)
+	}
+}
+
+// The queue's safety bound is out of the API's reach: a listen that asks
+// for every list and the most resources it may, told of each change twice,
+// holds one notification per change and stays open.
+func TestListenQueueStaysBelowItsSafetyBound(t *testing.T) {
+	f := listenFilter{ToolsListChanged: true, PromptsListChanged: true, ResourcesListChanged: true}
+	for i := range MaxSubscriptions {
+		f.ResourceSubscriptions = append(f.ResourceSubscriptions, fmt.Sprintf("r://%d", i))
+	}
+	w := f.watcher()
+	for range 2 {
+		for _, m := range []string{"notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"} {
+			w.push(change{method: m})
+		}
+		for _, uri := range f.ResourceSubscriptions {
+			w.push(change{method: methodResourceUpdated, uri: uri})
+		}
+	}
+	if got, want := w.pending(), MaxSubscriptions+3; got != want {
+		t.Errorf("pending = %d, want %d", got, want)
+	}
+	select {
+	case <-w.full:
+		t.Errorf("the queue overflowed at %d notifications", w.pending())
+	default:
 	}
 }

@@ -3,8 +3,8 @@
 // written outside Ferry runs the same checks as Ferry's own.
 //
 //	func TestRedisSessionStore(t *testing.T) {
-//		ferrytest.RunSessionStoreTests(t, func(t *testing.T) ferry.SessionStore {
-//			return newTestRedisStore(t)
+//		ferrytest.RunSessionStoreTests(t, func(t *testing.T, idle time.Duration) ferry.SessionStore {
+//			return newTestRedisStore(t, idle)
 //		})
 //	}
 //
@@ -12,5 +12,5 @@
 //
 // [RunSessionStoreTests] checks a [ferry.SessionStore] against the contract
 // its methods document: copies in and out, atomic updates that lose
-// nothing under concurrency, not-found errors, and expiry.
+// nothing under concurrency, not-found errors, and expiry on the real clock.
 package ferrytest

@@ -2,6 +2,7 @@ package ferrytest_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/ferrytest"
@@ -12,8 +13,8 @@ import (
 func ExampleRunSessionStoreTests() {
 	// In a _test.go file:
 	_ = func(t *testing.T) {
-		ferrytest.RunSessionStoreTests(t, func(t *testing.T) ferry.SessionStore {
-			return &ferry.MemorySessionStore{MaxSessions: 100}
+		ferrytest.RunSessionStoreTests(t, func(t *testing.T, idle time.Duration) ferry.SessionStore {
+			return &ferry.MemorySessionStore{IdleTimeout: idle, MaxSessions: 100}
 		})
 	}
 }
