@@ -219,7 +219,7 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []b
 		return
 	}
 	w.Header()["Content-Type"] = jsonContentType
-	_, _ = w.Write(out)
+	writeAnswer(w, out)
 }
 
 // httpBatch serves a batch's elements in a legacy HTTP session.

@@ -53,17 +53,17 @@ type streamWriter struct {
 	broken  bool // a write missed its deadline: nothing more is written
 }
 
-// send writes one message before the response, switching to SSE.
-func (sw *streamWriter) send(msg []byte) error { return sw.write(msg, false) }
+// send writes one message before the response (progress, a log, a
+// question to the client), switching to SSE.
+func (sw *streamWriter) send(msg []byte) error { return sw.write(msg) }
 
-// sendChange implements [changeSender]: it sends msg like send, but within
-// [NotificationWriteTimeout] when the ResponseWriter supports write
-// deadlines (net/http's does).
-func (sw *streamWriter) sendChange(msg []byte) error { return sw.write(msg, true) }
+// sendChange implements [changeSender]: it sends msg as send does.
+func (sw *streamWriter) sendChange(msg []byte) error { return sw.write(msg) }
 
-// write writes msg as an SSE event, starting the stream if needed; timed
-// bounds it as [streamWriter.within] does.
-func (sw *streamWriter) write(msg []byte, timed bool) error {
+// write writes msg as an SSE event, starting the stream if needed, within
+// [NotificationWriteTimeout] (see [streamWriter.within]): a client that
+// stops reading holds neither the handler nor its messages for longer.
+func (sw *streamWriter) write(msg []byte) error {
 	if !sw.sse {
 		return ErrNoClientStream
 	}
@@ -73,9 +73,6 @@ func (sw *streamWriter) write(msg []byte, timed bool) error {
 		return ErrNoClientStream
 	}
 	sw.startSSE()
-	if !timed {
-		return sw.event(msg)
-	}
 	return sw.within(func() error { return sw.event(msg) })
 }
 
@@ -90,10 +87,28 @@ func (sw *streamWriter) trySendChange([]byte) bool { return false }
 // [http.Server.WriteTimeout] (the previous deadline cannot be read back);
 // see [NotificationWriteTimeout].
 func (sw *streamWriter) within(write func() error) error {
-	rc := http.NewResponseController(sw.w)
+	if err := httpWriteWithin(sw.w, write); err != nil {
+		sw.broken = true
+		return err
+	}
+	return nil
+}
+
+// bigAnswer is the size above which a plain JSON answer is written under a
+// deadline. A smaller one fits the connection's send buffer, so writing it
+// never waits, and the common answer pays for no deadline.
+const bigAnswer = 64 << 10
+
+// httpWriteWithin runs write under a write deadline of
+// [NotificationWriteTimeout] on w, when w supports deadlines (net/http's
+// ResponseWriter does), and lifts it after: net/http does not reset a
+// deadline between the requests of a kept-alive connection unless an
+// [http.Server.WriteTimeout] is set. A write that missed the deadline is
+// [errStreamStalled].
+func httpWriteWithin(w http.ResponseWriter, write func() error) error {
+	rc := http.NewResponseController(w)
 	timed := rc.SetWriteDeadline(time.Now().Add(NotificationWriteTimeout)) == nil
 	if err := write(); err != nil {
-		sw.broken = true
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return fmt.Errorf("%w: a write waited %v", errStreamStalled, NotificationWriteTimeout)
 		}
@@ -103,6 +118,19 @@ func (sw *streamWriter) within(write func() error) error {
 		_ = rc.SetWriteDeadline(time.Time{})
 	}
 	return nil
+}
+
+// writeAnswer writes a plain JSON answer's body, under a deadline when it
+// is big (see [bigAnswer]).
+func writeAnswer(w http.ResponseWriter, body []byte) {
+	if len(body) <= bigAnswer {
+		_, _ = w.Write(body)
+		return
+	}
+	_ = httpWriteWithin(w, func() error {
+		_, err := w.Write(body)
+		return err
+	})
 }
 
 func (sw *streamWriter) startSSE() {
@@ -170,10 +198,10 @@ func (sw *streamWriter) finish(status int, resp []byte) {
 	}
 	if sw.started || (sw.streamAll && status == http.StatusOK) {
 		sw.startSSE()
-		_ = sw.event(resp)
+		_ = sw.within(func() error { return sw.event(resp) })
 		return
 	}
 	sw.w.Header()["Content-Type"] = jsonContentType
 	sw.w.WriteHeader(status)
-	_, _ = sw.w.Write(resp)
+	writeAnswer(sw.w, resp)
 }
