@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
@@ -20,9 +21,12 @@ import (
 // holds from the moment it is read: a change made by any request read
 // after it reaches it.
 //
-// A client that stops reading is not waited for: when a notification has
-// not reached it within [NotificationWriteTimeout], Run logs it, closes the
-// connection and returns an error.
+// A client that stops reading is not waited for: when a notification or
+// an answer has not reached it within [NotificationWriteTimeout], Run logs
+// it, closes the connection and returns an error. At most
+// [MaxRequestsInFlight] requests of the connection are served at once; one
+// read beyond that is answered at once with an error, so that a client
+// that sends without reading cannot make the server hold without bound.
 //
 // Run returns the problems of [Server.Check] without serving.
 func (s *Server) Run(ctx context.Context, t Transport) error {
@@ -35,7 +39,7 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	c := &streamConn{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{},
-		workers: newWorkers(), closing: make(chan struct{}), cancel: cancel}
+		workers: newWorkers(), closing: make(chan struct{}), cancel: cancel, slots: make(chan struct{}, MaxRequestsInFlight)}
 	stopWatching := c.watchChanges(ctx)
 	// Reading stops when the connection is closed (see [Connection]).
 	stopClosing := context.AfterFunc(ctx, func() { conn.Close() })
@@ -47,6 +51,32 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 		conn.Close()
 	}()
 	return c.serveLines(ctx)
+}
+
+// MaxRequestsInFlight is the number of requests (a batch counts as one)
+// that [Server.Run] serves at once on one connection.
+const MaxRequestsInFlight = 256
+
+// errTooManyInFlight answers a request read while [MaxRequestsInFlight]
+// are being served.
+var errTooManyInFlight = &Error{Code: CodeInvalidRequest,
+	Message: "too many requests in flight on this connection (at most " + strconv.Itoa(MaxRequestsInFlight) + "): read the answers before sending more"}
+
+// admit takes a place for one more request in flight, or reports that
+// there is none; done gives it back.
+func (c *streamConn) admit() bool {
+	select {
+	case c.slots <- struct{}{}:
+		c.wg.Add(1)
+		return true
+	default:
+		return false
+	}
+}
+
+func (c *streamConn) done() {
+	<-c.slots
+	c.wg.Done()
 }
 
 // watchChanges registers the connection's watcher and starts the
@@ -110,6 +140,7 @@ type streamConn struct {
 	calls   pendingCalls
 	wg      sync.WaitGroup // requests being served
 	workers *workers
+	slots   chan struct{} // one element per request in flight
 	closing chan struct{} // closed at EOF
 	cancel  context.CancelFunc
 
@@ -221,8 +252,26 @@ func uriParams(uri string) []byte {
 	return append(jsonrpc.AppendString([]byte(`{"uri":`), uri), '}')
 }
 
+// write sends an answer (or an error of the read loop's) on the
+// connection. It waits no more than [NotificationWriteTimeout] for a
+// client that does not read, then ends the connection as a stall.
 func (c *streamConn) write(ctx context.Context, msg []byte) {
-	if err := c.conn.Write(ctx, msg); err != nil {
+	if tryWrite(c.conn, msg) {
+		return // the common case: room in the queue, nothing to wait for
+	}
+	wctx, cancel := context.WithTimeout(ctx, NotificationWriteTimeout)
+	err := c.conn.Write(wctx, msg)
+	cancel()
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		err = fmt.Errorf("%w: an answer waited %v", errStreamStalled, NotificationWriteTimeout)
+		if sc, ok := c.conn.(interface{ markStalled() }); ok {
+			sc.markStalled() // so that closing it does not wait for the client either
+		}
+		if c.stall(err) {
+			c.srv.streamEnded(ctx, "stdio", err)
+		}
+	case err != nil:
 		c.srv.logger.DebugContext(ctx, "write failed", "err", err)
 	}
 }
@@ -242,9 +291,12 @@ func (c *streamConn) handle(ctx context.Context, line []byte) {
 			c.write(ctx, jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), err.Error(), nil))
 			return
 		}
-		c.wg.Add(1)
+		if !c.admit() {
+			c.write(ctx, appendErrorResponse(nil, nil, errTooManyInFlight))
+			return
+		}
 		c.workers.run(func() {
-			defer c.wg.Done()
+			defer c.done()
 			c.batch(ctx, items)
 		})
 		return
@@ -289,9 +341,13 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 			stop = c.srv.watch(w)
 		}
 	}
-	c.wg.Add(1)
+	if !c.admit() {
+		stop()
+		c.write(ctx, appendErrorResponse(nil, m.ID, errTooManyInFlight))
+		return
+	}
 	c.workers.run(func() {
-		defer c.wg.Done()
+		defer c.done()
 		defer stop()
 		bp := bufPool.Get().(*[]byte)
 		if resp := c.serve(ctx, m, p, (*bp)[:0], w); resp != nil {

@@ -1,11 +1,14 @@
 package ferry_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -110,5 +113,51 @@ func waitFor(t *testing.T, out *syncBuffer, s string) {
 			t.Fatalf("timed out waiting for %s; output:\n%s", s, out.String())
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// On stdio, a request read while MaxRequestsInFlight are being served is
+// answered at once with an error, so a client that only sends cannot make
+// the server hold without bound; the others are served once released.
+func TestStdioCapsRequestsInFlight(t *testing.T) {
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	release := make(chan struct{})
+	var running atomic.Int32
+	srv.AddTool(ferry.Tool{Name: "hold", Description: "Waits to be released."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		running.Add(1)
+		<-release
+		return ferry.NewResult(ferry.Text("done")), nil
+	})
+	cr, cw := io.Pipe()
+	sr, sw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(t.Context(), &ferry.IOTransport{Reader: cr, Writer: sw}) }()
+	go func() {
+		for i := 1; i <= ferry.MaxRequestsInFlight+1; i++ {
+			_, _ = fmt.Fprintf(cw, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"hold","arguments":{},`+
+				`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`+"\n", i)
+		}
+	}()
+	out := bufio.NewReader(sr)
+	first, err := out.ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`"id":%d,"error"`, ferry.MaxRequestsInFlight+1)
+	if !strings.Contains(first, want) || !strings.Contains(first, "too many requests in flight") {
+		t.Errorf("first answer %s; want the error for request %d", first, ferry.MaxRequestsInFlight+1)
+	}
+	if n := running.Load(); n > int32(ferry.MaxRequestsInFlight) {
+		t.Errorf("%d handlers ran at once; the cap is %d", n, ferry.MaxRequestsInFlight)
+	}
+	close(release)
+	for range ferry.MaxRequestsInFlight {
+		if line, err := out.ReadString('\n'); err != nil || !strings.Contains(line, `"done"`) {
+			t.Fatalf("answer %q: %v", line, err)
+		}
+	}
+	cw.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -264,6 +264,10 @@ func (c *lineConn) write(ctx context.Context, msg []byte, flushed chan struct{})
 	}
 }
 
+// markStalled records that the client stopped reading, so that Close does
+// not wait for it.
+func (c *lineConn) markStalled() { c.stalled.Store(true) }
+
 func (c *lineConn) writeErr() error {
 	c.errMu.Lock()
 	defer c.errMu.Unlock()

@@ -497,3 +497,44 @@ func TestListenQueueStaysBelowItsSafetyBound(t *testing.T) {
 	default:
 	}
 }
+
+// A stdio client that sends requests and never reads their answers is
+// ended once an answer has waited NotificationWriteTimeout, as a client
+// that does not read its notifications is.
+func TestStdioClientThatDoesNotReadAnswersIsEnded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs lockedBuffer
+		srv := newWatchedServer(&logs)
+		_, out := io.Pipe() // never read
+		c := startStdio(t, srv, out, out)
+		go func() {
+			for i := 1; i <= 2*MaxRequestsInFlight; i++ {
+				line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"t0","arguments":{},`+
+					`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`, i)
+				if _, err := io.WriteString(c.in, line+"\n"); err != nil {
+					return // the connection was ended
+				}
+			}
+		}()
+		synctest.Wait()
+		select {
+		case err := <-c.done:
+			t.Fatalf("ended before the limit: %v", err)
+		default:
+		}
+		time.Sleep(NotificationWriteTimeout + time.Second)
+		synctest.Wait()
+		select {
+		case err := <-c.done:
+			if !errors.Is(err, errStreamStalled) {
+				t.Errorf("Run = %v, want an error saying the client is not reading", err)
+			}
+		default:
+			t.Fatal("the connection of a client that does not read its answers was not ended")
+		}
+		if n := strings.Count(logs.String(), "ended a stream whose client is not reading"); n != 1 {
+			t.Errorf("logged %d times, want once: %s", n, logs.String())
+		}
+		c.in.Close()
+	})
+}
