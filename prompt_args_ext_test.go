@@ -149,3 +149,28 @@ func TestTemplateStructProblemsAreAllReported(t *testing.T) {
 		}
 	}
 }
+
+// Prompt arguments and template variables are read by one reader, so a
+// rule of one holds for the other: a default that the enum forbids is a
+// start-up problem for both, not a value refused at every call.
+func TestArgumentsAndVariablesRefuseADefaultOutsideTheirEnum(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	ferry.AddResourceTemplate(srv, ferry.ResourceTemplate{URITemplate: "u://{?units}", Name: "u"},
+		func(_ context.Context, uri string, v struct {
+			Units string `json:"units" enum:"metric,imperial" default:"kelvin"`
+		}) ([]ferry.ResourceContents, error) {
+			return nil, nil
+		})
+	ferry.AddPromptTemplate[struct {
+		Units string `json:"units" enum:"metric,imperial" default:"kelvin"`
+	}](srv, ferry.Prompt{Name: "p", Description: "x", Template: "{{units}}"})
+	err := srv.Check()
+	for _, want := range []string{
+		`variable units (struct { Units string "json:\"units\" enum:\"metric,imperial\" default:\"kelvin\"" }.Units): tag default "kelvin" is not one of the enum's values (metric, imperial)`,
+		`prompt "p": argument units (struct`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Check() does not say %q:\n%v", want, err)
+		}
+	}
+}
