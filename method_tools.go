@@ -51,11 +51,11 @@ func AddMethods(s *Server, v any) {
 		if t.Name == "" {
 			t.Name = toolname.SnakeCase(m.Name)
 		}
+		var undescribed error
 		if !ok || t.Description == "" {
-			s.problem(fmt.Errorf("tool %q: method %v.%s has no description: give it a doc comment and run go generate (ferry gen)", t.Name, rt, m.Name))
-			continue
+			undescribed = fmt.Errorf("tool %q: method %v.%s has no description: give it a doc comment and run go generate (ferry gen)", t.Name, rt, m.Name)
 		}
-		addMethod(s, t, rv.Method(i), ft.In(2), ft.Out(0))
+		addMethod(s, t, rv.Method(i), ft.In(2), ft.Out(0), undescribed)
 	}
 	if found == 0 {
 		s.problem(fmt.Errorf("AddMethods: %v has no exported method of the form func(context.Context, In) (Out, error)", rt))
@@ -76,10 +76,13 @@ func describer(v any, rt reflect.Type) (ToolDescriber, bool) {
 	return nil, false
 }
 
-func addMethod(s *Server, t Tool, fn reflect.Value, in, out reflect.Type) {
+// addMethod registers the method fn as the tool t, unless t is
+// undescribed (not nil: why not) or its types do not make a tool; then
+// every problem of it is reported at once.
+func addMethod(s *Server, t Tool, fn reflect.Value, in, out reflect.Type, undescribed error) {
 	spec, err := s.newTypedSpec(&t, in, out)
-	if err != nil {
-		s.problem(fmt.Errorf("tool %q: %w", t.Name, err))
+	if err != nil || undescribed != nil {
+		s.refuseTyped(&t, undescribed, err)
 		return
 	}
 	s.addTool(t, func(ctx context.Context, req *CallToolRequest) (*ToolResult, error) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/ferry-mcp/ferry/internal/toolname"
 	"github.com/ferry-mcp/ferry/schema"
 )
 
@@ -33,7 +34,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, in In) 
 	}
 	spec, err := s.newTypedSpec(&t, reflect.TypeFor[In](), reflect.TypeFor[Out]())
 	if err != nil {
-		s.problem(fmt.Errorf("tool %q: %w", t.Name, err))
+		s.refuseTyped(&t, nil, err)
 		return
 	}
 	s.addTool(t, func(ctx context.Context, req *CallToolRequest) (*ToolResult, error) {
@@ -70,14 +71,12 @@ var (
 )
 
 // newTypedSpec derives the schemas of a typed tool into t. They are
-// checked and compiled with every other tool's, by [Server.addTool].
+// checked and compiled with every other tool's, by [Server.addTool], which
+// refuses an In whose schema is not an object (see [builtSchema]).
 func (s *Server) newTypedSpec(t *Tool, in, out reflect.Type) (*typedSpec, error) {
 	inSchema, err := schema.ForType(in, nil)
 	if err != nil {
 		return nil, fmt.Errorf("input type %v: %w", in, err)
-	}
-	if inSchema.Type != "object" || inSchema.Nullable {
-		return nil, fmt.Errorf("input type %v must be a struct (the arguments are a JSON object)", in)
 	}
 	if t.InputSchema != nil || t.OutputSchema != nil {
 		return nil, errors.New("its schemas come from its Go types: leave InputSchema and OutputSchema unset")
@@ -103,6 +102,27 @@ func (s *Server) newTypedSpec(t *Tool, in, out reflect.Type) (*typedSpec, error)
 		t.OutputSchema = &c
 	}
 	return spec, nil
+}
+
+// refuseTyped records the problems of a typed tool that is not added, so
+// that [Server.Check] reports them all at once rather than one after
+// another: those of its name and description ([checkTool]; undescribed,
+// when not nil, says instead why it has no description), then err, from
+// deriving its schemas, when not nil.
+func (s *Server) refuseTyped(t *Tool, undescribed, err error) {
+	var problems []error
+	if undescribed != nil {
+		if e := toolname.Check(t.Name); e != nil {
+			problems = append(problems, fmt.Errorf("tool %q: %w", t.Name, e))
+		}
+		problems = append(problems, undescribed)
+	} else {
+		problems = checkTool(t)
+	}
+	if err != nil {
+		problems = append(problems, fmt.Errorf("tool %q: %w", t.Name, err))
+	}
+	s.admit("tool", t.Name, problems, nil, nil)
 }
 
 // decodeArguments decodes arguments, already checked against the tool's

@@ -369,3 +369,47 @@ func TestTypedToolFillsTheDefaultsOfAnOmittedNestedStruct(t *testing.T) {
 		}
 	}
 }
+
+// A typed tool's problems are reported together: its name, its missing
+// description and its bad tag, not the tag alone until it is fixed.
+func TestCheckReportsEveryProblemOfATypedTool(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	ferry.AddTool(srv, ferry.Tool{Name: "bad tool"}, func(context.Context, struct {
+		N int `json:"n" minLength:"3"`
+	}) (string, error) {
+		return "", nil
+	})
+	ferry.AddMethods(srv, &undocumented{})
+	err := srv.Check()
+	if err == nil {
+		t.Fatal("Check found nothing")
+	}
+	for _, want := range []string{
+		`tool "bad tool": name`, `tool "bad tool": has no description`, `tool "bad tool": input type`,
+		`tool "count": method *ferry_test.undocumented.Count has no description`, `tool "count": input type`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Check() does not mention %s:\n%v", want, err)
+		}
+	}
+}
+
+type undocumented struct{}
+
+func (*undocumented) Count(context.Context, struct {
+	N int `json:"n" pattern:"x"`
+}) (int, error) {
+	return 0, nil
+}
+
+// The object-root rule has one home: a typed tool whose In is not a struct
+// is refused by the same check, in the same words, as a hand-built schema.
+func TestTypedToolWithAScalarInputIsRefusedOnce(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	ferry.AddTool(srv, ferry.Tool{Name: "scalar", Description: "x"}, func(context.Context, int) (string, error) { return "", nil })
+	err := srv.Check()
+	want := `tool "scalar": input schema: the root must be an object schema (Type "object", not Nullable); a typed tool's input type must be a struct or a map, not a pointer`
+	if err == nil || err.Error() != want {
+		t.Errorf("Check() = %v\nwant %s", err, want)
+	}
+}
