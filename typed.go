@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
+	"strconv"
+	"strings"
 
 	"github.com/ferry-mcp/ferry/internal/toolname"
 	"github.com/ferry-mcp/ferry/schema"
@@ -141,13 +144,35 @@ func decodeArguments(ctx context.Context, args json.RawMessage, in any) *ToolRes
 }
 
 // decodeSentence says why valid arguments did not fit the Go input type
-// (a number too large for its field, say) without naming Go types.
+// without naming Go types: a number out of its field's range is quoted as
+// sent, with the range ("n: 99999999999999999999 is out of range: it must
+// be a whole number from -128 to 127").
 func decodeSentence(err error) string {
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return te.Field + ": " + te.Value + " does not fit this field"
+	if !errors.As(err, &te) {
+		return "the arguments could not be read"
 	}
-	return "the arguments could not be read"
+	if lit, ok := strings.CutPrefix(te.Value, "number "); ok && te.Type != nil {
+		if r := numberRange(te.Type); r != "" {
+			return te.Field + ": " + lit + " is out of range: it must be " + r
+		}
+	}
+	return te.Field + ": " + te.Value + " does not fit this field"
+}
+
+// numberRange says which numbers a Go numeric type holds, or "" for
+// another type.
+func numberRange(t reflect.Type) string {
+	switch k := t.Kind(); {
+	case reflect.Int <= k && k <= reflect.Int64:
+		bits := t.Bits()
+		return "a whole number from " + strconv.FormatInt(int64(-1)<<(bits-1), 10) + " to " + strconv.FormatInt(int64(1)<<(bits-1)-1, 10)
+	case reflect.Uint <= k && k <= reflect.Uintptr:
+		return "a whole number from 0 to " + strconv.FormatUint(uint64(1)<<t.Bits()-1, 10)
+	case k == reflect.Float32:
+		return "a number from -" + strconv.FormatFloat(math.MaxFloat32, 'g', -1, 32) + " to " + strconv.FormatFloat(math.MaxFloat32, 'g', -1, 32)
+	}
+	return ""
 }
 
 // result turns a typed tool's output into a result.

@@ -338,8 +338,9 @@ func TestArgumentsThatDoNotFitTheGoTypeNameTheField(t *testing.T) {
 	srv, ran := newOrderServer(t, nil)
 	res := call(t, srv, "place_order", `{"customer":"Ada","email":"a@b.co","items":[{"sku":"X","quantity":1e30}]}`)
 	msg := text(res)
-	if res["isError"] != true || !strings.Contains(msg, "items.quantity: number 1e30 does not fit") || strings.Contains(msg, "Go") || strings.Contains(msg, "int") {
-		t.Errorf("got %q", msg)
+	want := "items.quantity: 1e30 is out of range: it must be a whole number from -9223372036854775808 to 9223372036854775807"
+	if res["isError"] != true || !strings.Contains(msg, want) || strings.Contains(msg, "Go") || strings.Contains(msg, "int") {
+		t.Errorf("got %q\nwant it to contain %q", msg, want)
 	}
 	if *ran != 0 {
 		t.Error("the handler ran")
@@ -411,5 +412,53 @@ func TestTypedToolWithAScalarInputIsRefusedOnce(t *testing.T) {
 	want := `tool "scalar": input schema: the root must be an object schema (Type "object", not Nullable); a typed tool's input type must be a struct or a map, not a pointer`
 	if err == nil || err.Error() != want {
 		t.Errorf("Check() = %v\nwant %s", err, want)
+	}
+}
+
+// A number out of its field's range is quoted as the model sent it, with
+// the range it must be in.
+func TestArgumentsOutOfRangeQuoteTheValueAndTheRange(t *testing.T) {
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	ferry.AddTool(srv, ferry.Tool{Name: "n", Description: "x"}, func(context.Context, struct {
+		N     int     `json:"n,omitzero"`
+		Small int8    `json:"small,omitzero"`
+		Count uint16  `json:"count,omitzero"`
+		Ratio float32 `json:"ratio,omitzero"`
+	}) (string, error) {
+		return "ok", nil
+	})
+	for _, tt := range []struct{ args, want string }{
+		{`{"n":99999999999999999999}`, "n: 99999999999999999999 is out of range: it must be a whole number from -9223372036854775808 to 9223372036854775807"},
+		{`{"n":"99999999999999999999"}`, "n: 99999999999999999999 is out of range"},
+		{`{"small":200}`, "small: 200 is out of range: it must be a whole number from -128 to 127"},
+		{`{"count":70000}`, "count: 70000 is out of range: it must be a whole number from 0 to 65535"},
+		{`{"ratio":1e300}`, "ratio: 1e300 is out of range: it must be a number from -3.4028235e+38 to 3.4028235e+38"},
+	} {
+		res := call(t, srv, "n", tt.args)
+		if msg := text(res); res["isError"] != true || !strings.Contains(msg, tt.want) {
+			t.Errorf("%s: got %q\nwant it to contain %q", tt.args, msg, tt.want)
+		}
+	}
+}
+
+// A JSON object sent as a string where the schema wants an object is read
+// as that object, as an array in a string is; its defaults are filled in.
+func TestTypedToolReadsAnObjectSentAsAString(t *testing.T) {
+	type priceRange struct {
+		Min float64 `json:"min,omitzero"`
+		Max float64 `json:"max,omitzero" default:"1000"`
+	}
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	ferry.AddTool(srv, ferry.Tool{Name: "price", Description: "x"}, func(_ context.Context, in struct {
+		Price priceRange `json:"price"`
+	}) (string, error) {
+		return fmt.Sprint(in.Price.Min, "-", in.Price.Max), nil
+	})
+	if got := text(call(t, srv, "price", `{"price":"{\"min\":1}"}`)); got != "1-1000" {
+		t.Errorf("got %q, want 1-1000", got)
+	}
+	res := call(t, srv, "price", `{"price":"{min: 1}"}`)
+	if want := `price: expected an object, got a string that starts with { but is not valid JSON: "{min: 1}"`; res["isError"] != true || !strings.Contains(text(res), want) {
+		t.Errorf("got %q, want it to contain %q", text(res), want)
 	}
 }
