@@ -48,11 +48,12 @@ type PromptArgument struct {
 	// instead of Values.
 	Complete Completer `json:"-"`
 	// OnlyValues refuses any value not in Values (-32602 naming the allowed
-	// ones). A struct field's enum tag sets it.
+	// ones), and lists them in the published description (see
+	// [PromptArgument.MarshalJSON]). A struct field's enum tag sets it.
 	OnlyValues bool `json:"-"`
 	// Default, if not empty, is the value the argument takes when the
-	// client leaves it out (or sends null). A struct field's default tag
-	// sets it.
+	// client leaves it out (or sends null); the published description
+	// says it. A struct field's default tag sets it.
 	Default string `json:"-"`
 }
 
