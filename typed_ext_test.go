@@ -462,3 +462,38 @@ func TestTypedToolReadsAnObjectSentAsAString(t *testing.T) {
 		t.Errorf("got %q, want it to contain %q", text(res), want)
 	}
 }
+
+type warehouse struct{ stock int }
+
+func (w *warehouse) CountStock(context.Context, struct{}) (int, error) { return w.stock, nil }
+
+type shelf struct{}
+
+func (shelf) Look(context.Context, struct{}) (string, error)   { return "", nil }
+func (*shelf) Stack(context.Context, struct{}) (string, error) { return "", nil }
+func (*shelf) FerryTools() map[string]ferry.Tool {
+	return map[string]ferry.Tool{"Look": {Description: "Looks."}, "Stack": {Description: "Stacks."}}
+}
+
+// A value whose methods have pointer receivers has none of them: the
+// problem says to pass a pointer, rather than that there are no methods.
+func TestAddMethodsOnAValueWithPointerMethodsSaysToPassAPointer(t *testing.T) {
+	for _, tt := range []struct {
+		v    any
+		want string
+	}{
+		{warehouse{}, "AddMethods: ferry_test.warehouse has no exported method of the form func(context.Context, In) (Out, error): its methods have pointer receivers: pass &warehouse{}"},
+		{shelf{}, "AddMethods: ferry_test.shelf: method Stack has a pointer receiver, so a ferry_test.shelf does not have it: pass &shelf{}"},
+	} {
+		srv := ferry.NewServer("s", "1", nil)
+		ferry.AddMethods(srv, tt.v)
+		if err := srv.Check(); err == nil || err.Error() != tt.want {
+			t.Errorf("Check() = %v\nwant %s", err, tt.want)
+		}
+	}
+	srv := ferry.NewServer("s", "1", nil)
+	ferry.AddMethods(srv, &shelf{})
+	if err := srv.Check(); err != nil {
+		t.Errorf("with a pointer: %v", err)
+	}
+}
