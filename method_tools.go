@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/ferry-mcp/ferry/internal/toolname"
 )
@@ -28,7 +29,10 @@ var (
 // unless the generated description names it otherwise. Descriptions come
 // from v's [ToolDescriber], which `go generate` writes with `ferry gen`; a
 // method without one is a start-up problem naming it (see [Server.Check]).
-// Methods of other shapes are ignored. Calls go through reflection.
+// Methods of other shapes are ignored. A v that is not a pointer has only
+// its value-receiver methods: tool-shaped methods with pointer receivers
+// are a start-up problem saying to pass a pointer. Calls go through
+// reflection.
 func AddMethods(s *Server, v any) {
 	rv := reflect.ValueOf(v)
 	rt := rv.Type()
@@ -43,7 +47,7 @@ func AddMethods(s *Server, v any) {
 			continue
 		}
 		ft := m.Type // includes the receiver
-		if ft.NumIn() != 3 || ft.NumOut() != 2 || ft.In(1) != contextType || ft.Out(1) != errorType {
+		if !toolShaped(ft) {
 			continue
 		}
 		found++
@@ -51,15 +55,49 @@ func AddMethods(s *Server, v any) {
 		if t.Name == "" {
 			t.Name = toolname.SnakeCase(m.Name)
 		}
+		var undescribed error
 		if !ok || t.Description == "" {
-			s.problem(fmt.Errorf("tool %q: method %v.%s has no description: give it a doc comment and run go generate (ferry gen)", t.Name, rt, m.Name))
+			undescribed = fmt.Errorf("tool %q: method %v.%s has no description: give it a doc comment and run go generate (ferry gen)", t.Name, rt, m.Name)
+		}
+		addMethod(s, t, rv.Method(i), ft.In(2), ft.Out(0), undescribed)
+	}
+	switch missed := pointerMethods(rt); {
+	case found == 0 && len(missed) > 0:
+		s.problem(fmt.Errorf("AddMethods: %v has no exported method of the form func(context.Context, In) (Out, error): its methods have pointer receivers: pass &%s{}", rt, rt.Name()))
+	case found == 0:
+		s.problem(fmt.Errorf("AddMethods: %v has no exported method of the form func(context.Context, In) (Out, error)", rt))
+	case len(missed) > 0:
+		what := "method " + missed[0] + " has a pointer receiver, so a %v does not have it"
+		if len(missed) > 1 {
+			what = "methods " + strings.Join(missed, ", ") + " have pointer receivers, so a %v does not have them"
+		}
+		s.problem(fmt.Errorf("AddMethods: %v: "+what+": pass &%s{}", rt, rt, rt.Name()))
+	}
+}
+
+// toolShaped reports whether the method type ft (receiver included) is
+// func(context.Context, In) (Out, error).
+func toolShaped(ft reflect.Type) bool {
+	return ft.NumIn() == 3 && ft.NumOut() == 2 && ft.In(1) == contextType && ft.Out(1) == errorType
+}
+
+// pointerMethods returns the tool-shaped methods that *rt has and rt, not
+// a pointer, has not: those declared with a pointer receiver, which
+// AddMethods cannot see on a value.
+func pointerMethods(rt reflect.Type) []string {
+	if rt.Kind() == reflect.Pointer {
+		return nil
+	}
+	var missed []string
+	pt := reflect.PointerTo(rt)
+	for i := range pt.NumMethod() {
+		m := pt.Method(i)
+		if _, onValue := rt.MethodByName(m.Name); onValue || m.Name == "FerryTools" || !toolShaped(m.Type) {
 			continue
 		}
-		addMethod(s, t, rv.Method(i), ft.In(2), ft.Out(0))
+		missed = append(missed, m.Name)
 	}
-	if found == 0 {
-		s.problem(fmt.Errorf("AddMethods: %v has no exported method of the form func(context.Context, In) (Out, error)", rt))
-	}
+	return missed
 }
 
 // describer returns v's [ToolDescriber]. `ferry gen` writes FerryTools
@@ -76,10 +114,13 @@ func describer(v any, rt reflect.Type) (ToolDescriber, bool) {
 	return nil, false
 }
 
-func addMethod(s *Server, t Tool, fn reflect.Value, in, out reflect.Type) {
+// addMethod registers the method fn as the tool t, unless t is
+// undescribed (not nil: why not) or its types do not make a tool; then
+// every problem of it is reported at once.
+func addMethod(s *Server, t Tool, fn reflect.Value, in, out reflect.Type, undescribed error) {
 	spec, err := s.newTypedSpec(&t, in, out)
-	if err != nil {
-		s.problem(fmt.Errorf("tool %q: %w", t.Name, err))
+	if err != nil || undescribed != nil {
+		s.refuseTyped(&t, undescribed, err)
 		return
 	}
 	s.addTool(t, func(ctx context.Context, req *CallToolRequest) (*ToolResult, error) {

@@ -48,11 +48,12 @@ type PromptArgument struct {
 	// instead of Values.
 	Complete Completer `json:"-"`
 	// OnlyValues refuses any value not in Values (-32602 naming the allowed
-	// ones). A struct field's enum tag sets it.
+	// ones), and lists them in the published description (see
+	// [PromptArgument.MarshalJSON]). A struct field's enum tag sets it.
 	OnlyValues bool `json:"-"`
 	// Default, if not empty, is the value the argument takes when the
-	// client leaves it out (or sends null). A struct field's default tag
-	// sets it.
+	// client leaves it out (or sends null); the published description
+	// says it. A struct field's default tag sets it.
 	Default string `json:"-"`
 }
 
@@ -209,50 +210,34 @@ func promptArgsOf(t reflect.Type) ([]PromptArgument, []promptField, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, nil, fmt.Errorf("arguments type %v must be a struct of strings", t)
 	}
-	var args []PromptArgument
-	var fields []promptField
-	var errs []error
-	for _, f := range internalfields.Of(t) {
-		where := fmt.Sprintf("argument %s (%v.%s)", f.Name, f.Owner, f.StructField.Name)
-		ft := f.StructField.Type
-		optional := f.Omit() || f.ViaPointer
-		if ft.Kind() == reflect.Pointer {
-			ft, optional = ft.Elem(), true
-		}
-		if ft.Kind() != reflect.String {
-			errs = append(errs, fmt.Errorf("%s must be a string: prompt arguments are strings", where))
-			continue
-		}
-		if !internalfields.Settable(t, f.Index) {
-			errs = append(errs, fmt.Errorf("%s is promoted through an embedded pointer to an unexported struct, which cannot be set", where))
-			continue
-		}
-		tags, tagErrs := internalfields.Parse(f.StructField.Tag)
-		for _, e := range tagErrs {
-			errs = append(errs, fmt.Errorf("%s: %w", where, e))
-		}
-		if tags.HasDefault {
-			optional = true
-		}
-		switch tags.Required {
+	vars, errs := internalfields.Vars(t, "argument", isTextField, "a string: prompt arguments are strings")
+	if len(errs) > 0 {
+		return nil, nil, errors.Join(errs...)
+	}
+	args := make([]PromptArgument, 0, len(vars))
+	fields := make([]promptField, 0, len(vars))
+	for _, v := range vars {
+		optional := v.Omit() || v.ViaPointer || v.StructField.Type.Kind() == reflect.Pointer || v.Tags.HasDefault
+		switch v.Tags.Required {
 		case internalfields.RequiredYes:
 			optional = false
 		case internalfields.RequiredNo:
 			optional = true
 		}
-		a := PromptArgument{Name: f.Name, Description: tags.Doc, Title: tags.Title, Required: !optional, Default: tags.Default}
-		if tags.Enum != nil {
-			a.Values, a.OnlyValues = tags.Enum, true
-		} else if tags.Suggest != nil {
-			a.Values = tags.Suggest
-		}
-		args = append(args, a)
-		fields = append(fields, promptField{name: f.Name, index: f.Index})
-	}
-	if len(errs) > 0 {
-		return nil, nil, errors.Join(errs...)
+		args = append(args, PromptArgument{Name: v.Name, Description: v.Tags.Doc, Title: v.Tags.Title,
+			Required: !optional, Default: v.Tags.Default, Values: v.Values, OnlyValues: v.Only})
+		fields = append(fields, promptField{name: v.Name, index: v.Index})
 	}
 	return args, fields, nil
+}
+
+// isTextField reports whether a prompt argument can fill a field of type
+// t: a string or a pointer to one.
+func isTextField(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Kind() == reflect.String
 }
 
 var placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}`)

@@ -59,7 +59,8 @@ func TestPromptArgumentsReadNullAsAbsentAndApplyDefaults(t *testing.T) {
 func TestPromptListsDefaultedArgumentsAsOptional(t *testing.T) {
 	srv := tripServer(t)
 	got := serveLine(t, srv, `{"jsonrpc":"2.0","id":1,"method":"prompts/list"}`)
-	want := `"arguments":[{"name":"city","description":"The city to visit.","required":true},{"name":"season"},{"name":"pace","title":"Pace"},{"name":"budget"}]`
+	want := `"arguments":[{"name":"city","description":"The city to visit.","required":true},` +
+		`{"name":"season","description":"One of: spring, summer, autumn, winter."},{"name":"pace","title":"Pace","description":"Default: slow."},{"name":"budget"}]`
 	if !strings.Contains(got, want) {
 		t.Errorf("got %s\nwant it to contain %s", got, want)
 	}
@@ -147,5 +148,48 @@ func TestTemplateStructProblemsAreAllReported(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Check() does not say %q:\n%v", want, err)
 		}
+	}
+}
+
+// Prompt arguments and template variables are read by one reader, so a
+// rule of one holds for the other: a default that the enum forbids is a
+// start-up problem for both, not a value refused at every call.
+func TestArgumentsAndVariablesRefuseADefaultOutsideTheirEnum(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	ferry.AddResourceTemplate(srv, ferry.ResourceTemplate{URITemplate: "u://{?units}", Name: "u"},
+		func(_ context.Context, uri string, v struct {
+			Units string `json:"units" enum:"metric,imperial" default:"kelvin"`
+		}) ([]ferry.ResourceContents, error) {
+			return nil, nil
+		})
+	ferry.AddPromptTemplate[struct {
+		Units string `json:"units" enum:"metric,imperial" default:"kelvin"`
+	}](srv, ferry.Prompt{Name: "p", Description: "x", Template: "{{units}}"})
+	err := srv.Check()
+	for _, want := range []string{
+		`variable units (struct { Units string "json:\"units\" enum:\"metric,imperial\" default:\"kelvin\"" }.Units): tag default "kelvin" is not one of the enum's values (metric, imperial)`,
+		`prompt "p": argument units (struct`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Check() does not say %q:\n%v", want, err)
+		}
+	}
+}
+
+// The protocol's prompt arguments carry no default and no list of values,
+// so prompts/list appends them to the description, where a client shows
+// them; a hand-written argument's as a derived one's.
+func TestPromptListPublishesValuesAndDefaultInTheDescription(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	arg := ferry.PromptArgument{Name: "span", Description: "How far back to look.", Values: []string{"1 day", "1 week"}, OnlyValues: true, Default: "1 week"}
+	srv.AddPrompt(ferry.Prompt{Name: "report", Description: "x", Template: "{{span}}",
+		Arguments: []ferry.PromptArgument{arg, {Name: "tone", Values: []string{"dry"}}}}, nil)
+	got := serveLine(t, srv, `{"jsonrpc":"2.0","id":1,"method":"prompts/list"}`)
+	want := `"arguments":[{"name":"span","description":"How far back to look. One of: 1 day, 1 week. Default: 1 week."},{"name":"tone"}]`
+	if !strings.Contains(got, want) {
+		t.Errorf("got %s\nwant it to contain %s", got, want)
+	}
+	if arg.Description != "How far back to look." {
+		t.Errorf("the Go value's description changed: %q", arg.Description)
 	}
 }

@@ -202,31 +202,14 @@ func templateFields(t reflect.Type) ([]templateVar, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("variables type %v must be a struct", t)
 	}
-	var vars []templateVar
-	var errs []error
-	for _, f := range internalfields.Of(t) {
-		where := fmt.Sprintf("variable %s (%v.%s)", f.Name, f.Owner, f.StructField.Name)
-		if !scalarKind(f.StructField.Type.Kind()) {
-			errs = append(errs, fmt.Errorf("%s must be a string, an integer or a boolean", where))
-			continue
-		}
-		if !internalfields.Settable(t, f.Index) {
-			errs = append(errs, fmt.Errorf("%s is promoted through an embedded pointer to an unexported struct, which cannot be set", where))
-			continue
-		}
-		tags, tagErrs := internalfields.Parse(f.StructField.Tag)
-		for _, e := range tagErrs {
-			errs = append(errs, fmt.Errorf("%s: %w", where, e))
-		}
-		v := templateVar{name: f.Name, index: f.Index, dflt: tags.Default, hasDefault: tags.HasDefault}
-		if tags.Enum != nil {
-			v.values, v.only = tags.Enum, true
-		} else if tags.Suggest != nil {
-			v.values = tags.Suggest
-		}
+	fields, errs := internalfields.Vars(t, "variable", func(t reflect.Type) bool { return scalarKind(t.Kind()) },
+		"a string, an integer or a boolean")
+	vars := make([]templateVar, 0, len(fields))
+	for _, f := range fields {
+		v := templateVar{name: f.Name, index: f.Index, values: f.Values, only: f.Only, dflt: f.Tags.Default, hasDefault: f.Tags.HasDefault}
 		if v.hasDefault {
 			if err := setScalar(reflect.New(f.StructField.Type).Elem(), v.dflt); err != nil {
-				errs = append(errs, fmt.Errorf("%s: tag default %q: %w", where, v.dflt, err))
+				errs = append(errs, fmt.Errorf("variable %s (%v.%s): tag default %q: %w", f.Name, f.Owner, f.StructField.Name, v.dflt, err))
 			}
 		}
 		vars = append(vars, v)

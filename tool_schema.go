@@ -102,10 +102,12 @@ func (s *Server) compileSchemas(t *Tool) (toolSchemas, []error) {
 }
 
 // builtSchema marshals a tool's object schema and checks that clients
-// accept it.
+// accept it. It is the one place that refuses a root that is not an
+// object, for typed tools (whose In is then not a struct or a map) as for
+// the others.
 func builtSchema(sc *schema.Schema) (json.RawMessage, error) {
 	if sc.Type != "object" || sc.Nullable {
-		return nil, errors.New(`the root must be an object schema (Type "object", not Nullable)`)
+		return nil, errors.New(`the root must be an object schema (Type "object", not Nullable); a typed tool's input type must be a struct or a map, not a pointer`)
 	}
 	data, err := json.Marshal(sc)
 	if err != nil {

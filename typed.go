@@ -6,8 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
+	"strconv"
+	"strings"
 
+	"github.com/ferry-mcp/ferry/internal/toolname"
 	"github.com/ferry-mcp/ferry/schema"
 )
 
@@ -33,7 +37,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, in In) 
 	}
 	spec, err := s.newTypedSpec(&t, reflect.TypeFor[In](), reflect.TypeFor[Out]())
 	if err != nil {
-		s.problem(fmt.Errorf("tool %q: %w", t.Name, err))
+		s.refuseTyped(&t, nil, err)
 		return
 	}
 	s.addTool(t, func(ctx context.Context, req *CallToolRequest) (*ToolResult, error) {
@@ -70,14 +74,12 @@ var (
 )
 
 // newTypedSpec derives the schemas of a typed tool into t. They are
-// checked and compiled with every other tool's, by [Server.addTool].
+// checked and compiled with every other tool's, by [Server.addTool], which
+// refuses an In whose schema is not an object (see [builtSchema]).
 func (s *Server) newTypedSpec(t *Tool, in, out reflect.Type) (*typedSpec, error) {
 	inSchema, err := schema.ForType(in, nil)
 	if err != nil {
 		return nil, fmt.Errorf("input type %v: %w", in, err)
-	}
-	if inSchema.Type != "object" || inSchema.Nullable {
-		return nil, fmt.Errorf("input type %v must be a struct (the arguments are a JSON object)", in)
 	}
 	if t.InputSchema != nil || t.OutputSchema != nil {
 		return nil, errors.New("its schemas come from its Go types: leave InputSchema and OutputSchema unset")
@@ -105,6 +107,27 @@ func (s *Server) newTypedSpec(t *Tool, in, out reflect.Type) (*typedSpec, error)
 	return spec, nil
 }
 
+// refuseTyped records the problems of a typed tool that is not added, so
+// that [Server.Check] reports them all at once rather than one after
+// another: those of its name and description ([checkTool]; undescribed,
+// when not nil, says instead why it has no description), then err, from
+// deriving its schemas, when not nil.
+func (s *Server) refuseTyped(t *Tool, undescribed, err error) {
+	var problems []error
+	if undescribed != nil {
+		if e := toolname.Check(t.Name); e != nil {
+			problems = append(problems, fmt.Errorf("tool %q: %w", t.Name, e))
+		}
+		problems = append(problems, undescribed)
+	} else {
+		problems = checkTool(t)
+	}
+	if err != nil {
+		problems = append(problems, fmt.Errorf("tool %q: %w", t.Name, err))
+	}
+	s.admit("tool", t.Name, problems, nil, nil)
+}
+
 // decodeArguments decodes arguments, already checked against the tool's
 // input schema, into in (a pointer). It returns the IsError result to send
 // when they do not fit the Go type after all (a number too large for its
@@ -121,13 +144,35 @@ func decodeArguments(ctx context.Context, args json.RawMessage, in any) *ToolRes
 }
 
 // decodeSentence says why valid arguments did not fit the Go input type
-// (a number too large for its field, say) without naming Go types.
+// without naming Go types: a number out of its field's range is quoted as
+// sent, with the range ("n: 99999999999999999999 is out of range: it must
+// be a whole number from -128 to 127").
 func decodeSentence(err error) string {
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return te.Field + ": " + te.Value + " does not fit this field"
+	if !errors.As(err, &te) {
+		return "the arguments could not be read"
 	}
-	return "the arguments could not be read"
+	if lit, ok := strings.CutPrefix(te.Value, "number "); ok && te.Type != nil {
+		if r := numberRange(te.Type); r != "" {
+			return te.Field + ": " + lit + " is out of range: it must be " + r
+		}
+	}
+	return te.Field + ": " + te.Value + " does not fit this field"
+}
+
+// numberRange says which numbers a Go numeric type holds, or "" for
+// another type.
+func numberRange(t reflect.Type) string {
+	switch k := t.Kind(); {
+	case reflect.Int <= k && k <= reflect.Int64:
+		bits := t.Bits()
+		return "a whole number from " + strconv.FormatInt(int64(-1)<<(bits-1), 10) + " to " + strconv.FormatInt(int64(1)<<(bits-1)-1, 10)
+	case reflect.Uint <= k && k <= reflect.Uintptr:
+		return "a whole number from 0 to " + strconv.FormatUint(uint64(1)<<t.Bits()-1, 10)
+	case k == reflect.Float32:
+		return "a number from -" + strconv.FormatFloat(math.MaxFloat32, 'g', -1, 32) + " to " + strconv.FormatFloat(math.MaxFloat32, 'g', -1, 32)
+	}
+	return ""
 }
 
 // result turns a typed tool's output into a result.

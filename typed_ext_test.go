@@ -338,8 +338,9 @@ func TestArgumentsThatDoNotFitTheGoTypeNameTheField(t *testing.T) {
 	srv, ran := newOrderServer(t, nil)
 	res := call(t, srv, "place_order", `{"customer":"Ada","email":"a@b.co","items":[{"sku":"X","quantity":1e30}]}`)
 	msg := text(res)
-	if res["isError"] != true || !strings.Contains(msg, "items.quantity: number 1e30 does not fit") || strings.Contains(msg, "Go") || strings.Contains(msg, "int") {
-		t.Errorf("got %q", msg)
+	want := "items.quantity: 1e30 is out of range: it must be a whole number from -9223372036854775808 to 9223372036854775807"
+	if res["isError"] != true || !strings.Contains(msg, want) || strings.Contains(msg, "Go") || strings.Contains(msg, "int") {
+		t.Errorf("got %q\nwant it to contain %q", msg, want)
 	}
 	if *ran != 0 {
 		t.Error("the handler ran")
@@ -367,5 +368,132 @@ func TestTypedToolFillsTheDefaultsOfAnOmittedNestedStruct(t *testing.T) {
 		if got := res["content"].([]any)[0].(map[string]any)["text"]; got != want {
 			t.Errorf("search %s: %v, want %s", args, got, want)
 		}
+	}
+}
+
+// A typed tool's problems are reported together: its name, its missing
+// description and its bad tag, not the tag alone until it is fixed.
+func TestCheckReportsEveryProblemOfATypedTool(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	ferry.AddTool(srv, ferry.Tool{Name: "bad tool"}, func(context.Context, struct {
+		N int `json:"n" minLength:"3"`
+	}) (string, error) {
+		return "", nil
+	})
+	ferry.AddMethods(srv, &undocumented{})
+	err := srv.Check()
+	if err == nil {
+		t.Fatal("Check found nothing")
+	}
+	for _, want := range []string{
+		`tool "bad tool": name`, `tool "bad tool": has no description`, `tool "bad tool": input type`,
+		`tool "count": method *ferry_test.undocumented.Count has no description`, `tool "count": input type`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Check() does not mention %s:\n%v", want, err)
+		}
+	}
+}
+
+type undocumented struct{}
+
+func (*undocumented) Count(context.Context, struct {
+	N int `json:"n" pattern:"x"`
+}) (int, error) {
+	return 0, nil
+}
+
+// The object-root rule has one home: a typed tool whose In is not a struct
+// is refused by the same check, in the same words, as a hand-built schema.
+func TestTypedToolWithAScalarInputIsRefusedOnce(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	ferry.AddTool(srv, ferry.Tool{Name: "scalar", Description: "x"}, func(context.Context, int) (string, error) { return "", nil })
+	err := srv.Check()
+	want := `tool "scalar": input schema: the root must be an object schema (Type "object", not Nullable); a typed tool's input type must be a struct or a map, not a pointer`
+	if err == nil || err.Error() != want {
+		t.Errorf("Check() = %v\nwant %s", err, want)
+	}
+}
+
+// A number out of its field's range is quoted as the model sent it, with
+// the range it must be in.
+func TestArgumentsOutOfRangeQuoteTheValueAndTheRange(t *testing.T) {
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	ferry.AddTool(srv, ferry.Tool{Name: "n", Description: "x"}, func(context.Context, struct {
+		N     int     `json:"n,omitzero"`
+		Small int8    `json:"small,omitzero"`
+		Count uint16  `json:"count,omitzero"`
+		Ratio float32 `json:"ratio,omitzero"`
+	}) (string, error) {
+		return "ok", nil
+	})
+	for _, tt := range []struct{ args, want string }{
+		{`{"n":99999999999999999999}`, "n: 99999999999999999999 is out of range: it must be a whole number from -9223372036854775808 to 9223372036854775807"},
+		{`{"n":"99999999999999999999"}`, "n: 99999999999999999999 is out of range"},
+		{`{"small":200}`, "small: 200 is out of range: it must be a whole number from -128 to 127"},
+		{`{"count":70000}`, "count: 70000 is out of range: it must be a whole number from 0 to 65535"},
+		{`{"ratio":1e300}`, "ratio: 1e300 is out of range: it must be a number from -3.4028235e+38 to 3.4028235e+38"},
+	} {
+		res := call(t, srv, "n", tt.args)
+		if msg := text(res); res["isError"] != true || !strings.Contains(msg, tt.want) {
+			t.Errorf("%s: got %q\nwant it to contain %q", tt.args, msg, tt.want)
+		}
+	}
+}
+
+// A JSON object sent as a string where the schema wants an object is read
+// as that object, as an array in a string is; its defaults are filled in.
+func TestTypedToolReadsAnObjectSentAsAString(t *testing.T) {
+	type priceRange struct {
+		Min float64 `json:"min,omitzero"`
+		Max float64 `json:"max,omitzero" default:"1000"`
+	}
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	ferry.AddTool(srv, ferry.Tool{Name: "price", Description: "x"}, func(_ context.Context, in struct {
+		Price priceRange `json:"price"`
+	}) (string, error) {
+		return fmt.Sprint(in.Price.Min, "-", in.Price.Max), nil
+	})
+	if got := text(call(t, srv, "price", `{"price":"{\"min\":1}"}`)); got != "1-1000" {
+		t.Errorf("got %q, want 1-1000", got)
+	}
+	res := call(t, srv, "price", `{"price":"{min: 1}"}`)
+	if want := `price: expected an object, got a string that starts with { but is not valid JSON: "{min: 1}"`; res["isError"] != true || !strings.Contains(text(res), want) {
+		t.Errorf("got %q, want it to contain %q", text(res), want)
+	}
+}
+
+type warehouse struct{ stock int }
+
+func (w *warehouse) CountStock(context.Context, struct{}) (int, error) { return w.stock, nil }
+
+type shelf struct{}
+
+func (shelf) Look(context.Context, struct{}) (string, error)   { return "", nil }
+func (*shelf) Stack(context.Context, struct{}) (string, error) { return "", nil }
+func (*shelf) FerryTools() map[string]ferry.Tool {
+	return map[string]ferry.Tool{"Look": {Description: "Looks."}, "Stack": {Description: "Stacks."}}
+}
+
+// A value whose methods have pointer receivers has none of them: the
+// problem says to pass a pointer, rather than that there are no methods.
+func TestAddMethodsOnAValueWithPointerMethodsSaysToPassAPointer(t *testing.T) {
+	for _, tt := range []struct {
+		v    any
+		want string
+	}{
+		{warehouse{}, "AddMethods: ferry_test.warehouse has no exported method of the form func(context.Context, In) (Out, error): its methods have pointer receivers: pass &warehouse{}"},
+		{shelf{}, "AddMethods: ferry_test.shelf: method Stack has a pointer receiver, so a ferry_test.shelf does not have it: pass &shelf{}"},
+	} {
+		srv := ferry.NewServer("s", "1", nil)
+		ferry.AddMethods(srv, tt.v)
+		if err := srv.Check(); err == nil || err.Error() != tt.want {
+			t.Errorf("Check() = %v\nwant %s", err, tt.want)
+		}
+	}
+	srv := ferry.NewServer("s", "1", nil)
+	ferry.AddMethods(srv, &shelf{})
+	if err := srv.Check(); err != nil {
+		t.Errorf("with a pointer: %v", err)
 	}
 }

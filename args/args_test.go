@@ -79,7 +79,7 @@ func TestReaders(t *testing.T) {
 		{"list of one", func() (any, error) { return List(a, "one") }, []string{"solo"}, ""},
 		{"list sent as JSON in a string", func() (any, error) { return List(a, "tagJSON") }, []string{"a, b", "c"}, ""},
 		{"list sent as broken JSON in a string", func() (any, error) { return List(a, "tagBadJSON") }, []string(nil),
-			`tagBadJSON: expected an array, got "[\"a\", \"b\""`},
+			`tagBadJSON: expected an array, got a string that starts with [ but is not valid JSON: "[\"a\", \"b\""`},
 		{"list absent", func() (any, error) { return List(a, "missing") }, []string(nil), ""},
 		{"list number", func() (any, error) { return List(a, "count") }, []string(nil), "count: expected an array, got 12"},
 		{"list bad items", func() (any, error) { return List(a, "mixed") }, []string(nil),

@@ -27,9 +27,12 @@ const (
 	//     needs a £ or $ (elsewhere it could mean 1.234); decimal commas
 	//     ("€1.234,50", "1,5") and other currencies are refused;
 	//   - a string holding a JSON array where an array is wanted becomes
-	//     that array: "[\"a\",\"b\"]" becomes ["a","b"] and "[1,2]" [1,2]
-	//     (its items are then checked, and not coerced further); a string
-	//     that starts with [ but is not a JSON array is refused;
+	//     that array: "[\"a\",\"b\"]" becomes ["a","b"] and "[1,2]" [1,2];
+	//     likewise a string holding a JSON object where an object is
+	//     wanted: "{\"min\":1}" becomes {"min":1}. The value read is then
+	//     validated as if it had been sent so: its members are coerced and
+	//     its defaults filled in. A string that starts with [ (or {) but is
+	//     not valid JSON is refused, saying so;
 	//   - any other string where an array of strings is wanted becomes a
 	//     list: "a, b" is split at commas into ["a","b"], with the space
 	//     around each item trimmed and empty items dropped, so "a" becomes
@@ -81,16 +84,31 @@ func (n *node) coerce(raw []byte) ([]byte, bool) {
 		if t := bytes.TrimSpace(s); len(t) > 0 && t[0] == '[' {
 			// A JSON array sent as a string: read it as JSON, never split
 			// it at its commas.
-			if !validJSON(t) {
-				return nil, false
-			}
-			return t, true
+			return jsonIn(t)
 		}
 		if n.items != nil && n.items.kind == kindString {
 			return splitList(s), true
 		}
+	case kindObject:
+		if t := bytes.TrimSpace(s); len(t) > 0 && t[0] == '{' {
+			return jsonIn(t)
+		}
 	}
 	return nil, false
+}
+
+// jsonIn returns t, the content of a string that starts as a JSON array
+// or object does, if it is JSON; if not, it returns t and false, so that
+// the refusal can say the string is not valid JSON.
+func jsonIn(t []byte) ([]byte, bool) {
+	return t, validJSON(t)
+}
+
+// notJSONMessage refuses a string that starts with open ([ or {) where n
+// wants an array or an object, but that is not valid JSON.
+func (n *node) notJSONMessage(raw []byte, open byte) string {
+	return "expected " + n.typeName() + ", got a string that starts with " + string(open) +
+		" but is not valid JSON: " + showValue(raw)
 }
 
 // coerceNumber returns the JSON number that s writes, plainly or as an

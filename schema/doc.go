@@ -123,8 +123,9 @@
 // A model often writes "12" for 12. Under the [Unambiguous] policy (the
 // default) Validate accepts what can mean one thing only: "true" and
 // "false" for booleans, a numeric string for a number (or an integer when
-// exact), "£1,234.00" or "1,234.50" for a number, a JSON array sent as a
-// string ("[\"a\",\"b\"]") for an array, "a, b" for a list of strings,
+// exact), "£1,234.00" or "1,234.50" for a number, a JSON array or object
+// sent as a string ("[\"a\",\"b\"]", "{\"min\":1}") for an array or
+// an object, "a, b" for a list of strings,
 // and null for an optional property (read as absent); it returns the
 // document rewritten with the coerced values.
 // Everything else is refused with a sentence naming what was expected:

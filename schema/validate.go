@@ -253,8 +253,13 @@ func (st *state) scalar(n *node, k kind, i, end int) bool {
 	raw := st.data[i:end]
 	if !n.admits(k, raw) {
 		if st.policy == Unambiguous && !st.noEdit && k == kindString {
-			if rep, ok := n.coerce(raw); ok {
+			rep, ok := n.coerce(raw)
+			if ok {
 				st.replace(n, i, end, rep)
+				return false
+			}
+			if rep != nil { // JSON-like, yet not JSON
+				st.fail(n.notJSONMessage(raw, rep[0]))
 				return false
 			}
 		}
@@ -271,13 +276,19 @@ func (st *state) scalar(n *node, k kind, i, end int) bool {
 }
 
 // replace records a coercion of data[start:end] to rep, then validates rep
-// against the rest of n.
+// against the rest of n. rep is validated as any value is: a JSON object
+// or array read from a string has its own members coerced and its
+// defaults filled in, and those edits are applied to rep before it
+// replaces data[start:end]. Each level of coercion removes a level of
+// quoting, so this ends.
 func (st *state) replace(n *node, start, end int, rep []byte) {
-	st.edits = append(st.edits, edit{start: start, end: end, rep: rep})
-	saved := st.data
-	st.data, st.noEdit = rep, true
+	saved, outer := st.data, st.edits
+	st.data, st.edits = rep, nil // edits inside rep are offsets into rep
 	st.check(n, 0)
-	st.data, st.noEdit = saved, false
+	if len(st.edits) > 0 {
+		rep = st.rewrite()
+	}
+	st.data, st.edits = saved, append(outer, edit{start: start, end: end, rep: rep})
 }
 
 // object validates the members of the object at st.data[i] and returns

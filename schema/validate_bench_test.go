@@ -79,6 +79,9 @@ func FuzzValidate(f *testing.F) {
 	}
 	f.Add([]byte(`{"customer":{"email":"a@b.co"},"items":[{"sku":"A","qty":null}],"express":null}`))
 	f.Add([]byte(`{"customer":{"email":"a@b.co"},"items":[{"sku":"A"},{"sku":"B","qty":2}], "tags":"[\"gift\"]"}`))
+	// JSON sent inside strings: members coerced and defaults filled in
+	// within the value read, nested one level further too.
+	f.Add([]byte(`{"customer":"{\"email\":\"a@b.co\"}","items":"[{\"sku\":\"A\"},\"{\\\"sku\\\":\\\"B\\\",\\\"qty\\\":\\\"2\\\"}\"]"}`))
 	// Defaults on an optional and a required property, so that filling
 	// them in is fuzzed too.
 	s := orderSchema()

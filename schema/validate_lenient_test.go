@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -166,7 +167,8 @@ func TestValidateReadsAJSONArrayInAStringAsJSON(t *testing.T) {
 		{`{"tags":" [\"a, b\"] "}`, `{"tags":["a, b"]}`, ""},
 		{`{"ids":"[1, 2]"}`, `{"ids":[1, 2]}`, ""},
 		{`{"tags":"a, b"}`, `{"tags":["a","b"]}`, ""},
-		{`{"tags":"[\"a\", \"b\""}`, "", `tags: expected an array, got "[\"a\", \"b\""`},
+		{`{"tags":"[\"a\", \"b\""}`, "", `tags: expected an array, got a string that starts with [ but is not valid JSON: "[\"a\", \"b\""`},
+		{`{"ids":"[\"1\", 2]"}`, `{"ids":[1, 2]}`, ""}, // read as if sent so: its items are coerced
 		{`{"ids":"[1, \"x\"]"}`, "", `ids[1]: expected an integer, got "x"`},
 	}
 	for _, tt := range tests {
@@ -177,6 +179,46 @@ func TestValidateReadsAJSONArrayInAStringAsJSON(t *testing.T) {
 		case tt.err == "" && (errs != nil || string(out) != tt.want):
 			t.Errorf("Validate(%s) = %s, %v, want %s", tt.in, out, errs, tt.want)
 		}
+	}
+}
+
+// Models send objects inside strings as often as arrays: a string holding
+// a JSON object where an object is wanted is read as that object, then
+// validated as if it had been sent so (members coerced, defaults filled).
+func TestValidateReadsAJSONObjectInAStringAsJSON(t *testing.T) {
+	max := Number("")
+	max.Default = json.RawMessage(`1000`)
+	s := Object(
+		Optional("price", Object(
+			Optional("min", Number("")),
+			Optional("max", max),
+		)),
+		Optional("tags", ListOf(Text(""), "")),
+	)
+	v, err := Compile(s, Unambiguous)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ in, want, err string }{
+		{`{"price":"{\"min\":1}"}`, `{"price":{"min":1,"max":1000}}`, ""},
+		{`{"price":" {\"min\":\"2\",\"max\":5} "}`, `{"price":{"min":2,"max":5}}`, ""},
+		{`{"price":"{\"min\":1", "tags":"[\"a\"]"}`, "", `price: expected an object, got a string that starts with { but is not valid JSON: "{\"min\":1"`},
+		{`{"price":"{\"min\":\"low\"}"}`, "", `price.min: expected a number, got "low"`},
+		{`{"price":"cheap"}`, "", `price: expected an object, got "cheap"`},
+	}
+	for _, tt := range tests {
+		out, errs := v.Validate([]byte(tt.in))
+		switch {
+		case tt.err != "" && (len(errs) != 1 || errs[0].Error() != tt.err):
+			t.Errorf("Validate(%s) = %v, want %s", tt.in, errs, tt.err)
+		case tt.err == "" && (errs != nil || string(out) != tt.want):
+			t.Errorf("Validate(%s) = %s, %v, want %s", tt.in, out, errs, tt.want)
+		}
+	}
+	// Strict reads no JSON inside strings.
+	strict, _ := Compile(s, Strict)
+	if _, errs := strict.Validate([]byte(`{"price":"{\"min\":1}"}`)); len(errs) != 1 || errs[0].Error() != `price: expected an object, got "{\"min\":1}"` {
+		t.Errorf("strict: %v", errs)
 	}
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +17,7 @@ import (
 // gives the same bytes.
 func TestGenIsCurrent(t *testing.T) {
 	dir := filepath.Join("..", "..", "examples", "methods")
-	got, err := describe(dir, "Library")
+	got, _, err := describe(dir, "Library")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +63,7 @@ func TestGeneratedCodePassesVetForATypeHoldingAMutex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := describe(dir, "Counter")
+	src, _, err := describe(dir, "Counter")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,6 +115,66 @@ func TestExitCodesAndWhereUsageGoes(t *testing.T) {
 		}
 		if tt.emptyOut && stdout.Len() > 0 || tt.emptyE && stderr.Len() > 0 {
 			t.Errorf("ferry %q: stdout %q, stderr %q; want one empty", tt.args, stdout.String(), stderr.String())
+		}
+	}
+}
+
+// A method without a doc comment still gets its entry, and gen names it on
+// stderr instead of succeeding silently; it exits 0.
+func TestGenWarnsOfMethodsWithoutDocComments(t *testing.T) {
+	dir := t.TempDir()
+	src := `package shop
+
+import "context"
+
+type Shop struct{}
+
+// Sell sells an item.
+func (*Shop) Sell(context.Context, struct{}) (string, error) { return "", nil }
+
+func (*Shop) Count(context.Context, struct{}) (int, error) { return 0, nil }
+
+func (*Shop) Audit(context.Context, struct{}) (int, error) { return 0, nil }
+`
+	if err := os.WriteFile(filepath.Join(dir, "shop.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	if code := run([]string{"gen", "-type", "Shop", "-dir", dir}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	want := "ferry: gen: warning: Shop.Audit has no doc comment, so its tool has no description: write one and run gen again\n" +
+		"ferry: gen: warning: Shop.Count has no doc comment, so its tool has no description: write one and run gen again\n"
+	if diff := cmp.Diff(want, stderr.String()); diff != "" {
+		t.Errorf("stderr (-want +got):\n%s", diff)
+	}
+	out, err := os.ReadFile(filepath.Join(dir, "shop_tools.go"))
+	if err != nil || !strings.Contains(string(out), `"Count": {Name: "count", Description: ""}`) {
+		t.Errorf("generated %s, %v", out, err)
+	}
+}
+
+// The command's doc (go doc ./cmd/ferry) and gen -h give the same
+// synopsis, the file's name and the rule that drops a leading method name.
+func TestGenDocAndHelpAgree(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "main.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := outputName("BookShelf"); got != "bookshelf_tools.go" {
+		t.Errorf("outputName(BookShelf) = %q, which the docs do not say", got)
+	}
+	pkgDoc := strings.Join(strings.Fields(f.Doc.Text()), " ")
+	help := strings.Join(strings.Fields(genHelp), " ")
+	synopsis, _, _ := strings.Cut(strings.TrimPrefix(genHelp, "usage: "), "\n")
+	for _, want := range []string{synopsis, "bookshelf_tools.go for BookShelf", `a leading method name is dropped ("FindBooks searches books" becomes "Searches books")`} {
+		if !strings.Contains(pkgDoc, want) {
+			t.Errorf("the package doc does not say %q", want)
+		}
+	}
+	for _, want := range []string{"bookshelf_tools.go for BookShelf", `a leading method name is dropped ("FindBooks searches books" becomes "Searches books")`} {
+		if !strings.Contains(help, want) {
+			t.Errorf("gen -h does not say %q", want)
 		}
 	}
 }

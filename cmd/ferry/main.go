@@ -1,16 +1,18 @@
 // Command ferry is Ferry's command-line tool.
 //
-//	ferry gen -type LibraryTools [-dir .] [-out file]   write the tool descriptions of a type's methods
-//	ferry help                                         print this help
+//	ferry gen -type T [-dir .] [-out file]   write the tool descriptions of type T's methods
+//	ferry help                              print this help
 //
 // # gen
 //
-// gen writes <type>_tools.go, a FerryTools method that describes the
-// type's exported methods of the shape func(context.Context, In) (Out,
-// error) as tools, for [ferry.AddMethods]. Each method's doc comment is
-// its tool's description (a leading method name is dropped: "FindBooks
-// searches books" becomes "Searches books"). The comment may end with
-// directives, one per line:
+// gen writes <type>_tools.go, named after the type lower-cased as stringer
+// names its files (library_tools.go for Library, bookshelf_tools.go for
+// BookShelf): a FerryTools method that describes the type's exported
+// methods of the shape func(context.Context, In) (Out, error) as tools,
+// for [ferry.AddMethods]. Each method's doc comment is its tool's
+// description; a leading method name is dropped ("FindBooks searches
+// books" becomes "Searches books"). The comment may end with directives,
+// one per line:
 //
 //	//ferry:name search          the tool's name (default: the method's in snake case, find_books)
 //	//ferry:title Search books   its display title
@@ -19,7 +21,12 @@
 //	//ferry:destructive no       (or yes) whether its writes may destroy data
 //	//ferry:openworld no         (or yes) whether it reaches outside systems
 //
-// An unknown directive is an error. gen is meant for go generate:
+// An unknown directive is an error (exit status 1). A method without a doc
+// comment is written with an empty description, and gen names each such
+// method in a warning on stderr but succeeds (exit status 0), so that a
+// type can be generated while its docs are written; [ferry.AddMethods]
+// reports an undescribed tool as a start-up problem. gen is meant for go
+// generate:
 //
 //	//go:generate go run github.com/ferry-mcp/ferry/cmd/ferry gen -type Library
 //

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -70,5 +71,27 @@ func TestToolsAreSafeForConcurrentCalls(t *testing.T) {
 	wg.Wait()
 	if lent != 1 {
 		t.Errorf("the book was lent %d times, want once", lent)
+	}
+}
+
+// find_books returns at most limit books, and 10 when the model leaves
+// limit out, as its schema publishes.
+func TestFindBooksAppliesItsLimit(t *testing.T) {
+	lib := &Library{}
+	for i := range 12 {
+		lib.books = append(lib.books, Book{ID: i + 1, Title: "Rome, volume " + strconv.Itoa(i+1)})
+	}
+	url := serveTest(t, newServer(lib, slog.New(slog.DiscardHandler)))
+	for _, tt := range []struct {
+		args string
+		want int
+	}{
+		{`{"query":"rome","limit":2}`, 2},
+		{`{"query":"rome"}`, 10},
+		{`{"query":"rome","limit":50}`, 12},
+	} {
+		if got := strings.Count(call(t, url, "find_books", tt.args), `\"id\"`); got != tt.want {
+			t.Errorf("find_books %s: %d books, want %d", tt.args, got, tt.want)
+		}
 	}
 }
