@@ -182,8 +182,8 @@ func TestArgumentsAndVariablesRefuseADefaultOutsideTheirEnum(t *testing.T) {
 func TestPromptListPublishesValuesAndDefaultInTheDescription(t *testing.T) {
 	srv := ferry.NewServer("s", "1", nil)
 	arg := ferry.PromptArgument{Name: "span", Description: "How far back to look.", Values: []string{"1 day", "1 week"}, OnlyValues: true, Default: "1 week"}
-	srv.AddPrompt(ferry.Prompt{Name: "report", Description: "x", Template: "{{span}}",
-		Arguments: []ferry.PromptArgument{arg, {Name: "tone", Values: []string{"dry"}}}}, nil)
+	srv.AddPromptTemplate(ferry.Prompt{Name: "report", Description: "x", Template: "{{span}}",
+		Arguments: []ferry.PromptArgument{arg, {Name: "tone", Values: []string{"dry"}}}})
 	got := serveLine(t, srv, `{"jsonrpc":"2.0","id":1,"method":"prompts/list"}`)
 	want := `"arguments":[{"name":"span","description":"How far back to look. One of: 1 day, 1 week. Default: 1 week."},{"name":"tone"}]`
 	if !strings.Contains(got, want) {
