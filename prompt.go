@@ -159,7 +159,7 @@ func (s *Server) RemovePrompts(names ...string) {
 func AddPromptTemplate[A any](s *Server, p Prompt) {
 	args, _, err := promptArgsOf(reflect.TypeFor[A]())
 	if err != nil {
-		s.problem(fmt.Errorf("prompt %q: %w", p.Name, err))
+		s.refusePrompt(p, err)
 		return
 	}
 	p.Arguments = args
@@ -171,7 +171,7 @@ func AddPromptTemplate[A any](s *Server, p Prompt) {
 func AddPrompt[A any](s *Server, p Prompt, h func(ctx context.Context, args A) ([]PromptMessage, error)) {
 	args, fields, err := promptArgsOf(reflect.TypeFor[A]())
 	if err != nil {
-		s.problem(fmt.Errorf("prompt %q: %w", p.Name, err))
+		s.refusePrompt(p, err)
 		return
 	}
 	p.Arguments = args
@@ -257,6 +257,15 @@ func templateHandler(p *Prompt) PromptHandler {
 }
 
 // checkPrompt returns the problems of one prompt's declaration.
+// refusePrompt records the problems of a typed prompt whose argument
+// struct cannot serve, with those of its name and description, so that
+// Check reports them all at once (its template is checked once it has
+// arguments).
+func (s *Server) refusePrompt(p Prompt, err error) {
+	bare := Prompt{Name: p.Name, Description: p.Description}
+	s.admit("prompt", p.Name, append(checkPrompt(&bare), fmt.Errorf("prompt %q: %w", p.Name, err)), nil, nil)
+}
+
 func checkPrompt(p *Prompt) []error {
 	var errs []error
 	add := func(format string, args ...any) {

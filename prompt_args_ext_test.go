@@ -193,3 +193,18 @@ func TestPromptListPublishesValuesAndDefaultInTheDescription(t *testing.T) {
 		t.Errorf("the Go value's description changed: %q", arg.Description)
 	}
 }
+
+// A typed prompt whose argument struct cannot serve still has its name and
+// description checked: Check reports every problem at once.
+func TestCheckReportsEveryProblemOfATypedPrompt(t *testing.T) {
+	srv := ferry.NewServer("s", "1", nil)
+	ferry.AddPromptTemplate[struct {
+		N int `json:"n"`
+	}](srv, ferry.Prompt{Name: "p", Template: "{{n}}"})
+	err := srv.Check()
+	for _, want := range []string{"has no description", "argument n "} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Check() = %v; want it to name %s", err, want)
+		}
+	}
+}
