@@ -84,14 +84,16 @@ func (h *HTTPHandler) session(r *http.Request) (legacySession, int, error) {
 		caller, _ := PrincipalFromContext(r.Context())
 		t, err := h.srv.keys.checkSession(id, h.ttl, caller)
 		if err != nil {
+			h.logSessionOfAnother(r, err)
 			return legacySession{}, http.StatusNotFound, notFound()
 		}
 		return h.legacySession(id, t.version, t.caps, nil), 0, nil
 	}
 	st, err := h.store.Load(r.Context(), id)
 	if err == nil && st.Subject != "" && subjectOf(r.Context()) != st.Subject {
-		err = ErrSessionNotFound // another caller's session is no session of his
+		err = errSessionOfAnother // another caller's session is no session of his
 	}
+	h.logSessionOfAnother(r, err)
 	if err != nil {
 		if errors.Is(err, ErrSessionNotFound) {
 			return legacySession{}, http.StatusNotFound, notFound()
@@ -100,6 +102,17 @@ func (h *HTTPHandler) session(r *http.Request) (legacySession, int, error) {
 		return legacySession{}, http.StatusInternalServerError, NewError(CodeInternalError, "session store unavailable")
 	}
 	return h.legacySession(id, st.ProtocolVersion, st.ClientCapabilities.caps(), st), 0, nil
+}
+
+// logSessionOfAnother logs a session id presented by another caller than
+// the one that opened it: the client is told only that the session is not
+// found, and the operator should know why (a client sharing ids between
+// users, or someone trying ids).
+func (h *HTTPHandler) logSessionOfAnother(r *http.Request, err error) {
+	if errors.Is(err, errSessionOfAnother) {
+		h.srv.logger.WarnContext(r.Context(), "ferry: refused a session opened by another caller",
+			"caller", subjectOf(r.Context()), "hint", "a session serves only the principal that sent initialize")
+	}
 }
 
 // initialize negotiates a legacy session and issues its id.

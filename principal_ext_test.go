@@ -22,7 +22,7 @@ func TestSessionIsBoundToItsPrincipal(t *testing.T) {
 }
 
 func testSessionIsBoundToItsPrincipal(t *testing.T, opts *ferry.HTTPOptions) {
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	srv, logs := newLogged(t, nil)
 	srv.AddTool(ferry.Tool{Name: "whoami", Description: "Names the caller."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		p, _ := ferry.PrincipalFromContext(ctx)
 		return ferry.NewResult(ferry.Text(p.Subject)), nil
@@ -53,6 +53,10 @@ func testSessionIsBoundToItsPrincipal(t *testing.T, opts *ferry.HTTPOptions) {
 		if status == http.StatusOK && tt.user != "" && !strings.Contains(body, `"text":"`+tt.user+`"`) {
 			t.Errorf("%s: answer %s does not name %s", tt.name, body, tt.user)
 		}
+	}
+	// The caller is told only "not found"; the operator learns why.
+	if recs := logs.records(t, "ferry: refused a session opened by another caller"); len(recs) != 3 || recs[0]["caller"] != "mallory" {
+		t.Errorf("log records %v; want one for each refused use", recs)
 	}
 	if !opts.Stateful {
 		return

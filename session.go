@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -352,6 +353,11 @@ func (k *keyring) issueSession(version string, caps clientCaps, p *Principal) st
 // checkSession verifies a stateless session id presented by p (nil when
 // anonymous): [ErrSessionNotFound] if it is forged, expired, or bound to
 // another principal.
+// errSessionOfAnother is a session id presented by a caller other than
+// the one that opened it. It answers as an unknown session does, and is
+// logged.
+var errSessionOfAnother = fmt.Errorf("%w: it belongs to another caller", ErrSessionNotFound)
+
 func (k *keyring) checkSession(id string, ttl time.Duration, p *Principal) (sessionToken, error) {
 	k.seenMu.RLock()
 	t, ok := k.seen[id]
@@ -367,12 +373,12 @@ func (k *keyring) checkSession(id string, ttl time.Duration, p *Principal) (sess
 	}
 	if t.bound {
 		if p == nil {
-			return sessionToken{}, ErrSessionNotFound
+			return sessionToken{}, errSessionOfAnother
 		}
 		// A memoized bound token holds the subject that matched it.
 		if !ok || p.Subject != t.subject {
 			if !k.boundTo(&t, p.Subject) {
-				return sessionToken{}, ErrSessionNotFound
+				return sessionToken{}, errSessionOfAnother
 			}
 			t.subject, ok = p.Subject, false
 		}
