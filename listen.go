@@ -19,7 +19,8 @@ type listenFilter struct {
 const metaSubscriptionID = "io.modelcontextprotocol/subscriptionId"
 
 // listenFilter returns what a subscriptions/listen asks for and the server
-// can send, refusing more than [MaxSubscriptions] resources.
+// can send, refusing more than [MaxSubscriptions] resources or
+// [MaxSubscriptionBytes] of URIs.
 func (s *Server) listenFilter(p *wireParams) (listenFilter, error) {
 	var want listenFilter
 	if p.Notifications != nil {
@@ -34,9 +35,13 @@ func (s *Server) listenFilter(p *wireParams) (listenFilter, error) {
 	if len(want.ResourceSubscriptions) > MaxSubscriptions {
 		return want, errTooManySubscriptions()
 	}
+	total := 0
 	for _, uri := range want.ResourceSubscriptions {
 		if err := checkSubscriptionURI("subscriptions/listen", uri); err != nil {
 			return want, err
+		}
+		if total += len(uri); total > MaxSubscriptionBytes {
+			return want, errSubscriptionBytes()
 		}
 	}
 	return want, nil

@@ -12,6 +12,18 @@ const MaxSubscriptions = 512
 // name; a longer one is refused with an invalid-params error.
 const MaxSubscriptionURIBytes = 2048
 
+// MaxSubscriptionBytes is the most bytes the URIs of one session's
+// subscriptions (or of one listen's resourceSubscriptions) may hold
+// together, so that what a session keeps stays small whoever opens it
+// (512 URIs of 2 KiB would be a megabyte). A subscription beyond it is
+// refused with an invalid-params error.
+const MaxSubscriptionBytes = 64 << 10
+
+// errSubscriptionBytes refuses a subscription over [MaxSubscriptionBytes].
+func errSubscriptionBytes() error {
+	return NewError(CodeInvalidParams, "too many subscriptions: the URIs a session subscribes to may hold %d bytes together; unsubscribe from some first", MaxSubscriptionBytes)
+}
+
 // checkSubscriptionURI refuses a URI no subscription may name.
 func checkSubscriptionURI(method, uri string) error {
 	if uri == "" {
@@ -40,6 +52,13 @@ func subscribeList(subs []string, uri string, on bool) ([]string, error) {
 	case len(subs) >= MaxSubscriptions:
 		return subs, errTooManySubscriptions()
 	}
+	total := len(uri)
+	for _, s := range subs {
+		total += len(s)
+	}
+	if total > MaxSubscriptionBytes {
+		return subs, errSubscriptionBytes()
+	}
 	return append(subs, uri), nil
 }
 
@@ -52,6 +71,13 @@ func subscribeSet(subs map[string]bool, uri string, on bool) error {
 	case len(subs) >= MaxSubscriptions:
 		return errTooManySubscriptions()
 	default:
+		total := len(uri)
+		for s := range subs {
+			total += len(s)
+		}
+		if total > MaxSubscriptionBytes {
+			return errSubscriptionBytes()
+		}
 		subs[uri] = true
 	}
 	return nil
