@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/ferry-mcp/ferry/internal/jsonnum"
 )
 
 // paramHeader is a tool argument that a 2026-07-28 client mirrors into an
@@ -135,7 +137,7 @@ func headerMatches(v string, arg json.RawMessage) bool {
 	case string(arg) == "true" || string(arg) == "false":
 		return v == string(arg)
 	case arg[0] == '-' || arg[0] >= '0' && arg[0] <= '9':
-		return isJSONNumber(v) && sameNumber(v, string(arg))
+		return isJSONNumber(v) && jsonnum.Equal([]byte(v), arg)
 	}
 	return false // objects and arrays are not mirrored
 }
@@ -147,41 +149,6 @@ func isJSONNumber(s string) bool {
 	}
 	var n json.Number
 	return json.Unmarshal([]byte(s), &n) == nil
-}
-
-// sameNumber reports whether two JSON numbers have exactly the same value,
-// comparing their digits and exponents, in time linear in their length
-// (whatever the exponent: 1e999999999 costs no more than 1e9).
-func sameNumber(a, b string) bool {
-	x, okx := canonicalNumber(a)
-	y, oky := canonicalNumber(b)
-	return okx && oky && x == y
-}
-
-// canonicalNumber writes the JSON number s as sign, significant digits and
-// exponent ("-15e-1" for -1.50), with every zero as "0".
-func canonicalNumber(s string) (string, bool) {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	mant, exp := s, int64(0)
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		e, err := strconv.ParseInt(strings.TrimPrefix(s[i+1:], "+"), 10, 64)
-		if err != nil {
-			return "", false // an exponent beyond int64: matches nothing
-		}
-		mant, exp = s[:i], e
-	}
-	whole, frac, _ := strings.Cut(mant, ".")
-	digits := strings.TrimLeft(whole+frac, "0")
-	exp -= int64(len(frac))
-	trimmed := strings.TrimRight(digits, "0")
-	if trimmed == "" {
-		return "0", true
-	}
-	if exp += int64(len(digits) - len(trimmed)); neg {
-		trimmed = "-" + trimmed
-	}
-	return trimmed + "e" + strconv.FormatInt(exp, 10), true
 }
 
 // headerMismatch is the error for a header whose value got disagrees with

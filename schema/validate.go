@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"hash/maphash"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -399,6 +400,16 @@ func (st *state) filledRequired(n *node, name string) bool {
 // that way, so such a key would decode into that property's field while
 // escaping its schema: it is refused.
 func (n *node) foldMatch(key []byte) []byte {
+	if n.folded != nil {
+		// Many names: look the key up rather than compare it with each,
+		// so that a document of many unknown keys costs time linear in
+		// its size whatever the schema's size.
+		name := n.folded[strings.ToLower(string(key))]
+		if name != nil && bytes.EqualFold(key, name) && !bytes.Equal(key, name) {
+			return name
+		}
+		return nil
+	}
 	for _, name := range n.names {
 		if len(name) > 0 && bytes.EqualFold(key, name) && !bytes.Equal(key, name) {
 			return name
@@ -406,6 +417,10 @@ func (n *node) foldMatch(key []byte) []byte {
 	}
 	return nil
 }
+
+// foldScanMax is the most property names [node.foldMatch] compares a key
+// with one by one; a schema with more looks keys up by their lower case.
+const foldScanMax = 16
 
 // bitset is a set of small integers that does not allocate up to 64.
 type bitset struct {

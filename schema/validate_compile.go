@@ -56,8 +56,9 @@ type node struct {
 	required   []string // bit i of the seen set stands for required[i]
 	closed     bool
 	additional *node
-	known      string   // the property names, for unknown-property messages
-	names      [][]byte // the property names, to find one differing only in case
+	known      string            // the property names, for unknown-property messages
+	names      [][]byte          // the property names, to find one differing only in case
+	folded     map[string][]byte // the names by their lower case, when there are many
 	defaults   []propDefault
 
 	items              *node
@@ -161,6 +162,12 @@ func (c *compiler) object(n *node, s *Schema, where string) error {
 		}
 	}
 	n.known = strings.Join(names, ", ")
+	if len(n.names) > foldScanMax {
+		n.folded = make(map[string][]byte, len(n.names))
+		for _, name := range n.names {
+			n.folded[strings.ToLower(string(name))] = name
+		}
+	}
 	if s.AdditionalProperties != nil && !s.Closed {
 		sub, err := c.compile(s.AdditionalProperties, joinWhere(where, "additionalProperties"))
 		if err != nil {

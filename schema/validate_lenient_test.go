@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -327,5 +328,44 @@ func TestValidateStringOfEscapesIsLinear(t *testing.T) {
 		if elapsed := time.Since(start); elapsed > 5*time.Second {
 			t.Errorf("1,000,000 %s escapes took %v", esc, elapsed)
 		}
+	}
+}
+
+// uniqueItems and enum compare numbers by their exact value: integers
+// beyond float64's precision are told apart, 1 and 1.0 are not.
+func TestNumbersCompareByExactValue(t *testing.T) {
+	uniq, err := Compile(&Schema{Type: "array", UniqueItems: true}, Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errs := uniq.Validate([]byte(`[9007199254740993,9007199254740992]`)); errs != nil {
+		t.Errorf("two integers above 2^53 taken for each other: %v", errs)
+	}
+	if _, errs := uniq.Validate([]byte(`[1,1.0]`)); errs == nil {
+		t.Error("1 and 1.0 taken as different items")
+	}
+	enum, err := Compile(&Schema{Enum: []json.RawMessage{[]byte("9007199254740993")}}, Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errs := enum.Validate([]byte(`9007199254740992`)); errs == nil {
+		t.Error("enum accepted the neighbour of its integer above 2^53")
+	}
+}
+
+// A schema with many properties finds a key that differs only in case
+// from one of them by lookup, and refuses it as a small one does.
+func TestValidateRefusesACaseFoldedKeyOfAWideSchema(t *testing.T) {
+	var props []Prop
+	for i := range 3 * foldScanMax {
+		props = append(props, Optional(fmt.Sprintf("field%d", i), Text("")))
+	}
+	v, err := Compile(Object(props...), Unambiguous)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, errs := v.Validate([]byte(`{"FIELD40":"x","other":1}`))
+	if got := errs.Error(); !strings.Contains(got, `"FIELD40" differs only in case from the property "field40"`) {
+		t.Errorf("got %v", got)
 	}
 }

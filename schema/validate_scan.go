@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/ferry-mcp/ferry/internal/jsonnum"
 )
 
 // This file holds the small scanner the validator walks raw JSON with. Every
@@ -218,9 +220,7 @@ func equalJSON(a, b []byte) bool {
 	}
 	switch ka {
 	case kindNumber:
-		fa, okA := parseFloatBytes(a)
-		fb, okB := parseFloatBytes(b)
-		return okA && okB && fa == fb
+		return jsonnum.Equal(a, b) // exactly: 2^53+1 is not 2^53
 	case kindString:
 		return equalStrings(a, b)
 	case kindArray:
@@ -306,7 +306,7 @@ func eachMember(d []byte, f func(key, value []byte) bool) bool {
 
 // appendCanonical appends the value v (valid JSON) in a canonical form, so
 // that two values JSON Schema calls equal are written alike: no space,
-// numbers by their float64 value, strings decoded and re-quoted, object
+// numbers by their exact value, strings decoded and re-quoted, object
 // members sorted by name.
 func appendCanonical(dst, v []byte) []byte {
 	v = bytes.TrimSpace(v)
@@ -315,14 +315,12 @@ func appendCanonical(dst, v []byte) []byte {
 	}
 	switch kindOf(v[0]) {
 	case kindNumber:
-		f, ok := parseFloatBytes(v)
-		if !ok {
-			return append(dst, v...)
+		// By exact value: 1.0 equals 1, -0 equals 0, and no two integers
+		// beyond float64's precision are taken for each other.
+		if out, ok := jsonnum.AppendCanonical(append(dst, '#'), v); ok {
+			return out
 		}
-		if f == 0 {
-			f = 0 // -0 equals 0
-		}
-		return strconv.AppendFloat(append(dst, '#'), f, 'g', -1, 64)
+		return append(dst, v...)
 	case kindString:
 		if bytes.IndexByte(v, '\\') < 0 {
 			return append(dst, v...) // already in the form appendQuoted writes
