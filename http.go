@@ -274,7 +274,14 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *json
 	// The headers must repeat the body before the body's version is judged,
 	// as the reference server does: a disagreement is -32020, not -32022.
 	if p.Meta.Version != "" {
-		if err := h.srv.checkModernHeaders(r.Context(), r.Header, m.Method, p); err != nil {
+		// The check asks Visible about the tool a tools/call names: it must
+		// see the call as callTool will show it, or the two could disagree.
+		if m.Method == "tools/call" {
+			req.tool, req.version = p.Name, string(p.Meta.Version)
+		}
+		err := h.srv.checkModernHeaders(withRequest(r.Context(), req), r.Header, m.Method, p)
+		req.tool, req.version = "", ""
+		if err != nil {
 			h.writeError(w, http.StatusBadRequest, m.ID, err)
 			return
 		}

@@ -101,7 +101,7 @@ func (s *Server) checkParamHeaders(ctx context.Context, hd http.Header, p *wireP
 		if err != nil {
 			return err
 		}
-		sent := raw != ""
+		_, sent := hd[http.CanonicalHeaderKey(name)] // an empty value mirrors ""
 		arg, has := args[ph.Arg]
 		if has && string(arg) == "null" {
 			has = false

@@ -3,7 +3,10 @@ package ferry
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -121,5 +124,40 @@ func TestRoutingHeadersSentTwiceAreRefused(t *testing.T) {
 		if CodeOf(err) != CodeHeaderMismatch || !strings.Contains(err.Error(), name+" is sent 2 times") {
 			t.Errorf("%s sent twice: %v", name, err)
 		}
+	}
+}
+
+// The Mcp-Param check asks Visible about the tool as the call will, with
+// the CallInfo of the request: a Visible that reads it cannot let a
+// mismatched header through. An empty value mirrors an empty string.
+func TestParamHeadersCheckedAsTheCallSeesTheTool(t *testing.T) {
+	s := NewServer("s", "1", &ServerOptions{Logger: slog.New(slog.DiscardHandler), Visible: func(ctx context.Context, tool ToolInfo) bool {
+		ci, ok := CallInfoFromContext(ctx)
+		return ok && ci.Tool == tool.Name && ci.Header.Get("X-Tenant") == "a"
+	}})
+	s.AddTool(Tool{Name: "pay", Description: "Pays.",
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`)},
+		func(context.Context, *CallToolRequest) (*ToolResult, error) { return &ToolResult{Content: []Content{Text("paid")}}, nil })
+	h := NewHTTPHandler(s, nil)
+	call := func(region, header string) string {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pay","arguments":{"region":` + strconv.Quote(region) + `},` +
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+		req := httptest.NewRequest("POST", "/", strings.NewReader(body))
+		req.Host = "localhost"
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "pay")
+		req.Header.Set("X-Tenant", "a")
+		req.Header["Mcp-Param-Region"] = []string{header}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Body.String()
+	}
+	if got := call("eu", "us"); !strings.Contains(got, `"code":-32020`) {
+		t.Errorf("a mismatched header got through: %s", got)
+	}
+	if got := call("", ""); !strings.Contains(got, "paid") {
+		t.Errorf("an empty argument with its empty header was refused: %s", got)
 	}
 }
