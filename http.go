@@ -279,7 +279,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *json
 		if m.Method == "tools/call" {
 			req.tool, req.version = p.Name, string(p.Meta.Version)
 		}
-		err := h.srv.checkModernHeaders(withRequest(r.Context(), req), r.Header, m.Method, p)
+		err := h.srv.checkModernHeaders(r.Context(), req, r.Header, m.Method, p)
 		req.tool, req.version = "", ""
 		if err != nil {
 			h.writeError(w, http.StatusBadRequest, m.ID, err)
@@ -296,8 +296,9 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *json
 // checkModernHeaders checks that the routing headers repeat the body, each
 // sent once: an intermediary that routes or authorizes on a header must
 // read the value the server acts on. ctx is the request's, for the
-// visibility of the tool a tools/call names.
-func (s *Server) checkModernHeaders(ctx context.Context, hd http.Header, method string, p *wireParams) error {
+// visibility of the tool a tools/call names, with req, the request being
+// served (its CallInfo is what Visible may read).
+func (s *Server) checkModernHeaders(ctx context.Context, req *request, hd http.Header, method string, p *wireParams) error {
 	says := func(want string) string { return "the body says " + quoteOrMissing(want) }
 	if v, err := singleHeader(hd, headerProtocolVersion); err != nil || v != string(p.Meta.Version) {
 		return orMismatch(err, "MCP-Protocol-Version", v, says(string(p.Meta.Version)))
@@ -319,7 +320,7 @@ func (s *Server) checkModernHeaders(ctx context.Context, hd http.Header, method 
 		return orMismatch(err, "Mcp-Name", raw, says(name))
 	}
 	if method == "tools/call" {
-		return s.checkParamHeaders(ctx, hd, p)
+		return s.checkParamHeaders(ctx, req, hd, p)
 	}
 	return nil
 }
@@ -374,7 +375,7 @@ func decodeHeaderValue(v string) (string, bool) {
 // answer serves a request and writes its response: JSON, or an SSE stream
 // when the handler sends messages before its result.
 func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, req *request, p *wireParams, sessionID string) {
-	sw := &streamWriter{w: w, sse: acceptsSSE(r.Header.Get("Accept"))}
+	sw := &streamWriter{w: w, sse: acceptsSSE(r.Header.Get("Accept")), ownTimeout: hasWriteTimeout(r)}
 	req.out = sw
 	if !req.modern && sw.sse && primes(req.version) {
 		sw.prime = true

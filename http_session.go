@@ -219,7 +219,7 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []b
 		return
 	}
 	w.Header()["Content-Type"] = jsonContentType
-	writeAnswer(w, out)
+	writeAnswer(w, out, hasWriteTimeout(r))
 }
 
 // httpBatch serves a batch's elements in a legacy HTTP session.

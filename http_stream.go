@@ -46,6 +46,9 @@ type streamWriter struct {
 	// streamAll sends the response as an SSE event when it is a success,
 	// even if no message came before it.
 	streamAll bool
+	// ownTimeout says the http.Server has a WriteTimeout, which then bounds
+	// a plain answer (see [writeAnswer]).
+	ownTimeout bool
 
 	mu      sync.Mutex // guards started, closed and broken, and serializes writes
 	started bool       // SSE headers sent
@@ -73,64 +76,126 @@ func (sw *streamWriter) write(msg []byte) error {
 		return ErrNoClientStream
 	}
 	sw.startSSE()
-	return sw.within(func() error { return sw.event(msg) })
+	return sw.within(func(w io.Writer) error { return event(w, msg) })
 }
 
 // trySendChange implements [changeSender]: an HTTP write may always wait,
 // so it never sends.
 func (sw *streamWriter) trySendChange([]byte) bool { return false }
 
-// within runs write under a write deadline of [NotificationWriteTimeout];
-// the caller holds sw.mu. A write that fails breaks the stream: it may have
-// been cut short, and the client is not reading. A write that succeeds
-// lifts the deadline, so a long-lived stream is not cut by an
-// [http.Server.WriteTimeout] (the previous deadline cannot be read back);
-// see [NotificationWriteTimeout].
-func (sw *streamWriter) within(write func() error) error {
-	if err := httpWriteWithin(sw.w, write); err != nil {
-		sw.broken = true
-		return err
+// within runs write on sw's ResponseWriter under a write deadline of
+// [NotificationWriteTimeout], renewed for every [writeChunk] bytes, then
+// flushes within it too; the caller holds sw.mu. So the deadline bounds how
+// long a client may leave a chunk unread, not how long a big message takes.
+// A write that fails breaks the stream: it may have been cut short, and
+// the client is not reading. A write that succeeds lifts the deadline, so a
+// long-lived stream is not cut by an [http.Server.WriteTimeout] (the
+// deadline the server set cannot be read back); see
+// [NotificationWriteTimeout].
+func (sw *streamWriter) within(write func(w io.Writer) error) error {
+	tw := newTimedWriter(sw.w)
+	err := write(tw)
+	if err == nil {
+		err = tw.flush()
 	}
+	if err != nil {
+		sw.broken = true
+		return stalledOr(err)
+	}
+	tw.lift()
 	return nil
 }
+
+// stalledOr returns [errStreamStalled] for a write that missed its
+// deadline, and err otherwise.
+func stalledOr(err error) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("%w: a write waited %v", errStreamStalled, NotificationWriteTimeout)
+	}
+	return err
+}
+
+// writeChunk is how much of an answer is written under one deadline.
+const writeChunk = 64 << 10
 
 // bigAnswer is the size above which a plain JSON answer is written under a
-// deadline. A smaller one fits the connection's send buffer, so writing it
-// never waits, and the common answer pays for no deadline.
-const bigAnswer = 64 << 10
+// deadline. A smaller one fits the connection's usual send buffer, so the
+// common answer pays for no deadline. (A client that shrinks its receive
+// window can still hold a small answer, and the handler's goroutine, until
+// the connection ends: an [http.Server.WriteTimeout] bounds that, as do the
+// idle and read limits of [NewHTTPServer].)
+const bigAnswer = writeChunk
 
-// httpWriteWithin runs write under a write deadline of
-// [NotificationWriteTimeout] on w, when w supports deadlines (net/http's
-// ResponseWriter does), and lifts it after: net/http does not reset a
-// deadline between the requests of a kept-alive connection unless an
-// [http.Server.WriteTimeout] is set. A write that missed the deadline is
-// [errStreamStalled].
-func httpWriteWithin(w http.ResponseWriter, write func() error) error {
-	rc := http.NewResponseController(w)
-	timed := rc.SetWriteDeadline(time.Now().Add(NotificationWriteTimeout)) == nil
-	if err := write(); err != nil {
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return fmt.Errorf("%w: a write waited %v", errStreamStalled, NotificationWriteTimeout)
-		}
-		return err
-	}
-	if timed {
-		_ = rc.SetWriteDeadline(time.Time{})
-	}
-	return nil
+// timedWriter writes to a ResponseWriter under a write deadline renewed
+// for every [writeChunk] bytes, when the ResponseWriter supports deadlines
+// (net/http's does).
+type timedWriter struct {
+	w     http.ResponseWriter
+	rc    *http.ResponseController
+	timed bool
 }
 
-// writeAnswer writes a plain JSON answer's body, under a deadline when it
-// is big (see [bigAnswer]).
-func writeAnswer(w http.ResponseWriter, body []byte) {
-	if len(body) <= bigAnswer {
+func newTimedWriter(w http.ResponseWriter) *timedWriter {
+	return &timedWriter{w: w, rc: http.NewResponseController(w), timed: true}
+}
+
+// renew sets the deadline for the next chunk.
+func (t *timedWriter) renew() {
+	if t.timed {
+		t.timed = t.rc.SetWriteDeadline(time.Now().Add(NotificationWriteTimeout)) == nil
+	}
+}
+
+// Write implements [io.Writer].
+func (t *timedWriter) Write(b []byte) (int, error) {
+	written := 0
+	for len(b) > 0 {
+		n := min(len(b), writeChunk)
+		t.renew()
+		m, err := t.w.Write(b[:n])
+		written += m
+		if err != nil {
+			return written, err
+		}
+		b = b[n:]
+	}
+	return written, nil
+}
+
+// flush sends what net/http buffered, within a deadline of its own.
+func (t *timedWriter) flush() error {
+	t.renew()
+	return t.rc.Flush()
+}
+
+// lift removes the deadline: net/http does not reset one between the
+// requests of a kept-alive connection unless an [http.Server.WriteTimeout]
+// is set.
+func (t *timedWriter) lift() {
+	if t.timed {
+		_ = t.rc.SetWriteDeadline(time.Time{})
+	}
+}
+
+// writeAnswer writes a plain JSON answer's body: a big one under renewed
+// deadlines (see [timedWriter]), unless the server has a WriteTimeout of
+// its own (ownTimeout), which then bounds the answer as the operator chose.
+func writeAnswer(w http.ResponseWriter, body []byte, ownTimeout bool) {
+	if len(body) <= bigAnswer || ownTimeout {
 		_, _ = w.Write(body)
 		return
 	}
-	_ = httpWriteWithin(w, func() error {
-		_, err := w.Write(body)
-		return err
-	})
+	tw := newTimedWriter(w)
+	if _, err := tw.Write(body); err == nil && tw.flush() == nil {
+		tw.lift()
+	}
+}
+
+// hasWriteTimeout reports whether the http.Server serving r bounds its
+// answers with a WriteTimeout.
+func hasWriteTimeout(r *http.Request) bool {
+	hs, ok := r.Context().Value(http.ServerContextKey).(*http.Server)
+	return ok && hs.WriteTimeout > 0
 }
 
 func (sw *streamWriter) startSSE() {
@@ -150,17 +215,16 @@ func (sw *streamWriter) startSSE() {
 	}
 }
 
-func (sw *streamWriter) event(msg []byte) error {
-	if _, err := io.WriteString(sw.w, "event: message\ndata: "); err != nil {
+// event writes msg to w as an SSE message event; the caller flushes.
+func event(w io.Writer, msg []byte) error {
+	if _, err := io.WriteString(w, "event: message\ndata: "); err != nil {
 		return err
 	}
-	if _, err := sw.w.Write(msg); err != nil {
+	if _, err := w.Write(msg); err != nil {
 		return err
 	}
-	if _, err := io.WriteString(sw.w, "\n\n"); err != nil {
-		return err
-	}
-	return http.NewResponseController(sw.w).Flush()
+	_, err := io.WriteString(w, "\n\n")
+	return err
 }
 
 // open starts the SSE stream and sends its headers at once.
@@ -180,11 +244,9 @@ func (sw *streamWriter) keepalive() error {
 		return ErrNoClientStream
 	}
 	sw.startSSE()
-	return sw.within(func() error {
-		if _, err := io.WriteString(sw.w, ": keepalive\n\n"); err != nil {
-			return err
-		}
-		return http.NewResponseController(sw.w).Flush()
+	return sw.within(func(w io.Writer) error {
+		_, err := io.WriteString(w, ": keepalive\n\n")
+		return err
 	})
 }
 
@@ -198,10 +260,10 @@ func (sw *streamWriter) finish(status int, resp []byte) {
 	}
 	if sw.started || (sw.streamAll && status == http.StatusOK) {
 		sw.startSSE()
-		_ = sw.within(func() error { return sw.event(resp) })
+		_ = sw.within(func(w io.Writer) error { return event(w, resp) })
 		return
 	}
 	sw.w.Header()["Content-Type"] = jsonContentType
 	sw.w.WriteHeader(status)
-	writeAnswer(sw.w, resp)
+	writeAnswer(sw.w, resp, sw.ownTimeout)
 }

@@ -36,7 +36,7 @@ func (w *stuckWriter) SetWriteDeadline(t time.Time) error { w.deadline = t; retu
 func TestAnswersAClientDoesNotReadEnd(t *testing.T) {
 	big := bytes.Repeat([]byte("x"), bigAnswer+1)
 	cases := map[string]func(w *stuckWriter){
-		"big JSON answer": func(w *stuckWriter) { writeAnswer(w, big) },
+		"big JSON answer": func(w *stuckWriter) { writeAnswer(w, big, false) },
 		"message before the result": func(w *stuckWriter) {
 			sw := &streamWriter{w: w, sse: true}
 			if err := sw.send([]byte(`{}`)); err == nil {
@@ -60,4 +60,42 @@ func TestAnswersAClientDoesNotReadEnd(t *testing.T) {
 			})
 		})
 	}
+}
+
+// slowWriter is a ResponseWriter whose client reads steadily but slowly:
+// each write takes 5 s, and fails if it ends past the write deadline.
+type slowWriter struct {
+	header   http.Header
+	deadline time.Time
+	written  int
+}
+
+func (w *slowWriter) Header() http.Header { return w.header }
+func (w *slowWriter) WriteHeader(int)     {}
+func (w *slowWriter) Flush()              {}
+func (w *slowWriter) Write(b []byte) (int, error) {
+	time.Sleep(5 * time.Second)
+	if !w.deadline.IsZero() && time.Now().After(w.deadline) {
+		return 0, os.ErrDeadlineExceeded
+	}
+	w.written += len(b)
+	return len(b), nil
+}
+func (w *slowWriter) SetWriteDeadline(t time.Time) error { w.deadline = t; return nil }
+
+// The deadline bounds how long a client leaves a chunk unread, not how long
+// a big answer takes: a client that keeps reading gets all of it, however
+// long that takes, and the deadline is lifted after.
+func TestBigAnswerToAClientThatKeepsReadingIsWhole(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := &slowWriter{header: http.Header{}}
+		body := bytes.Repeat([]byte("x"), 4*writeChunk)
+		writeAnswer(w, body, false)
+		if w.written != len(body) {
+			t.Errorf("wrote %d of %d bytes", w.written, len(body))
+		}
+		if !w.deadline.IsZero() {
+			t.Errorf("the deadline %v was left on the connection", w.deadline)
+		}
+	})
 }

@@ -86,11 +86,11 @@ func isToken(s string) bool {
 //
 // A tool the caller may not see has no headers to check: its call then
 // answers as an unknown tool's does.
-func (s *Server) checkParamHeaders(ctx context.Context, hd http.Header, p *wireParams) error {
+func (s *Server) checkParamHeaders(ctx context.Context, req *request, hd http.Header, p *wireParams) error {
 	s.mu.RLock()
 	e, ok := s.tools.get(p.Name)
 	s.mu.RUnlock()
-	if !ok || len(e.params) == 0 || !s.visibleTool(ctx, &e.info) {
+	if !ok || len(e.params) == 0 || s.opts.Visible != nil && !s.visibleTool(withRequest(ctx, req), &e.info) {
 		return nil
 	}
 	var args map[string]json.RawMessage

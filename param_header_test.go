@@ -114,13 +114,13 @@ func TestRoutingHeadersSentTwiceAreRefused(t *testing.T) {
 	p.Meta.Version = Version20260728
 	base := http.Header{"Mcp-Protocol-Version": {Version20260728}, "Mcp-Method": {"tools/call"}, "Mcp-Name": {"pay"},
 		"Mcp-Param-Region": {"eu"}}
-	if err := s.checkModernHeaders(context.Background(), base, "tools/call", p); err != nil {
+	if err := s.checkModernHeaders(context.Background(), &request{}, base, "tools/call", p); err != nil {
 		t.Fatalf("headers sent once: %v", err)
 	}
 	for _, name := range []string{"Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name", "Mcp-Param-Region"} {
 		hd := base.Clone()
 		hd[name] = append(hd[name], "other")
-		err := s.checkModernHeaders(context.Background(), hd, "tools/call", p)
+		err := s.checkModernHeaders(context.Background(), &request{}, hd, "tools/call", p)
 		if CodeOf(err) != CodeHeaderMismatch || !strings.Contains(err.Error(), name+" is sent 2 times") {
 			t.Errorf("%s sent twice: %v", name, err)
 		}
@@ -137,7 +137,9 @@ func TestParamHeadersCheckedAsTheCallSeesTheTool(t *testing.T) {
 	}})
 	s.AddTool(Tool{Name: "pay", Description: "Pays.",
 		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`)},
-		func(context.Context, *CallToolRequest) (*ToolResult, error) { return &ToolResult{Content: []Content{Text("paid")}}, nil })
+		func(context.Context, *CallToolRequest) (*ToolResult, error) {
+			return &ToolResult{Content: []Content{Text("paid")}}, nil
+		})
 	h := NewHTTPHandler(s, nil)
 	call := func(region, header string) string {
 		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pay","arguments":{"region":` + strconv.Quote(region) + `},` +
