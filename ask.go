@@ -186,6 +186,7 @@ func (r *request) ask(ctx context.Context, method string, params, res any) error
 	if err != nil {
 		return err
 	}
+	answered := r.waitForClient()
 	reply, err := r.calls.call(ctx, func(id json.RawMessage) error {
 		r.mu.Lock()
 		defer r.mu.Unlock()
@@ -194,6 +195,7 @@ func (r *request) ask(ctx context.Context, method string, params, res any) error
 		}
 		return r.out.send(jsonrpc.AppendRequest(nil, id, method, data))
 	})
+	answered()
 	if err != nil {
 		return err
 	}

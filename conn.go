@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"sync"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
@@ -54,22 +53,22 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 }
 
 // MaxRequestsInFlight is the number of requests (a batch counts as one)
-// that [Server.Run] serves at once on one connection.
+// that [Server.Run] serves at once on one connection. While that many
+// run, Run reads no further line, so a client that sends faster than it
+// is answered waits, as a TCP sender does. A request waiting for the
+// client's answer to a question ([Elicit] and the like) gives its place up
+// while it waits, so that the answer can be read; a subscriptions/listen
+// takes none.
 const MaxRequestsInFlight = 256
 
-// errTooManyInFlight answers a request read while [MaxRequestsInFlight]
-// are being served.
-var errTooManyInFlight = &Error{Code: CodeInvalidRequest,
-	Message: "too many requests in flight on this connection (at most " + strconv.Itoa(MaxRequestsInFlight) + "): read the answers before sending more"}
-
-// admit takes a place for one more request in flight, or reports that
-// there is none; done gives it back.
-func (c *streamConn) admit() bool {
+// admit takes a place for one more request in flight, waiting for one to
+// free; it reports false when ctx ends first. done gives it back.
+func (c *streamConn) admit(ctx context.Context) bool {
 	select {
 	case c.slots <- struct{}{}:
 		c.wg.Add(1)
 		return true
-	default:
+	case <-ctx.Done():
 		return false
 	}
 }
@@ -291,8 +290,7 @@ func (c *streamConn) handle(ctx context.Context, line []byte) {
 			c.write(ctx, jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), err.Error(), nil))
 			return
 		}
-		if !c.admit() {
-			c.write(ctx, appendErrorResponse(nil, nil, errTooManyInFlight))
+		if !c.admit(ctx) {
 			return
 		}
 		c.workers.run(func() {
@@ -330,7 +328,7 @@ func (c *streamConn) handle(ctx context.Context, line []byte) {
 func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wireParams) {
 	switch m.Method {
 	case "initialize", "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
-		c.write(ctx, c.serve(ctx, m, p, nil, nil))
+		c.write(ctx, c.serve(ctx, m, p, nil, nil, nil))
 		return
 	}
 	var w *watcher
@@ -341,16 +339,19 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 			stop = c.srv.watch(w)
 		}
 	}
-	if !c.admit() {
-		stop()
-		c.write(ctx, appendErrorResponse(nil, m.ID, errTooManyInFlight))
+	slots, release := c.slots, c.done
+	if w != nil { // a listen lasts as long as the client wants: it takes no place
+		slots = nil
+		c.wg.Add(1)
+		release = c.wg.Done
+	} else if !c.admit(ctx) {
 		return
 	}
 	c.workers.run(func() {
-		defer c.done()
+		defer release()
 		defer stop()
 		bp := bufPool.Get().(*[]byte)
-		if resp := c.serve(ctx, m, p, (*bp)[:0], w); resp != nil {
+		if resp := c.serve(ctx, m, p, (*bp)[:0], w, slots); resp != nil {
 			c.write(ctx, resp)
 			*bp = resp
 		}
@@ -372,7 +373,7 @@ type connBatch struct {
 }
 
 func (b connBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
-	return b.c.serve(b.ctx, m, p, nil, nil)
+	return b.c.serve(b.ctx, m, p, nil, nil, nil)
 }
 func (b connBatch) deliver(m *jsonrpc.Message)                 { b.c.calls.deliver(m) }
 func (b connBatch) notified(m *jsonrpc.Message, p *wireParams) { b.c.notification(m, p) }
@@ -399,8 +400,8 @@ func (c *streamConn) notification(m *jsonrpc.Message, p *wireParams) {
 // serve answers one request, appending the answer to b; it returns nil
 // when the request was cancelled and gets no answer. w is the watcher of a
 // subscriptions/listen registered as it was read, or nil.
-func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte, w *watcher) []byte {
-	r := c.srv.newRequest(m, peer{out: connOut{ctx, c}, calls: &c.calls, closing: c.closing, watch: w})
+func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte, w *watcher, slots chan struct{}) []byte {
+	r := c.srv.newRequest(m, peer{out: connOut{ctx, c}, calls: &c.calls, closing: c.closing, watch: w, slots: slots})
 	if p.triesModern() {
 		if err := c.srv.checkModern(r, p); err != nil {
 			return appendErrorResponse(b, m.ID, err)

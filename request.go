@@ -105,6 +105,13 @@ type request struct {
 	resultMeta map[string]any
 	// failed is the code of the error the request was answered with, or 0.
 	failed Code
+	// slots are the places in flight of the request's connection, of which
+	// it holds one (stdio; nil elsewhere): it gives it up while it waits
+	// for the client's answer (see [request.waitForClient]).
+	slots chan struct{}
+	// waiting counts the questions waiting for the client's answer;
+	// guarded by mu.
+	waiting int
 	// input is the state of a modern multi round-trip request.
 	input  *inputState
 	inputs inputState // what input points to, so that no call allocates one
@@ -113,7 +120,7 @@ type request struct {
 	// request of the connection is served; nil otherwise.
 	watch *watcher
 
-	mu           sync.Mutex // guards done, lastProgress, outcome and refusal
+	mu           sync.Mutex // guards done, lastProgress, outcome, refusal and waiting
 	outcome      outcome
 	refusal      RefusalCode
 	done         bool
@@ -129,6 +136,7 @@ type peer struct {
 	closing <-chan struct{}
 	header  http.Header
 	watch   *watcher
+	slots   chan struct{}
 }
 
 // newRequest builds the request of message m, received from p. Its era
@@ -136,7 +144,7 @@ type peer struct {
 // modern request, [request.join] for a legacy session's.
 func (s *Server) newRequest(m *jsonrpc.Message, p peer) *request {
 	return &request{srv: s, id: m.ID, method: m.Method, out: p.out, calls: p.calls, closing: p.closing,
-		header: p.header, watch: p.watch}
+		header: p.header, watch: p.watch, slots: p.slots}
 }
 
 // legacySession is what a request of a legacy session learns from it:
@@ -285,4 +293,31 @@ type outbound interface {
 type legacyState interface {
 	setLevel(ctx context.Context, l LogLevel) error
 	subscribe(ctx context.Context, uri string, on bool) error
+}
+
+// waitForClient gives up the request's place in flight while it waits for
+// the client's answer to a question, so that the connection reads on and
+// the answer can arrive; the returned func takes a place again. Several
+// questions may wait at once: the place is given up by the first and taken
+// again by the last.
+func (r *request) waitForClient() (answered func()) {
+	if r.slots == nil {
+		return func() {}
+	}
+	r.mu.Lock()
+	r.waiting++
+	first := r.waiting == 1
+	r.mu.Unlock()
+	if first {
+		<-r.slots
+	}
+	return func() {
+		r.mu.Lock()
+		r.waiting--
+		last := r.waiting == 0
+		r.mu.Unlock()
+		if last {
+			r.slots <- struct{}{}
+		}
+	}
 }

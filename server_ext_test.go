@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -116,15 +117,18 @@ func waitFor(t *testing.T, out *syncBuffer, s string) {
 	}
 }
 
-// On stdio, a request read while MaxRequestsInFlight are being served is
-// answered at once with an error, so a client that only sends cannot make
-// the server hold without bound; the others are served once released.
+// On stdio, at most MaxRequestsInFlight requests run at once: a request
+// read beyond them waits for a place, and is served once one frees, so a
+// client that pipelines many requests gets every answer.
 func TestStdioCapsRequestsInFlight(t *testing.T) {
 	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
 	release := make(chan struct{})
-	var running atomic.Int32
+	var running, most atomic.Int32
 	srv.AddTool(ferry.Tool{Name: "hold", Description: "Waits to be released."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
-		running.Add(1)
+		n := running.Add(1)
+		defer running.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
 		<-release
 		return ferry.NewResult(ferry.Text("done")), nil
 	})
@@ -132,29 +136,83 @@ func TestStdioCapsRequestsInFlight(t *testing.T) {
 	sr, sw := io.Pipe()
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(t.Context(), &ferry.IOTransport{Reader: cr, Writer: sw}) }()
+	const n = ferry.MaxRequestsInFlight + 50
 	go func() {
-		for i := 1; i <= ferry.MaxRequestsInFlight+1; i++ {
+		for i := 1; i <= n; i++ {
 			_, _ = fmt.Fprintf(cw, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"hold","arguments":{},`+
 				`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`+"\n", i)
 		}
+		cw.Close()
 	}()
-	out := bufio.NewReader(sr)
-	first, err := out.ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
+	for running.Load() < ferry.MaxRequestsInFlight {
+		time.Sleep(time.Millisecond)
 	}
-	want := fmt.Sprintf(`"id":%d,"error"`, ferry.MaxRequestsInFlight+1)
-	if !strings.Contains(first, want) || !strings.Contains(first, "too many requests in flight") {
-		t.Errorf("first answer %s; want the error for request %d", first, ferry.MaxRequestsInFlight+1)
-	}
-	if n := running.Load(); n > int32(ferry.MaxRequestsInFlight) {
-		t.Errorf("%d handlers ran at once; the cap is %d", n, ferry.MaxRequestsInFlight)
+	time.Sleep(20 * time.Millisecond) // a request beyond the cap would start now
+	if got := most.Load(); got != ferry.MaxRequestsInFlight {
+		t.Errorf("%d handlers ran at once; want the cap, %d", got, ferry.MaxRequestsInFlight)
 	}
 	close(release)
-	for range ferry.MaxRequestsInFlight {
+	out := bufio.NewReader(sr)
+	for range n {
 		if line, err := out.ReadString('\n'); err != nil || !strings.Contains(line, `"done"`) {
 			t.Fatalf("answer %q: %v", line, err)
 		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A request waiting for the client's answer gives its place in flight up:
+// more such requests than MaxRequestsInFlight do not stop the connection
+// from reading the answers they wait for.
+func TestStdioRequestsWaitingForTheClientTakeNoPlace(t *testing.T) {
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	srv.AddTool(ferry.Tool{Name: "confirm", Description: "Asks the user."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		res, err := ferry.Elicit(ctx, &ferry.ElicitParams{Message: "Sure?", RequestedSchema: json.RawMessage(`{"type":"object"}`)})
+		if err != nil {
+			return nil, err
+		}
+		return ferry.NewResult(ferry.Text("answered " + res.Action)), nil
+	})
+	cr, cw := io.Pipe()
+	sr, sw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(t.Context(), &ferry.IOTransport{Reader: cr, Writer: sw}) }()
+	var wmu sync.Mutex // guards writes to cw
+	send := func(line string) {
+		wmu.Lock()
+		defer wmu.Unlock()
+		_, _ = io.WriteString(cw, line+"\n")
+	}
+	send(legacyInitElicit)
+	const n = ferry.MaxRequestsInFlight + 20
+	sent := make(chan struct{}) // the client answers only once it has sent every call
+	go func() {
+		for i := 2; i < n+2; i++ {
+			send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"confirm","arguments":{}}}`, i))
+		}
+		close(sent)
+	}()
+	out := bufio.NewScanner(sr)
+	out.Buffer(nil, 1<<20)
+	results := 0
+	for results < n && out.Scan() {
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.Unmarshal(out.Bytes(), &msg)
+		switch {
+		case msg.Method == "elicitation/create":
+			answer := `{"jsonrpc":"2.0","id":` + string(msg.ID) + `,"result":{"action":"accept","content":{}}}`
+			go func() { <-sent; send(answer) }()
+		case strings.Contains(out.Text(), "answered accept"):
+			results++
+		}
+	}
+	if results != n {
+		t.Fatalf("%d of %d calls answered (%v)", results, n, out.Err())
 	}
 	cw.Close()
 	if err := <-done; err != nil {
