@@ -339,16 +339,19 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 			stop = c.srv.watch(w)
 		}
 	}
-	slots, release := c.slots, c.done
+	slots := c.slots
 	if w != nil { // a listen lasts as long as the client wants: it takes no place
 		slots = nil
 		c.wg.Add(1)
-		release = c.wg.Done
 	} else if !c.admit(ctx) {
 		return
 	}
 	c.workers.run(func() {
-		defer release()
+		if slots != nil {
+			defer c.done()
+		} else {
+			defer c.wg.Done()
+		}
 		defer stop()
 		bp := bufPool.Get().(*[]byte)
 		if resp := c.serve(ctx, m, p, (*bp)[:0], w, slots); resp != nil {
