@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"hash/maphash"
 	"strconv"
-	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Validator checks JSON documents against a compiled [Schema]. Build one
@@ -404,7 +405,7 @@ func (n *node) foldMatch(key []byte) []byte {
 		// Many names: look the key up rather than compare it with each,
 		// so that a document of many unknown keys costs time linear in
 		// its size whatever the schema's size.
-		name := n.folded[strings.ToLower(string(key))]
+		name := n.folded[foldName(key)]
 		if name != nil && bytes.EqualFold(key, name) && !bytes.Equal(key, name) {
 			return name
 		}
@@ -416,6 +417,24 @@ func (n *node) foldMatch(key []byte) []byte {
 		}
 	}
 	return nil
+}
+
+// foldName returns a form of name shared by exactly the names that
+// encoding/json matches to it (as bytes.EqualFold does): each letter
+// upper-cased after lower-casing, so that "ſku" (long s) folds with "sku".
+func foldName(name []byte) string {
+	b := make([]byte, 0, len(name))
+	for _, r := range string(name) {
+		if r < utf8.RuneSelf {
+			if 'a' <= r && r <= 'z' {
+				r -= 'a' - 'A'
+			}
+			b = append(b, byte(r))
+			continue
+		}
+		b = utf8.AppendRune(b, unicode.ToUpper(unicode.ToLower(r)))
+	}
+	return string(b)
 }
 
 // foldScanMax is the most property names [node.foldMatch] compares a key

@@ -58,7 +58,7 @@ type node struct {
 	additional *node
 	known      string            // the property names, for unknown-property messages
 	names      [][]byte          // the property names, to find one differing only in case
-	folded     map[string][]byte // the names by their lower case, when there are many
+	folded     map[string][]byte // the names by [foldName], when there are many
 	defaults   []propDefault
 
 	items              *node
@@ -165,7 +165,7 @@ func (c *compiler) object(n *node, s *Schema, where string) error {
 	if len(n.names) > foldScanMax {
 		n.folded = make(map[string][]byte, len(n.names))
 		for _, name := range n.names {
-			n.folded[strings.ToLower(string(name))] = name
+			n.folded[foldName(name)] = name
 		}
 	}
 	if s.AdditionalProperties != nil && !s.Closed {

@@ -368,4 +368,12 @@ func TestValidateRefusesACaseFoldedKeyOfAWideSchema(t *testing.T) {
 	if got := errs.Error(); !strings.Contains(got, `"FIELD40" differs only in case from the property "field40"`) {
 		t.Errorf("got %v", got)
 	}
+	// encoding/json matches "ſ" (long s) to "s": so must the lookup.
+	v, err = Compile(Object(append(props, Optional("sku", Text("")))...), Unambiguous)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errs := v.Validate([]byte(`{"ſku":"x"}`)); errs == nil || !strings.Contains(errs.Error(), `differs only in case from the property "sku"`) {
+		t.Errorf("a key encoding/json matches to sku passed: %v", errs)
+	}
 }
