@@ -77,7 +77,12 @@
 // A default is applied, not only published: [Validator.Validate] fills in
 // the default of every absent property before the arguments are decoded,
 // so a handler never re-applies it by hand, and a property with a default
-// is not required.
+// is not required. An optional object left out gets the defaults of its
+// own properties (as an object holding just those), so that a nested
+// struct's defaults hold too; a handler that must tell such an object's
+// absence from its defaults gives it a property without one, or a default
+// of its own. An implied object over 4 KiB, or one that recurs, is not
+// filled in.
 //
 // A tag differing only in case from one of these (minlength) is an error,
 // since it would otherwise be ignored. [For] reports every tag that cannot

@@ -213,24 +213,38 @@ func (c *compiler) checkDefaults() error {
 // is valid: {"price":{"max":1000}} for an absent price whose max defaults
 // to 1000. Without it, a model that leaves out the parent (as the schema
 // allows) would get none of the defaults the schema publishes for its
-// children.
+// children. The implied values are worked out first, from the explicit
+// defaults only, once per node, and then recorded; an implied value over
+// [maxImplied] bytes is not recorded (it would be copied into every call).
 func (c *compiler) implyDefaults() {
+	type implied struct {
+		n     *node
+		p     *prop
+		name  []byte
+		value []byte
+	}
+	var found []implied
+	memo := map[*node][]byte{}
 	for _, n := range c.nodes {
 		for _, name := range n.names {
 			p := n.props[string(name)]
 			if p.dflt >= 0 || p.bit >= 0 || p.node == nil || p.node.kind != kindObject || reaches(p.node, n, map[*node]bool{}) {
 				continue // a recursive property implies nothing: it would grow a tree nobody asked for
 			}
-			value := impliedValue(p.node, map[*node]bool{})
-			if value == nil {
-				continue
+			if value, _ := impliedValue(p.node, map[*node]bool{}, memo); value != nil {
+				found = append(found, implied{n, p, name, value})
 			}
-			member := appendQuoted(nil, name)
-			p.dflt = len(n.defaults)
-			n.defaults = append(n.defaults, propDefault{member: append(append(member, ':'), value...), value: value})
 		}
 	}
+	for _, f := range found {
+		member := appendQuoted(nil, f.name)
+		f.p.dflt = len(f.n.defaults)
+		f.n.defaults = append(f.n.defaults, propDefault{member: append(append(member, ':'), f.value...), value: f.value})
+	}
 }
+
+// maxImplied is the largest default [compiler.implyDefaults] implies.
+const maxImplied = 4 << 10
 
 // reaches reports whether target is from, or the node of a property of
 // from, at any depth.
@@ -251,12 +265,22 @@ func reaches(from, target *node, seen map[*node]bool) bool {
 }
 
 // impliedValue returns the object of n's properties' defaults, explicit or
-// implied, or nil when none of them has one or the object would not be
-// valid (a required property has no default). A schema met again while
-// building it (a recursive one) implies nothing.
-func impliedValue(n *node, seen map[*node]bool) []byte {
-	if n.kind != kindObject || seen[n] {
-		return nil
+// implied, or nil when none of them has one, when it would not be valid (a
+// required property has no default) or when it is over [maxImplied]
+// bytes. A schema met again while building it (a recursive one) implies
+// nothing there, and cut reports that it was met: such a value depends on
+// the path, so it is not memoized. memo holds the values of the nodes
+// already worked out, so that a subschema shared by many properties costs
+// its work once.
+func impliedValue(n *node, seen map[*node]bool, memo map[*node][]byte) (value []byte, cut bool) {
+	if n.kind != kindObject {
+		return nil, false
+	}
+	if seen[n] {
+		return nil, true
+	}
+	if v, ok := memo[n]; ok {
+		return v, false
 	}
 	seen[n] = true
 	defer delete(seen, n)
@@ -268,7 +292,9 @@ func impliedValue(n *node, seen map[*node]bool) []byte {
 		case p.dflt >= 0:
 			v = n.defaults[p.dflt].value
 		case p.bit < 0 && p.node != nil:
-			v = impliedValue(p.node, seen)
+			var subCut bool
+			v, subCut = impliedValue(p.node, seen, memo)
+			cut = cut || subCut
 		}
 		if v == nil {
 			continue
@@ -278,19 +304,23 @@ func impliedValue(n *node, seen map[*node]bool) []byte {
 		} else {
 			b = append(b, ',')
 		}
-		b = append(append(appendQuoted(b, name), ':'), v...)
+		if b = append(append(appendQuoted(b, name), ':'), v...); len(b) > maxImplied {
+			break
+		}
 	}
-	if b == nil {
-		return nil
+	if b != nil {
+		b = append(b, '}')
+		st := &state{}
+		st.reset(b, Strict)
+		st.noEdit = true
+		if st.check(n, 0); len(st.errs) > 0 || len(b) > maxImplied {
+			b = nil
+		}
 	}
-	b = append(b, '}')
-	st := &state{}
-	st.reset(b, Strict)
-	st.noEdit = true
-	if st.check(n, 0); len(st.errs) > 0 {
-		return nil
+	if !cut {
+		memo[n] = b
 	}
-	return b
+	return b, cut
 }
 
 func (c *compiler) array(n *node, s *Schema, where string) error {
