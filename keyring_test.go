@@ -97,3 +97,15 @@ func TestSessionTokenBindsToPrincipal(t *testing.T) {
 		}
 	}
 }
+
+// A principal without a subject is anonymous, for a stateless session id
+// as for a stateful session: its id is not bound, and serves any caller.
+func TestSessionOfAPrincipalWithoutSubjectIsNotBound(t *testing.T) {
+	k := newKeyring([][]byte{[]byte("k")})
+	id := k.issueSession(Version20251125, clientCaps{}, &Principal{})
+	for _, p := range []*Principal{nil, {}, {Subject: "bob"}} {
+		if _, err := k.checkSession(id, time.Hour, p); err != nil {
+			t.Errorf("checkSession as %+v: %v", p, err)
+		}
+	}
+}

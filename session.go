@@ -343,7 +343,7 @@ func (k *keyring) issueSession(version string, caps clientCaps, p *Principal) st
 	}
 	b[10] = bits
 	_, _ = rand.Read(b[11:tokenLen])
-	if p != nil {
+	if p != nil && p.Subject != "" { // a principal without a subject is anonymous, as in a stateful session
 		var sum [32]byte
 		b = append(b, k.mac(0, purposePrincipal, []byte(p.Subject), sum[:0])[:tokenPrincipalLen]...)
 	}

@@ -66,6 +66,7 @@ func sample(id string) *ferry.SessionState {
 		ClientCapabilities: ferry.ClientCapabilities{Sampling: true, Roots: true},
 		LogLevel:           "warning",
 		Subscriptions:      []string{"file:///a", "file:///b"},
+		Subject:            "alice", // a store that drops it unbinds every session
 	}
 }
 
