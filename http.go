@@ -147,7 +147,7 @@ const (
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if header, option := h.refusedBy(r); header != "" {
 		h.srv.logger.WarnContext(r.Context(), "ferry: refused a request from an origin it does not serve",
-			"header", header, "value", strings.Join(r.Header.Values(header), ", "), "host", r.Host,
+			"header", header, "value", refusedValue(r, header),
 			"hint", "if this client is yours, add it to HTTPOptions."+option)
 		writeJSONError(w, http.StatusForbidden, CodeInvalidRequest, "forbidden: the request's "+header+" is not allowed")
 		return

@@ -142,7 +142,8 @@ type inputKeyKey struct{}
 // question with a key already asked fails with an error, as does a key of
 // the form "q1", "q2"..., the names questions get without WithInputKey, in
 // the order asked. Legacy sessions ask the client directly and ignore the
-// key.
+// key, so those two errors come in the modern era only: test a handler
+// that names its questions in that era.
 func WithInputKey(ctx context.Context, key string) context.Context {
 	return context.WithValue(ctx, inputKeyKey{}, key)
 }

@@ -30,6 +30,15 @@ func (h *HTTPHandler) refusedBy(r *http.Request) (header, option string) {
 	return "", ""
 }
 
+// refusedValue is the value of the header a request was refused for, as
+// the log shows it: net/http keeps Host apart from the other headers.
+func refusedValue(r *http.Request, header string) string {
+	if header == "Host" {
+		return r.Host
+	}
+	return strings.Join(r.Header.Values(header), ", ")
+}
+
 // allowedHost reports whether a request's Host header names this server:
 // a loopback host, or one of AllowedHosts.
 func (h *HTTPHandler) allowedHost(hostport string) bool {

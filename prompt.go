@@ -103,7 +103,7 @@ func (s *Server) AddPrompt(p Prompt, h PromptHandler) {
 // a Template is one.
 func (s *Server) AddPromptTemplate(p Prompt) {
 	if p.Template == "" {
-		s.problem(fmt.Errorf("prompt %q has no Template", p.Name))
+		s.refusePrompt(p, errors.New("has no Template"))
 		return
 	}
 	s.addPrompt(p, templateHandler(&p))
@@ -169,6 +169,9 @@ func AddPromptTemplate[A any](s *Server, p Prompt) {
 // AddPrompt registers a prompt whose messages h builds in code, with
 // arguments from the struct A as in [AddPromptTemplate].
 func AddPrompt[A any](s *Server, p Prompt, h func(ctx context.Context, args A) ([]PromptMessage, error)) {
+	if h == nil {
+		panic("ferry: AddPrompt needs a handler; use AddPromptTemplate for a template prompt") //nolint:forbidigo // a programmer error at registration, as for the method
+	}
 	args, fields, err := promptArgsOf(reflect.TypeFor[A]())
 	if err != nil {
 		s.refusePrompt(p, err)
@@ -256,7 +259,6 @@ func templateHandler(p *Prompt) PromptHandler {
 	}
 }
 
-// checkPrompt returns the problems of one prompt's declaration.
 // refusePrompt records the problems of a typed prompt whose argument
 // struct cannot serve, with those of its name and description, so that
 // Check reports them all at once (its template is checked once it has
@@ -266,6 +268,7 @@ func (s *Server) refusePrompt(p Prompt, err error) {
 	s.admit("prompt", p.Name, append(checkPrompt(&bare), fmt.Errorf("prompt %q: %w", p.Name, err)), nil, nil)
 }
 
+// checkPrompt returns the problems of one prompt's declaration.
 func checkPrompt(p *Prompt) []error {
 	var errs []error
 	add := func(format string, args ...any) {

@@ -350,14 +350,14 @@ func (k *keyring) issueSession(version string, caps clientCaps, p *Principal) st
 	return k.sign("session", b)
 }
 
-// checkSession verifies a stateless session id presented by p (nil when
-// anonymous): [ErrSessionNotFound] if it is forged, expired, or bound to
-// another principal.
 // errSessionOfAnother is a session id presented by a caller other than
 // the one that opened it. It answers as an unknown session does, and is
 // logged.
 var errSessionOfAnother = fmt.Errorf("%w: it belongs to another caller", ErrSessionNotFound)
 
+// checkSession verifies a stateless session id presented by p (nil when
+// anonymous): [ErrSessionNotFound] if it is forged or expired, and
+// errSessionOfAnother if it is bound to another principal.
 func (k *keyring) checkSession(id string, ttl time.Duration, p *Principal) (sessionToken, error) {
 	k.seenMu.RLock()
 	t, ok := k.seen[id]

@@ -1,5 +1,6 @@
 // Package jsonnum compares JSON numbers by their exact value, in time
-// linear in their text and without allocating, whatever their exponent.
+// linear in their text whatever their exponent, and without allocating
+// for numbers of up to 60 digits or so.
 package jsonnum
 
 import "strconv"
