@@ -128,7 +128,7 @@ func TestRefusedOriginSaysWhatAndLogsTheOption(t *testing.T) {
 		}
 	}
 	recs := logs.records(t, "ferry: refused a request from an origin it does not serve")
-	if len(recs) != 3 || recs[0]["value"] != "https://evil.example" || !strings.Contains(recs[2]["hint"].(string), "AllowedHosts") {
+	if len(recs) != 3 || recs[0]["value"] != "https://evil.example" || recs[2]["value"] != "evil.example" || !strings.Contains(recs[2]["hint"].(string), "AllowedHosts") {
 		t.Errorf("log records: %v", recs)
 	}
 }
