@@ -21,8 +21,9 @@ import (
 // after it reaches it.
 //
 // A client that stops reading is not waited for: when a notification or
-// an answer has not reached it within [NotificationWriteTimeout], Run logs
-// it, closes the connection and returns an error. At most
+// an answer has waited [NotificationWriteTimeout] for room in the
+// connection's output (which holds 256 messages beyond what the client has
+// taken), Run logs it, closes the connection and returns an error. At most
 // [MaxRequestsInFlight] requests of the connection are served at once; one
 // read beyond that is answered at once with an error, so that a client
 // that sends without reading cannot make the server hold without bound.
