@@ -39,7 +39,8 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	c := &streamConn{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{},
-		workers: newWorkers(), closing: make(chan struct{}), cancel: cancel, slots: make(chan struct{}, MaxRequestsInFlight)}
+		workers: newWorkers(), closing: make(chan struct{}), cancel: cancel,
+		places: places{running: make(chan struct{}, MaxRequestsInFlight), waiting: make(chan struct{}, MaxRequestsInFlight)}}
 	stopWatching := c.watchChanges(ctx)
 	// Reading stops when the connection is closed (see [Connection]).
 	stopClosing := context.AfterFunc(ctx, func() { conn.Close() })
@@ -58,15 +59,23 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 // run, Run reads no further line, so a client that sends faster than it
 // is answered waits, as a TCP sender does. A request waiting for the
 // client's answer to a question ([Elicit] and the like) gives its place up
-// while it waits, so that the answer can be read; a subscriptions/listen
-// takes none.
+// while it waits, so that the answer can be read, as long as no more than
+// MaxRequestsInFlight others wait too; a subscriptions/listen takes none.
 const MaxRequestsInFlight = 256
+
+// places are a connection's places in flight: running ones, each taken by
+// a request being served, and waiting ones, each taken by a request that
+// gave its running place up while it waits for the client's answer. Both
+// hold [MaxRequestsInFlight], so what one connection runs stays bounded.
+type places struct {
+	running, waiting chan struct{}
+}
 
 // admit takes a place for one more request in flight, waiting for one to
 // free; it reports false when ctx ends first. done gives it back.
 func (c *streamConn) admit(ctx context.Context) bool {
 	select {
-	case c.slots <- struct{}{}:
+	case c.places.running <- struct{}{}:
 		c.wg.Add(1)
 		return true
 	case <-ctx.Done():
@@ -75,7 +84,7 @@ func (c *streamConn) admit(ctx context.Context) bool {
 }
 
 func (c *streamConn) done() {
-	<-c.slots
+	<-c.places.running
 	c.wg.Done()
 }
 
@@ -140,7 +149,7 @@ type streamConn struct {
 	calls   pendingCalls
 	wg      sync.WaitGroup // requests being served
 	workers *workers
-	slots   chan struct{} // one element per request in flight
+	places  places
 	closing chan struct{} // closed at EOF
 	cancel  context.CancelFunc
 
@@ -340,22 +349,22 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 			stop = c.srv.watch(w)
 		}
 	}
-	slots := c.slots
+	pl := &c.places
 	if w != nil { // a listen lasts as long as the client wants: it takes no place
-		slots = nil
+		pl = nil
 		c.wg.Add(1)
 	} else if !c.admit(ctx) {
 		return
 	}
 	c.workers.run(func() {
-		if slots != nil {
+		if pl != nil {
 			defer c.done()
 		} else {
 			defer c.wg.Done()
 		}
 		defer stop()
 		bp := bufPool.Get().(*[]byte)
-		if resp := c.serve(ctx, m, p, (*bp)[:0], w, slots); resp != nil {
+		if resp := c.serve(ctx, m, p, (*bp)[:0], w, pl); resp != nil {
 			c.write(ctx, resp)
 			*bp = resp
 		}
@@ -404,8 +413,8 @@ func (c *streamConn) notification(m *jsonrpc.Message, p *wireParams) {
 // serve answers one request, appending the answer to b; it returns nil
 // when the request was cancelled and gets no answer. w is the watcher of a
 // subscriptions/listen registered as it was read, or nil.
-func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte, w *watcher, slots chan struct{}) []byte {
-	r := c.srv.newRequest(m, peer{out: connOut{ctx, c}, calls: &c.calls, closing: c.closing, watch: w, slots: slots})
+func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte, w *watcher, pl *places) []byte {
+	r := c.srv.newRequest(m, peer{out: connOut{ctx, c}, calls: &c.calls, closing: c.closing, watch: w, places: pl})
 	if p.triesModern() {
 		if err := c.srv.checkModern(r, p); err != nil {
 			return appendErrorResponse(b, m.ID, err)

@@ -105,13 +105,15 @@ type request struct {
 	resultMeta map[string]any
 	// failed is the code of the error the request was answered with, or 0.
 	failed Code
-	// slots are the places in flight of the request's connection, of which
-	// it holds one (stdio; nil elsewhere): it gives it up while it waits
-	// for the client's answer (see [request.waitForClient]).
-	slots chan struct{}
-	// waiting counts the questions waiting for the client's answer;
-	// guarded by mu.
+	// places are the places in flight of the request's connection, of
+	// which it holds a running one (stdio; nil elsewhere): it gives it up
+	// while it waits for the client's answer (see [request.waitForClient]).
+	places *places
+	// waiting counts the questions waiting for the client's answer, and
+	// gaveUp says the running place was traded for a waiting one; guarded
+	// by mu.
 	waiting int
+	gaveUp  bool
 	// input is the state of a modern multi round-trip request.
 	input  *inputState
 	inputs inputState // what input points to, so that no call allocates one
@@ -120,7 +122,7 @@ type request struct {
 	// request of the connection is served; nil otherwise.
 	watch *watcher
 
-	mu           sync.Mutex // guards done, lastProgress, outcome, refusal and waiting
+	mu           sync.Mutex // guards done, lastProgress, outcome, refusal, waiting and gaveUp
 	outcome      outcome
 	refusal      RefusalCode
 	done         bool
@@ -136,7 +138,7 @@ type peer struct {
 	closing <-chan struct{}
 	header  http.Header
 	watch   *watcher
-	slots   chan struct{}
+	places  *places
 }
 
 // newRequest builds the request of message m, received from p. Its era
@@ -144,7 +146,7 @@ type peer struct {
 // modern request, [request.join] for a legacy session's.
 func (s *Server) newRequest(m *jsonrpc.Message, p peer) *request {
 	return &request{srv: s, id: m.ID, method: m.Method, out: p.out, calls: p.calls, closing: p.closing,
-		header: p.header, watch: p.watch, slots: p.slots}
+		header: p.header, watch: p.watch, places: p.places}
 }
 
 // legacySession is what a request of a legacy session learns from it:
@@ -295,13 +297,14 @@ type legacyState interface {
 	subscribe(ctx context.Context, uri string, on bool) error
 }
 
-// waitForClient gives up the request's place in flight while it waits for
-// the client's answer to a question, so that the connection reads on and
-// the answer can arrive; the returned func takes a place again. Several
-// questions may wait at once: the place is given up by the first and taken
-// again by the last.
+// waitForClient gives up the request's running place while it waits for
+// the client's answer to a question, taking a waiting place instead, so
+// that the connection reads on and the answer can arrive; the returned
+// func takes a running place again. When every waiting place is taken,
+// the request keeps its running one. Several questions may wait at once:
+// the first trades the place, and the last trades it back.
 func (r *request) waitForClient() (answered func()) {
-	if r.slots == nil {
+	if r.places == nil {
 		return func() {}
 	}
 	r.mu.Lock()
@@ -309,15 +312,26 @@ func (r *request) waitForClient() (answered func()) {
 	first := r.waiting == 1
 	r.mu.Unlock()
 	if first {
-		<-r.slots
+		select {
+		case r.places.waiting <- struct{}{}:
+			<-r.places.running
+			r.mu.Lock()
+			r.gaveUp = true
+			r.mu.Unlock()
+		default: // as many wait as may: keep the running place
+		}
 	}
 	return func() {
 		r.mu.Lock()
 		r.waiting--
-		last := r.waiting == 0
+		back := r.waiting == 0 && r.gaveUp
+		if back {
+			r.gaveUp = false
+		}
 		r.mu.Unlock()
-		if last {
-			r.slots <- struct{}{}
+		if back {
+			r.places.running <- struct{}{}
+			<-r.places.waiting
 		}
 	}
 }

@@ -219,3 +219,38 @@ func TestStdioRequestsWaitingForTheClientTakeNoPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Requests waiting for answers the client never gives are bounded too: at
+// most MaxRequestsInFlight wait, and as many more run, per connection.
+func TestStdioRequestsWaitingForTheClientAreBounded(t *testing.T) {
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	var started atomic.Int32
+	srv.AddTool(ferry.Tool{Name: "confirm", Description: "Asks the user."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		started.Add(1)
+		_, err := ferry.Elicit(ctx, &ferry.ElicitParams{Message: "Sure?", RequestedSchema: json.RawMessage(`{"type":"object"}`)})
+		return nil, err
+	})
+	cr, cw := io.Pipe()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx, &ferry.IOTransport{Reader: cr, Writer: io.Discard}) }()
+	_, _ = io.WriteString(cw, legacyInitElicit)
+	go func() {
+		for i := 2; i < 3*ferry.MaxRequestsInFlight; i++ {
+			if _, err := fmt.Fprintf(cw, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"confirm","arguments":{}}}`+"\n", i); err != nil {
+				return
+			}
+		}
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for started.Load() < 2*ferry.MaxRequestsInFlight && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // more would start now, if they could
+	if got := started.Load(); got != 2*ferry.MaxRequestsInFlight {
+		t.Errorf("%d handlers started; want %d (the running and the waiting places)", got, 2*ferry.MaxRequestsInFlight)
+	}
+	cancel()
+	cw.Close()
+	<-done
+}
