@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -252,5 +253,7 @@ func TestStdioRequestsWaitingForTheClientAreBounded(t *testing.T) {
 	}
 	cancel()
 	cw.Close()
-	<-done
+	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+		t.Errorf("Run = %v", err)
+	}
 }
