@@ -329,29 +329,11 @@ func TestStalledGETStreamIsEndedWithoutBlockingNotifiers(t *testing.T) {
 		synctest.Wait()
 		loads := store.loads.Load()
 
-		if waited := notifyMany(srv); waited != 0 {
-			t.Errorf("the notifier waited %v", waited)
-		}
-		synctest.Wait()
-		checkQueuesBounded(t, srv)
-		if n := store.loads.Load() - loads; n != 0 {
-			t.Errorf("the GET streams loaded the session store %d times for 10,000 notifications, want 0", n)
-		}
-		if s := readingW.String(); !strings.Contains(s, `"notifications/resources/updated","params":{"uri":"r://x"}`) ||
-			!strings.Contains(s, "notifications/tools/list_changed") {
-			t.Errorf("the reading stream did not get its notifications:\n%.500s", s)
-		}
-
-		time.Sleep(NotificationWriteTimeout + time.Second)
-		synctest.Wait()
-		select {
-		case <-stalledDone:
-		default:
-			t.Fatal("the stalled GET stream was not ended")
-		}
-		if !strings.Contains(logs.String(), "stream=GET") {
-			t.Errorf("the end of the stalled GET stream was not logged: %s", logs.String())
-		}
+		checkStalledStream(t, srv, &logs, "GET", readingW, stalledDone, func() {
+			if n := store.loads.Load() - loads; n != 0 {
+				t.Errorf("the GET streams loaded the session store %d times for 10,000 notifications, want 0", n)
+			}
+		})
 		stopReading()
 		<-readingDone
 		close(stalledW.release)
@@ -388,30 +370,39 @@ func TestStalledListenStreamIsEndedWithoutBlockingNotifiers(t *testing.T) {
 		readingDone := listen(ctx, readingW)
 		synctest.Wait()
 
-		if waited := notifyMany(srv); waited != 0 {
-			t.Errorf("the notifier waited %v", waited)
-		}
-		synctest.Wait()
-		checkQueuesBounded(t, srv)
-		if s := readingW.String(); !strings.Contains(s, `"notifications/resources/updated","params":{"uri":"r://x"`) ||
-			!strings.Contains(s, "notifications/tools/list_changed") {
-			t.Errorf("the reading stream did not get its notifications:\n%.500s", s)
-		}
-
-		time.Sleep(NotificationWriteTimeout + time.Second)
-		synctest.Wait()
-		select {
-		case <-stalledDone:
-		default:
-			t.Fatal("the stalled listen stream was not ended")
-		}
-		if !strings.Contains(logs.String(), "stream=subscriptions/listen") {
-			t.Errorf("the end of the stalled listen stream was not logged: %s", logs.String())
-		}
+		checkStalledStream(t, srv, &logs, "subscriptions/listen", readingW, stalledDone, func() {})
 		stopReading()
 		<-readingDone
 		close(stalledW.release)
 	})
+}
+
+// checkStalledStream is what the HTTP stall tests share, in their bubble:
+// 10,000 notifications that never wait, bounded queues (and whatever more
+// also checks), the reading stream served, and the stalled one, named
+// name in the log, ended after NotificationWriteTimeout and logged.
+func checkStalledStream(t *testing.T, srv *Server, logs *lockedBuffer, name string, reading *syncWriter, stalledDone <-chan struct{}, also func()) {
+	t.Helper()
+	if waited := notifyMany(srv); waited != 0 {
+		t.Errorf("the notifier waited %v", waited)
+	}
+	synctest.Wait()
+	checkQueuesBounded(t, srv)
+	also()
+	if s := reading.String(); !strings.Contains(s, `"notifications/resources/updated","params":{"uri":"r://x"`) ||
+		!strings.Contains(s, "notifications/tools/list_changed") {
+		t.Errorf("the reading stream did not get its notifications:\n%.500s", s)
+	}
+	time.Sleep(NotificationWriteTimeout + time.Second)
+	synctest.Wait()
+	select {
+	case <-stalledDone:
+	default:
+		t.Fatalf("the stalled %s stream was not ended", name)
+	}
+	if !strings.Contains(logs.String(), "stream="+name) {
+		t.Errorf("the end of the stalled %s stream was not logged: %s", name, logs.String())
+	}
 }
 
 func TestWatcherQueue(t *testing.T) {
