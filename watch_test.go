@@ -103,6 +103,32 @@ var legacySubscribe = []string{
 
 // A stdio client that stops reading holds up neither the code that makes
 // changes nor the other clients; its stream is ended and logged.
+// checkStdioEndedAfterStall is what the stdio stall tests share, in their
+// bubble: the client's connection is not ended before
+// NotificationWriteTimeout, is ended then with errStreamStalled, and the
+// end is logged once.
+func checkStdioEndedAfterStall(t *testing.T, c *stdioClient, logs *lockedBuffer) {
+	t.Helper()
+	select {
+	case err := <-c.done:
+		t.Fatalf("the stalled client was ended before the limit: %v", err)
+	default:
+	}
+	time.Sleep(NotificationWriteTimeout + time.Second)
+	synctest.Wait()
+	select {
+	case err := <-c.done:
+		if !errors.Is(err, errStreamStalled) {
+			t.Errorf("Run = %v, want an error saying the client is not reading", err)
+		}
+	default:
+		t.Fatal("the stalled client's connection was not ended")
+	}
+	if n := strings.Count(logs.String(), "ended a stream whose client is not reading"); n != 1 {
+		t.Errorf("the end of the stalled stream was logged %d times, want once:\n%s", n, logs.String())
+	}
+}
+
 func TestStalledStdioClientIsEndedWithoutBlockingNotifiers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var logs lockedBuffer
@@ -134,25 +160,7 @@ func TestStalledStdioClientIsEndedWithoutBlockingNotifiers(t *testing.T) {
 			!strings.Contains(s, "notifications/tools/list_changed") {
 			t.Errorf("the reading client did not get its notifications:\n%.500s", s)
 		}
-		select {
-		case err := <-stalled.done:
-			t.Fatalf("the stalled client was ended before the limit: %v", err)
-		default:
-		}
-
-		time.Sleep(NotificationWriteTimeout + time.Second)
-		synctest.Wait()
-		select {
-		case err := <-stalled.done:
-			if !errors.Is(err, errStreamStalled) {
-				t.Errorf("Run = %v, want an error saying the client is not reading", err)
-			}
-		default:
-			t.Fatal("the stalled client's connection was not ended")
-		}
-		if n := strings.Count(logs.String(), "ended a stream whose client is not reading"); n != 1 {
-			t.Errorf("the end of the stalled stream was logged %d times, want once: %s", n, logs.String())
-		}
+		checkStdioEndedAfterStall(t, stalled, &logs)
 
 		stalled.in.Close()
 		reader.in.Close()
@@ -182,21 +190,7 @@ func TestStalledStdioListenIsEndedAndLoggedOnce(t *testing.T) {
 		}
 		synctest.Wait()
 		checkQueuesBounded(t, srv)
-
-		time.Sleep(NotificationWriteTimeout + time.Second)
-		synctest.Wait()
-		select {
-		case err := <-c.done:
-			if !errors.Is(err, errStreamStalled) {
-				t.Errorf("Run = %v, want an error saying the client is not reading", err)
-			}
-		default:
-			t.Fatal("the stalled client's connection was not ended")
-		}
-		const ended = "ended a stream whose client is not reading"
-		if n := strings.Count(logs.String(), ended); n != 1 {
-			t.Errorf("the end of the stalled listen was logged %d times, want once:\n%s", n, logs.String())
-		}
+		checkStdioEndedAfterStall(t, c, &logs)
 		if !strings.Contains(logs.String(), "stream=subscriptions/listen") {
 			t.Errorf("the log does not name the listen stream:\n%s", logs.String())
 		}
@@ -508,24 +502,7 @@ func TestStdioClientThatDoesNotReadAnswersIsEnded(t *testing.T) {
 			}
 		}()
 		synctest.Wait()
-		select {
-		case err := <-c.done:
-			t.Fatalf("ended before the limit: %v", err)
-		default:
-		}
-		time.Sleep(NotificationWriteTimeout + time.Second)
-		synctest.Wait()
-		select {
-		case err := <-c.done:
-			if !errors.Is(err, errStreamStalled) {
-				t.Errorf("Run = %v, want an error saying the client is not reading", err)
-			}
-		default:
-			t.Fatal("the connection of a client that does not read its answers was not ended")
-		}
-		if n := strings.Count(logs.String(), "ended a stream whose client is not reading"); n != 1 {
-			t.Errorf("logged %d times, want once: %s", n, logs.String())
-		}
+		checkStdioEndedAfterStall(t, c, &logs)
 		c.in.Close()
 	})
 }

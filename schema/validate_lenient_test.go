@@ -25,6 +25,22 @@ func searchSchema() *Schema {
 	)
 }
 
+// checkRewrites validates each in, which must be valid, and compares the
+// document Validate returns with want.
+func checkRewrites(t *testing.T, v *Validator, tests []struct{ in, want string }) {
+	t.Helper()
+	for _, tt := range tests {
+		out, errs := v.Validate([]byte(tt.in))
+		if errs != nil {
+			t.Errorf("Validate(%s): %v", tt.in, errs)
+			continue
+		}
+		if string(out) != tt.want {
+			t.Errorf("Validate(%s) =\n  %s\nwant\n  %s", tt.in, out, tt.want)
+		}
+	}
+}
+
 func TestValidateFillsDefaultsOfAbsentProperties(t *testing.T) {
 	v, err := Compile(searchSchema(), Unambiguous)
 	if err != nil {
@@ -36,16 +52,7 @@ func TestValidateFillsDefaultsOfAbsentProperties(t *testing.T) {
 		{`{ "query":"x", "limit":3, "tags":[] }`, `{ "query":"x", "limit":3, "tags":[] }`},
 		{`{"limit":null,"query":"x"}`, `{"limit":10,"query":"x","tags":["new"]}`},
 	}
-	for _, tt := range tests {
-		out, errs := v.Validate([]byte(tt.in))
-		if errs != nil {
-			t.Errorf("Validate(%s): %v", tt.in, errs)
-			continue
-		}
-		if string(out) != tt.want {
-			t.Errorf("Validate(%s) = %s, want %s", tt.in, out, tt.want)
-		}
-	}
+	checkRewrites(t, v, tests)
 }
 
 // An absent optional object gets the defaults its properties publish; a
@@ -72,16 +79,7 @@ func TestValidateFillsDefaultsOfAnAbsentObject(t *testing.T) {
 		{`{"query":"x","price":{"min":5},"tree":{}}`, `{"query":"x","price":{"min":5,"max":1000,"money":{"currency":"EUR"}},"tree":{"max":1000}}`},
 		{`{"query":"x","price":null,"tree":{"child":{}}}`, `{"query":"x","price":{"max":1000,"money":{"currency":"EUR"}},"tree":{"child":{"max":1000},"max":1000}}`},
 	}
-	for _, tt := range tests {
-		out, errs := v.Validate([]byte(tt.in))
-		if errs != nil {
-			t.Errorf("Validate(%s): %v", tt.in, errs)
-			continue
-		}
-		if string(out) != tt.want {
-			t.Errorf("Validate(%s) =\n  %s\nwant\n  %s", tt.in, out, tt.want)
-		}
-	}
+	checkRewrites(t, v, tests)
 }
 
 func TestValidateFillsDefaultsUnderStrictToo(t *testing.T) {

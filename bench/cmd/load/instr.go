@@ -86,20 +86,12 @@ func callgrindRun(cfg *config, n int, out string) error {
 }
 
 func callgrindHTTP(cfg *config, cmd *exec.Cmd, n int) error {
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	p, err := startServer(cmd)
+	p, url, err := startListening(cmd)
 	if err != nil {
 		return err
 	}
 	p.grace = callgrindGrace
 	defer p.stop()
-	url, err := readListenLine(stdout)
-	if err != nil {
-		return err
-	}
 	cl, err := newMCPClient(url)
 	if err != nil {
 		return err
@@ -124,15 +116,7 @@ func callgrindHTTP(cfg *config, cmd *exec.Cmd, n int) error {
 }
 
 func callgrindStdio(cfg *config, cmd *exec.Cmd, n int) error {
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	p, err := startServer(cmd)
+	p, stdin, stdout, err := startPiped(cmd)
 	if err != nil {
 		return err
 	}

@@ -156,19 +156,11 @@ func runServerHTTP(cfg *config) error {
 		args = append(args, "-sessions")
 	}
 	cmd := serverCommand(cfg, args...)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	p, err := startServer(cmd)
+	p, url, err := startListening(cmd)
 	if err != nil {
 		return err
 	}
 	defer p.stop()
-	url, err := readListenLine(stdout)
-	if err != nil {
-		return err
-	}
 	if cfg.mode == "sessions" {
 		return runSessions(cfg, p, url, cfg.sessions)
 	}

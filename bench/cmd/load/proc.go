@@ -79,8 +79,21 @@ func (p *serverProc) pid() int { return p.cmd.Process.Pid }
 // stop interrupts the server and waits for it, killing it after a grace
 // period. It returns an error if the server had to be killed or failed.
 func (p *serverProc) stop() error {
+	return p.finish(func() { _ = p.cmd.Process.Signal(os.Interrupt) }, "")
+}
+
+// wait waits for the server to exit by itself, as a stdio server does at
+// the end of its input; it stops it after the grace period.
+func (p *serverProc) wait() error {
+	return p.finish(func() {}, " of the end of its input")
+}
+
+// finish runs ask (what makes the server exit) once, then waits for the
+// server for the grace period and kills it after; when, in the error,
+// says what the grace period ran from.
+func (p *serverProc) finish(ask func(), when string) error {
 	p.stopOnce.Do(func() {
-		_ = p.cmd.Process.Signal(os.Interrupt)
+		ask()
 		grace := p.grace
 		if grace == 0 {
 			grace = 3 * time.Second
@@ -91,32 +104,48 @@ func (p *serverProc) stop() error {
 		case <-time.After(grace):
 			_ = p.cmd.Process.Kill()
 			<-p.done
-			p.err = fmt.Errorf("server did not exit within %v and was killed", grace)
+			p.err = fmt.Errorf("server did not exit within %v%s and was killed", grace, when)
 		}
 	})
 	<-p.done
 	return p.err
 }
 
-// wait waits for the server to exit by itself, as a stdio server does at
-// the end of its input; it stops it after the grace period.
-func (p *serverProc) wait() error {
-	grace := p.grace
-	if grace == 0 {
-		grace = 3 * time.Second
+// startPiped starts the server with pipes to its standard input and from
+// its standard output.
+func startPiped(cmd *exec.Cmd) (*serverProc, io.WriteCloser, io.ReadCloser, error) {
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	p.stopOnce.Do(func() {
-		go p.reap()
-		select {
-		case <-p.done:
-		case <-time.After(grace):
-			_ = p.cmd.Process.Kill()
-			<-p.done
-			p.err = fmt.Errorf("server did not exit within %v of the end of its input and was killed", grace)
-		}
-	})
-	<-p.done
-	return p.err
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	p, err := startServer(cmd)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return p, stdin, stdout, nil
+}
+
+// startListening starts an HTTP server and returns the URL it says it
+// listens on; the caller stops it.
+func startListening(cmd *exec.Cmd) (*serverProc, string, error) {
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, "", err
+	}
+	p, err := startServer(cmd)
+	if err != nil {
+		return nil, "", err
+	}
+	url, err := readListenLine(stdout)
+	if err != nil {
+		_ = p.stop()
+		return nil, "", err
+	}
+	return p, url, nil
 }
 
 // reap waits for the process and records how it ended.

@@ -24,15 +24,7 @@ func runStdio(cfg *config) error {
 		return fmt.Errorf("-inflight must be in [1, %d]", maxInflight)
 	}
 	cmd := serverCommand(cfg, "-impl", cfg.impl, "-stdio")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	p, err := startServer(cmd)
+	p, stdin, stdout, err := startPiped(cmd)
 	if err != nil {
 		return err
 	}
