@@ -1,6 +1,7 @@
 // Package ferrytest holds test kits for implementations of Ferry's
-// interfaces, in the style of testing/slogtest: a store or transport
-// written outside Ferry runs the same checks as Ferry's own.
+// interfaces, in the style of testing/slogtest: an implementation written
+// outside Ferry runs the same checks as Ferry's own. Today it holds the
+// kit for session stores:
 //
 //	func TestRedisSessionStore(t *testing.T) {
 //		ferrytest.RunSessionStoreTests(t, func(t *testing.T, idle time.Duration) ferry.SessionStore {
