@@ -186,16 +186,21 @@ func (r *request) ask(ctx context.Context, method string, params, res any) error
 	if err != nil {
 		return err
 	}
-	answered := r.waitForClient()
-	reply, err := r.calls.call(ctx, func(id json.RawMessage) error {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		if r.done {
-			return ErrNoClientStream
-		}
-		return r.out.send(jsonrpc.AppendRequest(nil, id, method, data))
-	})
-	answered()
+	answered, err := r.waitForClient()
+	if err != nil {
+		return err
+	}
+	reply, err := func() (*jsonrpc.Message, error) {
+		defer answered() // even if sending panics, the place goes back
+		return r.calls.call(ctx, func(id json.RawMessage) error {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if r.done {
+				return ErrNoClientStream
+			}
+			return r.out.send(jsonrpc.AppendRequest(nil, id, method, data))
+		})
+	}()
 	if err != nil {
 		return err
 	}

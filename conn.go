@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
@@ -24,9 +25,9 @@ import (
 // an answer has waited [NotificationWriteTimeout] for room in the
 // connection's output (which holds 256 messages beyond what the client has
 // taken), Run logs it, closes the connection and returns an error. At most
-// [MaxRequestsInFlight] requests of the connection are served at once; one
-// read beyond that is answered at once with an error, so that a client
-// that sends without reading cannot make the server hold without bound.
+// [MaxRequestsInFlight] requests of the connection are served at once
+// (see there), so that a client that sends without reading cannot make the
+// server hold without bound.
 //
 // Run returns the problems of [Server.Check] without serving.
 func (s *Server) Run(ctx context.Context, t Transport) error {
@@ -40,7 +41,8 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 	ctx, cancel := context.WithCancel(ctx)
 	c := &streamConn{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{},
 		workers: newWorkers(), closing: make(chan struct{}), cancel: cancel,
-		places: places{running: make(chan struct{}, MaxRequestsInFlight), waiting: make(chan struct{}, MaxRequestsInFlight)}}
+		places: places{running: make(chan struct{}, MaxRequestsInFlight), waiting: make(chan struct{}, MaxRequestsInFlight),
+			listens: make(chan struct{}, MaxRequestsInFlight)}}
 	stopWatching := c.watchChanges(ctx)
 	// Reading stops when the connection is closed (see [Connection]).
 	stopClosing := context.AfterFunc(ctx, func() { conn.Close() })
@@ -56,11 +58,14 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 
 // MaxRequestsInFlight is the number of requests (a batch counts as one)
 // that [Server.Run] serves at once on one connection. While that many
-// run, Run reads no further line, so a client that sends faster than it
-// is answered waits, as a TCP sender does. A request waiting for the
-// client's answer to a question ([Elicit] and the like) gives its place up
-// while it waits, so that the answer can be read, as long as no more than
-// MaxRequestsInFlight others wait too; a subscriptions/listen takes none.
+// run, Run reads no further line (cancellations and the client's answers
+// included), so a client that sends faster than it is answered waits, as
+// a TCP sender does. A request waiting for the client's answer to a
+// question ([Elicit] and the like) gives its place up while it waits, so
+// that the answer can be read; a question beyond MaxRequestsInFlight
+// waiting at once fails instead. At most MaxRequestsInFlight
+// subscriptions/listen streams are open at once, apart from these; one
+// beyond is refused.
 const MaxRequestsInFlight = 256
 
 // places are a connection's places in flight: running ones, each taken by
@@ -69,7 +74,13 @@ const MaxRequestsInFlight = 256
 // hold [MaxRequestsInFlight], so what one connection runs stays bounded.
 type places struct {
 	running, waiting chan struct{}
+	listens          chan struct{} // one per open subscriptions/listen
 }
+
+// errTooManyListens refuses a subscriptions/listen beyond
+// [MaxRequestsInFlight] open on one connection.
+var errTooManyListens = &Error{Code: CodeInternalError,
+	Message: "too many subscriptions/listen streams open on this connection (at most " + strconv.Itoa(MaxRequestsInFlight) + "): end one first"}
 
 // admit takes a place for one more request in flight, waiting for one to
 // free; it reports false when ctx ends first. done gives it back.
@@ -345,12 +356,18 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 	stop := func() {}
 	if m.Method == "subscriptions/listen" && p.triesModern() {
 		if want, err := c.srv.listenFilter(p); err == nil {
+			select {
+			case c.places.listens <- struct{}{}:
+			default:
+				c.write(ctx, appendErrorResponse(nil, m.ID, errTooManyListens))
+				return
+			}
 			w = want.watcher()
 			stop = c.srv.watch(w)
 		}
 	}
 	pl := &c.places
-	if w != nil { // a listen lasts as long as the client wants: it takes no place
+	if w != nil { // a listen lasts as long as the client wants: it takes a listen place
 		pl = nil
 		c.wg.Add(1)
 	} else if !c.admit(ctx) {
@@ -360,7 +377,7 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 		if pl != nil {
 			defer c.done()
 		} else {
-			defer c.wg.Done()
+			defer func() { <-c.places.listens; c.wg.Done() }()
 		}
 		defer stop()
 		bp := bufPool.Get().(*[]byte)
@@ -386,7 +403,9 @@ type connBatch struct {
 }
 
 func (b connBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
-	return b.c.serve(b.ctx, m, p, nil, nil, nil)
+	// The batch holds one running place, which its elements, served one
+	// after another, trade while they wait for the client's answers.
+	return b.c.serve(b.ctx, m, p, nil, nil, &b.c.places)
 }
 func (b connBatch) deliver(m *jsonrpc.Message)                 { b.c.calls.deliver(m) }
 func (b connBatch) notified(m *jsonrpc.Message, p *wireParams) { b.c.notification(m, p) }

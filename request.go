@@ -300,12 +300,15 @@ type legacyState interface {
 // waitForClient gives up the request's running place while it waits for
 // the client's answer to a question, taking a waiting place instead, so
 // that the connection reads on and the answer can arrive; the returned
-// func takes a running place again. When every waiting place is taken,
-// the request keeps its running one. Several questions may wait at once:
-// the first trades the place, and the last trades it back.
-func (r *request) waitForClient() (answered func()) {
+// func takes a running place again. Several questions may wait at once:
+// the first trades the place, and the last trades it back. When every
+// waiting place is taken, the question fails at once with an error
+// wrapping [ErrNoClientStream]: keeping the running place instead could
+// leave every place held by requests whose answers the connection no
+// longer reads.
+func (r *request) waitForClient() (answered func(), err error) {
 	if r.places == nil {
-		return func() {}
+		return func() {}, nil
 	}
 	r.mu.Lock()
 	r.waiting++
@@ -318,7 +321,11 @@ func (r *request) waitForClient() (answered func()) {
 			r.mu.Lock()
 			r.gaveUp = true
 			r.mu.Unlock()
-		default: // as many wait as may: keep the running place
+		default:
+			r.mu.Lock()
+			r.waiting--
+			r.mu.Unlock()
+			return nil, fmt.Errorf("ferry: %d questions already wait for this client's answers: %w", MaxRequestsInFlight, ErrNoClientStream)
 		}
 	}
 	return func() {
@@ -333,5 +340,5 @@ func (r *request) waitForClient() (answered func()) {
 			r.places.running <- struct{}{}
 			<-r.places.waiting
 		}
-	}
+	}, nil
 }

@@ -166,7 +166,8 @@ func TestStdioCapsRequestsInFlight(t *testing.T) {
 
 // A request waiting for the client's answer gives its place in flight up:
 // more such requests than MaxRequestsInFlight do not stop the connection
-// from reading the answers they wait for.
+// from reading the answers they wait for. Questions beyond
+// MaxRequestsInFlight waiting at once fail, and their calls say so.
 func TestStdioRequestsWaitingForTheClientTakeNoPlace(t *testing.T) {
 	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
 	srv.AddTool(ferry.Tool{Name: "confirm", Description: "Asks the user."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
@@ -197,7 +198,7 @@ func TestStdioRequestsWaitingForTheClientTakeNoPlace(t *testing.T) {
 	}()
 	out := bufio.NewScanner(sr)
 	out.Buffer(nil, 1<<20)
-	results := 0
+	results, accepted := 0, 0
 	for results < n && out.Scan() {
 		var msg struct {
 			ID     json.RawMessage `json:"id"`
@@ -210,10 +211,13 @@ func TestStdioRequestsWaitingForTheClientTakeNoPlace(t *testing.T) {
 			go func() { <-sent; send(answer) }()
 		case strings.Contains(out.Text(), "answered accept"):
 			results++
+			accepted++
+		case strings.Contains(out.Text(), "unavailable:"):
+			results++
 		}
 	}
-	if results != n {
-		t.Fatalf("%d of %d calls answered (%v)", results, n, out.Err())
+	if results != n || accepted < ferry.MaxRequestsInFlight {
+		t.Fatalf("%d of %d calls answered, %d accepted (%v)", results, n, accepted, out.Err())
 	}
 	cw.Close()
 	if err := <-done; err != nil {
@@ -222,13 +226,17 @@ func TestStdioRequestsWaitingForTheClientTakeNoPlace(t *testing.T) {
 }
 
 // Requests waiting for answers the client never gives are bounded too: at
-// most MaxRequestsInFlight wait, and as many more run, per connection.
+// most MaxRequestsInFlight wait per connection, and a question beyond
+// fails at once, so its call ends.
 func TestStdioRequestsWaitingForTheClientAreBounded(t *testing.T) {
 	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
-	var started atomic.Int32
+	var started, failed atomic.Int32
 	srv.AddTool(ferry.Tool{Name: "confirm", Description: "Asks the user."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		started.Add(1)
 		_, err := ferry.Elicit(ctx, &ferry.ElicitParams{Message: "Sure?", RequestedSchema: json.RawMessage(`{"type":"object"}`)})
+		if errors.Is(err, ferry.ErrNoClientStream) {
+			failed.Add(1)
+		}
 		return nil, err
 	})
 	cr, cw := io.Pipe()
@@ -236,23 +244,58 @@ func TestStdioRequestsWaitingForTheClientAreBounded(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx, &ferry.IOTransport{Reader: cr, Writer: io.Discard}) }()
 	_, _ = io.WriteString(cw, legacyInitElicit)
+	const n = 3 * ferry.MaxRequestsInFlight
 	go func() {
-		for i := 2; i < 3*ferry.MaxRequestsInFlight; i++ {
+		for i := 2; i < n+2; i++ {
 			if _, err := fmt.Fprintf(cw, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"confirm","arguments":{}}}`+"\n", i); err != nil {
 				return
 			}
 		}
 	}()
-	deadline := time.Now().Add(5 * time.Second)
-	for started.Load() < 2*ferry.MaxRequestsInFlight && time.Now().Before(deadline) {
+	deadline := time.Now().Add(10 * time.Second)
+	for started.Load() < n && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(50 * time.Millisecond) // more would start now, if they could
-	if got := started.Load(); got != 2*ferry.MaxRequestsInFlight {
-		t.Errorf("%d handlers started; want %d (the running and the waiting places)", got, 2*ferry.MaxRequestsInFlight)
+	time.Sleep(50 * time.Millisecond)
+	if got, want := started.Load()-failed.Load(), int32(ferry.MaxRequestsInFlight); got != want {
+		t.Errorf("%d handlers wait for the client (of %d started); want %d", got, started.Load(), want)
 	}
 	cancel()
 	cw.Close()
+	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+		t.Errorf("Run = %v", err)
+	}
+}
+
+// On stdio, at most MaxRequestsInFlight subscriptions/listen streams are
+// open at once: one more is refused at once, so listens cannot grow
+// without bound.
+func TestStdioListensAreBounded(t *testing.T) {
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	srv.AddTool(ferry.Tool{Name: "t", Description: "A tool."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return nil, nil })
+	cr, cw := io.Pipe()
+	sr, sw := io.Pipe()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx, &ferry.IOTransport{Reader: cr, Writer: sw}) }()
+	go func() {
+		for i := 1; i <= ferry.MaxRequestsInFlight+1; i++ {
+			_, _ = fmt.Fprintf(cw, `{"jsonrpc":"2.0","id":%d,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},`+
+				`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`+"\n", i)
+		}
+	}()
+	out := bufio.NewScanner(sr)
+	want := fmt.Sprintf(`"id":%d,"error"`, ferry.MaxRequestsInFlight+1)
+	found := false
+	for !found && out.Scan() {
+		found = strings.Contains(out.Text(), want) && strings.Contains(out.Text(), "too many subscriptions/listen")
+	}
+	if !found {
+		t.Errorf("listen %d was not refused (%v)", ferry.MaxRequestsInFlight+1, out.Err())
+	}
+	cancel()
+	cw.Close()
+	go func() { _, _ = io.Copy(io.Discard, sr) }()
 	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
 		t.Errorf("Run = %v", err)
 	}
