@@ -28,8 +28,9 @@ type ToolInfo struct {
 	Destructive bool
 	Idempotent  bool
 	OpenWorld   bool
-	// Scopes are the tool's [Tool.Scopes].
+	// Scopes and Roles are the tool's [Tool.Scopes] and [Tool.Roles].
 	Scopes []string
+	Roles  []string
 }
 
 // Writes reports whether the tool may change anything: an approval step
@@ -45,6 +46,7 @@ func (t *Tool) info() ToolInfo {
 		Idempotent:  t.ReadOnly || t.Idempotent,
 		OpenWorld:   t.OpenWorld.or(true),
 		Scopes:      slices.Clip(slices.Clone(t.Scopes)),
+		Roles:       slices.Clip(slices.Clone(t.Roles)),
 	}
 }
 

@@ -3,6 +3,8 @@ package ferry
 import (
 	"errors"
 	"fmt"
+	"log/slog"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/ferry-mcp/ferry/internal/toolname"
@@ -25,15 +27,49 @@ import (
 // misdeclared server never starts. Once a transport serves, problems of
 // tools added later are logged at Error level instead, naming the tool,
 // and the tool is not added; Check does not report them.
+//
+// The checks added with [Server.AddCheck] run too, each time Check runs.
 func (s *Server) Check() error {
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return errors.Join(s.problems...)
+	problems := slices.Clone(s.problems)
+	checks := slices.Clone(s.checks)
+	s.mu.RUnlock()
+	for _, check := range checks {
+		if err := check(); err != nil {
+			problems = append(problems, err)
+		}
+	}
+	return errors.Join(problems...)
 }
+
+// AddCheck adds a start-up check that [Server.Check] runs, and that every
+// transport runs before it serves: a layer that binds tools to something
+// outside the server (a route on an HTTP handler, a procedure, a table)
+// checks there that what a tool names exists, and returns an error naming
+// the tool and what is missing. A check runs once per Check, without the
+// server's lock held, so it may read the server ([Server.Catalog]); it
+// must not add or remove entries. A check added once serving started
+// runs only when Check is called.
+func (s *Server) AddCheck(check func() error) {
+	if check == nil {
+		panic("ferry: AddCheck needs a check") //nolint:forbidigo // a programmer error at registration
+	}
+	s.mu.Lock()
+	s.checks = append(s.checks, check)
+	s.mu.Unlock()
+}
+
+// Logger returns the logger the server writes to ([ServerOptions.Logger],
+// or [slog.Default]), for layers that report what they find (a check's
+// warnings) where the server's logs go.
+func (s *Server) Logger() *slog.Logger { return s.logger }
 
 // startServing runs [Server.Check] for a transport about to serve, and
 // marks the server serving when it passes.
 func (s *Server) startServing() error {
+	if err := s.Check(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := errors.Join(s.problems...); err != nil {

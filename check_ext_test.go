@@ -2,6 +2,8 @@ package ferry_test
 
 import (
 	"context"
+	"errors"
+	"io"
 	"log/slog"
 	"net/http/httptest"
 	"slices"
@@ -123,5 +125,24 @@ func TestPromptWithProblemAddedWhileServingIsLoggedNotAdded(t *testing.T) {
 	}
 	if err := srv.Check(); err != nil {
 		t.Errorf("Check() = %v after serving started; want nil", err)
+	}
+}
+
+func TestAddCheckFailsStartUp(t *testing.T) {
+	srv := ferry.NewServer("t", "1", nil)
+	calls := 0
+	srv.AddCheck(func() error {
+		calls++
+		return errors.New(`tool "cancel_order": route "POST /orders/{id}/cancel" does not exist`)
+	})
+	err := srv.Check()
+	if err == nil || !strings.Contains(err.Error(), "cancel_order") {
+		t.Fatalf("Check() = %v, want the check's problem", err)
+	}
+	if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(""), Writer: io.Discard}); err == nil {
+		t.Fatal("Run served a server whose check fails")
+	}
+	if calls != 2 {
+		t.Fatalf("the check ran %d times, want once per Check and once per Run", calls)
 	}
 }

@@ -2,6 +2,7 @@ package ferry
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -16,10 +17,12 @@ type Principal struct {
 	// id, a service account, a key's name. The call log records it, and
 	// request state and stateless session ids are bound to it.
 	Subject string
-	// Scopes are what the credential grants, such as OAuth scopes or
-	// roles. An authorization middleware compares them with
-	// [ToolInfo.Scopes].
+	// Scopes are what the credential grants, such as OAuth scopes. An
+	// entry's Scopes are compared with them (see [Server.MissingScopes]).
 	Scopes []string
+	// Roles are the groups the caller belongs to, such as "admin". An
+	// entry's Roles are compared with them (see [Principal.HasAnyRole]).
+	Roles []string
 	// Expires is when the credential stops being valid, or zero.
 	Expires time.Time
 	// Claims holds whatever else the authenticator learnt (a token's
@@ -51,4 +54,21 @@ func subjectOf(ctx context.Context) string {
 		return p.Subject
 	}
 	return ""
+}
+
+// HasAnyRole reports whether p belongs to at least one of roles, or
+// whether roles is empty. A nil p has no role.
+func (p *Principal) HasAnyRole(roles []string) bool {
+	if len(roles) == 0 {
+		return true
+	}
+	if p == nil {
+		return false
+	}
+	for _, r := range roles {
+		if slices.Contains(p.Roles, r) {
+			return true
+		}
+	}
+	return false
 }

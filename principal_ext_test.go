@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,5 +98,38 @@ func TestCallLogNamesPrincipalSubject(t *testing.T) {
 	}
 	if rec := logs.callRecord(t); rec["principal"] != "svc-reports" {
 		t.Errorf("call log = %v; want principal svc-reports", rec)
+	}
+}
+
+func TestMissingScopesFollowsScopeImplies(t *testing.T) {
+	srv := ferry.NewServer("t", "1", &ferry.ServerOptions{
+		ScopeImplies: func(held, needed string) bool { return strings.HasPrefix(needed, held+":") },
+	})
+	p := &ferry.Principal{Subject: "ann", Scopes: []string{"orders", "audit:read"}}
+	got := srv.MissingScopes(p, []string{"orders:read", "orders:write", "audit:read", "audit:write", "admin"})
+	if want := []string{"audit:write", "admin"}; !slices.Equal(got, want) {
+		t.Fatalf("MissingScopes = %q, want %q", got, want)
+	}
+	if got := srv.MissingScopes(nil, []string{"a"}); !slices.Equal(got, []string{"a"}) {
+		t.Fatalf("MissingScopes(nil) = %q, want every scope", got)
+	}
+	if got := srv.MissingScopes(p, nil); got != nil {
+		t.Fatalf("MissingScopes(no need) = %q, want nil", got)
+	}
+}
+
+func TestHasAnyRole(t *testing.T) {
+	p := &ferry.Principal{Subject: "ann", Roles: []string{"clerk"}}
+	for _, tt := range []struct {
+		roles []string
+		want  bool
+	}{{nil, true}, {[]string{"admin", "clerk"}, true}, {[]string{"admin"}, false}} {
+		if got := p.HasAnyRole(tt.roles); got != tt.want {
+			t.Errorf("HasAnyRole(%q) = %v, want %v", tt.roles, got, tt.want)
+		}
+	}
+	var anon *ferry.Principal
+	if anon.HasAnyRole([]string{"clerk"}) || !anon.HasAnyRole(nil) {
+		t.Error("a nil principal has no role, and meets an empty requirement")
 	}
 }

@@ -33,6 +33,10 @@ type Prompt struct {
 	// names; it is added after the template as "Tool preference: ...".
 	PreferWhen string
 	Icons      []Icon
+	// Scopes and Roles are what a caller needs to see and get the prompt,
+	// as for [Tool.Scopes] and [Tool.Roles].
+	Scopes []string
+	Roles  []string
 }
 
 // PromptArgument is one argument of a prompt. Its value is a string.

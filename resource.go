@@ -24,6 +24,10 @@ type Resource struct {
 	Size        int64        `json:"size,omitempty"`
 	Annotations *Annotations `json:"annotations,omitempty"`
 	Icons       []Icon       `json:"icons,omitempty"`
+	// Scopes and Roles are what a caller needs to see and read the
+	// resource, as for [Tool.Scopes] and [Tool.Roles].
+	Scopes []string `json:"-"`
+	Roles  []string `json:"-"`
 }
 
 // ResourceTemplate describes a family of resources whose URIs match an
@@ -43,6 +47,10 @@ type ResourceTemplate struct {
 	Values map[string][]string `json:"-"`
 	// Complete answers completion/complete for a variable instead of Values.
 	Complete map[string]Completer `json:"-"`
+	// Scopes and Roles are what a caller needs to see the template and
+	// read its resources, as for [Tool.Scopes] and [Tool.Roles].
+	Scopes []string `json:"-"`
+	Roles  []string `json:"-"`
 }
 
 // ReadResourceRequest is a resources/read as a resource handler sees it.

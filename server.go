@@ -86,6 +86,13 @@ type ServerOptions struct {
 	// zero, [schema.Unambiguous]: "12" for an integer, "true" for a boolean,
 	// "£1,234.00" for a number and "a, b" for a list of strings are accepted.
 	Coercion schema.Policy
+
+	// ScopeImplies reports whether a held scope grants a needed one, for
+	// scope hierarchies where a broad scope implies narrow ones
+	// ("orders" grants "orders:read"). A scope always grants itself. It
+	// runs on every check of a requirement, concurrently, and must be
+	// fast. If nil, a scope grants only itself.
+	ScopeImplies func(held, needed string) bool
 }
 
 // Server is an MCP server: a registry of tools, prompts and resources served
@@ -109,7 +116,8 @@ type Server struct {
 	resources registry[*resourceEntry]
 	templates registry[*templateEntry]
 
-	problems []error // start-up problems, guarded by mu
+	problems []error        // start-up problems, guarded by mu
+	checks   []func() error // AddCheck's checks, guarded by mu
 	// serving is set, under mu, once a transport has started serving: a
 	// problem found later is logged instead of collected.
 	serving bool

@@ -63,11 +63,13 @@ type Tool struct {
 	RawOutputSchema json.RawMessage
 
 	// Scopes name what a caller must hold to call the tool, such as OAuth
-	// scopes or roles. Ferry does not enforce them: it carries them into
-	// the tool's [ToolInfo], where an authorization [ToolMiddleware] and a
-	// [ServerOptions.Visible] func compare them with the [Principal]'s.
-	// If empty, the tool names no requirement.
+	// scopes: every one of them (see [Server.MissingScopes]). If empty,
+	// the tool needs no scope.
 	Scopes []string
+	// Roles name the groups allowed to call the tool: a caller in any one
+	// of them may (see [Principal.HasAnyRole]). If empty, the tool needs
+	// no role.
+	Roles []string
 
 	// Icons are images a client may show for the tool.
 	Icons []Icon
