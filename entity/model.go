@@ -1,0 +1,83 @@
+package entity
+
+// Type is the kind of a field's values, as tools and filters see them.
+type Type uint8
+
+// The field types. A column whose type maps to none of them is left out of
+// the entity, with a note in its description.
+const (
+	// Text is a string: TEXT, VARCHAR, CHAR, enums.
+	Text Type = iota + 1
+	// Integer is a whole number that fits in an int64.
+	Integer
+	// Number is a floating or fixed-point number, served as a JSON number.
+	Number
+	// Boolean is true or false.
+	Boolean
+	// Timestamp is an instant, served as RFC 3339 text in UTC.
+	Timestamp
+	// Date is a calendar date, served as YYYY-MM-DD.
+	Date
+	// UUID is a UUID, served as its canonical text.
+	UUID
+)
+
+// Field is one column of an entity, as its tools name and treat it.
+type Field struct {
+	// Name is the field's name in tool arguments and results: the
+	// column's name, or the struct field's JSON name.
+	Name string
+	// Column is the column's name in the database. It is only ever
+	// written into SQL quoted by the dialect.
+	Column string
+	// Type is the kind of the field's values.
+	Type Type
+	// Nullable says the column accepts NULL.
+	Nullable bool
+	// Generated says the database computes the value (identity, serial,
+	// generated columns): it is read but never written.
+	Generated bool
+	// HasDefault says the database fills the value when create omits it.
+	HasDefault bool
+	// Filterable, Sortable and Searchable say whether filter, orderBy and
+	// search may use the field.
+	Filterable, Sortable, Searchable bool
+	// Description documents the field in the tools' schemas.
+	Description string
+	// Enum lists the allowed values of a text field, or is empty.
+	Enum []string
+	// References names the entity and field this one refers to (a
+	// foreign key), or is nil.
+	References *Reference
+}
+
+// Reference is a relation: a field holding another entity's key.
+type Reference struct {
+	// Entity is the referenced entity's Name, Field its field's Name.
+	Entity, Field string
+}
+
+// Entity is a table or view served as tools.
+type Entity struct {
+	// Name is the singular snake_case name tools are named after:
+	// "product" gives get_product and create_product.
+	Name string
+	// Plural is the plural name: "products" gives list_products.
+	Plural string
+	// Schema and Table locate the table; Schema may be empty.
+	Schema, Table string
+	// Description documents the entity in its tools' descriptions.
+	Description string
+	// Fields are the entity's columns, hidden ones left out, in column
+	// order.
+	Fields []*Field
+	// Key is the Name of the single-column primary key field, or empty
+	// for a table with none (which gets read tools only).
+	Key string
+	// NaturalKey is the Name of a unique field get, update and delete
+	// also accept, such as "sku", or empty.
+	NaturalKey string
+	// View says the entity cannot be written (a view, or a table the
+	// caller made read-only).
+	View bool
+}

@@ -1,0 +1,14 @@
+package entity
+
+// Searcher turns a search argument into an SQL condition over an entity's
+// table, for the list tool's search argument. With no Searcher an
+// entity's list tool has no search argument at all.
+type Searcher interface {
+	// Match returns a condition that keeps the rows of e whose searchable
+	// fields match text, the table being named by alias, and an
+	// expression ordering the rows by relevance, best first (or "" for
+	// none). Every value from text is bound through bind, which returns
+	// its placeholder; nothing from text is ever written into the SQL. An
+	// error is a refusal the model reads.
+	Match(e *Entity, alias, text string, bind func(v any) string) (cond, rank string, err error)
+}
