@@ -81,3 +81,13 @@ type Entity struct {
 	// caller made read-only).
 	View bool
 }
+
+// Engine names a database engine entity tools speak.
+type Engine string
+
+// The engines.
+const (
+	SQLite     Engine = "sqlite"
+	PostgreSQL Engine = "postgres"
+	MySQL      Engine = "mysql" // MySQL and MariaDB
+)
