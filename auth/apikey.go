@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -39,7 +40,8 @@ type APIKeyOptions struct {
 // of opts (X-API-Key by default) or else from "Authorization: Bearer" is
 // given to lookup. A key longer than [MaxTokenBytes], with control
 // characters, or sent in more than one header line is refused without a
-// lookup, as is an unknown one. Put it after [JWT] in
+// lookup, as is an unknown one, or one whose principal's Expires has
+// passed. Put it after [JWT] in
 // [Options.Authenticators] to accept both: [JWT] leaves bearer tokens
 // that are not JWTs to the next authenticator.
 func APIKeys(lookup KeyLookup, opts *APIKeyOptions) Authenticator {
@@ -78,6 +80,8 @@ func (a *apiKeys) Authenticate(r *http.Request) (*ferry.Principal, error) {
 		return nil, fmt.Errorf("auth: looking up an API key: %w", err)
 	case p == nil:
 		return nil, invalid(reasonKeyInvalid, errors.New("unknown API key"))
+	case !p.Expires.IsZero() && time.Now().After(p.Expires):
+		return nil, invalid(reasonKeyExpired, fmt.Errorf("the API key of %q expired at %s", p.Subject, p.Expires.Format(time.RFC3339)))
 	}
 	return p, nil
 }

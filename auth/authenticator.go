@@ -64,7 +64,7 @@ const (
 	reasonTokenExpired = "the token has expired"
 	reasonTokenNotYet  = "the token is not yet valid"
 	reasonKeyInvalid   = "the API key is invalid"
-	reasonExpired      = "the credential has expired"
+	reasonKeyExpired   = "the API key has expired"
 	reasonMalformed    = "the Authorization header is malformed"
 	reasonNotAccepted  = "the credential is not accepted"
 )

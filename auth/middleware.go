@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -50,7 +49,6 @@ type Options struct {
 //   - a credential was sent and refused, or an Authorization header was
 //     sent that no authenticator accepts: 401 with error="invalid_token"
 //     and the refusal's [InvalidCredentialError.Reason];
-//   - a principal's Expires has passed: 401, as a refused credential;
 //   - an authenticator could not decide: 503.
 //
 // Middleware panics if opts has no authenticator or a scope is not a
@@ -135,9 +133,6 @@ func (m *middleware) authenticate(r *http.Request) (*ferry.Principal, error) {
 		}
 		if p == nil {
 			return nil, errors.New("auth: an Authenticator returned no principal and no error")
-		}
-		if !p.Expires.IsZero() && time.Now().After(p.Expires) {
-			return nil, invalid(reasonExpired, errors.New("the principal's Expires has passed"))
 		}
 		return p, nil
 	}
