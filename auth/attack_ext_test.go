@@ -33,7 +33,21 @@ const (
 
 func newProtected(t *testing.T, ko *auth.RemoteKeySetOptions) *protected {
 	t.Helper()
+	return newProtectedWith(t, setup{keys: ko})
+}
+
+// setup varies the protected server.
+type setup struct {
+	keys   *auth.RemoteKeySetOptions
+	server *ferry.ServerOptions
+	http   *ferry.HTTPOptions
+	tools  func(*ferry.Server) // adds tools beside echo and wipe
+}
+
+func newProtectedWith(t *testing.T, s setup) *protected {
+	t.Helper()
 	p := &protected{jwks: newJWKS(t)}
+	ko := s.keys
 	if ko == nil {
 		ko = &auth.RemoteKeySetOptions{}
 	}
@@ -58,7 +72,12 @@ func newProtected(t *testing.T, ko *auth.RemoteKeySetOptions) *protected {
 		Scopes:         []string{"orders:read"},
 		Logger:         discard,
 	})
-	srv := ferry.NewServer("orders", "1", &ferry.ServerOptions{Logger: discard})
+	so := s.server
+	if so == nil {
+		so = &ferry.ServerOptions{}
+	}
+	so.Logger = discard
+	srv := ferry.NewServer("orders", "1", so)
 	srv.AddTool(ferry.Tool{Name: "echo", Description: "Names the caller.", ReadOnly: true},
 		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			p.ran.Add(1)
@@ -73,9 +92,12 @@ func newProtected(t *testing.T, ko *auth.RemoteKeySetOptions) *protected {
 			p.ran.Add(1)
 			return ferry.NewResult(ferry.Text("wiped")), nil
 		})
+	if s.tools != nil {
+		s.tools(srv)
+	}
 	mux := http.NewServeMux()
 	res.Mount(mux)
-	mux.Handle("/mcp", mw(ferry.NewHTTPHandler(srv, nil)))
+	mux.Handle("/mcp", mw(ferry.NewHTTPHandler(srv, s.http)))
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
 	p.base, p.url = ts.URL, ts.URL+"/mcp"
