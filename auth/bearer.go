@@ -58,10 +58,12 @@ func checkB64Token(token string) error {
 	return nil
 }
 
-func isTokenChar(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
+func isTokenChar(c byte) bool { return tokenChars[c] }
+
+// tokenChars holds the characters of a b64token but its padding.
+var tokenChars = func() (t [256]bool) {
+	for _, c := range []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/") {
+		t[c] = true
 	}
-	return strings.IndexByte("-._~+/", c) >= 0
-}
+	return t
+}()

@@ -200,3 +200,27 @@ func TestRemoteKeySetRefreshAndClose(t *testing.T) {
 		t.Errorf("Refresh after Close: %v, want nil (nothing fetched)", err)
 	}
 }
+
+// A token verified and remembered is refused once its key leaves the
+// JWKS (a key revoked by rotation), as soon as the set is refetched.
+func TestRememberedTokenOfARemovedKey(t *testing.T) {
+	p := newProtected(t, &auth.RemoteKeySetOptions{RefreshInterval: 20 * time.Millisecond, MaxAge: 20 * time.Millisecond})
+	tok := bearer(rsaToken(t, claims("alice")))
+	for range 2 {
+		if got := modernCall(t, p.url, "echo", "", tok...); got.status != http.StatusOK {
+			t.Fatalf("before the rotation: %+v", got)
+		}
+	}
+	p.jwks.setKeys(t, jose.JSONWebKey{Key: &testKeys().ec.PublicKey, KeyID: "ec-1", Algorithm: "ES256", Use: "sig"})
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		time.Sleep(25 * time.Millisecond)
+		got := modernCall(t, p.url, "echo", "", tok...)
+		if got == refusedWith("the token is invalid") {
+			break
+		}
+		if got.status != http.StatusOK || time.Now().After(deadline) {
+			t.Fatalf("after the rotation: %+v, want the token refused", got)
+		}
+	}
+}

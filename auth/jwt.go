@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -47,6 +48,16 @@ type JWTOptions struct {
 	// (RFC 9068 access tokens), which keeps an ID token from being used as
 	// an access token.
 	RequireType bool
+	// TokenCacheSize is how many verified tokens are remembered, so that
+	// a client sending the same token on each request pays for one
+	// signature check: a remembered token is still checked on each
+	// request for its times (exp, nbf) and for its signing key being in
+	// the key set, unchanged, so it is refused exactly when verifying it
+	// again would refuse it. Requests with one token then share one
+	// [ferry.Principal], which is read-only. If zero,
+	// [DefaultTokenCacheSize]; if negative, every request verifies its
+	// token's signature.
+	TokenCacheSize int
 	// RolesClaim names the claim that lists the caller's roles, a string
 	// or an array of strings; dots walk into objects
 	// ("realm_access.roles"). If empty, [DefaultRolesClaim].
@@ -77,6 +88,7 @@ type JWT struct {
 	leeway   time.Duration
 	typ      bool
 	rolePath []string
+	cache    *tokenCache // nil if disabled
 }
 
 // NewJWT returns the authenticator, or an error naming a missing or
@@ -85,7 +97,7 @@ func NewJWT(opts *JWTOptions) (*JWT, error) {
 	if opts == nil || opts.Keys == nil || opts.Issuer == "" || len(opts.Audiences) == 0 {
 		return nil, errors.New("auth: a JWT authenticator needs Keys, an Issuer and Audiences")
 	}
-	j := &JWT{keys: opts.Keys, issuer: opts.Issuer, leeway: opts.Leeway, typ: opts.RequireType}
+	j := &JWT{keys: opts.Keys, issuer: opts.Issuer, leeway: opts.Leeway, typ: opts.RequireType, cache: newTokenCache(opts.TokenCacheSize)}
 	for _, a := range opts.Audiences {
 		if a == "" {
 			return nil, errors.New("auth: an empty audience")
@@ -124,6 +136,55 @@ func (j *JWT) Authenticate(r *http.Request) (*ferry.Principal, error) {
 	if strings.Count(raw, ".") != 2 {
 		return nil, ErrNoCredential
 	}
+	if j.cache == nil {
+		v, err := j.verify(r.Context(), raw)
+		if err != nil {
+			return nil, err
+		}
+		return v.p, nil
+	}
+	d := sum(raw)
+	if v := j.cache.get(d); v != nil {
+		p, err := j.recheck(r.Context(), v)
+		if err == nil {
+			return p, nil
+		}
+		j.cache.drop(d)
+		if !errors.Is(err, errKeyChanged) {
+			return nil, err
+		}
+	}
+	v, err := j.verify(r.Context(), raw)
+	if err != nil {
+		return nil, err
+	}
+	j.cache.put(d, v)
+	return v.p, nil
+}
+
+// errKeyChanged says a remembered token's key left the key set or changed:
+// the token is verified again.
+var errKeyChanged = errors.New("auth: the signing key changed")
+
+// recheck checks a remembered token for what may have changed since it
+// was verified.
+func (j *JWT) recheck(ctx context.Context, v *verified) (*ferry.Principal, error) {
+	now := time.Now()
+	if now.After(v.p.Expires.Add(j.leeway)) {
+		return nil, invalid(reasonTokenExpired, fmt.Errorf("expired at %s", v.p.Expires.Format(time.RFC3339)))
+	}
+	if !v.nbf.IsZero() && now.Add(j.leeway).Before(v.nbf) {
+		return nil, invalid(reasonTokenNotYet, fmt.Errorf("not before %s", v.nbf.Format(time.RFC3339)))
+	}
+	key, err := j.keys.Key(ctx, v.kid, v.alg)
+	if err != nil || !sameKey(key.Public, v.pub) {
+		return nil, errKeyChanged
+	}
+	return v.p, nil
+}
+
+// verify checks the token's signature and claims.
+func (j *JWT) verify(ctx context.Context, raw string) (*verified, error) {
 	tok, err := jwt.ParseSigned(raw, j.algs)
 	if err != nil {
 		return nil, invalid(reasonTokenInvalid, fmt.Errorf("parsing the JWT: %w", err))
@@ -132,7 +193,7 @@ func (j *JWT) Authenticate(r *http.Request) (*ferry.Principal, error) {
 	if j.typ && !isAccessTokenType(h.ExtraHeaders[jose.HeaderType]) {
 		return nil, invalid(reasonTokenInvalid, errors.New("the typ header is not at+jwt"))
 	}
-	key, err := j.keys.Key(r.Context(), h.KeyID, h.Algorithm)
+	key, err := j.keys.Key(ctx, h.KeyID, h.Algorithm)
 	if errors.Is(err, ErrUnknownKey) {
 		return nil, invalid(reasonTokenInvalid, err)
 	}
@@ -148,7 +209,12 @@ func (j *JWT) Authenticate(r *http.Request) (*ferry.Principal, error) {
 	if err := tok.Claims(key.Public, &claims); err != nil {
 		return nil, invalid(reasonTokenInvalid, fmt.Errorf("verifying the JWT: %w", err))
 	}
-	return j.principal(claims, time.Now())
+	p, err := j.principal(claims, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	nbf, _, _ := numericDate(claims, "nbf")
+	return &verified{p: p, kid: h.KeyID, alg: h.Algorithm, pub: key.Public, nbf: nbf}, nil
 }
 
 func isAccessTokenType(v any) bool {
