@@ -20,7 +20,7 @@ const DefaultLeeway = 30 * time.Second
 // DefaultRolesClaim is the claim [JWT] reads roles from by default.
 const DefaultRolesClaim = "roles"
 
-// DefaultAlgorithms are the signature algorithms [JWT] accepts by default.
+// defaultAlgorithms are the signature algorithms [JWT] accepts by default.
 var defaultAlgorithms = []string{"RS256", "ES256"}
 
 // JWTOptions configures [NewJWT].
