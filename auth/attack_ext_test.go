@@ -52,7 +52,10 @@ func newProtectedWith(t *testing.T, s setup) *protected {
 		ko = &auth.RemoteKeySetOptions{}
 	}
 	ko.Logger = discard
-	p.keys = auth.NewRemoteKeySet(p.jwks.URL, ko)
+	var err error
+	if p.keys, err = auth.NewRemoteKeySet(p.jwks.URL, ko); err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { p.keys.Close() })
 	res, err := auth.NewResource(testResource, []string{testIssuer}, &auth.ResourceOptions{Scopes: []string{"orders:read", "orders:write"}})
 	if err != nil {

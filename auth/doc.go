@@ -7,7 +7,7 @@
 //
 //	res, err := auth.NewResource("https://mcp.example.com/mcp",
 //		[]string{"https://login.example.com"}, &auth.ResourceOptions{Scopes: []string{"orders:read", "orders:write"}})
-//	keys := auth.NewRemoteKeySet("https://login.example.com/.well-known/jwks.json", nil)
+//	keys, err := auth.NewRemoteKeySet("https://login.example.com/.well-known/jwks.json", nil)
 //	defer keys.Close()
 //	tokens, err := auth.NewJWT(&auth.JWTOptions{Keys: keys, Issuer: "https://login.example.com", Audiences: []string{res.URI()}})
 //	mw := auth.Middleware(&auth.Options{Authenticators: []auth.Authenticator{tokens}, Resource: res, Scopes: []string{"orders:read"}})

@@ -109,7 +109,10 @@ func ExampleNewJWT() {
 	idp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(jwks) }))
 	defer idp.Close()
 
-	keys := auth.NewRemoteKeySet(idp.URL, nil)
+	keys, err := auth.NewRemoteKeySet(idp.URL, nil)
+	if err != nil {
+		panic(err)
+	}
 	defer keys.Close()
 	tokens, err := auth.NewJWT(&auth.JWTOptions{Keys: keys, Issuer: "https://login.example.com", Audiences: []string{"https://mcp.example.com/mcp"}})
 	if err != nil {

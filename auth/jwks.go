@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,10 +89,16 @@ type flight struct {
 	err  error
 }
 
-// NewRemoteKeySet returns the key set at url (an https URL, or http on
-// loopback for tests), fetched lazily. Call Close when done with it.
-func NewRemoteKeySet(url string, opts *RemoteKeySetOptions) *RemoteKeySet {
-	s := &RemoteKeySet{url: url}
+// NewRemoteKeySet returns the key set at jwksURL, fetched lazily. The URL
+// must be https (keys fetched over plain HTTP could be anyone's), or http
+// on a loopback host ("localhost", 127.0.0.1, [::1]) for tests and
+// sidecars; redirects are held to the same rule. Call Close when done
+// with the set.
+func NewRemoteKeySet(jwksURL string, opts *RemoteKeySetOptions) (*RemoteKeySet, error) {
+	if err := checkKeySetURL(jwksURL); err != nil {
+		return nil, err
+	}
+	s := &RemoteKeySet{url: jwksURL}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -103,18 +111,35 @@ func NewRemoteKeySet(url string, opts *RemoteKeySetOptions) *RemoteKeySet {
 		o.MaxBytes = DefaultJWKSMaxBytes
 	}
 	if o.Client == nil {
-		o.Client = &http.Client{CheckRedirect: func(_ *http.Request, via []*http.Request) error {
+		o.Client = &http.Client{CheckRedirect: func(r *http.Request, via []*http.Request) error {
 			if len(via) >= 3 {
 				return errors.New("auth: too many redirects fetching a JWKS")
 			}
-			return nil
+			return checkKeySetURL(r.URL.String())
 		}}
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	return s
+	return s, nil
+}
+
+// checkKeySetURL allows https, and http on loopback.
+func checkKeySetURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("auth: the JWKS URL %q is not an absolute URL", s)
+	}
+	switch u.Scheme {
+	case "https":
+		return nil
+	case "http":
+		if h := u.Hostname(); h == "localhost" || net.ParseIP(h).IsLoopback() {
+			return nil
+		}
+	}
+	return fmt.Errorf("auth: the JWKS URL %q is neither https nor http on loopback", s)
 }
 
 func orDefault(d, def time.Duration) time.Duration {

@@ -110,6 +110,10 @@ func TestAttackKeySetFailures(t *testing.T) {
 			if d := time.Since(start); d > 2*time.Second {
 				t.Errorf("the request took %s; the fetch timeout is 300ms", d)
 			}
+			session := initialize(t, fresh.url, "X-API-Key", adminKey)
+			if got := legacyCall(t, fresh.url, session, "echo", bearer(rsaToken(t, claims("alice")))...); got != unavailable {
+				t.Errorf("never fetched, legacy: got %+v, want %+v", got, unavailable)
+			}
 			if fresh.ran.Load() != 0 {
 				t.Error("the tool ran")
 			}
@@ -170,7 +174,10 @@ func TestKeySetHonoursMaxAge(t *testing.T) {
 // under way without waiting for the server.
 func TestRemoteKeySetRefreshAndClose(t *testing.T) {
 	s := newJWKS(t)
-	keys := auth.NewRemoteKeySet(s.URL, &auth.RemoteKeySetOptions{Logger: discard})
+	keys, err := auth.NewRemoteKeySet(s.URL, &auth.RemoteKeySetOptions{Logger: discard})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := keys.Refresh(t.Context()); err != nil {
 		t.Fatalf("Refresh: %v", err)
 	}
@@ -183,7 +190,10 @@ func TestRemoteKeySetRefreshAndClose(t *testing.T) {
 	keys.Close()
 
 	s.mode.Store("slow")
-	slow := auth.NewRemoteKeySet(s.URL, &auth.RemoteKeySetOptions{Logger: discard, Timeout: time.Minute})
+	slow, err := auth.NewRemoteKeySet(s.URL, &auth.RemoteKeySetOptions{Logger: discard, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- slow.Refresh(t.Context()) }()
 	time.Sleep(50 * time.Millisecond)
@@ -221,6 +231,27 @@ func TestRememberedTokenOfARemovedKey(t *testing.T) {
 		}
 		if got.status != http.StatusOK || time.Now().After(deadline) {
 			t.Fatalf("after the rotation: %+v, want the token refused", got)
+		}
+	}
+}
+
+func TestRemoteKeySetNeedsHTTPS(t *testing.T) {
+	for url, ok := range map[string]bool{
+		"https://login.example.com/jwks": true,
+		"http://127.0.0.1:8080/jwks":     true,
+		"http://localhost/jwks":          true,
+		"http://[::1]:9/jwks":            true,
+		"http://login.example.com/jwks":  false,
+		"http://127.0.0.1.evil.com/jwks": false,
+		"file:///etc/jwks.json":          false,
+		"/jwks":                          false,
+	} {
+		s, err := auth.NewRemoteKeySet(url, nil)
+		if (err == nil) != ok {
+			t.Errorf("NewRemoteKeySet(%q): %v", url, err)
+		}
+		if s != nil {
+			s.Close()
 		}
 	}
 }

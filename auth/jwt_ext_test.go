@@ -107,6 +107,7 @@ func TestJWTRefusals(t *testing.T) {
 		{"audience in upper case", auth.JWTOptions{}, rsaToken(t, with(good, "aud", "HTTPS://MCP.EXAMPLE.COM/mcp")), ""},
 		{"audience path in upper case", auth.JWTOptions{}, rsaToken(t, with(good, "aud", "https://mcp.example.com/MCP")), "the token is invalid"},
 		{"an API identifier audience", auth.JWTOptions{Audiences: []string{"orders-api"}}, rsaToken(t, with(good, "aud", "orders-api")), ""},
+		{"PS256 with a key whose alg is RS256", auth.JWTOptions{Algorithms: []string{"RS256", "PS256"}}, sign(t, "PS256", k.rsa, "rsa-1", good), "the token is invalid"},
 		{"no kid, several keys", auth.JWTOptions{}, sign(t, "RS256", k.rsa, "", good), "the token is invalid"},
 		{"JWS JSON serialization", auth.JWTOptions{}, `{"payload":"e30","signatures":[]}`, "the Authorization header is malformed"},
 		{"not three parts", auth.JWTOptions{}, "abc.def", "-"},

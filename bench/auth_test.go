@@ -41,7 +41,10 @@ func BenchmarkAuthToolsCall(b *testing.B) {
 	}})
 	idp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(jwks) }))
 	defer idp.Close()
-	keys := auth.NewRemoteKeySet(idp.URL, nil)
+	keys, err := auth.NewRemoteKeySet(idp.URL, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
 	defer keys.Close()
 	if err := keys.Refresh(b.Context()); err != nil {
 		b.Fatal(err)

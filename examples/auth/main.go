@@ -72,7 +72,10 @@ func protect(srv *ferry.Server, c config, logger *slog.Logger) (*http.ServeMux, 
 		if err != nil {
 			return nil, nil, err
 		}
-		keys := auth.NewRemoteKeySet(c.jwks, &auth.RemoteKeySetOptions{Logger: logger})
+		keys, err := auth.NewRemoteKeySet(c.jwks, &auth.RemoteKeySetOptions{Logger: logger})
+		if err != nil {
+			return nil, nil, err
+		}
 		closeKeys = func() { _ = keys.Close() }
 		tokens, err := auth.NewJWT(&auth.JWTOptions{Keys: keys, Issuer: c.issuer, Audiences: []string{res.URI()}})
 		if err != nil {
