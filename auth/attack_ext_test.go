@@ -195,6 +195,11 @@ func TestAttackCredentials(t *testing.T) {
 		challenge: `Bearer scope="orders:read", resource_metadata="` + testMetadata + `"`,
 		body:      `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"unauthorized: this server needs a credential"}}`,
 	}
+	queryToken := answer{
+		status:    http.StatusBadRequest,
+		challenge: `Bearer error="invalid_request", resource_metadata="` + testMetadata + `", error_description="tokens are not accepted in the query string"`,
+		body:      `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad request: tokens are not accepted in the query string"}}`,
+	}
 	tests := []struct {
 		name  string
 		cred  []string
@@ -223,16 +228,9 @@ func TestAttackCredentials(t *testing.T) {
 		{name: "alg none", cred: bearer(unsigned(t, "rsa-1", good)), want: refusedWith("the token is invalid")},
 		{name: "HS256 with the RSA public key", cred: bearer(hmacWithPublicKey(t, good)), want: refusedWith("the token is invalid")},
 		{name: "RS256 under the EC key's kid", cred: bearer(sign(t, "RS256", k.rsa, "ec-1", good)), want: refusedWith("the token is invalid")},
-		{name: "token in the query string", query: "?access_token=" + rsaToken(t, good), want: answer{
-			status:    http.StatusBadRequest,
-			challenge: `Bearer error="invalid_request", resource_metadata="` + testMetadata + `", error_description="tokens are not accepted in the query string"`,
-			body:      `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad request: tokens are not accepted in the query string"}}`,
-		}},
-		{name: "token in the query string beside a good one", cred: bearer(rsaToken(t, good)), query: "?access_token=x", want: answer{
-			status:    http.StatusBadRequest,
-			challenge: `Bearer error="invalid_request", resource_metadata="` + testMetadata + `", error_description="tokens are not accepted in the query string"`,
-			body:      `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad request: tokens are not accepted in the query string"}}`,
-		}},
+		{name: "token in the query string", query: "?access_token=" + rsaToken(t, good), want: queryToken},
+		{name: "token in the query string beside a good one", cred: bearer(rsaToken(t, good)), query: "?access_token=x", want: queryToken},
+		{name: "token in the query string, its name escaped", query: "?access%5Ftoken=x", want: queryToken},
 		{name: "API key wrong", cred: []string{"X-API-Key", "k-admin-0123456789abcdeX"}, want: refusedWith("the API key is invalid")},
 		{name: "API key wrong, as bearer", cred: bearer("k-admin-0123456789abcdeX"), want: refusedWith("the API key is invalid")},
 		{name: "API key right", cred: []string{"X-API-Key", adminKey}, ran: "key:admin"},

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"strings"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -96,7 +95,7 @@ func newMiddleware(opts *Options) *middleware {
 }
 
 func (m *middleware) serve(w http.ResponseWriter, r *http.Request, next http.Handler) {
-	if r.URL.RawQuery != "" && strings.Contains(r.URL.RawQuery, "access_token") && r.URL.Query().Has("access_token") {
+	if r.URL.RawQuery != "" && r.URL.Query().Has("access_token") {
 		m.logger.DebugContext(r.Context(), "auth: refused a token in the query string", "remote", r.RemoteAddr)
 		writeRefusal(w, http.StatusBadRequest, m.badRequest, "bad request: tokens are not accepted in the query string")
 		return
@@ -115,6 +114,10 @@ func (m *middleware) serve(w http.ResponseWriter, r *http.Request, next http.Han
 		ch := m.refused
 		ch.Description = bad.Reason
 		writeRefusal(w, http.StatusUnauthorized, ch.String(), "unauthorized: "+bad.Reason)
+	case r.Context().Err() != nil:
+		// The client left while its credential was being checked (a
+		// key set fetch it waited for): no one reads an answer.
+		m.logger.DebugContext(r.Context(), "auth: the client left during the check", "remote", r.RemoteAddr, "err", err)
 	default:
 		m.logger.WarnContext(r.Context(), "auth: could not check a credential", "remote", r.RemoteAddr, "err", err)
 		writeRefusal(w, http.StatusServiceUnavailable, "", "unavailable: the credential could not be checked, retry later")
