@@ -47,5 +47,8 @@
 // one "signed" with a public key as an HMAC secret passes. A
 // [RemoteKeySet] caches the JWKS and refetches it at most once per
 // interval, through a single fetch, keeping the last good set when a
-// fetch fails.
+// fetch fails. A token verified once is remembered (by its SHA-256) until
+// it expires, so a client that sends the same token on every request pays
+// for one signature check; each use still checks its times and that its
+// key is in the set, unchanged (see [JWTOptions.TokenCacheSize]).
 package auth

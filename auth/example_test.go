@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -162,4 +163,66 @@ func ExampleAPIKeys() {
 	fmt.Println(p.Subject, p.Roles, err)
 	// Output:
 	// ci-bot [deployer] <nil>
+}
+
+// A key set fetched from the authorization server; Refresh at start-up
+// fails fast on a wrong URL instead of at the first request.
+func ExampleNewRemoteKeySet() {
+	idp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "no such page", http.StatusNotFound)
+	}))
+	defer idp.Close()
+	keys, err := auth.NewRemoteKeySet(idp.URL+"/jwks.json", &auth.RemoteKeySetOptions{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		panic(err)
+	}
+	defer keys.Close()
+	fmt.Println(keys.Refresh(context.Background()))
+	_, err = auth.NewRemoteKeySet("http://login.example.com/jwks.json", nil)
+	fmt.Println(err)
+	// Output:
+	// auth: fetching the JWKS: status 404
+	// auth: the JWKS URL "http://login.example.com/jwks.json" is neither https nor http on loopback
+}
+
+// Keys held by the server itself, from a JWKS document it was given.
+func ExampleParseKeySet() {
+	priv, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	doc, _ := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &priv.PublicKey, KeyID: "k1", Algorithm: "ES256", Use: "sig"}}})
+	keys, err := auth.ParseKeySet(doc)
+	if err != nil {
+		panic(err)
+	}
+	k, err := keys.Key(context.Background(), "k1", "ES256")
+	fmt.Println(k.ID, k.Algorithm, err)
+	_, err = keys.Key(context.Background(), "k1", "RS256")
+	fmt.Println(err)
+	// Output:
+	// k1 ES256 <nil>
+	// auth: unknown signing key: key "k1" does not verify RS256
+}
+
+// A key held as a Go value.
+func ExampleNewStaticKeySet() {
+	priv, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	_, err := auth.NewStaticKeySet(auth.Key{ID: "k1", Public: &priv.PublicKey})
+	fmt.Println(err)
+	_, err = auth.NewStaticKeySet(auth.Key{ID: "shared", Public: []byte("a shared secret of 32 bytes.....")})
+	fmt.Println(err)
+	// Output:
+	// <nil>
+	// auth: key "shared": a []uint8 is not a public key this package verifies with
+}
+
+// A fixed set of API keys: only their digests are kept.
+func ExampleNewStaticKeys() {
+	keys, err := auth.NewStaticKeys(map[string]*ferry.Principal{"k-7f3a9c": {Subject: "reporting-job"}})
+	if err != nil {
+		panic(err)
+	}
+	p, _ := keys.Lookup(context.Background(), "k-7f3a9c")
+	unknown, _ := keys.Lookup(context.Background(), "k-7f3a9d")
+	fmt.Println(p.Subject, unknown)
+	// Output:
+	// reporting-job <nil>
 }
