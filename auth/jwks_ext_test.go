@@ -88,7 +88,7 @@ func TestRotatedKeyIsFetched(t *testing.T) {
 func TestAttackKeySetFailures(t *testing.T) {
 	for _, mode := range []string{"down", "slow", "huge", "garbage", "unreachable"} {
 		t.Run(mode, func(t *testing.T) {
-			opts := &auth.RemoteKeySetOptions{Timeout: 300 * time.Millisecond, RefreshInterval: 50 * time.Millisecond, MaxAge: 50 * time.Millisecond}
+			opts := &auth.RemoteKeySetOptions{Timeout: time.Second, RefreshInterval: 50 * time.Millisecond, MaxAge: 50 * time.Millisecond}
 			p := newProtected(t, opts)
 			setMode := func() {
 				if mode == "unreachable" {
@@ -107,8 +107,8 @@ func TestAttackKeySetFailures(t *testing.T) {
 			if got := modernCall(t, fresh.url, "echo", "", bearer(rsaToken(t, claims("alice")))...); got != unavailable {
 				t.Errorf("never fetched: got %+v, want %+v", got, unavailable)
 			}
-			if d := time.Since(start); d > 2*time.Second {
-				t.Errorf("the request took %s; the fetch timeout is 300ms", d)
+			if d := time.Since(start); d > 3*time.Second {
+				t.Errorf("the request took %s; the fetch timeout is 1s", d)
 			}
 			session := initialize(t, fresh.url, "X-API-Key", adminKey)
 			if got := legacyCall(t, fresh.url, session, "echo", bearer(rsaToken(t, claims("alice")))...); got != unavailable {
@@ -129,7 +129,7 @@ func TestAttackKeySetFailures(t *testing.T) {
 				if got.status != http.StatusOK {
 					t.Errorf("call %d with the last good set: %+v", i, got)
 				}
-				if d := time.Since(start); d > 200*time.Millisecond {
+				if d := time.Since(start); d > 500*time.Millisecond {
 					t.Errorf("call %d waited %s for a refresh it did not need", i, d)
 				}
 				time.Sleep(60 * time.Millisecond)
