@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/ferry-mcp/ferry"
 )
 
 // A legacy session opened by one principal is refused (404, as an
@@ -64,5 +66,29 @@ func TestAttackRequestStateReplay(t *testing.T) {
 	}
 	if got := modernCall(t, p.url, "wipe", retry, alice...); got.status != http.StatusOK || !strings.Contains(got.body, "wiped") {
 		t.Errorf("alice's own retry: %+v", got)
+	}
+}
+
+// Every method is authenticated: a GET stream or a DELETE of a session
+// without a credential gets 401 before the handler sees it.
+func TestAttackEveryMethodNeedsACredential(t *testing.T) {
+	p := newProtectedWith(t, setup{http: &ferry.HTTPOptions{Stateful: true}})
+	alice := bearer(rsaToken(t, claims("alice")))
+	session := initialize(t, p.url, alice...)
+	for _, method := range []string{"GET", "DELETE", "PUT"} {
+		req, _ := http.NewRequestWithContext(t.Context(), method, p.url, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Mcp-Session-Id", session)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") == "" {
+			t.Errorf("%s without a credential: %d %q, want 401 with a challenge", method, resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+		}
+	}
+	if got := legacyCall(t, p.url, session, "echo", alice...); got.status != http.StatusOK {
+		t.Errorf("the session still serves alice: %+v", got)
 	}
 }
