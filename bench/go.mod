@@ -6,6 +6,7 @@ replace github.com/ferry-mcp/ferry => ../
 
 require (
 	github.com/ferry-mcp/ferry v0.0.0-00010101000000-000000000000
+	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/google/go-cmp v0.7.0
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// With API keys, a call without a key gets 401 and one with a key is
+// answered as its subject.
+func TestAPIKeysProtectTheEndpoint(t *testing.T) {
+	logger := slog.New(slog.DiscardHandler)
+	mux, closeKeys, err := protect(newServer(logger), config{apiKeys: "ci-bot:k-5b1e9a2f"}, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeKeys()
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+	call := func(key string) (int, string) {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","arguments":{},` +
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+		req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "whoami")
+		if key != "" {
+			req.Header.Set("X-API-Key", key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if status, _ := call(""); status != http.StatusUnauthorized {
+		t.Errorf("without a key: %d, want 401", status)
+	}
+	if status, body := call("k-5b1e9a2f"); status != http.StatusOK || !strings.Contains(body, `"subject":"ci-bot"`) {
+		t.Errorf("with the key: %d %s", status, body)
+	}
+}
+
+func TestNoCredentialsIsAnError(t *testing.T) {
+	logger := slog.New(slog.DiscardHandler)
+	if _, _, err := protect(newServer(logger), config{}, logger); err == nil {
+		t.Error("a server without credentials started")
+	}
+	if _, _, err := protect(newServer(logger), config{apiKeys: "nokey"}, logger); err == nil {
+		t.Error("a malformed FERRY_API_KEYS was accepted")
+	}
+}
