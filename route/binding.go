@@ -191,9 +191,11 @@ func (b *Binding) addTyped(t ferry.Tool, pattern string, in, out reflect.Type) {
 
 // add plans t's route and registers it with the server.
 func (b *Binding) add(t ferry.Tool, text string, tags map[string]string) {
-	pl, err := newPlan(&t, text, b.opts.Prefix, tags)
-	if err != nil {
-		b.problem(t.Name, text, err)
+	pl, problems := newPlan(&t, text, b.opts.Prefix, tags)
+	if len(problems) > 0 {
+		for _, err := range problems {
+			b.problem(t.Name, text, err)
+		}
 		return
 	}
 	applyHints(&t, pl.pat.method)

@@ -22,11 +22,9 @@ type pattern struct {
 
 // segment is one segment of a route's path: a literal or a wildcard.
 type segment struct {
-	lit      string // the literal, unescaped, when wild is empty
-	wild     string // the wildcard's name
-	multi    bool   // {name...}
-	escaped  string // lit as it travels in the URL
-	hasField bool   // a wildcard filled by an argument (always, once checked)
+	lit   string // the literal, when wild is empty; it needs no escaping
+	wild  string // the wildcard's name
+	multi bool   // {name...}
 }
 
 // methods are the HTTP methods a route-bound tool may use.
@@ -120,7 +118,7 @@ func parseSegment(path, seg string) (segment, error) {
 		if seg == "." || seg == ".." || escapeSegment(seg) != seg {
 			return segment{}, fmt.Errorf("path %q: segment %q is not a plain literal: write it as it travels, without characters to escape", path, seg)
 		}
-		return segment{lit: seg, escaped: seg}, nil
+		return segment{lit: seg}, nil
 	}
 	if seg[0] != '{' || seg[len(seg)-1] != '}' {
 		return segment{}, fmt.Errorf("path %q: a wildcard must be a whole segment, not %q", path, seg)
@@ -161,27 +159,6 @@ func appendEscaped[S ~string | ~[]byte](b []byte, s S, query bool) []byte {
 	return b
 }
 
-// wildcards returns the names of p's wildcards, in order.
-func (p *pattern) wildcards() []string {
-	var names []string
-	for _, s := range p.segs {
-		if s.wild != "" {
-			names = append(names, s.wild)
-		}
-	}
-	return names
-}
-
-// static reports whether p has no wildcards.
-func (p *pattern) static() bool {
-	for _, s := range p.segs {
-		if s.wild != "" {
-			return false
-		}
-	}
-	return true
-}
-
 // sample returns a path that p matches, with placeholder for every
 // wildcard, for the start-up check.
 func (p *pattern) sample(placeholder string) string {
@@ -191,7 +168,7 @@ func (p *pattern) sample(placeholder string) string {
 		if s.wild != "" {
 			b.WriteString(placeholder)
 		} else {
-			b.WriteString(s.escaped)
+			b.WriteString(s.lit)
 		}
 	}
 	if p.slash || len(p.segs) == 0 {

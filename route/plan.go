@@ -2,7 +2,6 @@ package route
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -49,11 +48,11 @@ type prop struct {
 }
 
 // newPlan parses text and places t's arguments; tags maps JSON names to
-// their in tag, for typed tools.
-func newPlan(t *ferry.Tool, text, prefix string, tags map[string]string) (*plan, error) {
+// their in tag, for typed tools. It returns every problem it finds.
+func newPlan(t *ferry.Tool, text, prefix string, tags map[string]string) (*plan, []error) {
 	pat, err := parsePattern(text, prefix)
 	if err != nil {
-		return nil, err
+		return nil, []error{err}
 	}
 	pl := &plan{tool: t.Name, pat: pat, rest: inBody}
 	if m := pat.method; m == http.MethodGet || m == http.MethodHead || m == http.MethodDelete {
@@ -61,7 +60,7 @@ func newPlan(t *ferry.Tool, text, prefix string, tags map[string]string) (*plan,
 	}
 	props, known, err := properties(t)
 	if err != nil {
-		return nil, err
+		return nil, []error{err}
 	}
 	var problems []error
 	for i, s := range pat.segs {
@@ -82,7 +81,7 @@ func newPlan(t *ferry.Tool, text, prefix string, tags map[string]string) (*plan,
 			}
 		}
 	}
-	return pl, errors.Join(problems...)
+	return pl, problems
 }
 
 // checkWildcard reports whether an argument can fill wildcard s.

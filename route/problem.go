@@ -109,7 +109,7 @@ func decodeProblem(contentType string, body []byte) *Problem {
 	if json.Unmarshal(body, &p) != nil {
 		return nil
 	}
-	p.Problem.message = firstOf(textOf(p.Message), textOf(p.Error))
+	p.message = firstOf(textOf(p.Message), textOf(p.Error))
 	pr := &p.Problem
 	if mt != "application/problem+json" && pr.Title == "" && pr.Detail == "" && pr.message == "" && len(pr.Errors) == 0 {
 		return nil

@@ -152,8 +152,7 @@ func (pl *plan) fillURL(c *call, spans [][]byte, q []byte) schema.Errors {
 	for _, s := range pl.pat.segs {
 		esc, raw = append(esc, '/'), append(raw, '/')
 		if s.wild == "" {
-			esc, raw = append(esc, s.escaped...), append(raw, s.lit...)
-			differs = differs || s.escaped != s.lit
+			esc, raw = append(esc, s.lit...), append(raw, s.lit...)
 			continue
 		}
 		var msg string
