@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 
 	"github.com/ferry-mcp/ferry"
@@ -144,8 +145,8 @@ func (b *Binding) askTarget(route string) (string, *url.URL, error) {
 		return "", nil, fmt.Errorf("route: Ask %q: a route is one of %s and a path", route, strings.Join(methods, ", "))
 	}
 	u, err := url.ParseRequestURI(b.opts.Prefix + strings.TrimSpace(target))
-	if err != nil || !strings.HasPrefix(u.Path, "/") || u.Host != "" {
-		return "", nil, fmt.Errorf("route: Ask %q: the path must be absolute, without a host", route)
+	if err != nil || !strings.HasPrefix(u.Path, "/") || u.Host != "" || !clean(u.Path) {
+		return "", nil, fmt.Errorf("route: Ask %q: the path must be absolute and clean, without a host", route)
 	}
 	return method, u, nil
 }
@@ -174,4 +175,10 @@ func askBody(method string, body any) ([]byte, error) {
 		return nil, errors.New("the body is not JSON")
 	}
 	return data, nil
+}
+
+// clean reports whether p, absolute, has no empty, "." or ".." segment
+// (but for a final slash), as ServeMux serves without a redirect.
+func clean(p string) bool {
+	return path.Clean(p) == strings.TrimSuffix(p, "/") || p == "/"
 }
