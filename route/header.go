@@ -68,7 +68,19 @@ func checkHeaderOptions(o *Options) []error {
 // arguments fill, and withBody adds Content-Type.
 func (b *Binding) header(ctx context.Context, c *call, fields []headerValue, withBody bool) http.Header {
 	ci, _ := ferry.CallInfoFromContext(ctx)
-	h := make(http.Header, 6+len(b.fixed)+len(fields)+len(b.forward))
+	n := 3 + len(b.fixed) + len(fields) // Mcp-Tool, X-Request-Id, Accept
+	if withBody {
+		n++
+	}
+	if ci.SessionID != "" {
+		n++
+	}
+	for _, k := range b.forward {
+		if len(ci.Header[k]) > 0 {
+			n++
+		}
+	}
+	h := make(http.Header, n) // a small map is one allocation less
 	for _, f := range b.fixed {
 		if _, ok := h[f.key]; ok {
 			h[f.key] = append(h[f.key], f.value)
