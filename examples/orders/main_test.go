@@ -20,6 +20,7 @@ import (
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/route"
+	"github.com/ferry-mcp/ferry/schema"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -465,4 +466,31 @@ func (b *syncBuffer) records(t *testing.T, msg string) []map[string]any {
 		}
 	}
 	return out
+}
+
+// The API's answers fit the output schemas its tools advertise.
+func TestAnswersFitTheOutputSchemas(t *testing.T) {
+	a := newTestApp(t, nil)
+	check := func(name string, s *schema.Schema, err error, r result) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := schema.Compile(s, schema.Strict)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.IsError || r.Structured == nil {
+			t.Fatalf("%s: %+v", name, r)
+		}
+		if _, errs := v.Validate(r.Structured); len(errs) > 0 {
+			t.Errorf("%s answered %s, which its output schema refuses:\n%v", name, r.Structured, errs)
+		}
+	}
+	orderSchema, err := schema.For[Order](nil)
+	check("get_order", orderSchema, err, a.call(t, modern, bobKey, "get_order", `{"id":"A-1"}`))
+	check("create_order", orderSchema, err, a.call(t, modern, adaKey, "create_order", `{"id":"B-1","customer":"Bo","lines":[{"sku":"INK-1L","qty":2}]}`))
+	check("cancel_order", orderSchema, err, a.call(t, modern, adaKey, "cancel_order", `{"id":"B-1"}`))
+	listSchema, err := schema.For[OrderList](nil)
+	check("list_orders", listSchema, err, a.call(t, modern, bobKey, "list_orders", `{}`))
 }
