@@ -43,10 +43,19 @@ func success(rec *recorded, limit int64) *ferry.ToolResult {
 		text += cutNote(limit)
 	}
 	res := ferry.NewResult(ferry.Text(text))
-	if !rec.cut && isJSONType(mediaType(rec.header.Get("Content-Type"))) && isObject(rec.body) && json.Valid(rec.body) {
+	if !rec.cut && isJSONType(mediaType(contentType(rec.header))) && isObject(rec.body) && json.Valid(rec.body) {
 		res.StructuredContent = json.RawMessage(text)
 	}
 	return res
+}
+
+// contentType returns h's Content-Type. Handlers set it with Set, under its
+// canonical name, so a lookup needs no canonicalization.
+func contentType(h http.Header) string {
+	if v := h["Content-Type"]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // cutNote is what a cut answer ends with.
