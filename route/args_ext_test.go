@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ferry-mcp/ferry"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -148,5 +149,21 @@ func TestArgumentsThatCannotFillTheRouteAreRefusedBeforeServing(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestEveryArgumentThatCannotFillTheRouteIsListed(t *testing.T) {
+	m := newMCPServer(t)
+	b := testBinding(m, service(nil), nil)
+	b.Add(ferry.Tool{Name: "loose_order", Description: "Fetches an order, loosely.",
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}}}`)}, "GET /orders/{id}")
+	m.serve(t)
+	got := m.call(t, modern, "loose_order", `{"id":{"a":1},"filter":{"b":2},"tags":[[1]]}`)
+	want := "invalid arguments:\n" +
+		"- filter: must not be an object: it goes in the query string\n" +
+		"- tags: must be a list of strings, numbers or booleans: it goes in the query string\n" +
+		"- id: must be a string, a number or a boolean to fill the route's path"
+	if !got.IsError || got.Text != want {
+		t.Errorf("got %q, want %q", got.Text, want)
 	}
 }

@@ -85,11 +85,10 @@ func (pl *plan) build(c *call, args []byte) (body []byte, hdr []headerValue, err
 		body = append(body, '}')
 	}
 	q, hdr, errs = pl.placeFields(q, spans, errs)
-	if len(errs) > 0 {
+	if errs = append(errs, pl.fillURL(c, spans, q)...); len(errs) > 0 {
 		return nil, nil, errs, nil
 	}
-	errs = pl.fillURL(c, spans, q)
-	return body, hdr, errs, nil
+	return body, hdr, nil, nil
 }
 
 // bodyOf returns the arguments as a JSON body: an empty object when there
