@@ -205,3 +205,25 @@ func TestResponseControllerCallsSucceed(t *testing.T) {
 		}
 	}
 }
+
+func TestImagesAndSoundsAreMediaBlocks(t *testing.T) {
+	m := newMCPServer(t)
+	testBinding(m, service(nil), &route.Options{MaxResponseBytes: 3000})
+	m.serve(t)
+	body := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"respond","arguments":%s,` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	call := func(args string) string {
+		return string(m.post(t.Context(), t, fmt.Sprintf(body, args),
+			"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "respond"))
+	}
+	if got := call(`{"type":"image/png","body":"PNG!"}`); !strings.Contains(got, `"content":[{"type":"image","data":"UE5HIQ==","mimeType":"image/png"}]`) {
+		t.Errorf("an image: %s", got)
+	}
+	if got := call(`{"type":"audio/wav","body":"RIFF"}`); !strings.Contains(got, `"content":[{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}]`) {
+		t.Errorf("a sound: %s", got)
+	}
+	got := m.call(t, modern, "respond", `{"type":"image/png","size":5000}`)
+	if want := "The image/png answer is larger than 3000 bytes, which is all this tool reads."; got.Text != want || !got.IsError {
+		t.Errorf("a cut image: %+v, want %q", got, want)
+	}
+}

@@ -44,11 +44,12 @@
 //
 // A 2xx answer with a JSON object body (application/json or a +json
 // type) is the result's structured content, and the same JSON its text;
-// any other 2xx body is text, and no body at all reads [DoneText]. A body
-// longer than [Options.MaxResponseBytes] is cut there, and the text says
-// so (and it is not structured content): the handler's writes beyond the
-// limit fail with [ErrResponseTooLarge], so a route is never read without
-// bound.
+// an image/* or audio/* body is an image or audio block; any other 2xx body
+// is text, and no body at all reads [DoneText]. A body longer than
+// [Options.MaxResponseBytes] is cut there, and the text says so (and it is
+// not structured content; a cut image or sound is an error result saying
+// it is too large): the handler's writes beyond the limit fail with
+// [ErrResponseTooLarge], so a route is never read without bound.
 //
 // Any 4xx, and 429 and 503, is a refusal the model reads,
 // "not-found: No such order.": its code comes from the status (400 and 422

@@ -38,15 +38,35 @@ func success(rec *recorded, limit int64) *ferry.ToolResult {
 	if len(rec.body) == 0 {
 		return ferry.NewResult(ferry.Text(DoneText))
 	}
+	mt := mediaType(contentType(rec.header))
+	if media := mediaResult(mt, rec, limit); media != nil {
+		return media
+	}
 	text := string(rec.body)
 	if rec.cut {
 		text += cutNote(limit)
 	}
 	res := ferry.NewResult(ferry.Text(text))
-	if !rec.cut && isJSONType(mediaType(contentType(rec.header))) && isObject(rec.body) && json.Valid(rec.body) {
+	if !rec.cut && isJSONType(mt) && isObject(rec.body) && json.Valid(rec.body) {
 		res.StructuredContent = json.RawMessage(text)
 	}
 	return res
+}
+
+// mediaResult is the result of an image or a sound (image/*, audio/*): its
+// bytes as an image or audio block, or, cut at the limit, a sentence
+// saying it is too large; nil for any other media type.
+func mediaResult(mt string, rec *recorded, limit int64) *ferry.ToolResult {
+	image, audio := strings.HasPrefix(mt, "image/"), strings.HasPrefix(mt, "audio/")
+	switch {
+	case !image && !audio:
+		return nil
+	case rec.cut:
+		return ferry.ErrorResult("The " + mt + " answer is larger than " + strconv.FormatInt(limit, 10) + " bytes, which is all this tool reads.")
+	case image:
+		return ferry.NewResult(ferry.Image(bytes.Clone(rec.body), mt))
+	}
+	return ferry.NewResult(ferry.Audio(bytes.Clone(rec.body), mt))
 }
 
 // contentType returns h's Content-Type. Handlers set it with Set, under its
