@@ -42,53 +42,57 @@ func (pl *plan) build(c *call, args []byte) (body []byte, hdr []headerValue, err
 		c.u.Path, c.uri = pl.pat.path, pl.pat.path
 		return bodyOf(args), nil, nil, nil
 	}
-	var spans [][]byte
+	spans := c.spans[:0]
 	if len(pl.fields) <= maxFields {
 		spans = c.spans[:len(pl.fields)]
 	} else {
 		spans = make([][]byte, len(pl.fields))
 	}
 	var scratch [256]byte
-	q := scratch[:0]
-	if pl.rest == inBody {
-		body = make([]byte, 1, len(args)+2)
-		body[0] = '{'
-	}
-	m, err := newMembers(args)
+	q, body, errs, err := pl.split(args, spans, scratch[:0])
 	if err != nil {
 		return nil, nil, nil, err
-	}
-	for {
-		key, val, ok, err := m.next()
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		if !ok {
-			break
-		}
-		if i := pl.field(key); i >= 0 {
-			spans[i] = val
-			continue
-		}
-		if pl.rest == inQuery {
-			if name, ok := unquote(key); ok {
-				q, errs = appendQuery(q, name, val, errs)
-			}
-			continue
-		}
-		if len(body) > 1 {
-			body = append(body, ',')
-		}
-		body = append(append(append(body, key...), ':'), val...)
-	}
-	if body != nil {
-		body = append(body, '}')
 	}
 	q, hdr, errs = pl.placeFields(q, spans, errs)
 	if errs = append(errs, pl.fillURL(c, spans, q)...); len(errs) > 0 {
 		return nil, nil, errs, nil
 	}
 	return body, hdr, nil, nil
+}
+
+// split sorts the members of args: the values of pl's fields into spans,
+// by index, and the others into the query q or a new JSON body (nil when
+// they go to the query).
+func (pl *plan) split(args []byte, spans [][]byte, q []byte) (_, body []byte, errs schema.Errors, err error) {
+	if pl.rest == inBody {
+		body = make([]byte, 1, len(args)+2)
+		body[0] = '{'
+	}
+	m, err := newMembers(args)
+	for err == nil {
+		var key, val []byte
+		var ok bool
+		if key, val, ok, err = m.next(); err != nil || !ok {
+			break
+		}
+		switch i := pl.field(key); {
+		case i >= 0:
+			spans[i] = val
+		case pl.rest == inQuery:
+			if name, ok := unquote(key); ok {
+				q, errs = appendQuery(q, name, val, errs)
+			}
+		default:
+			if len(body) > 1 {
+				body = append(body, ',')
+			}
+			body = append(append(append(body, key...), ':'), val...)
+		}
+	}
+	if body != nil {
+		body = append(body, '}')
+	}
+	return q, body, errs, err
 }
 
 // bodyOf returns the arguments as a JSON body: an empty object when there
