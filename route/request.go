@@ -42,7 +42,7 @@ func (pl *plan) build(c *call, args []byte) (body []byte, hdr []headerValue, err
 		c.u.Path, c.uri = pl.pat.path, pl.pat.path
 		return bodyOf(args), nil, nil, nil
 	}
-	spans := c.spans[:0]
+	var spans [][]byte
 	if len(pl.fields) <= maxFields {
 		spans = c.spans[:len(pl.fields)]
 	} else {
