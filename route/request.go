@@ -9,7 +9,7 @@ import (
 
 // maxFields is how many placed arguments a call records without
 // allocating.
-const maxFields = 8
+const maxFields = 4
 
 // call is one routed request's state, allocated once per request: what
 // [FromAgent] reads from the request's context, and the parts of the
@@ -21,7 +21,7 @@ type call struct {
 	uri  string // RequestURI
 	body bodyReader
 	w    responseWriter
-	vals [16]string // backing for header values
+	vals [10]string // backing for header values
 	nval int
 	// spans are the values of the plan's fields, by index.
 	spans [maxFields][]byte
