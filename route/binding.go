@@ -30,10 +30,11 @@ type Options struct {
 	// those two are copied.
 	Forward []string
 	// Header holds fixed headers set on every routed request, such as a
-	// service token where there are no incoming credentials (stdio). A
-	// header of the same name that the MCP request carries and that is
-	// forwarded (Authorization, Cookie, Forward) replaces it, so an HTTP
-	// caller's own credentials win. If nil, none are set.
+	// service token where there are no incoming credentials (stdio), or an
+	// Accept other than the default (JSON preferred). A header of the same
+	// name that the MCP request carries and that is forwarded
+	// (Authorization, Cookie, Forward) replaces it, so an HTTP caller's own
+	// credentials win. If nil, none are set.
 	Header http.Header
 	// MaxResponseBytes bounds what is kept of a routed response's body: the
 	// handler's writes beyond it fail, and the model is told the answer was

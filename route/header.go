@@ -98,7 +98,9 @@ func (b *Binding) header(ctx context.Context, c *call, fields []headerValue, wit
 			c.copy(h, k, v)
 		}
 	}
-	c.set(h, "Accept", acceptValue)
+	if _, ok := h["Accept"]; !ok { // a fixed Accept wins
+		c.set(h, "Accept", acceptValue)
+	}
 	if withBody {
 		c.set(h, "Content-Type", "application/json")
 	}

@@ -75,6 +75,16 @@ func TestOnlyTheNamedHeadersTravel(t *testing.T) {
 			t.Errorf("Authorization %v, want the service token", got)
 		}
 	})
+	t.Run("a fixed Accept replaces the default", func(t *testing.T) {
+		m := newMCPServer(t)
+		testBinding(m, service(nil), &route.Options{Header: http.Header{"accept": {"application/vnd.orders+json"}}})
+		m.serve(t)
+		var s seen
+		_ = json.Unmarshal(m.call(t, modern, "status", `{}`).Structured, &s)
+		if got := s.Header["Accept"]; !slices.Equal(got, []string{"application/vnd.orders+json"}) {
+			t.Errorf("Accept %v", got)
+		}
+	})
 	t.Run("each routed request has its own id", func(t *testing.T) {
 		ids := map[string]bool{}
 		for range 5 {
