@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/route"
 )
 
@@ -225,5 +226,17 @@ func TestImagesAndSoundsAreMediaBlocks(t *testing.T) {
 	got := m.call(t, modern, "respond", `{"type":"image/png","size":5000}`)
 	if want := "The image/png answer is larger than 3000 bytes, which is all this tool reads."; got.Text != want || !got.IsError {
 		t.Errorf("a cut image: %+v, want %q", got, want)
+	}
+}
+
+func TestAHeadAnswerHasNoBody(t *testing.T) {
+	m := newMCPServer(t)
+	b := testBinding(m, service(nil), nil)
+	route.AddTool[orderIn](b, ferry.Tool{Name: "has_order", Description: "Says whether an order exists."}, "HEAD /orders/{id}")
+	m.serve(t)
+	for _, e := range eras {
+		if got := m.call(t, e, "has_order", `{"id":"A-1"}`); got.Text != route.DoneText || got.IsError {
+			t.Errorf("%s: %+v", e, got)
+		}
 	}
 }

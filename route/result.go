@@ -27,6 +27,9 @@ const (
 // package documentation.
 func (b *Binding) toolResult(c *call, method string, rec *recorded) (*ferry.ToolResult, error) {
 	status := rec.code()
+	if method == http.MethodHead {
+		rec.body = rec.body[:0] // as net/http, which sends no body for HEAD
+	}
 	if status >= 200 && status < 300 {
 		return success(rec, b.limit), nil
 	}
