@@ -45,7 +45,8 @@
 // A 2xx answer with a JSON object body (application/json or a +json
 // type) is the result's structured content, and the same JSON its text;
 // an image/* or audio/* body is an image or audio block; any other 2xx body
-// is text, and no body at all reads [DoneText]. A body longer than
+// is text, and no body at all reads [DoneText] (a HEAD answer's body is
+// dropped, as net/http drops it). A body longer than
 // [Options.MaxResponseBytes] is cut there, and the text says so (and it is
 // not structured content; a cut image or sound is an error result saying
 // it is too large): the handler's writes beyond the limit fail with
