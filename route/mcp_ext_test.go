@@ -71,7 +71,8 @@ type result struct {
 }
 
 // call calls tool with args (a JSON object) in era e, sending the extra
-// header pairs with the tools/call.
+// header pairs with the tools/call. It reports failures with t.Errorf, so
+// it may run on any goroutine.
 func (m *mcpServer) call(t *testing.T, e era, tool, args string, header ...string) result {
 	t.Helper()
 	return m.callContext(t.Context(), t, e, tool, args, header...)
@@ -100,11 +101,16 @@ func (m *mcpServer) callContext(ctx context.Context, t *testing.T, e era, tool, 
 		Error *struct{ Message string }
 	}
 	if err := json.Unmarshal(data, &msg); err != nil {
-		t.Fatalf("tools/call answered %s: %v", data, err)
+		t.Errorf("tools/call answered %s: %v", data, err) // not Fatal: calls may run on other goroutines
+		return result{}
 	}
 	var r result
 	if msg.Error != nil {
 		r.RPCError = msg.Error.Message
+		return r
+	}
+	if msg.Result == nil {
+		t.Errorf("tools/call answered %s", data)
 		return r
 	}
 	for _, c := range msg.Result.Content {
@@ -124,7 +130,7 @@ func (m *mcpServer) initialize(t *testing.T, header ...string) string {
 	m.h.ServeHTTP(w, req)
 	id := w.Header().Get("Mcp-Session-Id")
 	if w.Code != http.StatusOK || id == "" {
-		t.Fatalf("initialize: %d %s", w.Code, w.Body)
+		t.Errorf("initialize: %d %s", w.Code, w.Body)
 	}
 	return id
 }
@@ -146,7 +152,7 @@ func (m *mcpServer) post(ctx context.Context, t *testing.T, body string, header 
 		}
 	}
 	if w.Code != http.StatusOK {
-		t.Fatalf("POST /mcp: %d %s", w.Code, data)
+		t.Errorf("POST /mcp: %d %s", w.Code, data)
 	}
 	return data
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -179,4 +181,27 @@ func TestHintsFollowTheMethodAndTheCatalogAnswers(t *testing.T) {
 			t.Errorf("%s: hints %+v, want %+v", name, got, w)
 		}
 	}
+}
+
+// Calls in flight at once each get their own answer: the pooled response
+// buffers are never shared.
+func TestConcurrentCallsKeepTheirOwnAnswers(t *testing.T) {
+	m := newMCPServer(t)
+	testBinding(m, service(nil), nil)
+	m.serve(t)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 40 {
+				id := fmt.Sprintf("g%d-%d", g, i)
+				var s seen
+				r := m.call(t, eras[i%2], "get_order", `{"id":"`+id+`"}`)
+				if err := json.Unmarshal(r.Structured, &s); err != nil || s.Values["id"] != id || s.Agent != "get_order" {
+					t.Errorf("call for %s answered %+v (%v)", id, r, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
