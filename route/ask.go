@@ -130,8 +130,7 @@ func (b *Binding) Ask(ctx context.Context, route string, body any) (*Answer, err
 	}
 	a := &Answer{Status: rec.code(), Header: rec.header, Body: bytes.Clone(rec.body), Truncated: rec.cut,
 		RequestID: c.id, method: method, uri: c.uri, limit: b.limit}
-	rec.header = make(http.Header, 4) // the answer keeps the headers
-	rec.release()
+	rec.release() // the answer keeps the headers: release does not reuse them
 	if a.IsError() {
 		a.Problem = decodeProblem(a.Header.Get("Content-Type"), a.Body)
 	}

@@ -21,7 +21,10 @@ var errReleased = errors.New("route: write after the handler returned")
 var errHijack = errors.New("route: a routed request has no connection to hijack")
 
 // recorded is a routed response as a handler wrote it: status, headers and
-// the body, cut at the limit. Pooled: see [getRecorded].
+// the body, cut at the limit. Its body buffer is pooled (see
+// [getRecorded]); its header map is new for each response, since a handler
+// may wrongly keep it, and a map shared with another call could then be
+// written by two goroutines at once.
 type recorded struct {
 	header http.Header
 	status int // 0 until the handler writes a final status
@@ -34,23 +37,23 @@ type recorded struct {
 // pool with; bigger ones are left to the collector.
 const maxPooledBody = 64 << 10
 
-var recordedPool = sync.Pool{New: func() any { return &recorded{header: make(http.Header, 4)} }}
+var recordedPool = sync.Pool{New: func() any { return new(recorded) }}
 
 // getRecorded returns an empty recorded response keeping at most limit
 // bytes of body.
 func getRecorded(limit int64) *recorded {
 	rec := recordedPool.Get().(*recorded)
-	rec.limit = limit
+	rec.header, rec.limit = http.Header{}, limit
 	return rec
 }
 
-// release puts rec back into the pool; it must not be used afterwards.
+// release puts rec back into the pool; it must not be used afterwards, and
+// its header map is no longer its own.
 func (rec *recorded) release() {
-	if cap(rec.body) > maxPooledBody || len(rec.header) > 32 {
+	if cap(rec.body) > maxPooledBody {
 		return
 	}
-	clear(rec.header)
-	rec.status, rec.body, rec.cut = 0, rec.body[:0], false
+	rec.header, rec.status, rec.body, rec.cut = nil, 0, rec.body[:0], false
 	recordedPool.Put(rec)
 }
 
