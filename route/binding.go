@@ -1,0 +1,234 @@
+package route
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"reflect"
+	"slices"
+	"sync"
+
+	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/schema"
+)
+
+// DefaultMaxResponseBytes is the size of a routed response beyond which it
+// is cut, when [Options.MaxResponseBytes] is zero.
+const DefaultMaxResponseBytes = 1 << 20
+
+// DefaultHost is the Host of routed requests when [Options.Host] is empty.
+const DefaultHost = "localhost"
+
+// Options configures a [Binding]. The zero value is valid; every field
+// documents its default.
+type Options struct {
+	// Forward names the headers of the MCP request copied to every routed
+	// request, besides Authorization and Cookie, which always are (the
+	// caller's credentials, for the service's own authentication). Nothing
+	// else of the MCP request travels but what [New] lists. If empty, only
+	// those two are copied.
+	Forward []string
+	// Header holds fixed headers set on every routed request, such as a
+	// service token where there are no incoming credentials (stdio), or an
+	// Accept other than the default (JSON preferred). A header of the same
+	// name that the MCP request carries and that is forwarded
+	// (Authorization, Cookie, Forward) replaces it, so an HTTP caller's own
+	// credentials win. If nil, none are set.
+	Header http.Header
+	// MaxResponseBytes bounds what is kept of a routed response's body: the
+	// handler's writes beyond it fail, and the model is told the answer was
+	// cut. If zero, [DefaultMaxResponseBytes] is used.
+	MaxResponseBytes int64
+	// Prefix is put before every bound path, and every path [Binding.Ask]
+	// asks: with "/api", "GET /orders/{id}" is served as
+	// "GET /api/orders/{id}". If empty, paths are used as they are.
+	Prefix string
+	// Host is the Host of routed requests. If empty, [DefaultHost] is used.
+	Host string
+	// Router checks at start-up that every bound route exists, for a
+	// handler that is not an [*http.ServeMux] itself (a mux wrapped in
+	// middleware: pass [ServeMux] of the mux, or an adapter of another
+	// router). If nil and the handler is an *http.ServeMux, the mux is
+	// checked; otherwise each route that cannot be checked is logged as a
+	// warning by [Binding.Check].
+	Router Matcher
+}
+
+// A Binding binds tools to the routes of one http.Handler, usually the
+// service's root handler with its middleware, so that an agent's call
+// travels the pipeline every other caller's does. Create one with [New];
+// bind tools with [AddTool], [AddToolOut] and [Binding.Add], and job tools
+// that ask several questions with [AddJob].
+//
+// A Binding is safe for concurrent use.
+type Binding struct {
+	srv    *ferry.Server
+	h      http.Handler
+	opts   Options
+	host   string
+	limit  int64
+	router Matcher // nil when routes cannot be checked
+	fixed  []headerValue
+	// forward are the headers copied from the MCP request, canonical.
+	forward []string
+
+	mu    sync.Mutex // guards plans and problems
+	plans []*plan
+	// problems are the errors found at registration, which Check reports.
+	problems []error
+}
+
+// New returns a Binding of tools on srv to the routes of h. It adds a
+// start-up check to srv (see [ferry.Server.AddCheck]): every problem with
+// a bound tool (a pattern that does not parse, a wildcard no argument
+// fills, an object bound to the query string) and every route h does not
+// serve is reported there, naming the tool and the route. It panics if
+// srv or h is nil.
+//
+// A routed request carries, and nothing else of the MCP request: Mcp-Tool
+// (the tool's name), Mcp-Session-Id when the call has a legacy session,
+// X-Request-Id (new for each routed request, and in the errors and logs of
+// the call), traceparent and tracestate when the MCP request carried them,
+// Authorization, Cookie and the headers of [Options.Forward], the fixed
+// [Options.Header], Accept, and Content-Type for a body. Its context is the
+// call's: cancelling the call cancels it, and [ferry.PrincipalFromContext]
+// reads the caller in the route's handler. [FromAgent] tells a routed
+// request from others.
+func New(srv *ferry.Server, h http.Handler, opts *Options) *Binding {
+	if srv == nil || h == nil {
+		panic("route: New needs a server and a handler") //nolint:forbidigo // a programmer error at construction, documented
+	}
+	b := &Binding{srv: srv, h: h}
+	if opts != nil {
+		b.opts = *opts
+		b.opts.Forward = slices.Clone(opts.Forward)
+		b.opts.Header = opts.Header.Clone()
+	}
+	b.host = cmpOr(b.opts.Host, DefaultHost)
+	b.limit = b.opts.MaxResponseBytes
+	if b.limit <= 0 {
+		b.limit = DefaultMaxResponseBytes
+	}
+	b.fixed = fixedHeaders(b.opts.Header)
+	b.forward = forwardList(b.opts.Forward)
+	b.problems = checkHeaderOptions(&b.opts)
+	b.router = b.opts.Router
+	if mux, ok := h.(*http.ServeMux); ok && b.router == nil {
+		b.router = ServeMux(mux)
+	}
+	srv.AddCheck(b.Check)
+	return b
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// Add binds t to the route pattern, "METHOD /path" in the syntax of
+// [http.ServeMux] (methods GET, HEAD, POST, PUT, PATCH and DELETE), with
+// the input schema t gives ([ferry.Tool.InputSchema] or
+// RawInputSchema). Arguments fill the request by the rule of the package
+// documentation; since there is no Go type, none is moved by a tag.
+// The hints follow the method unless t sets them (see the package
+// documentation). Problems are reported by [Binding.Check].
+func (b *Binding) Add(t ferry.Tool, pattern string) {
+	b.add(t, pattern, nil)
+}
+
+// AddTool binds a tool to the route pattern (see [Binding.Add]), with the
+// input schema derived from In, a struct, as [ferry.AddTool] derives it:
+// the server checks every call's arguments against it before the route is
+// served. Fields tagged in:"query" go to the query string and fields
+// tagged in:"header=Name" to that header, whatever the method.
+func AddTool[In any](b *Binding, t ferry.Tool, pattern string) {
+	b.addTyped(t, pattern, reflect.TypeFor[In](), nil)
+}
+
+// AddToolOut is [AddTool] with an output type: Out's schema is the tool's
+// output schema, and the route's 2xx JSON object answer is its structured
+// content, as the route sends it (the route, not the binding, is trusted
+// to answer in that shape).
+func AddToolOut[In, Out any](b *Binding, t ferry.Tool, pattern string) {
+	b.addTyped(t, pattern, reflect.TypeFor[In](), reflect.TypeFor[Out]())
+}
+
+// addTyped derives t's schemas from in and out (if not nil), then binds it.
+func (b *Binding) addTyped(t ferry.Tool, pattern string, in, out reflect.Type) {
+	if t.InputSchema != nil || t.RawInputSchema != nil || t.OutputSchema != nil || t.RawOutputSchema != nil {
+		b.problem(t.Name, pattern, errors.New("its schemas come from its Go types: leave InputSchema and OutputSchema unset"))
+		return
+	}
+	s, err := schema.ForType(in, nil)
+	if err != nil {
+		b.problem(t.Name, pattern, fmt.Errorf("input type %v: %w", in, err))
+		return
+	}
+	t.InputSchema = s
+	if out != nil {
+		os, err := schema.ForType(out, nil)
+		if err != nil {
+			b.problem(t.Name, pattern, fmt.Errorf("output type %v: %w", out, err))
+			return
+		}
+		if os.Type != "object" {
+			b.problem(t.Name, pattern, fmt.Errorf("output type %v: its schema must be an object", out))
+			return
+		}
+		c := *os
+		c.Nullable = false
+		t.OutputSchema = &c
+	}
+	tags, err := fieldTags(in)
+	if err != nil {
+		b.problem(t.Name, pattern, err)
+		return
+	}
+	b.add(t, pattern, tags)
+}
+
+// add plans t's route and registers it with the server.
+func (b *Binding) add(t ferry.Tool, text string, tags map[string]string) {
+	pl, problems := newPlan(&t, text, b.opts.Prefix, tags)
+	if len(problems) > 0 {
+		for _, err := range problems {
+			b.problem(t.Name, text, err)
+		}
+		return
+	}
+	applyHints(&t, pl.pat.method)
+	b.mu.Lock()
+	b.plans = append(b.plans, pl)
+	b.mu.Unlock()
+	b.srv.AddTool(t, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		return b.call(ctx, pl, req)
+	})
+}
+
+// problem records a problem of a tool that is not added.
+func (b *Binding) problem(tool, pattern string, err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.problems = append(b.problems, fmt.Errorf("route: tool %q, route %q: %w", tool, pattern, err))
+}
+
+// applyHints sets t's hints from the route's method, where t leaves them
+// unset: GET and HEAD are read-only; PUT and DELETE are idempotent; DELETE
+// is destructive unless t says otherwise. POST and PATCH keep t's hints,
+// so they are reported not idempotent and destructive unless t says so.
+func applyHints(t *ferry.Tool, method string) {
+	switch method {
+	case http.MethodGet, http.MethodHead:
+		t.ReadOnly = true
+	case http.MethodPut:
+		t.Idempotent = true
+	case http.MethodDelete:
+		t.Idempotent = true
+		if t.Destructive == ferry.HintUnset {
+			t.Destructive = ferry.HintYes
+		}
+	}
+}
