@@ -69,9 +69,9 @@ func (b *Binding) serve(ctx context.Context, c *call, method string, body []byte
 	}
 	r = r.WithContext(context.WithValue(ctx, agentKey{}, c))
 	rec = getRecorded(b.limit)
-	c.w.rec = rec
+	c.w.attach(rec)
 	defer func() {
-		c.w.rec = nil
+		c.w.detach()
 		if v := recover(); v != nil {
 			rec, err = nil, c.panicError(method, v) // rec is not reused: the handler may hold it
 		}
