@@ -109,10 +109,8 @@ func headerText(v []byte) (string, error) {
 	if !ok {
 		return "", errors.New("must be a string, a number or a boolean: it goes in a header")
 	}
-	for _, c := range text {
-		if c < ' ' && c != '\t' || c == 0x7f {
-			return "", errors.New("must not hold control characters: it goes in a header")
-		}
+	if bytes.ContainsFunc(text, isHeaderControl) {
+		return "", errors.New("must not hold control characters: it goes in a header")
 	}
 	return string(text), nil
 }
