@@ -13,11 +13,23 @@
 //	route.AddTool[CancelIn](api, ferry.Tool{Name: "cancel_order",
 //		Description: "Cancels an order that has not shipped."}, "POST /orders/{id}/cancel")
 //
+// What travels with the call is listed at [New]; nothing else of the MCP
+// request does. A tool's arguments can fill a header only through an
+// in:"header=Name" field, never Authorization, Cookie or the binding's
+// own headers, and never with control characters.
+//
 // The call is served in process: the handler's ServeHTTP runs with a
 // request built from the arguments, whose context is the call's (its
 // deadline and cancellation reach the handler, and
 // [ferry.PrincipalFromContext] reads the caller), and a response writer
 // that keeps the answer in memory. No socket is opened.
+//
+// Because the handler runs on the call's goroutine, a handler that
+// ignores its context holds the call until it returns, as it would hold a
+// connection under net/http. Bound such a handler with
+// [net/http.TimeoutHandler]; its 503 reads "unavailable: ..." to the model.
+// A handler that keeps its ResponseWriter and writes after it returned
+// writes into nothing: the write fails, and no other call's answer sees it.
 //
 // # Arguments
 //
