@@ -38,7 +38,8 @@ type APIKeyOptions struct {
 
 // APIKeys returns an [Authenticator] of API keys: a key from the header
 // of opts (X-API-Key by default) or else from "Authorization: Bearer" is
-// given to lookup. A key longer than [MaxTokenBytes], with control
+// given to lookup; when both are sent, the header's key decides and the
+// bearer token is not looked at. A key longer than [MaxTokenBytes], with control
 // characters, or sent in more than one header line is refused without a
 // lookup, as is an unknown one, or one whose principal's Expires has
 // passed. Put it after [JWT] in
