@@ -30,7 +30,7 @@ func TestAttackWildcardValuesStayInTheirSegment(t *testing.T) {
 	testBinding(m, service(nil), nil)
 	m.serve(t)
 	for _, id := range []string{
-		"../admin", "..%2fadmin", "%2e%2e", "%2e%2e%2fadmin", "a/b", "a%2Fb", "..\\admin", "...",
+		"..%2fadmin", "%2e%2e", "%2e%2e%2fadmin", "a/b", "a%2Fb", "..\\admin", "...",
 		"x\x00y", "a\r\nX-Admin: yes", "a?admin=1", "a#frag", "a&b=c", "%00", " ", "\u2028", "ü",
 	} {
 		args, _ := json.Marshal(map[string]string{"id": id})
@@ -42,9 +42,12 @@ func TestAttackWildcardValuesStayInTheirSegment(t *testing.T) {
 			}
 		}
 	}
-	for _, id := range []string{"..", ".", "\u002e\u002e"} {
+	// A slash in a segment travels escaped, but r.URL.Path is decoded: no
+	// dot segment may hide behind one, for a middleware that cleans the
+	// path.
+	for _, id := range []string{"..", ".", "\u002e\u002e", "../admin", "a/../../admin", "a/.", "./a"} {
 		args, _ := json.Marshal(map[string]string{"id": id})
-		if got := m.call(t, modern, "get_order", string(args)); !got.IsError || !strings.Contains(got.Text, "must not be") {
+		if got := m.call(t, modern, "get_order", string(args)); !got.IsError || !strings.Contains(got.Text, "must not") {
 			t.Errorf("id %q: %+v, want it refused", id, got)
 		}
 	}

@@ -38,6 +38,9 @@
 //   - A path wildcard, {id} or {rest...}, is filled by the argument of the
 //     same JSON name, escaped as [net/url.PathEscape] does; a {rest...}
 //     keeps its slashes, but no segment of it may be empty, "." or "..".
+//     An {id} may hold a slash (it travels as %2F), but not "." or ".."
+//     between slashes: r.URL.Path is decoded, and a middleware that
+//     cleans it must not climb out of the route.
 //     A wildcard no property of the input schema fills is a start-up
 //     problem; a call without the argument, or with an empty one, is
 //     refused as invalid before anything is served.
