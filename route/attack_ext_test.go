@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -350,7 +351,20 @@ func TestAttackAskOutsideACall(t *testing.T) {
 		}
 		return string(a.Body), nil
 	})
+	var ran atomic.Int64
+	mux := service(nil)
+	mux.HandleFunc("GET /count", func(http.ResponseWriter, *http.Request) { ran.Add(1) })
+	late := route.New(m.srv, mux, nil)
+	route.AddJob(late, ferry.Tool{Name: "late_asker", Description: "Asks after its context ended."}, func(ctx context.Context, _ noIn) (string, error) {
+		ended, cancel := context.WithCancel(ctx)
+		cancel()
+		_, err := route.Ask(ended, "GET /count", nil)
+		return fmt.Sprint(err), nil
+	})
 	m.serve(t)
+	if got := m.call(t, modern, "late_asker", `{}`); !strings.HasSuffix(got.Text, "context canceled") || ran.Load() != 0 {
+		t.Errorf("Ask with an ended context: %q, and the route ran %d times", got.Text, ran.Load())
+	}
 	if got := m.call(t, modern, "asker", `{}`, "Authorization", "Bearer t"); !strings.Contains(got.Text, `"Mcp-Tool":["asker"]`) ||
 		!strings.Contains(got.Text, `"Authorization":["Bearer t"]`) {
 		t.Errorf("a job's question: %+v", got)
