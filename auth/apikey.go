@@ -21,7 +21,9 @@ const DefaultAPIKeyHeader = "X-API-Key" //nolint:gosec // a header name, not a c
 // KeyLookup finds the caller an API key belongs to. It returns a nil
 // principal and a nil error for a key it does not know, an error for a
 // store that does not answer (the request gets 503). It is called
-// concurrently, and must not log the key.
+// concurrently, and must not log the key. It must not compare keys with
+// == either, whose time tells how much of a guess is right: look a key up
+// by its digest and compare in constant time, as [StaticKeys] does.
 type KeyLookup func(ctx context.Context, key string) (*ferry.Principal, error)
 
 // APIKeyOptions configures [APIKeys].
@@ -38,7 +40,8 @@ type APIKeyOptions struct {
 
 // APIKeys returns an [Authenticator] of API keys: a key from the header
 // of opts (X-API-Key by default) or else from "Authorization: Bearer" is
-// given to lookup. A key longer than [MaxTokenBytes], with control
+// given to lookup; when both are sent, the header's key decides and the
+// bearer token is not looked at. A key longer than [MaxTokenBytes], with control
 // characters, or sent in more than one header line is refused without a
 // lookup, as is an unknown one, or one whose principal's Expires has
 // passed. Put it after [JWT] in

@@ -12,7 +12,11 @@ import (
 // Options configures [Middleware].
 type Options struct {
 	// Authenticators are asked in order; the first that finds a credential
-	// of its kind decides (see [Authenticator]). At least one is required.
+	// of its kind decides (see [Authenticator]), and the credentials the
+	// later ones read are not looked at. With [JWT] before [APIKeys], a
+	// request carrying both a JWT and an X-API-Key is the JWT's caller,
+	// and is refused if the JWT is, whatever the key. At least one is
+	// required.
 	Authenticators []Authenticator
 	// AllowAnonymous serves a request that carries no credential, with no
 	// principal on its context (the ferry server then shows it only what

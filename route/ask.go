@@ -109,6 +109,11 @@ func Ask(ctx context.Context, route string, body any) (*Answer, error) {
 // tool's does, from the call of ctx. Ask returns an error when it could not
 // ask: ctx is not a tool call's or ended, route or body is bad, or the
 // handler panicked; any status is an [Answer].
+//
+// The route is read as written, so a value from the model put into it
+// must be escaped: [net/url.PathEscape] for a segment,
+// [net/url.Values.Encode] for a query. Unescaped, "1?admin=true" would
+// add a parameter; a path that climbs ("..") is refused either way.
 func (b *Binding) Ask(ctx context.Context, route string, body any) (*Answer, error) {
 	ci, ok := ferry.CallInfoFromContext(ctx)
 	if !ok || ci.Tool == "" {

@@ -24,17 +24,28 @@ const DefaultHost = "localhost"
 // documents its default.
 type Options struct {
 	// Forward names the headers of the MCP request copied to every routed
-	// request, besides Authorization and Cookie, which always are (the
-	// caller's credentials, for the service's own authentication). Nothing
-	// else of the MCP request travels but what [New] lists. If empty, only
-	// those two are copied.
+	// request, besides Authorization and Cookie (the caller's credentials,
+	// for the service's own authentication) and traceparent and
+	// tracestate, which always are. Nothing else of the MCP request
+	// travels but what [New] lists. Host, Content-Type, Content-Length,
+	// Transfer-Encoding, Connection, X-Request-Id and Mcp-* headers
+	// cannot be forwarded: [Binding.Check] reports them. If empty, only
+	// those four are copied.
 	Forward []string
 	// Header holds fixed headers set on every routed request, such as a
 	// service token where there are no incoming credentials (stdio), or an
 	// Accept other than the default (JSON preferred). A header of the same
 	// name that the MCP request carries and that is forwarded
 	// (Authorization, Cookie, Forward) replaces it, so an HTTP caller's own
-	// credentials win. If nil, none are set.
+	// credentials win. A value holding a control character, and the
+	// headers Forward cannot name but Content-Type, are reported by
+	// [Binding.Check]. If nil, none are set.
+	//
+	// A fixed Authorization is used by every call that brings none: served
+	// over HTTP without an authenticator in front of the MCP endpoint, it
+	// lends the service token to anonymous callers. Set one only on a
+	// server served over stdio, or behind an authenticator that refuses
+	// anonymous requests.
 	Header http.Header
 	// MaxResponseBytes bounds what is kept of a routed response's body: the
 	// handler's writes beyond it fail, and the model is told the answer was

@@ -13,11 +13,23 @@
 //	route.AddTool[CancelIn](api, ferry.Tool{Name: "cancel_order",
 //		Description: "Cancels an order that has not shipped."}, "POST /orders/{id}/cancel")
 //
+// What travels with the call is listed at [New]; nothing else of the MCP
+// request does. A tool's arguments can fill a header only through an
+// in:"header=Name" field, never Authorization, Cookie or the binding's
+// own headers, and never with control characters.
+//
 // The call is served in process: the handler's ServeHTTP runs with a
 // request built from the arguments, whose context is the call's (its
 // deadline and cancellation reach the handler, and
 // [ferry.PrincipalFromContext] reads the caller), and a response writer
 // that keeps the answer in memory. No socket is opened.
+//
+// Because the handler runs on the call's goroutine, a handler that
+// ignores its context holds the call until it returns, as it would hold a
+// connection under net/http. Bound such a handler with
+// [net/http.TimeoutHandler]; its 503 reads "unavailable: ..." to the model.
+// A handler that keeps its ResponseWriter and writes after it returned
+// writes into nothing: the write fails, and no other call's answer sees it.
 //
 // # Arguments
 //
@@ -26,6 +38,9 @@
 //   - A path wildcard, {id} or {rest...}, is filled by the argument of the
 //     same JSON name, escaped as [net/url.PathEscape] does; a {rest...}
 //     keeps its slashes, but no segment of it may be empty, "." or "..".
+//     An {id} may hold a slash (it travels as %2F), but not "." or ".."
+//     between slashes: r.URL.Path is decoded, and a middleware that
+//     cleans it must not climb out of the route.
 //     A wildcard no property of the input schema fills is a start-up
 //     problem; a call without the argument, or with an empty one, is
 //     refused as invalid before anything is served.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 
 	"github.com/ferry-mcp/ferry"
@@ -102,7 +103,9 @@ func ExampleAddJob() {
 			if err := a.Err(); err != nil {
 				return nil, err // the model reads the refusal
 			}
-			a, err = route.Ask(ctx, "POST /ledger/periods/"+in.Period+"/lock", nil)
+			// The period is the model's text: escape it, as Ask reads the
+			// route as written.
+			a, err = route.Ask(ctx, "POST /ledger/periods/"+url.PathEscape(in.Period)+"/lock", nil)
 			if err != nil {
 				return nil, err
 			}

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -44,25 +45,43 @@ func fixedHeaders(h http.Header) []headerValue {
 	return out
 }
 
-// checkHeaderOptions reports the options' headers a binding sets itself.
+// checkHeaderOptions reports the options' headers a binding sets itself,
+// and fixed values a header cannot hold.
 func checkHeaderOptions(o *Options) []error {
 	var problems []error
 	for _, k := range o.Forward {
-		h := http.CanonicalHeaderKey(k)
-		if !validHeaderName(k) || h == headerTool || h == headerSession || h == headerRequestID || h == "Host" ||
-			h == "Content-Type" || h == "Content-Length" || h == "Transfer-Encoding" || h == "Connection" {
+		if h := http.CanonicalHeaderKey(k); !validHeaderName(k) || ownHeader(h) || h == "Content-Type" {
 			problems = append(problems, fmt.Errorf("route: Options.Forward: %q cannot be forwarded: the binding sets it", k))
 		}
 	}
-	for k := range o.Header {
-		h := http.CanonicalHeaderKey(k)
-		if !validHeaderName(k) || h == headerTool || h == headerSession || h == headerRequestID || h == "Host" ||
-			h == "Content-Length" || h == "Transfer-Encoding" || h == "Connection" {
+	for _, k := range slices.Sorted(maps.Keys(o.Header)) {
+		if !validHeaderName(k) || ownHeader(http.CanonicalHeaderKey(k)) {
 			problems = append(problems, fmt.Errorf("route: Options.Header: %q cannot be set: the binding sets it", k))
+			continue
+		}
+		for _, v := range o.Header[k] {
+			if strings.ContainsFunc(v, isHeaderControl) {
+				problems = append(problems, fmt.Errorf("route: Options.Header: %q: a value must not hold control characters", k))
+				break
+			}
 		}
 	}
 	return problems
 }
+
+// ownHeader reports whether the canonical header h is one a binding sets
+// itself, or one of the Mcp-* headers, which are the protocol's.
+func ownHeader(h string) bool {
+	switch h {
+	case headerRequestID, "Host", "Content-Length", "Transfer-Encoding", "Connection":
+		return true
+	}
+	return strings.HasPrefix(h, "Mcp-")
+}
+
+// isHeaderControl reports whether c is a control character a header value
+// cannot hold (a tab it can).
+func isHeaderControl(c rune) bool { return c < ' ' && c != '\t' || c == 0x7f }
 
 // header builds a routed request's headers; fields are those the call's
 // arguments fill, and withBody adds Content-Type.

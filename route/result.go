@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/ferry-mcp/ferry"
@@ -149,7 +150,7 @@ func sentence(status int, h http.Header, body []byte, p *Problem) string {
 	if p != nil {
 		s = firstOf(p.Detail, p.Title, p.message)
 	}
-	if s == "" && strings.HasPrefix(mediaType(h.Get("Content-Type")), "text/plain") {
+	if s == "" && strings.HasPrefix(mediaType(bodyType(h, body)), "text/plain") {
 		line, _, _ := bytes.Cut(body, []byte{'\n'})
 		s = string(bytes.TrimSpace(line))
 	}
@@ -166,6 +167,16 @@ func sentence(status int, h http.Header, body []byte, p *Problem) string {
 	return s
 }
 
+// bodyType returns h's Content-Type, or the type net/http would sniff
+// from body when the handler set none: what a client reading the answer
+// over the wire would see (http.TimeoutHandler's message is one).
+func bodyType(h http.Header, body []byte) string {
+	if ct := h.Get("Content-Type"); ct != "" {
+		return ct
+	}
+	return http.DetectContentType(body)
+}
+
 // oneLine replaces line breaks and other control characters with spaces.
 func oneLine(s string) string {
 	if strings.IndexFunc(s, isControl) < 0 {
@@ -179,7 +190,10 @@ func oneLine(s string) string {
 	}, s)
 }
 
-func isControl(r rune) bool { return r < ' ' || r == 0x7f }
+// isControl reports whether r would break or restyle the line a model
+// reads: C0 and C1 controls (ESC and CSI start terminal sequences) and the
+// Unicode line and paragraph separators.
+func isControl(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }
 
 // bound cuts s to at most n bytes, on a rune boundary, marking the cut.
 func bound(s string, n int) string {

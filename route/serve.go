@@ -56,8 +56,11 @@ func (b *Binding) call(ctx context.Context, pl *plan, req *ferry.CallToolRequest
 
 // serve builds the request c describes and serves it with the binding's
 // handler. A panic in the handler is returned as an error, and so is the
-// call's context ending.
+// call's context ending; a context that has already ended serves nothing.
 func (b *Binding) serve(ctx context.Context, c *call, method string, body []byte, fields []headerValue) (rec *recorded, err error) {
+	if ctx.Err() != nil { // an ended call starts nothing
+		return nil, fmt.Errorf("route: %s %s (request id %s): %w", method, c.uri, c.id, context.Cause(ctx))
+	}
 	r := &http.Request{
 		Method: method, URL: &c.u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: b.header(ctx, c, fields, body != nil), Body: http.NoBody,
@@ -69,9 +72,9 @@ func (b *Binding) serve(ctx context.Context, c *call, method string, body []byte
 	}
 	r = r.WithContext(context.WithValue(ctx, agentKey{}, c))
 	rec = getRecorded(b.limit)
-	c.w.rec = rec
+	c.w.attach(rec)
 	defer func() {
-		c.w.rec = nil
+		c.w.detach()
 		if v := recover(); v != nil {
 			rec, err = nil, c.panicError(method, v) // rec is not reused: the handler may hold it
 		}

@@ -43,6 +43,11 @@ func appendWildcard(esc, raw []byte, multi bool, v []byte) (_, _ []byte, changed
 		if string(text) == "." || string(text) == ".." {
 			return esc, raw, false, "must not be \".\" or \"..\": it fills a segment of the route's path"
 		}
+		if hasDotSegment(text) {
+			// The slash travels escaped, but the handler's r.URL.Path is
+			// decoded: a middleware that cleans it would climb.
+			return esc, raw, false, "must not hold \".\" or \"..\" between slashes: it fills a segment of the route's path"
+		}
 		n := len(esc)
 		esc = appendEscaped(esc, text, false)
 		return esc, append(raw, text...), len(esc)-n != len(text), ""
@@ -58,6 +63,20 @@ func appendWildcard(esc, raw []byte, multi bool, v []byte) (_, _ []byte, changed
 		esc = appendEscaped(esc, seg, false)
 	}
 	return esc, append(raw, text...), len(esc)-start != len(text), ""
+}
+
+// hasDotSegment reports whether text, split at its slashes, has a "." or
+// ".." part.
+func hasDotSegment(text []byte) bool {
+	if bytes.IndexByte(text, '/') < 0 {
+		return false
+	}
+	for seg := range bytes.SplitSeq(text, []byte{'/'}) {
+		if string(seg) == "." || string(seg) == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // appendQuery appends the argument name with value v to the query q: an
@@ -109,10 +128,8 @@ func headerText(v []byte) (string, error) {
 	if !ok {
 		return "", errors.New("must be a string, a number or a boolean: it goes in a header")
 	}
-	for _, c := range text {
-		if c < ' ' && c != '\t' || c == 0x7f {
-			return "", errors.New("must not hold control characters: it goes in a header")
-		}
+	if bytes.ContainsFunc(text, isHeaderControl) {
+		return "", errors.New("must not hold control characters: it goes in a header")
 	}
 	return string(text), nil
 }

@@ -72,33 +72,70 @@ func (rec *recorded) code() int {
 // and deadlines succeed and do nothing (the response is in memory until the
 // handler returns), full duplex is allowed, and Hijack fails.
 type responseWriter struct {
+	mu  sync.Mutex // guards rec, so that cutting it loose is not a race
 	rec *recorded
 }
 
+// recorded returns the response being written, locked, or nil (unlocked)
+// when the handler has returned; a non-nil result must be unlocked with
+// w.mu.Unlock.
+func (w *responseWriter) recorded() *recorded {
+	w.mu.Lock()
+	if w.rec == nil {
+		w.mu.Unlock()
+		return nil
+	}
+	return w.rec
+}
+
+// attach starts writing rec; detach cuts the writer loose from it, after
+// which no write reaches it, even from a goroutine the handler left
+// behind.
+func (w *responseWriter) attach(rec *recorded) {
+	w.mu.Lock()
+	w.rec = rec
+	w.mu.Unlock()
+}
+
+func (w *responseWriter) detach() { w.attach(nil) }
+
 // Header implements http.ResponseWriter.
 func (w *responseWriter) Header() http.Header {
-	if w.rec == nil {
+	rec := w.recorded()
+	if rec == nil {
 		return http.Header{}
 	}
-	return w.rec.header
+	defer w.mu.Unlock()
+	return rec.header
 }
 
 // WriteHeader implements http.ResponseWriter. Informational statuses
 // (1xx) are not recorded; the first final status is.
 func (w *responseWriter) WriteHeader(code int) {
-	if w.rec == nil || w.rec.status != 0 || (code >= 100 && code < 200 && code != http.StatusSwitchingProtocols) {
+	rec := w.recorded()
+	if rec == nil {
 		return
 	}
-	w.rec.status = code
+	defer w.mu.Unlock()
+	if rec.status != 0 || (code >= 100 && code < 200 && code != http.StatusSwitchingProtocols) {
+		return
+	}
+	rec.status = code
 }
 
 // Write implements http.ResponseWriter. Beyond the binding's limit it keeps
 // nothing and returns [ErrResponseTooLarge].
 func (w *responseWriter) Write(p []byte) (int, error) {
-	rec := w.rec
+	rec := w.recorded()
 	if rec == nil {
 		return 0, errReleased
 	}
+	defer w.mu.Unlock()
+	return rec.write(p)
+}
+
+// write appends p to the body, up to the limit.
+func (rec *recorded) write(p []byte) (int, error) {
 	if rec.status == 0 {
 		rec.status = http.StatusOK
 	}
@@ -115,10 +152,11 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 
 // WriteString implements io.StringWriter, as Write does.
 func (w *responseWriter) WriteString(s string) (int, error) {
-	rec := w.rec
+	rec := w.recorded()
 	if rec == nil {
 		return 0, errReleased
 	}
+	defer w.mu.Unlock()
 	if int64(len(s)) <= rec.limit-int64(len(rec.body)) {
 		if rec.status == 0 {
 			rec.status = http.StatusOK
@@ -126,7 +164,7 @@ func (w *responseWriter) WriteString(s string) (int, error) {
 		rec.body = append(rec.body, s...)
 		return len(s), nil
 	}
-	return w.Write([]byte(s))
+	return rec.write([]byte(s))
 }
 
 // Flush implements http.Flusher. It does nothing: the response is the

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+
+	"github.com/ferry-mcp/ferry/route"
 )
 
 // API is the service's REST API, served under /api. Its handlers are the
@@ -67,7 +69,8 @@ func (a *API) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, errNotFound):
 		writeProblem(w, http.StatusNotFound, "No such order.")
 	default:
-		a.logger.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "request_id", r.Header.Get("X-Request-Id"), "err", err)
+		id, _ := route.RequestID(r) // not the header, which any caller can set
+		a.logger.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "request_id", id, "err", err)
 		writeProblem(w, http.StatusInternalServerError, "")
 	}
 }

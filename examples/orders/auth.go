@@ -28,8 +28,11 @@ func Auth(keys map[string]Key, logger *slog.Logger, next http.Handler) http.Hand
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key, ok := lookupKey(keys, r)
 		tool, agent := route.FromAgent(r)
+		// The request id from the context, not the header, which any
+		// caller can set: an audit record must not carry a forged one.
+		id, _ := route.RequestID(r)
 		logger.InfoContext(r.Context(), "api", "method", r.Method, "path", r.URL.Path, "user", key.User,
-			"agent", agent, "tool", tool, "request_id", r.Header.Get("X-Request-Id"))
+			"agent", agent, "tool", tool, "request_id", id)
 		switch {
 		case !ok:
 			w.Header().Set("WWW-Authenticate", `Bearer realm="orders"`)

@@ -5,15 +5,17 @@
 //
 // REST is served under /api and MCP at /mcp, on loopback by default:
 //
-//	go run . -db orders.db -keys 'k-ada=ada:write,k-bob=bob:read' -seed
+//	ORDERS_KEYS='k-ada=ada:write,k-bob=bob:read' go run . -db orders.db -seed
 //	curl -s -H 'Authorization: Bearer k-bob' http://127.0.0.1:8080/api/orders/A-1
 //
-// An MCP client sends its API key as it would to the API (Authorization:
-// Bearer k-ada); the key travels with each tool call to the API's
-// middleware, which decides. Over stdio there are no incoming headers, so
-// -stdio serves with the key of -as:
+// The keys come from the environment: a command line (-keys) is visible
+// to every user of the machine. An MCP client sends its API key as it
+// would to the API (Authorization: Bearer k-ada); the key travels with
+// each tool call to the API's middleware, which decides. Over stdio there
+// are no incoming headers, so -stdio serves with the key of $ORDERS_AS
+// (or -as):
 //
-//	go run . -stdio -as k-ada -keys 'k-ada=ada:write'
+//	ORDERS_KEYS='k-ada=ada:write' ORDERS_AS=k-ada go run . -stdio
 package main
 
 import (
@@ -97,10 +99,10 @@ func seed(ctx context.Context, s *Store) error {
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "serve HTTP at `ADDR` (put TLS and a firewall in front of anything but loopback)")
 	dbPath := flag.String("db", "orders.db", "the SQLite database `FILE`")
-	keyList := flag.String("keys", os.Getenv("ORDERS_KEYS"), "API keys, `key=user:write,key=user:read` (default $ORDERS_KEYS)")
+	keyList := flag.String("keys", os.Getenv("ORDERS_KEYS"), "API keys, `key=user:write,key=user:read` (default $ORDERS_KEYS; prefer it: other users can read a command line)")
 	doSeed := flag.Bool("seed", false, "add the demonstration orders A-1 (open) and A-2 (shipped)")
 	stdio := flag.Bool("stdio", false, "serve MCP over stdio instead of HTTP")
-	as := flag.String("as", "", "over stdio, call the API with this `KEY`")
+	as := flag.String("as", os.Getenv("ORDERS_AS"), "over stdio, call the API with this `KEY` (default $ORDERS_AS)")
 	flag.Parse()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	if err := run(logger, *addr, *dbPath, *keyList, *doSeed, *stdio, *as); err != nil {

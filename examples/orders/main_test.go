@@ -494,3 +494,24 @@ func TestAnswersFitTheOutputSchemas(t *testing.T) {
 	listSchema, err := schema.For[OrderList](nil)
 	check("list_orders", listSchema, err, a.call(t, modern, bobKey, "list_orders", `{}`))
 }
+
+// A browser's X-Request-Id is not what the audit records: only a routed
+// request has an id, and it comes from the binding, not a header.
+func TestAForgedRequestIDIsNotAudited(t *testing.T) {
+	a := newTestApp(t, nil)
+	req, err := http.NewRequestWithContext(t.Context(), "GET", a.url+"/api/orders/A-1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+bobKey)
+	req.Header.Set("X-Request-Id", "forged-id")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	recs := a.logs.records(t, "api")
+	if len(recs) != 1 || recs[0]["request_id"] != "" || recs[0]["user"] != "bob" {
+		t.Errorf("audit records %v, want one for bob with no request id", recs)
+	}
+}
