@@ -200,24 +200,23 @@ func methodNotFound(method string) error {
 func (s *Server) dispatch(ctx context.Context, r *request, p *wireParams, b []byte) (_ []byte, err error) {
 	switch r.method {
 	case "tools/list":
-		var visible func(*toolEntry) bool
-		if s.opts.Visible != nil {
-			ctx := withRequest(ctx, r)
-			visible = func(e *toolEntry) bool { return s.opts.Visible(ctx, e.info) }
-		}
-		b, err = listPage(s, r, p, b, "tools", &s.tools, visible)
+		ctx := withRequest(ctx, r)
+		b, err = listPage(s, r, p, b, "tools", &s.tools, listFilter[*toolEntry]{
+			visible: func(e *toolEntry) bool { return s.visibleTool(ctx, &e.info) },
+			always:  s.opts.ReadOnly || s.opts.Visible != nil, hook: s.opts.Visible != nil})
 	case "tools/call":
 		return s.callTool(ctx, r, p, b)
-	// Prompts and resources have no visibility hook yet: one would pass its
-	// filter here as tools/list does.
 	case "prompts/list":
-		b, err = listPage(s, r, p, b, "prompts", &s.prompts, nil)
+		b, err = listPage(s, r, p, b, "prompts", &s.prompts, listFilter[*promptEntry]{
+			visible: func(e *promptEntry) bool { return s.allowsEntry(ctx, e.prompt.Scopes, e.prompt.Roles) }})
 	case "prompts/get":
 		b, err = s.getPrompt(ctx, r, p, b)
 	case "resources/list":
-		b, err = listPage(s, r, p, b, "resources", &s.resources, nil)
+		b, err = listPage(s, r, p, b, "resources", &s.resources, listFilter[*resourceEntry]{
+			visible: func(e *resourceEntry) bool { return s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) }})
 	case "resources/templates/list":
-		b, err = listPage(s, r, p, b, "resourceTemplates", &s.templates, nil)
+		b, err = listPage(s, r, p, b, "resourceTemplates", &s.templates, listFilter[*templateEntry]{
+			visible: func(e *templateEntry) bool { return s.allowsEntry(ctx, e.tmpl.Scopes, e.tmpl.Roles) }})
 	case "resources/read":
 		b, err = s.readResource(ctx, r, p, b)
 	case "completion/complete":

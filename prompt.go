@@ -87,6 +87,9 @@ type promptEntry struct {
 
 func (e *promptEntry) key() string  { return e.prompt.Name }
 func (e *promptEntry) wire() []byte { return e.json }
+func (e *promptEntry) guarded() bool {
+	return len(e.prompt.Scopes) > 0 || len(e.prompt.Roles) > 0
+}
 
 // AddPrompt registers a prompt with its handler; [AddPrompt] (the
 // function) is the typed form, and [Server.AddPromptTemplate] registers a
@@ -389,8 +392,8 @@ func (s *Server) getPrompt(ctx context.Context, r *request, p *wireParams, b []b
 	s.mu.RLock()
 	e, ok := s.prompts.get(p.Name)
 	s.mu.RUnlock()
-	if !ok {
-		return b, NewError(CodeInvalidParams, "unknown prompt %q", p.Name)
+	if !ok || !s.allowsEntry(ctx, e.prompt.Scopes, e.prompt.Roles) {
+		return b, unknownPrompt(p.Name) // a hidden prompt reads as one that does not exist
 	}
 	args, err := promptArgs(&e.prompt, p.Arguments)
 	if err != nil {
@@ -422,4 +425,10 @@ func (s *Server) getPrompt(ctx context.Context, r *request, p *wireParams, b []b
 		b = res.Messages[i].appendJSON(b)
 	}
 	return append(b, ']'), nil
+}
+
+// unknownPrompt is the answer to a prompt that is not registered, or that
+// the caller may not see: the two read the same.
+func unknownPrompt(name string) error {
+	return NewError(CodeInvalidParams, "unknown prompt %q", name)
 }

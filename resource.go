@@ -77,6 +77,9 @@ type resourceEntry struct {
 
 func (e *resourceEntry) key() string  { return e.res.URI }
 func (e *resourceEntry) wire() []byte { return e.json }
+func (e *resourceEntry) guarded() bool {
+	return len(e.res.Scopes) > 0 || len(e.res.Roles) > 0
+}
 
 type templateEntry struct {
 	tmpl     ResourceTemplate
@@ -87,6 +90,9 @@ type templateEntry struct {
 
 func (e *templateEntry) key() string  { return e.tmpl.URITemplate }
 func (e *templateEntry) wire() []byte { return e.json }
+func (e *templateEntry) guarded() bool {
+	return len(e.tmpl.Scopes) > 0 || len(e.tmpl.Roles) > 0
+}
 
 func (e *templateEntry) hasVar(name string) bool {
 	for _, v := range e.compiled.Varnames() {
@@ -277,14 +283,18 @@ func (s *Server) RemoveResources(uris ...string) {
 
 // findResource returns the handler for uri and the template variables: a
 // resource of that URI first, else the first template (in template order)
-// that matches it.
-func (s *Server) findResource(uri string) (ResourceHandler, map[string]string, bool) {
+// that matches it, among those the caller of ctx may see: a hidden one
+// reads as one that does not exist.
+func (s *Server) findResource(ctx context.Context, uri string) (ResourceHandler, map[string]string, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if e, ok := s.resources.get(uri); ok {
+	if e, ok := s.resources.get(uri); ok && s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) {
 		return e.handler, nil, true
 	}
 	for _, t := range s.templates.sorted {
+		if !s.allowsEntry(ctx, t.tmpl.Scopes, t.tmpl.Roles) {
+			continue
+		}
 		m := t.compiled.Match(uri)
 		if m == nil {
 			continue
@@ -313,7 +323,7 @@ func (s *Server) readResource(ctx context.Context, r *request, p *wireParams, b 
 	if p.URI == "" {
 		return b, NewError(CodeInvalidParams, "resources/read needs a uri")
 	}
-	h, vars, ok := s.findResource(p.URI)
+	h, vars, ok := s.findResource(ctx, p.URI)
 	if !ok {
 		return b, notFound()
 	}

@@ -165,6 +165,9 @@ type toolEntry struct {
 
 func (e *toolEntry) key() string  { return e.tool.Name }
 func (e *toolEntry) wire() []byte { return e.json }
+func (e *toolEntry) guarded() bool {
+	return len(e.info.Scopes) > 0 || len(e.info.Roles) > 0
+}
 
 // wireTool is a tool as tools/list sends it.
 type wireTool struct {
