@@ -298,6 +298,10 @@ func (c *streamConn) write(ctx context.Context, msg []byte) {
 
 // handle serves one line: a message or, in a 2025-03-26 session, a batch.
 func (c *streamConn) handle(ctx context.Context, line []byte) {
+	if err := c.srv.checkShape(line); err != nil {
+		c.write(ctx, appendErrorResponse(nil, nil, err))
+		return
+	}
 	if jsonrpc.IsBatch(line) {
 		c.mu.Lock()
 		v := c.version

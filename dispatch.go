@@ -6,6 +6,7 @@ import (
 	"errors"
 	"runtime/debug"
 	"strconv"
+	"strings"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
@@ -293,4 +294,21 @@ func (s *Server) legacyState(ctx context.Context, r *request, p *wireParams) err
 		}
 		return r.state.subscribe(ctx, p.URI, r.method == "resources/subscribe")
 	}
+}
+
+// checkShape refuses a message (or batch) that nests deeper than
+// [ServerOptions.MaxJSONDepth] (a parse error: it is not decoded) or
+// whose envelope repeats a member or has a case variant of one (an
+// invalid request), before it is decoded. The error has no id, since the
+// id cannot be trusted.
+func (s *Server) checkShape(data []byte) error {
+	err := jsonrpc.CheckShape(data, s.maxDepth)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, jsonrpc.ErrTooDeep):
+		return &Error{Code: CodeParseError, Message: "parse error: the message nests arrays and objects more than " +
+			strconv.Itoa(s.maxDepth) + " levels deep"}
+	}
+	return &Error{Code: CodeInvalidRequest, Message: "invalid request: " + strings.TrimPrefix(err.Error(), "jsonrpc: ")}
 }

@@ -79,6 +79,7 @@ type request struct {
 	caps    clientCaps
 	session string
 	header  http.Header
+	remote  string // the HTTP client's address (RemoteAddr), or ""
 
 	// level is the log threshold for this request.
 	level LogLevel
@@ -137,6 +138,7 @@ type peer struct {
 	calls   *pendingCalls
 	closing <-chan struct{}
 	header  http.Header
+	remote  string
 	watch   *watcher
 	places  *places
 }
@@ -146,7 +148,7 @@ type peer struct {
 // modern request, [request.join] for a legacy session's.
 func (s *Server) newRequest(m *jsonrpc.Message, p peer) *request {
 	return &request{srv: s, id: m.ID, method: m.Method, out: p.out, calls: p.calls, closing: p.closing,
-		header: p.header, watch: p.watch, places: p.places}
+		header: p.header, remote: p.remote, watch: p.watch, places: p.places}
 }
 
 // legacySession is what a request of a legacy session learns from it:

@@ -167,6 +167,9 @@ type Server struct {
 	versions      versionSet
 	keys          *keyring
 	pageSize      int
+	timeout       time.Duration // a tool call's deadline; 0: none
+	limits        *callLimits   // per-caller limits, or nil
+	maxDepth      int           // how deeply a message may nest
 
 	infoOnce sync.Once
 	info     []byte // serverInfo JSON
@@ -210,6 +213,15 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 	s.pageSize = s.opts.PageSize
 	if s.pageSize <= 0 {
 		s.pageSize = DefaultPageSize
+	}
+	s.timeout = s.opts.CallTimeout
+	if s.timeout == 0 {
+		s.timeout = DefaultCallTimeout
+	}
+	s.limits = newCallLimits(&s.opts)
+	s.maxDepth = s.opts.MaxJSONDepth
+	if s.maxDepth <= 0 {
+		s.maxDepth = DefaultMaxJSONDepth
 	}
 	return s
 }

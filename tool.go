@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/ferry-mcp/ferry/schema"
@@ -271,7 +272,11 @@ func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []by
 	s.mu.RUnlock()
 	ctx = withRequest(ctx, r)
 	r.tool = p.Name // Visible may read it from the CallInfo
-	if !ok || !s.visibleTool(ctx, &e.info) {
+	acc := accessOK
+	if ok && s.mayHide(&e.info) {
+		acc = s.toolAccess(ctx, &e.info)
+	}
+	if !ok || acc == accessHidden {
 		r.tool = ""
 		return b, unknownTool(p.Name)
 	}
@@ -283,7 +288,7 @@ func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []by
 	if logging {
 		start = time.Now()
 	}
-	res, err := e.handler(ctx, &CallToolRequest{Name: p.Name, Arguments: p.Arguments, Tool: e.info})
+	res, err := s.serveCall(ctx, r, e, p, acc)
 	if r.inputPending() {
 		err = errInputPending
 	}
@@ -309,6 +314,26 @@ func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []by
 		s.logCall(ctx, r, res, nil, start)
 	}
 	return out, nil
+}
+
+// serveCall runs a visible tool's call, unless it is shown for step-up
+// (acc) or a per-caller limit refuses it: then the refusal is the result,
+// and the handler does not run.
+func (s *Server) serveCall(ctx context.Context, r *request, e *toolEntry, p *wireParams, acc access) (*ToolResult, error) {
+	if acc == accessStepUp {
+		setOutcome(ctx, outcomeRefused, RefusalForbidden)
+		caller, _ := PrincipalFromContext(ctx)
+		return ErrorResult("forbidden: this tool needs the scope(s) " + strings.Join(s.MissingScopes(caller, e.info.Scopes), ", ")), nil
+	}
+	if s.limits != nil {
+		st, refusal := s.limits.admit(callerOf(ctx, r))
+		if refusal != nil {
+			setOutcome(ctx, outcomeLimited, RefusalUnavailable)
+			return ErrorResult(refusal.Error()), nil
+		}
+		defer s.limits.release(st)
+	}
+	return s.runTool(ctx, e, &CallToolRequest{Name: p.Name, Arguments: p.Arguments, Tool: e.info})
 }
 
 // masked logs an unexpected failure and returns the result the model sees:
