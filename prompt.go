@@ -123,7 +123,7 @@ func (s *Server) addPrompt(p Prompt, h PromptHandler) {
 		Description string           `json:"description,omitempty"`
 		Arguments   []PromptArgument `json:"arguments,omitempty"`
 		Icons       []Icon           `json:"icons,omitempty"`
-	}{p.Name, p.Title, p.Description, p.Arguments, p.Icons})
+	}{p.Name, p.Title, s.describe(p.Description, p.Scopes, p.Roles), p.Arguments, p.Icons})
 	if err != nil {
 		s.problem(fmt.Errorf("prompt %q: %w", p.Name, err))
 		return

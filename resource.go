@@ -112,7 +112,9 @@ func (s *Server) AddResource(r Resource, h ResourceHandler) {
 		s.problem(fmt.Errorf("resource %q: a resource needs a URI and a name", r.URI))
 		return
 	}
-	data, err := marshalInto(nil, r)
+	listed := r
+	listed.Description = s.describe(r.Description, r.Scopes, r.Roles)
+	data, err := marshalInto(nil, listed)
 	if err != nil {
 		s.problem(fmt.Errorf("resource %q: %w", r.URI, err))
 		return
@@ -143,7 +145,9 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 			s.problem(fmt.Errorf("resource template %q: completion values for %q, which is not one of its variables", t.URITemplate, name))
 		}
 	}
-	data, err := marshalInto(nil, t)
+	listed := t
+	listed.Description = s.describe(t.Description, t.Scopes, t.Roles)
+	data, err := marshalInto(nil, listed)
 	if err != nil {
 		s.problem(fmt.Errorf("resource template %q: %w", t.URITemplate, err))
 		return

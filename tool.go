@@ -70,6 +70,13 @@ type Tool struct {
 	// Roles name the groups allowed to call the tool: a caller in any one
 	// of them may (see [Principal.HasAnyRole]). If empty, the tool needs
 	// no role.
+	//
+	// A caller who lacks a role or a scope (an anonymous one lacks them
+	// all) does not see the tool: it is left out of tools/list, of the
+	// schema resources and of completions, and calling it gets exactly the
+	// answer an unknown tool gets, in both eras. With
+	// [ServerOptions.StepUp], an authenticated caller who has a role but
+	// lacks scopes sees it and is asked for them instead.
 	Roles []string
 
 	// Icons are images a client may show for the tool.
@@ -208,6 +215,7 @@ func (s *Server) AddTool(t Tool, h ToolHandler) {
 }
 
 func (s *Server) addTool(t Tool, h ToolHandler) {
+	t.Description = s.describe(t.Description, t.Scopes, t.Roles)
 	ts, problems := s.compileSchemas(&t)
 	problems = append(problems, checkTool(&t)...)
 	if t.InputSchema != nil && ts.validator == nil {
