@@ -112,8 +112,19 @@ func (s *Server) stepUpScopes(ctx context.Context, name string) []string {
 	if !ok || s.toolAccess(ctx, &e.info) != accessStepUp {
 		return nil
 	}
+	return s.stepUpMissing(ctx, e.info.Scopes)
+}
+
+// stepUpMissing returns the scopes of need the caller of ctx lacks, as a
+// step-up names them: without offline_access, which the 2026-07-28 rules
+// keep out of challenges, unless it is all that is missing.
+func (s *Server) stepUpMissing(ctx context.Context, need []string) []string {
 	p, _ := PrincipalFromContext(ctx)
-	return s.MissingScopes(p, e.info.Scopes)
+	missing := s.MissingScopes(p, need)
+	if rest := slices.DeleteFunc(slices.Clone(missing), func(sc string) bool { return sc == "offline_access" }); len(rest) > 0 {
+		return rest
+	}
+	return missing
 }
 
 // mayHide reports whether t can be hidden from anyone, so that the

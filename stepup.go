@@ -51,12 +51,11 @@ func (h *HTTPHandler) stepUpBatch(ctx context.Context, body []byte) []string {
 }
 
 // writeStepUp answers HTTP 403 with the insufficient_scope challenge of
-// RFC 6750 section 3.1 naming every scope missing (offline_access never,
-// as the 2026-07-28 rules ask), the resource metadata URL when
+// RFC 6750 section 3.1 naming every scope missing (see
+// [Server.stepUpMissing]), the resource metadata URL when
 // configured, and a JSON-RPC error with [CodeInsufficientScope] and the
 // request's id (null for a batch).
 func (h *HTTPHandler) writeStepUp(w http.ResponseWriter, id []byte, missing []string) {
-	missing = slices.DeleteFunc(slices.Clone(missing), func(s string) bool { return s == "offline_access" })
 	desc := "this tool needs the scope(s) " + strings.Join(missing, ", ")
 	var c strings.Builder
 	c.WriteString(`Bearer error="insufficient_scope", scope="`)

@@ -330,8 +330,7 @@ func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []by
 func (s *Server) serveCall(ctx context.Context, r *request, e *toolEntry, p *wireParams, acc access) (*ToolResult, error) {
 	if acc == accessStepUp {
 		setOutcome(ctx, outcomeRefused, RefusalForbidden)
-		caller, _ := PrincipalFromContext(ctx)
-		return ErrorResult("forbidden: this tool needs the scope(s) " + strings.Join(s.MissingScopes(caller, e.info.Scopes), ", ")), nil
+		return ErrorResult("forbidden: this tool needs the scope(s) " + strings.Join(s.stepUpMissing(ctx, e.info.Scopes), ", ")), nil
 	}
 	if s.limits != nil {
 		st, refusal := s.limits.admit(callerOf(ctx, r))
