@@ -223,7 +223,7 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest
 		return o.res, o.err
 	case <-tctx.Done():
 	}
-	if context.Cause(tctx) != errCallTimedOut {
+	if !errors.Is(context.Cause(tctx), errCallTimedOut) {
 		o := <-done // the request was cancelled: the handler should stop soon
 		return o.res, o.err
 	}
