@@ -104,6 +104,7 @@ func (c *streamConn) done() {
 // the connection's context and waits for the goroutine.
 func (c *streamConn) watchChanges(ctx context.Context) (stop func()) {
 	w := newWatcher(c.wants)
+	w.caller = ctx
 	w.direct = c.tryChange
 	unwatch := c.srv.watch(w)
 	var wg sync.WaitGroup
@@ -367,6 +368,7 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 				return
 			}
 			w = want.watcher()
+			w.caller = ctx
 			stop = c.srv.watch(w)
 		}
 	}

@@ -182,6 +182,7 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	wt := newWatcher(func(c change) bool { return c.uri == "" || ls.subscribed(c.uri) })
+	wt.caller = ctx
 	stop := h.srv.watch(wt)
 	defer stop()
 	sw := &streamWriter{w: w, sse: true, prime: primes(sess.version)}

@@ -90,6 +90,10 @@ func (e *promptEntry) wire() []byte { return e.json }
 func (e *promptEntry) guarded() bool {
 	return len(e.prompt.Scopes) > 0 || len(e.prompt.Roles) > 0
 }
+func (e *promptEntry) openTo(*Server) bool { return !e.guarded() }
+func (e *promptEntry) visibleTo(s *Server, ctx context.Context) bool {
+	return s.allowsEntry(ctx, e.prompt.Scopes, e.prompt.Roles)
+}
 
 // AddPrompt registers a prompt with its handler; [AddPrompt] (the
 // function) is the typed form, and [Server.AddPromptTemplate] registers a
@@ -136,22 +140,25 @@ func (s *Server) addPrompt(p Prompt, h PromptHandler) {
 		}
 		return nil
 	}
-	if s.admit("prompt", p.Name, checkPrompt(&p), dup, func() { s.prompts.add(&promptEntry{prompt: p, handler: h, json: data}) }) {
-		s.listChanged("notifications/prompts/list_changed")
+	e := &promptEntry{prompt: p, handler: h, json: data}
+	if s.admit("prompt", p.Name, checkPrompt(&p), dup, func() { s.prompts.add(e) }) {
+		s.listChanged("notifications/prompts/list_changed", audienceOf(s, []*promptEntry{e}))
 	}
 }
 
 // RemovePrompts removes the named prompts; names that are not registered
 // are ignored.
 func (s *Server) RemovePrompts(names ...string) {
-	removed := false
+	var removed []*promptEntry
 	s.mu.Lock()
 	for _, n := range names {
-		removed = s.prompts.remove(n) || removed
+		if e, ok := s.prompts.get(n); ok && s.prompts.remove(n) {
+			removed = append(removed, e)
+		}
 	}
 	s.mu.Unlock()
-	if removed {
-		s.listChanged("notifications/prompts/list_changed")
+	if len(removed) > 0 {
+		s.listChanged("notifications/prompts/list_changed", audienceOf(s, removed))
 	}
 }
 

@@ -80,6 +80,10 @@ func (e *resourceEntry) wire() []byte { return e.json }
 func (e *resourceEntry) guarded() bool {
 	return len(e.res.Scopes) > 0 || len(e.res.Roles) > 0
 }
+func (e *resourceEntry) openTo(*Server) bool { return !e.guarded() }
+func (e *resourceEntry) visibleTo(s *Server, ctx context.Context) bool {
+	return s.allowsEntry(ctx, e.res.Scopes, e.res.Roles)
+}
 
 type templateEntry struct {
 	tmpl     ResourceTemplate
@@ -92,6 +96,10 @@ func (e *templateEntry) key() string  { return e.tmpl.URITemplate }
 func (e *templateEntry) wire() []byte { return e.json }
 func (e *templateEntry) guarded() bool {
 	return len(e.tmpl.Scopes) > 0 || len(e.tmpl.Roles) > 0
+}
+func (e *templateEntry) openTo(*Server) bool { return !e.guarded() }
+func (e *templateEntry) visibleTo(s *Server, ctx context.Context) bool {
+	return s.allowsEntry(ctx, e.tmpl.Scopes, e.tmpl.Roles)
 }
 
 func (e *templateEntry) hasVar(name string) bool {
@@ -119,10 +127,11 @@ func (s *Server) AddResource(r Resource, h ResourceHandler) {
 		s.problem(fmt.Errorf("resource %q: %w", r.URI, err))
 		return
 	}
+	e := &resourceEntry{res: r, handler: h, json: data}
 	s.mu.Lock()
-	s.resources.add(&resourceEntry{res: r, handler: h, json: data})
+	s.resources.add(e)
 	s.mu.Unlock()
-	s.listChanged("notifications/resources/list_changed")
+	s.listChanged("notifications/resources/list_changed", audienceOf(s, []watchedEntry{e}))
 }
 
 // AddResourceTemplate registers a resource template whose handler reads the
@@ -152,10 +161,11 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 		s.problem(fmt.Errorf("resource template %q: %w", t.URITemplate, err))
 		return
 	}
+	e := &templateEntry{tmpl: t, handler: h, compiled: compiled, json: data}
 	s.mu.Lock()
-	s.templates.add(&templateEntry{tmpl: t, handler: h, compiled: compiled, json: data})
+	s.templates.add(e)
 	s.mu.Unlock()
-	s.listChanged("notifications/resources/list_changed")
+	s.listChanged("notifications/resources/list_changed", audienceOf(s, []watchedEntry{e}))
 }
 
 // AddResourceTemplate registers a resource template whose variables fill
@@ -273,15 +283,19 @@ func setScalar(v reflect.Value, raw string) error {
 
 // RemoveResources removes resources and templates by URI or URI template.
 func (s *Server) RemoveResources(uris ...string) {
-	removed := false
+	var removed []watchedEntry
 	s.mu.Lock()
 	for _, u := range uris {
-		removed = s.resources.remove(u) || removed
-		removed = s.templates.remove(u) || removed
+		if e, ok := s.resources.get(u); ok && s.resources.remove(u) {
+			removed = append(removed, e)
+		}
+		if e, ok := s.templates.get(u); ok && s.templates.remove(u) {
+			removed = append(removed, e)
+		}
 	}
 	s.mu.Unlock()
-	if removed {
-		s.listChanged("notifications/resources/list_changed")
+	if len(removed) > 0 {
+		s.listChanged("notifications/resources/list_changed", audienceOf(s, removed))
 	}
 }
 

@@ -176,6 +176,10 @@ func (e *toolEntry) wire() []byte { return e.json }
 func (e *toolEntry) guarded() bool {
 	return len(e.info.Scopes) > 0 || len(e.info.Roles) > 0
 }
+func (e *toolEntry) openTo(s *Server) bool { return !s.mayHide(&e.info) }
+func (e *toolEntry) visibleTo(s *Server, ctx context.Context) bool {
+	return s.visibleTool(ctx, &e.info)
+}
 
 // wireTool is a tool as tools/list sends it.
 type wireTool struct {
@@ -246,21 +250,23 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 		return nil
 	}
 	if s.admit("tool", t.Name, problems, dup, func() { s.tools.add(e) }) {
-		s.listChanged("notifications/tools/list_changed")
+		s.listChanged("notifications/tools/list_changed", audienceOf(s, []*toolEntry{e}))
 	}
 }
 
 // RemoveTools removes the named tools; names that are not registered are
 // ignored.
 func (s *Server) RemoveTools(names ...string) {
-	removed := false
+	var removed []*toolEntry
 	s.mu.Lock()
 	for _, n := range names {
-		removed = s.tools.remove(n) || removed
+		if e, ok := s.tools.get(n); ok && s.tools.remove(n) {
+			removed = append(removed, e)
+		}
 	}
 	s.mu.Unlock()
-	if removed {
-		s.listChanged("notifications/tools/list_changed")
+	if len(removed) > 0 {
+		s.listChanged("notifications/tools/list_changed", audienceOf(s, removed))
 	}
 }
 
