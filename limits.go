@@ -5,7 +5,6 @@ package ferry
 
 import (
 	"context"
-	"errors"
 	"math"
 	"net"
 	"strconv"
@@ -176,10 +175,6 @@ func (l *callLimits) stateLocked(key callerKey, now time.Time) *callerState {
 	return st
 }
 
-// errCallTimedOut is the cause of a call's context ended by
-// [ServerOptions.CallTimeout].
-var errCallTimedOut = errors.New("ferry: the tool call timed out")
-
 // timedOut is the result of a call past its deadline.
 func (s *Server) timedOut(ctx context.Context) *ToolResult {
 	setOutcome(ctx, outcomeTimedOut, RefusalUnavailable)
@@ -200,33 +195,59 @@ type toolRun struct {
 	err error
 }
 
+// runner is what a call under a deadline needs beyond its context: the
+// channel its handler's goroutine answers on and the deadline's timer.
+// Runners are pooled: a call whose handler returned in time puts its
+// runner back; a call that timed out leaves it to the handler's
+// goroutine, which still answers on it.
+type runner struct {
+	result chan toolRun // buffered: the handler never waits on it
+	timer  *time.Timer  // stopped while pooled
+}
+
+var runners = sync.Pool{New: func() any {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return &runner{result: make(chan toolRun, 1), timer: t}
+}}
+
 // runTool runs the tool's handler chain under the call's deadline. The
 // handler runs on its own goroutine, so that the call is answered at the
 // deadline even when the handler ignores its context; it is left to
 // finish (the log says so), and what it returns then is dropped. A
 // handler that returns after its deadline with an error reads as timed
 // out (see [Server.mapToolError]). When the request itself is cancelled,
-// the handler is waited for, as it would be without a deadline.
+// the handler is waited for, as it would be without a deadline. The
+// handler's context ends when the call does, as a context from
+// [context.WithTimeout] would.
 func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest) (*ToolResult, error) {
 	if s.timeout <= 0 {
 		return e.handler(ctx, req)
 	}
-	tctx, cancel := context.WithTimeoutCause(ctx, s.timeout, errCallTimedOut)
-	defer cancel()
-	done := make(chan toolRun, 1)
-	go func() {
-		res, err := e.handler(tctx, req)
-		done <- toolRun{res, err}
-	}()
+	rn := runners.Get().(*runner)
+	cc := newCallCtx(ctx, time.Now().Add(s.timeout))
+	rn.timer.Reset(s.timeout)
+	go rn.run(cc, e.handler, req)
 	select {
-	case o := <-done:
+	case o := <-rn.result:
+		rn.timer.Stop()
+		cc.end(context.Canceled, false)
+		runners.Put(rn)
 		return o.res, o.err
-	case <-tctx.Done():
-	}
-	if !errors.Is(context.Cause(tctx), errCallTimedOut) {
-		o := <-done // the request was cancelled: the handler should stop soon
+	case <-rn.timer.C:
+		cc.end(context.DeadlineExceeded, true)
+	case <-ctx.Done():
+		rn.timer.Stop()
+		cc.end(ctx.Err(), false)
+		o := <-rn.result // the request was cancelled: the handler should stop soon
 		return o.res, o.err
 	}
 	s.logger.WarnContext(ctx, "tool call timed out; its handler is still running", "tool", req.Name, "timeout", s.timeout)
 	return s.timedOut(ctx), nil
+}
+
+// run runs h on the runner's goroutine and answers on rn.result.
+func (rn *runner) run(ctx context.Context, h ToolHandler, req *CallToolRequest) {
+	res, err := h(ctx, req)
+	rn.result <- toolRun{res, err}
 }

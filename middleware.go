@@ -74,7 +74,7 @@ func (s *Server) mapToolError(ctx context.Context, req *CallToolRequest, err err
 		return r, nil
 	}
 	if ctx.Err() != nil {
-		if errors.Is(context.Cause(ctx), errCallTimedOut) {
+		if callTimedOut(ctx) {
 			return s.timedOut(ctx), nil
 		}
 		setOutcome(ctx, outcomeCanceled, "")
