@@ -220,14 +220,21 @@ var runners = sync.Pool{New: func() any {
 // the handler is waited for, as it would be without a deadline. The
 // handler's context ends when the call does, as a context from
 // [context.WithTimeout] would.
-func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest) (*ToolResult, error) {
+//
+// place, when not nil, is the caller's place taken by the call (see
+// [callLimits.admit]): it is given back when the handler returns, so that
+// a handler left running past its deadline still counts.
+func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest, place *callerState) (*ToolResult, error) {
 	if s.timeout <= 0 {
+		if place != nil {
+			defer s.limits.release(place)
+		}
 		return e.handler(ctx, req)
 	}
 	rn := runners.Get().(*runner)
 	cc := newCallCtx(ctx, time.Now().Add(s.timeout))
 	rn.timer.Reset(s.timeout)
-	go rn.run(cc, e.handler, req)
+	go rn.run(cc, e.handler, req, s.limits, place)
 	select {
 	case o := <-rn.result:
 		rn.timer.Stop()
@@ -246,8 +253,12 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest
 	return s.timedOut(ctx), nil
 }
 
-// run runs h on the runner's goroutine and answers on rn.result.
-func (rn *runner) run(ctx context.Context, h ToolHandler, req *CallToolRequest) {
+// run runs h on the runner's goroutine, gives the caller's place back to
+// l, if it took one, and answers on rn.result.
+func (rn *runner) run(ctx context.Context, h ToolHandler, req *CallToolRequest, l *callLimits, place *callerState) {
 	res, err := h(ctx, req)
+	if place != nil {
+		l.release(place)
+	}
 	rn.result <- toolRun{res, err}
 }

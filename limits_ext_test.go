@@ -98,3 +98,41 @@ func TestTooManyConcurrentCallsAreRefused(t *testing.T) {
 		t.Errorf("bob's call after his ended: %s", got.body)
 	}
 }
+
+// A call answered at its deadline keeps its caller's place until its
+// handler returns: handlers that ignore their context cannot pile up.
+func TestTimedOutCallKeepsItsPlaceUntilItsHandlerReturns(t *testing.T) {
+	stuck := make(chan struct{})
+	returned := make(chan struct{})
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: 30 * time.Millisecond, MaxCallsPerCaller: 1, CallRate: -1})
+	srv.AddTool(ferry.Tool{Name: "stuck", Description: "Ignores its context."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		<-stuck
+		defer close(returned)
+		return nil, nil
+	})
+	srv.AddTool(ferry.Tool{Name: "quick", Description: "Answers at once."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		return ferry.NewResult(ferry.Text("quick")), nil
+	})
+	ts := httptest.NewServer(asCaller(ferry.NewHTTPHandler(srv, nil)))
+	t.Cleanup(ts.Close)
+	modern, bob := eras[1], []string{"X-User", "bob"}
+	if got := modern.send(t, ts.URL, "tools/call", "stuck", `"name":"stuck","arguments":{}`, bob...); !strings.Contains(got.body, "timed out after 30ms") {
+		t.Fatalf("stuck: %s", got.body)
+	}
+	if got := modern.send(t, ts.URL, "tools/call", "quick", `"name":"quick","arguments":{}`, bob...); !strings.Contains(got.body, "too many calls at once") {
+		t.Errorf("while the handler runs on: %s", got.body)
+	}
+	close(stuck)
+	<-returned
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		got := modern.send(t, ts.URL, "tools/call", "quick", `"name":"quick","arguments":{}`, bob...)
+		if strings.Contains(got.body, `"text":"quick"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the handler returned: %s", got.body)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -137,7 +137,9 @@ type ServerOptions struct {
 	// IP (the host of the request's RemoteAddr: X-Forwarded-For is not
 	// trusted, so behind a proxy every anonymous caller is the proxy, and
 	// an authenticator should run in front); every anonymous stdio caller
-	// is one. If zero, [DefaultMaxCallsPerCaller]; if negative, no limit.
+	// is one. A call answered at its CallTimeout keeps its place until its
+	// handler returns, so handlers that ignore their context cannot pile
+	// up. If zero, [DefaultMaxCallsPerCaller]; if negative, no limit.
 	MaxCallsPerCaller int
 	// CallRate is how many tools/call requests per second one caller (as
 	// for MaxCallsPerCaller) may make on average, and CallBurst how many

@@ -338,15 +338,16 @@ func (s *Server) serveCall(ctx context.Context, r *request, e *toolEntry, p *wir
 		setOutcome(ctx, outcomeRefused, RefusalForbidden)
 		return ErrorResult("forbidden: this tool needs the scope(s) " + strings.Join(s.stepUpMissing(ctx, e.info.Scopes), ", ")), nil
 	}
+	var place *callerState
 	if s.limits != nil {
 		st, refusal := s.limits.admit(callerOf(ctx, r))
 		if refusal != nil {
 			setOutcome(ctx, outcomeLimited, RefusalUnavailable)
 			return ErrorResult(refusal.Error()), nil
 		}
-		defer s.limits.release(st)
+		place = st
 	}
-	return s.runTool(ctx, e, &CallToolRequest{Name: p.Name, Arguments: p.Arguments, Tool: e.info})
+	return s.runTool(ctx, e, &CallToolRequest{Name: p.Name, Arguments: p.Arguments, Tool: e.info}, place)
 }
 
 // masked logs an unexpected failure and returns the result the model sees:
