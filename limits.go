@@ -195,14 +195,21 @@ type toolRun struct {
 	err error
 }
 
-// runner is what a call under a deadline needs beyond its context: the
-// channel its handler's goroutine answers on and the deadline's timer.
-// Runners are pooled: a call whose handler returned in time puts its
-// runner back; a call that timed out leaves it to the handler's
-// goroutine, which still answers on it.
+// runner is a call under a deadline as the goroutine that runs its
+// handler sees it, with the channel the handler's result goes back on and
+// the deadline's timer. Runners are pooled: a call whose handler returned
+// in time puts its runner back; a call that timed out leaves it to the
+// handler's goroutine, which still answers on it.
 type runner struct {
 	result chan toolRun // buffered: the handler never waits on it
 	timer  *time.Timer  // stopped while pooled
+
+	// The call, set for each one.
+	ctx   context.Context //nolint:containedctx // the call's own, handed to the goroutine that runs it
+	h     ToolHandler
+	req   *CallToolRequest
+	l     *callLimits
+	place *callerState
 }
 
 var runners = sync.Pool{New: func() any {
@@ -212,14 +219,14 @@ var runners = sync.Pool{New: func() any {
 }}
 
 // runTool runs the tool's handler chain under the call's deadline. The
-// handler runs on its own goroutine, so that the call is answered at the
-// deadline even when the handler ignores its context; it is left to
-// finish (the log says so), and what it returns then is dropped. A
-// handler that returns after its deadline with an error reads as timed
-// out (see [Server.mapToolError]). When the request itself is cancelled,
-// the handler is waited for, as it would be without a deadline. The
-// handler's context ends when the call does, as a context from
-// [context.WithTimeout] would.
+// handler runs on another goroutine (see [callWorkers]), so that the call
+// is answered at the deadline even when the handler ignores its context;
+// it is left to finish (the log says so), and what it returns then is
+// dropped. A handler that returns after its deadline with an error reads
+// as timed out (see [Server.mapToolError]). When the request itself is
+// cancelled, the handler is waited for, as it would be without a
+// deadline. The handler's context ends when the call does, as a context
+// from [context.WithTimeout] would.
 //
 // place, when not nil, is the caller's place taken by the call (see
 // [callLimits.admit]): it is given back when the handler returns, so that
@@ -233,8 +240,9 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest
 	}
 	rn := runners.Get().(*runner)
 	cc := newCallCtx(ctx, time.Now().Add(s.timeout))
+	rn.ctx, rn.h, rn.req, rn.l, rn.place = cc, e.handler, req, s.limits, place
 	rn.timer.Reset(s.timeout)
-	go rn.run(cc, e.handler, req, s.limits, place)
+	s.workers.run(rn)
 	select {
 	case o := <-rn.result:
 		rn.timer.Stop()
@@ -253,12 +261,57 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest
 	return s.timedOut(ctx), nil
 }
 
-// run runs h on the runner's goroutine, gives the caller's place back to
-// l, if it took one, and answers on rn.result.
-func (rn *runner) run(ctx context.Context, h ToolHandler, req *CallToolRequest, l *callLimits, place *callerState) {
-	res, err := h(ctx, req)
-	if place != nil {
-		l.release(place)
+// exec runs the call's handler, gives the caller's place back, if it took
+// one, and answers on rn.result.
+func (rn *runner) exec() {
+	res, err := rn.h(rn.ctx, rn.req)
+	if rn.place != nil {
+		rn.l.release(rn.place)
 	}
+	rn.ctx, rn.h, rn.req, rn.l, rn.place = nil, nil, nil, nil, nil
 	rn.result <- toolRun{res, err}
+}
+
+// callWorkerIdle is how long a goroutine of [callWorkers] waits for a
+// call before it ends.
+const callWorkerIdle = 30 * time.Second
+
+// callWorkers are the goroutines that run the handlers of calls under a
+// deadline. A goroutine is kept for the next call rather than started for
+// each (whose stack would grow, by copying, on every call), and ends
+// once a whole [callWorkerIdle] passed without a call, so that idle
+// servers hold none. Its zero value is not usable; see newCallWorkers.
+type callWorkers struct {
+	jobs chan *runner // unbuffered: a send succeeds only when a goroutine is idle
+}
+
+func newCallWorkers() *callWorkers { return &callWorkers{jobs: make(chan *runner)} }
+
+// run hands rn to an idle goroutine, or starts one.
+func (w *callWorkers) run(rn *runner) {
+	select {
+	case w.jobs <- rn:
+	default:
+		go w.loop(rn)
+	}
+}
+
+func (w *callWorkers) loop(rn *runner) {
+	idle := time.NewTimer(callWorkerIdle) // not reset per call: it checks, each period, that one came
+	defer idle.Stop()
+	for {
+		rn.exec()
+		used := true
+		for rn = nil; rn == nil; {
+			select {
+			case rn = <-w.jobs:
+			case <-idle.C:
+				if !used {
+					return
+				}
+				used = false
+				idle.Reset(callWorkerIdle)
+			}
+		}
+	}
 }

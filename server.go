@@ -171,6 +171,7 @@ type Server struct {
 	pageSize      int
 	timeout       time.Duration // a tool call's deadline; 0: none
 	limits        *callLimits   // per-caller limits, or nil
+	workers       *callWorkers  // run the handlers of calls under a deadline
 	maxDepth      int           // how deeply a message may nest
 
 	infoOnce sync.Once
@@ -221,6 +222,7 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 		s.timeout = DefaultCallTimeout
 	}
 	s.limits = newCallLimits(&s.opts)
+	s.workers = newCallWorkers()
 	s.maxDepth = s.opts.MaxJSONDepth
 	if s.maxDepth <= 0 {
 		s.maxDepth = DefaultMaxJSONDepth

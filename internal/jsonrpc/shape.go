@@ -98,22 +98,29 @@ func (sc *shapeScan) keyAt() bool {
 // included).
 func (sc *shapeScan) member(raw []byte) error {
 	name := raw
-	if bytes.IndexByte(raw, '\\') >= 0 {
+	switch {
+	case bytes.IndexByte(raw, '\\') >= 0:
 		var s string
 		if json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s) != nil {
 			return nil // not JSON: the decoder says so
 		}
 		name = []byte(s)
+	case len(raw) < 2 || len(raw) > 8:
+		// No member's name, nor a case variant of one ("ſ" is two bytes
+		// and folds to "s"), is this long.
+		return nil
 	}
 	for i, m := range envelope {
-		switch {
-		case string(name) == m:
+		if string(name) == m {
 			if sc.seen&(1<<i) != 0 {
 				return fmt.Errorf("%w: %q is sent twice", ErrMember, m)
 			}
 			sc.seen |= 1 << i
 			return nil
-		case bytes.EqualFold(name, []byte(m)):
+		}
+	}
+	for _, m := range envelope {
+		if bytes.EqualFold(name, []byte(m)) {
 			return fmt.Errorf("%w: %s is not a member; the member is %q", ErrMember, strconv.Quote(string(name)), m)
 		}
 	}
@@ -123,13 +130,20 @@ func (sc *shapeScan) member(raw []byte) error {
 // stringEnd returns the index of the quote that closes the string whose
 // contents start at i, or len(data) when it is not closed.
 func stringEnd(data []byte, i int) int {
-	for ; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i
+	for i < len(data) {
+		q := bytes.IndexByte(data[i:], '"')
+		if q < 0 {
+			return len(data)
 		}
+		q += i
+		n := 0 // the backslashes before the quote: an odd number escapes it
+		for j := q - 1; j >= i && data[j] == '\\'; j-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		i = q + 1
 	}
 	return len(data)
 }

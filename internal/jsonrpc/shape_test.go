@@ -21,6 +21,8 @@ func TestCheckShape(t *testing.T) {
 		{"one too deep", `{"a":` + deep(8) + `}`, ErrTooDeep},
 		{"brackets in strings do not count", `{"a":"` + deep(100) + `"}`, nil},
 		{"escaped quote in a string", `{"a":"\"[[[[[[[[[[","method":"x"}`, nil},
+		{"escaped backslash before a quote", `{"a":"x\\\\","method":"p","method":"q"}`, ErrMember},
+		{"long keys are no members", `{"jsonrpc":"2.0","id":1,"method":"x","parameters":{},"identifier":2}`, nil},
 		{"method twice", `{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/call"}`, ErrMember},
 		{"id twice", `{"id":1,"jsonrpc":"2.0","id":2,"method":"ping"}`, ErrMember},
 		{"case variant", `{"jsonrpc":"2.0","id":1,"Method":"ping"}`, ErrMember},
