@@ -196,27 +196,17 @@ type toolRun struct {
 }
 
 // runner is a call under a deadline as the goroutine that runs its
-// handler sees it, with the channel the handler's result goes back on and
-// the deadline's timer. Runners are pooled: a call whose handler returned
-// in time puts its runner back; a call that timed out leaves it to the
-// handler's goroutine, which still answers on it.
+// handler sees it, with the channel the handler's result goes back on.
+// Nothing of it is pooled: a [testing/synctest] bubble may not share
+// channels or timers with the world outside it.
 type runner struct {
 	result chan toolRun // buffered: the handler never waits on it
-	timer  *time.Timer  // stopped while pooled
-
-	// The call, set for each one.
-	ctx   context.Context //nolint:containedctx // the call's own, handed to the goroutine that runs it
-	h     ToolHandler
-	req   *CallToolRequest
-	l     *callLimits
-	place *callerState
+	ctx    *callCtx
+	h      ToolHandler
+	req    *CallToolRequest
+	l      *callLimits
+	place  *callerState
 }
-
-var runners = sync.Pool{New: func() any {
-	t := time.NewTimer(time.Hour)
-	t.Stop()
-	return &runner{result: make(chan toolRun, 1), timer: t}
-}}
 
 // runTool runs the tool's handler chain under the call's deadline. The
 // handler runs on another goroutine (see [callWorkers]), so that the call
@@ -238,21 +228,22 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest
 		}
 		return e.handler(ctx, req)
 	}
-	rn := runners.Get().(*runner)
 	cc := newCallCtx(ctx, time.Now().Add(s.timeout))
-	rn.ctx, rn.h, rn.req, rn.l, rn.place = cc, e.handler, req, s.limits, place
-	rn.timer.Reset(s.timeout)
-	s.workers.run(rn)
+	rn := &runner{result: make(chan toolRun, 1), ctx: cc, h: e.handler, req: req, l: s.limits, place: place}
+	timer := time.NewTimer(s.timeout)
+	defer timer.Stop()
+	pool := s.workers
+	if r := requestFrom(ctx); r != nil && r.workers != nil {
+		pool = r.workers
+	}
+	pool.run(rn)
 	select {
 	case o := <-rn.result:
-		rn.timer.Stop()
 		cc.end(context.Canceled, false)
-		runners.Put(rn)
 		return o.res, o.err
-	case <-rn.timer.C:
+	case <-timer.C:
 		cc.end(context.DeadlineExceeded, true)
 	case <-ctx.Done():
-		rn.timer.Stop()
 		cc.end(ctx.Err(), false)
 		o := <-rn.result // the request was cancelled: the handler should stop soon
 		return o.res, o.err
@@ -268,7 +259,6 @@ func (rn *runner) exec() {
 	if rn.place != nil {
 		rn.l.release(rn.place)
 	}
-	rn.ctx, rn.h, rn.req, rn.l, rn.place = nil, nil, nil, nil, nil
 	rn.result <- toolRun{res, err}
 }
 
@@ -278,14 +268,24 @@ const callWorkerIdle = 30 * time.Second
 
 // callWorkers are the goroutines that run the handlers of calls under a
 // deadline. A goroutine is kept for the next call rather than started for
-// each (whose stack would grow, by copying, on every call), and ends
-// once a whole [callWorkerIdle] passed without a call, so that idle
-// servers hold none. Its zero value is not usable; see newCallWorkers.
+// each (whose stack would grow, by copying, on every call). It ends when
+// the workers are closed (a stdio connection's, when [Server.Run]
+// returns), or once a whole [callWorkerIdle] passed without a call (the
+// HTTP handler's, which has no end), so that idle servers hold none. A
+// goroutine running a handler past its deadline ends when the handler
+// returns. Its zero value is not usable; see newCallWorkers.
 type callWorkers struct {
-	jobs chan *runner // unbuffered: a send succeeds only when a goroutine is idle
+	jobs chan *runner  // unbuffered: a send succeeds only when a goroutine is idle
+	stop chan struct{} // closed by close
 }
 
-func newCallWorkers() *callWorkers { return &callWorkers{jobs: make(chan *runner)} }
+func newCallWorkers() *callWorkers {
+	return &callWorkers{jobs: make(chan *runner), stop: make(chan struct{})}
+}
+
+// close ends the idle goroutines now and the others as their handlers
+// return, without waiting for them.
+func (w *callWorkers) close() { close(w.stop) }
 
 // run hands rn to an idle goroutine, or starts one.
 func (w *callWorkers) run(rn *runner) {
@@ -311,6 +311,8 @@ func (w *callWorkers) loop(rn *runner) {
 				}
 				used = false
 				idle.Reset(callWorkerIdle)
+			case <-w.stop:
+				return
 			}
 		}
 	}

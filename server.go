@@ -127,8 +127,12 @@ type ServerOptions struct {
 	// the handler ignores its context: the handler's goroutine is left to
 	// finish, and what it returns then is dropped (and logged). The time a
 	// legacy handler spends waiting for the client ([Elicit], [Sample])
-	// counts. If zero, [DefaultCallTimeout]; if negative, calls have no
-	// deadline but their transport's.
+	// counts. The handlers run on goroutines kept for the next calls: a
+	// stdio connection's end when [Server.Run] returns, the HTTP handler's
+	// after a minute without calls (so a [testing/synctest] test that
+	// calls tools through the HTTP handler should turn the timeout off).
+	// If zero, [DefaultCallTimeout]; if negative, calls have no deadline
+	// but their transport's, and handlers run on the request's goroutine.
 	CallTimeout time.Duration
 	// MaxCallsPerCaller limits the tools/call requests one caller has in
 	// flight at once; one beyond it is refused, without running, with
