@@ -267,3 +267,26 @@ func TestReadOnlyServerHidesAndRefusesWrites(t *testing.T) {
 		t.Error("Allows(find) = false")
 	}
 }
+
+// CallInfo carries the HTTP request's Host, which net/http keeps out of
+// the headers, and nothing on stdio.
+func TestCallInfoHasTheHost(t *testing.T) {
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	srv.AddTool(ferry.Tool{Name: "host", Description: "Names the host."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		info, _ := ferry.CallInfoFromContext(ctx)
+		return ferry.NewResult(ferry.Text("host=" + info.Host)), nil
+	})
+	ts := httptest.NewServer(ferry.NewHTTPHandler(srv, nil))
+	t.Cleanup(ts.Close)
+	for _, e := range eras {
+		got := e.send(t, ts.URL, "tools/call", "host", `"name":"host","arguments":{}`)
+		if want := `"text":"host=` + strings.TrimPrefix(ts.URL, "http://") + `"`; !strings.Contains(got.body, want) {
+			t.Errorf("%s: %s; want %s", e.name, got.body, want)
+		}
+	}
+	var out strings.Builder
+	in := modernCall("host", "{}") + "\n"
+	if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(in), Writer: &out}); err != nil || !strings.Contains(out.String(), `"host="`) {
+		t.Errorf("stdio: %s %v", out.String(), err)
+	}
+}

@@ -279,7 +279,7 @@ func (h *HTTPHandler) writeError(w http.ResponseWriter, status int, id []byte, e
 
 // postModern serves a 2026-07-28 request.
 func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, p *wireParams) {
-	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr})
+	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr, host: r.Host})
 	// The headers must repeat the body before the body's version is judged,
 	// as the reference server does: a disagreement is -32020, not -32022.
 	if p.Meta.Version != "" {

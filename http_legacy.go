@@ -53,7 +53,7 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *json
 // legacyRequest builds the request of message m in the legacy session
 // sess.
 func (h *HTTPHandler) legacyRequest(r *http.Request, m *jsonrpc.Message, sess legacySession) *request {
-	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr})
+	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr, host: r.Host})
 	req.join(sess)
 	return req
 }

@@ -80,6 +80,7 @@ type request struct {
 	session string
 	header  http.Header
 	remote  string // the HTTP client's address (RemoteAddr), or ""
+	host    string // the HTTP request's Host, or ""
 
 	// level is the log threshold for this request.
 	level LogLevel
@@ -142,6 +143,7 @@ type peer struct {
 	closing <-chan struct{}
 	header  http.Header
 	remote  string
+	host    string
 	watch   *watcher
 	places  *places
 	workers *callWorkers
@@ -152,7 +154,7 @@ type peer struct {
 // modern request, [request.join] for a legacy session's.
 func (s *Server) newRequest(m *jsonrpc.Message, p peer) *request {
 	return &request{srv: s, id: m.ID, method: m.Method, out: p.out, calls: p.calls, closing: p.closing,
-		header: p.header, remote: p.remote, watch: p.watch, places: p.places, workers: p.workers}
+		header: p.header, remote: p.remote, host: p.host, watch: p.watch, places: p.places, workers: p.workers}
 }
 
 // legacySession is what a request of a legacy session learns from it:
@@ -220,6 +222,9 @@ type CallInfo struct {
 	SessionID string
 	// Header holds the HTTP request's headers, or nil on stdio.
 	Header http.Header
+	// Host is the HTTP request's Host (which net/http keeps out of
+	// Header), or empty on stdio.
+	Host string
 	// ClientCapabilities is what the client declared it can answer (at
 	// initialize in legacy sessions, in each request's _meta in the modern
 	// era). A handler may read it to ask only what the client can answer.
@@ -234,7 +239,7 @@ func CallInfoFromContext(ctx context.Context) (CallInfo, bool) {
 		return CallInfo{}, false
 	}
 	return CallInfo{Method: r.method, Tool: r.tool, ProtocolVersion: r.version, SessionID: r.session, Header: r.header,
-		ClientCapabilities: r.caps.exported()}, true
+		Host: r.host, ClientCapabilities: r.caps.exported()}, true
 }
 
 // Progress is a progress notification's content.

@@ -52,42 +52,54 @@ func (h *HTTPHandler) stepUpBatch(ctx context.Context, body []byte) []string {
 
 // writeStepUp answers HTTP 403 with the insufficient_scope challenge of
 // RFC 6750 section 3.1 naming every scope missing (see
-// [Server.stepUpMissing]), the resource metadata URL when
-// configured, and a JSON-RPC error with [CodeInsufficientScope] and the
-// request's id (null for a batch).
+// [Server.stepUpMissing]), the resource metadata URL when configured, and
+// a JSON-RPC error with [CodeInsufficientScope] and the request's id
+// (null for a batch). The challenge is written as the auth package's
+// Challenge writes its own, so that one client parser reads both.
 func (h *HTTPHandler) writeStepUp(w http.ResponseWriter, id []byte, missing []string) {
 	desc := "this tool needs the scope(s) " + strings.Join(missing, ", ")
-	var c strings.Builder
-	c.WriteString(`Bearer error="insufficient_scope", scope="`)
-	c.WriteString(challengeValue(strings.Join(missing, " ")))
-	c.WriteByte('"')
-	if u := h.opts.ResourceMetadataURL; u != "" {
-		c.WriteString(`, resource_metadata="`)
-		c.WriteString(challengeValue(u))
-		c.WriteByte('"')
-	}
-	c.WriteString(`, error_description="`)
-	c.WriteString(challengeValue(desc))
-	c.WriteByte('"')
-	w.Header().Set("WWW-Authenticate", c.String())
+	w.Header().Set("WWW-Authenticate", challenge(missing, h.opts.ResourceMetadataURL, desc))
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusForbidden)
 	_, _ = w.Write(jsonrpc.AppendError(nil, id, int64(CodeInsufficientScope), "forbidden: "+desc, nil))
 }
 
-// challengeValue makes s fit a quoted-string of a challenge: RFC 6750
-// allows neither '"' nor '\\' nor control characters in its values, so
-// they are dropped.
-func challengeValue(s string) string {
-	if !strings.ContainsFunc(s, badChallengeRune) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if badChallengeRune(r) {
-			return -1
+// challenge is the insufficient_scope challenge: its parameters in the
+// order error, scope, resource_metadata, error_description, each left out
+// when empty; scope lists the scopes but offline_access, which the
+// 2026-07-28 rules keep out of challenges.
+func challenge(scopes []string, metadata, desc string) string {
+	var b strings.Builder
+	b.WriteString(`Bearer error="insufficient_scope"`)
+	param := func(name, value string) {
+		if value == "" {
+			return
 		}
-		return r
-	}, s)
+		b.WriteString(", " + name + `="`)
+		writeQuoted(&b, value)
+		b.WriteByte('"')
+	}
+	param("scope", strings.Join(slices.DeleteFunc(slices.Clone(scopes), func(s string) bool {
+		return s == "" || s == "offline_access"
+	}), " "))
+	param("resource_metadata", metadata)
+	param("error_description", desc)
+	return b.String()
 }
 
-func badChallengeRune(r rune) bool { return r == '"' || r == '\\' || r < 0x20 || r == 0x7f }
+// writeQuoted writes v as the inside of a quoted-string (RFC 9110): '"'
+// and '\' escaped, and any byte below 0x20 or from 0x7f up written as '?',
+// so that no value can end its parameter or split the header.
+func writeQuoted(b *strings.Builder, v string) {
+	for i := range len(v) {
+		switch c := v[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20 || c >= 0x7f:
+			b.WriteByte('?')
+		default:
+			b.WriteByte(c)
+		}
+	}
+}
