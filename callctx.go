@@ -24,10 +24,18 @@ type callCtx struct {
 }
 
 func newCallCtx(parent context.Context, deadline time.Time) *callCtx {
+	c := new(callCtx)
+	c.init(parent, deadline)
+	return c
+}
+
+// init sets a new context's parent and deadline: the parent's, when it is
+// nearer.
+func (c *callCtx) init(parent context.Context, deadline time.Time) {
 	if d, ok := parent.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	return &callCtx{parent: parent, deadline: deadline}
+	c.parent, c.deadline = parent, deadline
 }
 
 // Deadline implements [context.Context].

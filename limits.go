@@ -191,8 +191,9 @@ func formatTimeout(d time.Duration) string {
 
 // toolRun is the outcome of a handler run on its own goroutine.
 type toolRun struct {
-	res *ToolResult
-	err error
+	res     *ToolResult
+	err     error
+	expired bool // sent by the deadline's timer instead
 }
 
 // runner is a call under a deadline as the goroutine that runs its
@@ -200,10 +201,12 @@ type toolRun struct {
 // Nothing of it is pooled: a [testing/synctest] bubble may not share
 // channels or timers with the world outside it.
 type runner struct {
-	result chan toolRun // buffered: the handler never waits on it
-	ctx    *callCtx
+	// result takes the handler's outcome and the deadline's; it holds
+	// both, so that neither sender waits.
+	result chan toolRun
+	ctx    callCtx // the handler's context, in the same allocation
 	h      ToolHandler
-	req    *CallToolRequest
+	req    CallToolRequest
 	l      *callLimits
 	place  *callerState
 }
@@ -221,16 +224,17 @@ type runner struct {
 // place, when not nil, is the caller's place taken by the call (see
 // [callLimits.admit]): it is given back when the handler returns, so that
 // a handler left running past its deadline still counts.
-func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest, place *callerState) (*ToolResult, error) {
+func (s *Server) runTool(ctx context.Context, e *toolEntry, req CallToolRequest, place *callerState) (*ToolResult, error) {
 	if s.timeout <= 0 {
 		if place != nil {
 			defer s.limits.release(place)
 		}
-		return e.handler(ctx, req)
+		return e.handler(ctx, &req)
 	}
-	cc := newCallCtx(ctx, time.Now().Add(s.timeout))
-	rn := &runner{result: make(chan toolRun, 1), ctx: cc, h: e.handler, req: req, l: s.limits, place: place}
-	timer := time.NewTimer(s.timeout)
+	rn := &runner{result: make(chan toolRun, 2), h: e.handler, req: req, l: s.limits, place: place}
+	cc := &rn.ctx
+	cc.init(ctx, time.Now().Add(s.timeout))
+	timer := time.AfterFunc(s.timeout, rn.expire)
 	defer timer.Stop()
 	pool := s.workers
 	if r := requestFrom(ctx); r != nil && r.workers != nil {
@@ -239,27 +243,34 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, req *CallToolRequest
 	pool.run(rn)
 	select {
 	case o := <-rn.result:
-		cc.end(context.Canceled, false)
-		return o.res, o.err
-	case <-timer.C:
+		if !o.expired {
+			cc.end(context.Canceled, false)
+			return o.res, o.err
+		}
 		cc.end(context.DeadlineExceeded, true)
 	case <-ctx.Done():
 		cc.end(ctx.Err(), false)
 		o := <-rn.result // the request was cancelled: the handler should stop soon
+		if o.expired {
+			o = <-rn.result
+		}
 		return o.res, o.err
 	}
 	s.logger.WarnContext(ctx, "tool call timed out; its handler is still running", "tool", req.Name, "timeout", s.timeout)
 	return s.timedOut(ctx), nil
 }
 
+// expire tells the call that its deadline passed.
+func (rn *runner) expire() { rn.result <- toolRun{expired: true} }
+
 // exec runs the call's handler, gives the caller's place back, if it took
 // one, and answers on rn.result.
 func (rn *runner) exec() {
-	res, err := rn.h(rn.ctx, rn.req)
+	res, err := rn.h(&rn.ctx, &rn.req)
 	if rn.place != nil {
 		rn.l.release(rn.place)
 	}
-	rn.result <- toolRun{res, err}
+	rn.result <- toolRun{res: res, err: err}
 }
 
 // callWorkerIdle is how long a goroutine of [callWorkers] waits for a

@@ -347,7 +347,7 @@ func (s *Server) serveCall(ctx context.Context, r *request, e *toolEntry, p *wir
 		}
 		place = st
 	}
-	return s.runTool(ctx, e, &CallToolRequest{Name: p.Name, Arguments: p.Arguments, Tool: e.info}, place)
+	return s.runTool(ctx, e, CallToolRequest{Name: p.Name, Arguments: p.Arguments, Tool: e.info}, place)
 }
 
 // masked logs an unexpected failure and returns the result the model sees:
