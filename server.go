@@ -79,6 +79,9 @@ type ServerOptions struct {
 	// tool that does not exist, in both eras. While it is set, modern
 	// tools/list results say cacheScope "private", since they depend on
 	// the caller. It runs on every tools/list entry and every tools/call,
+	// and, with the context of a stream's caller (which has no
+	// [CallInfo]), for each stream told of a tools list change, so that a
+	// change of a tool hidden from it does not reach it. It runs
 	// concurrently, and must be fast and safe for concurrent use. It may
 	// run while the server's registry is locked, so it must not call the
 	// Server's methods. If nil, no tool is hidden beyond its requirements.
