@@ -159,8 +159,11 @@ type ServerOptions struct {
 	CallRate  float64
 	CallBurst int
 	// MaxJSONDepth limits how deeply a request (an HTTP body, a stdio
-	// line) nests arrays and objects; a deeper one is refused as an
-	// invalid request (HTTP 400) before it is decoded. If zero,
+	// line, a batch's array counting as a level) nests arrays and
+	// objects; a deeper one is refused with a parse error (-32700, HTTP
+	// 400) before it is decoded. The same scan refuses, as an invalid
+	// request, an envelope that repeats a member or carries a case variant
+	// of one ("Method"), which a decoder might take for it. If zero,
 	// [DefaultMaxJSONDepth]; it cannot be turned off.
 	MaxJSONDepth int
 }
