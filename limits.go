@@ -217,9 +217,9 @@ type runner struct {
 // it is left to finish (the log says so), and what it returns then is
 // dropped. A handler that returns after its deadline with an error reads
 // as timed out (see [Server.mapToolError]). When the request itself is
-// cancelled, the handler is waited for, as it would be without a
-// deadline. The handler's context ends when the call does, as a context
-// from [context.WithTimeout] would.
+// cancelled, the handler is waited for, but no longer than its deadline.
+// The handler's context ends when the call does, as a context from
+// [context.WithTimeout] would.
 //
 // place, when not nil, is the caller's place taken by the call (see
 // [callLimits.admit]): it is given back when the handler returns, so that
@@ -250,11 +250,11 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, req CallToolRequest,
 		cc.end(context.DeadlineExceeded, true)
 	case <-ctx.Done():
 		cc.end(ctx.Err(), false)
-		o := <-rn.result // the request was cancelled: the handler should stop soon
-		if o.expired {
-			o = <-rn.result
+		// The request was cancelled: the handler should stop soon, and is
+		// waited for until its deadline.
+		if o := <-rn.result; !o.expired {
+			return o.res, o.err
 		}
-		return o.res, o.err
 	}
 	s.logger.WarnContext(ctx, "tool call timed out; its handler is still running", "tool", req.Name, "timeout", s.timeout)
 	return s.timedOut(ctx), nil
