@@ -2,6 +2,7 @@ package ferry_test
 
 import (
 	"context"
+	"io"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -134,5 +135,40 @@ func TestTimedOutCallKeepsItsPlaceUntilItsHandlerReturns(t *testing.T) {
 			t.Fatalf("after the handler returned: %s", got.body)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A cancelled call whose handler ignores its context is waited for no
+// longer than its deadline: the connection can end.
+func TestCancelledCallWaitsNoLongerThanItsDeadline(t *testing.T) {
+	stuck := make(chan struct{})
+	t.Cleanup(func() { close(stuck) })
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: 50 * time.Millisecond})
+	started := make(chan struct{})
+	srv.AddTool(ferry.Tool{Name: "stuck", Description: "Ignores its context."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		close(started)
+		<-stuck
+		return nil, nil
+	})
+	cr, cw := io.Pipe()
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(t.Context(), &ferry.IOTransport{Reader: cr, Writer: &out}) }()
+	_, _ = io.WriteString(cw, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stuck","arguments":{}}}`+"\n")
+	<-started
+	_, _ = io.WriteString(cw, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`+"\n")
+	cw.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run = %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run still waits for the handler")
+	}
+	if strings.Contains(out.String(), `"id":1`) {
+		t.Errorf("the cancelled call was answered: %s", out.String())
 	}
 }
