@@ -91,7 +91,7 @@ func (e *promptEntry) guarded() bool {
 	return len(e.prompt.Scopes) > 0 || len(e.prompt.Roles) > 0
 }
 func (e *promptEntry) openTo(*Server) bool { return !e.guarded() }
-func (e *promptEntry) visibleTo(s *Server, ctx context.Context) bool {
+func (e *promptEntry) visibleTo(ctx context.Context, s *Server) bool {
 	return s.allowsEntry(ctx, e.prompt.Scopes, e.prompt.Roles)
 }
 

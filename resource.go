@@ -81,7 +81,7 @@ func (e *resourceEntry) guarded() bool {
 	return len(e.res.Scopes) > 0 || len(e.res.Roles) > 0
 }
 func (e *resourceEntry) openTo(*Server) bool { return !e.guarded() }
-func (e *resourceEntry) visibleTo(s *Server, ctx context.Context) bool {
+func (e *resourceEntry) visibleTo(ctx context.Context, s *Server) bool {
 	return s.allowsEntry(ctx, e.res.Scopes, e.res.Roles)
 }
 
@@ -98,7 +98,7 @@ func (e *templateEntry) guarded() bool {
 	return len(e.tmpl.Scopes) > 0 || len(e.tmpl.Roles) > 0
 }
 func (e *templateEntry) openTo(*Server) bool { return !e.guarded() }
-func (e *templateEntry) visibleTo(s *Server, ctx context.Context) bool {
+func (e *templateEntry) visibleTo(ctx context.Context, s *Server) bool {
 	return s.allowsEntry(ctx, e.tmpl.Scopes, e.tmpl.Roles)
 }
 

@@ -177,7 +177,7 @@ func (e *toolEntry) guarded() bool {
 	return len(e.info.Scopes) > 0 || len(e.info.Roles) > 0
 }
 func (e *toolEntry) openTo(s *Server) bool { return !s.mayHide(&e.info) }
-func (e *toolEntry) visibleTo(s *Server, ctx context.Context) bool {
+func (e *toolEntry) visibleTo(ctx context.Context, s *Server) bool {
 	return s.visibleTool(ctx, &e.info)
 }
 

@@ -65,7 +65,7 @@ type watchedEntry interface {
 	// openTo reports whether every caller of s sees the entry.
 	openTo(s *Server) bool
 	// visibleTo reports whether the caller of ctx sees it.
-	visibleTo(s *Server, ctx context.Context) bool
+	visibleTo(ctx context.Context, s *Server) bool
 }
 
 // audienceOf returns who may hear that the entries changed: nil, for
@@ -80,7 +80,7 @@ func audienceOf[E watchedEntry](s *Server, entries []E) *audience {
 	}
 	return &audience{sees: func(ctx context.Context) bool {
 		for _, e := range entries {
-			if e.visibleTo(s, ctx) {
+			if e.visibleTo(ctx, s) {
 				return true
 			}
 		}
