@@ -63,18 +63,12 @@ func (c *callCtx) Err() error {
 
 type callCtxKey struct{}
 
-// Value implements [context.Context]. Once the call has ended, the
-// context package's own cancellation cause is not looked up in the
-// parent (whose cause says nothing of this end), so that [context.Cause]
-// reports Err.
+// Value implements [context.Context]. ([context.Cause] of a call's
+// context that ended is its Err, unless its parent was cancelled with a
+// cause of its own.)
 func (c *callCtx) Value(key any) any {
-	switch key {
-	case callCtxKey{}:
+	if key == (callCtxKey{}) {
 		return c
-	case cancelCauseKey:
-		if c.Err() != nil {
-			return nil
-		}
 	}
 	return c.parent.Value(key)
 }
@@ -133,27 +127,3 @@ func callTimedOut(ctx context.Context) bool {
 	defer c.mu.Unlock()
 	return c.timedOut
 }
-
-// cancelCauseKey is the key under which the context package looks up a
-// context's cancellation cause ([context.Cause] asks Value for it), found
-// once by asking: it is the first key Cause asks a context for.
-var cancelCauseKey = func() any {
-	var p causeProbe
-	_ = context.Cause(&p)
-	return p.key
-}()
-
-// causeProbe is a context that records the first key it is asked for.
-type causeProbe struct{ key any }
-
-func (*causeProbe) Deadline() (time.Time, bool) { return time.Time{}, false }
-func (*causeProbe) Done() <-chan struct{}       { return nil }
-
-func (p *causeProbe) Value(key any) any {
-	if p.key == nil {
-		p.key = key
-	}
-	return nil
-}
-
-func (p *causeProbe) Err() error { return nil }
