@@ -1,6 +1,9 @@
 package ferry
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // MissingScopes returns the scopes in need that p does not hold, in the
 // order of need, under [ServerOptions.ScopeImplies]: what a step-up
@@ -33,4 +36,100 @@ func (s *Server) grants(p *Principal, need string) bool {
 		}
 	}
 	return false
+}
+
+// access is what a caller may do with an entry.
+type access uint8
+
+const (
+	accessOK     access = iota // listed and served
+	accessHidden               // not listed; answers as an unknown name
+	accessStepUp               // listed; a call needs more scopes ([ServerOptions.StepUp])
+)
+
+// accessTo tells what the caller of ctx may do with an entry that needs
+// scopes (every one) and roles (any one). A caller who lacks a role, or a
+// scope, does not see it; with stepUp, an authenticated caller who holds a
+// role but lacks a scope sees it and is asked for the scope.
+func (s *Server) accessTo(ctx context.Context, scopes, roles []string, stepUp bool) access {
+	if len(scopes) == 0 && len(roles) == 0 {
+		return accessOK
+	}
+	p, _ := PrincipalFromContext(ctx)
+	if !p.HasAnyRole(roles) {
+		return accessHidden
+	}
+	for _, n := range scopes {
+		if !s.grants(p, n) {
+			if stepUp && p != nil {
+				return accessStepUp
+			}
+			return accessHidden
+		}
+	}
+	return accessOK
+}
+
+// toolAccess tells what the caller of ctx may do with a tool: a tool that
+// writes on a read-only server, one whose requirements the caller does not
+// meet, and one [ServerOptions.Visible] hides are hidden; see accessTo for
+// step-up.
+func (s *Server) toolAccess(ctx context.Context, t *ToolInfo) access {
+	if s.opts.ReadOnly && t.Writes() {
+		return accessHidden
+	}
+	a := s.accessTo(ctx, t.Scopes, t.Roles, s.opts.StepUp)
+	if a != accessHidden && s.opts.Visible != nil && !s.opts.Visible(ctx, *t) {
+		return accessHidden
+	}
+	return a
+}
+
+// Allows reports whether the caller of ctx (its [Principal], or none) may
+// call t now: the server is not [ServerOptions.ReadOnly] or t does not
+// write, the caller holds one of t's roles and every one of its scopes
+// (under [ServerOptions.ScopeImplies]), and [ServerOptions.Visible] does
+// not hide it. It is the rule tools/call applies, for an authorizer in
+// front of the handler that reads [Server.Catalog], which lists every
+// tool. Like Visible, it must not be called from Visible itself.
+func (s *Server) Allows(ctx context.Context, t ToolInfo) bool {
+	return s.toolAccess(ctx, &t) == accessOK
+}
+
+// allowsEntry reports whether the caller of ctx may see an entry of a
+// prompt or a resource: they have no step-up.
+func (s *Server) allowsEntry(ctx context.Context, scopes, roles []string) bool {
+	return s.accessTo(ctx, scopes, roles, false) == accessOK
+}
+
+// stepUpScopes returns the scopes the caller of ctx lacks to call the
+// named tool when it is shown to him for step-up ([ServerOptions.StepUp]),
+// and nil otherwise (the tool is served, hidden or unknown).
+func (s *Server) stepUpScopes(ctx context.Context, name string) []string {
+	s.mu.RLock()
+	e, ok := s.tools.get(name)
+	s.mu.RUnlock()
+	if !ok || s.toolAccess(ctx, &e.info) != accessStepUp {
+		return nil
+	}
+	return s.stepUpMissing(ctx, e.info.Scopes)
+}
+
+// stepUpMissing returns the scopes of need the caller of ctx lacks, as a
+// step-up names them: without offline_access, which the 2026-07-28 rules
+// keep out of challenges, unless it is all that is missing.
+func (s *Server) stepUpMissing(ctx context.Context, need []string) []string {
+	p, _ := PrincipalFromContext(ctx)
+	missing := s.MissingScopes(p, need)
+	if rest := slices.DeleteFunc(slices.Clone(missing), func(sc string) bool { return sc == "offline_access" }); len(rest) > 0 {
+		return rest
+	}
+	return missing
+}
+
+// mayHide reports whether t can be hidden from anyone, so that the
+// common case (no requirements, no hook) skips building what toolAccess
+// reads.
+func (s *Server) mayHide(t *ToolInfo) bool {
+	return s.opts.ReadOnly || s.opts.Visible != nil || len(t.Scopes) > 0 || len(t.Roles) > 0
 }

@@ -51,10 +51,13 @@ func (t *Tool) info() ToolInfo {
 }
 
 // Catalog returns what the server knows of its tools now, in name order,
-// hidden tools included: an HTTP authorizer reads whether the tool a
-// request names writes (see [ParseToolCalls]) from the same registry
-// clients are served. Tool middleware needs no catalog: the call's
-// [CallToolRequest.Tool] holds the same [ToolInfo].
+// hidden tools included (those a caller lacks the requirements for, and
+// on a [ServerOptions.ReadOnly] server those that write): an HTTP
+// authorizer reads whether the tool a request names writes (see
+// [ParseToolCalls]) from the same registry clients are served, and
+// [Server.Allows] says whether the server itself would serve the call.
+// Tool middleware needs no catalog: the call's [CallToolRequest.Tool]
+// holds the same [ToolInfo].
 func (s *Server) Catalog() Catalog {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -84,11 +87,11 @@ func (c Catalog) Lookup(name string) (ToolInfo, bool) {
 	return c.tools[i], true
 }
 
-// visibleTool reports whether the caller of ctx may see the tool: always,
-// unless [ServerOptions.Visible] says otherwise. A hidden tool is left out
-// of tools/list and answers tools/call exactly as an unknown one does.
+// visibleTool reports whether the caller of ctx may see the tool (see
+// [Server.toolAccess]). A hidden tool is left out of tools/list and
+// answers tools/call exactly as an unknown one does.
 func (s *Server) visibleTool(ctx context.Context, t *ToolInfo) bool {
-	return s.opts.Visible == nil || s.opts.Visible(ctx, *t)
+	return s.toolAccess(ctx, t) != accessHidden
 }
 
 // ParseToolCalls returns the tools a JSON-RPC request body calls, in

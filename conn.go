@@ -40,7 +40,7 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	c := &streamConn{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{},
-		workers: newWorkers(), closing: make(chan struct{}), cancel: cancel,
+		workers: newWorkers(), callWorkers: newCallWorkers(), closing: make(chan struct{}), cancel: cancel,
 		places: places{running: make(chan struct{}, MaxRequestsInFlight), waiting: make(chan struct{}, MaxRequestsInFlight),
 			listens: make(chan struct{}, MaxRequestsInFlight)}}
 	stopWatching := c.watchChanges(ctx)
@@ -51,6 +51,7 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 		stopClosing()
 		c.wg.Wait()
 		c.workers.close()
+		c.callWorkers.close()
 		conn.Close()
 	}()
 	return c.serveLines(ctx)
@@ -104,6 +105,7 @@ func (c *streamConn) done() {
 // the connection's context and waits for the goroutine.
 func (c *streamConn) watchChanges(ctx context.Context) (stop func()) {
 	w := newWatcher(c.wants)
+	w.caller = ctx
 	w.direct = c.tryChange
 	unwatch := c.srv.watch(w)
 	var wg sync.WaitGroup
@@ -160,9 +162,11 @@ type streamConn struct {
 	calls   pendingCalls
 	wg      sync.WaitGroup // requests being served
 	workers *workers
-	places  places
-	closing chan struct{} // closed at EOF
-	cancel  context.CancelFunc
+	// callWorkers run the handlers of its tool calls under a deadline.
+	callWorkers *callWorkers
+	places      places
+	closing     chan struct{} // closed at EOF
+	cancel      context.CancelFunc
 
 	mu          sync.Mutex // guards the fields below
 	version     string     // negotiated legacy version, "" before initialize
@@ -298,6 +302,10 @@ func (c *streamConn) write(ctx context.Context, msg []byte) {
 
 // handle serves one line: a message or, in a 2025-03-26 session, a batch.
 func (c *streamConn) handle(ctx context.Context, line []byte) {
+	if err := c.srv.checkShape(line); err != nil {
+		c.write(ctx, appendErrorResponse(nil, nil, err))
+		return
+	}
 	if jsonrpc.IsBatch(line) {
 		c.mu.Lock()
 		v := c.version
@@ -363,6 +371,7 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 				return
 			}
 			w = want.watcher()
+			w.caller = ctx
 			stop = c.srv.watch(w)
 		}
 	}
@@ -433,7 +442,7 @@ func (c *streamConn) notification(m *jsonrpc.Message, p *wireParams) {
 // when the request was cancelled and gets no answer. w is the watcher of a
 // subscriptions/listen registered as it was read, or nil.
 func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte, w *watcher, pl *places) []byte {
-	r := c.srv.newRequest(m, peer{out: connOut{ctx, c}, calls: &c.calls, closing: c.closing, watch: w, places: pl})
+	r := c.srv.newRequest(m, peer{out: connOut{ctx, c}, calls: &c.calls, closing: c.closing, watch: w, places: pl, workers: c.callWorkers})
 	if p.triesModern() {
 		if err := c.srv.checkModern(r, p); err != nil {
 			return appendErrorResponse(b, m.ID, err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"runtime/debug"
 	"strconv"
+	"strings"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
@@ -200,24 +201,23 @@ func methodNotFound(method string) error {
 func (s *Server) dispatch(ctx context.Context, r *request, p *wireParams, b []byte) (_ []byte, err error) {
 	switch r.method {
 	case "tools/list":
-		var visible func(*toolEntry) bool
-		if s.opts.Visible != nil {
-			ctx := withRequest(ctx, r)
-			visible = func(e *toolEntry) bool { return s.opts.Visible(ctx, e.info) }
-		}
-		b, err = listPage(s, r, p, b, "tools", &s.tools, visible)
+		ctx := withRequest(ctx, r)
+		b, err = listPage(s, r, p, b, "tools", &s.tools, listFilter[*toolEntry]{
+			visible: func(e *toolEntry) bool { return s.visibleTool(ctx, &e.info) },
+			always:  s.opts.ReadOnly || s.opts.Visible != nil, hook: s.opts.Visible != nil})
 	case "tools/call":
 		return s.callTool(ctx, r, p, b)
-	// Prompts and resources have no visibility hook yet: one would pass its
-	// filter here as tools/list does.
 	case "prompts/list":
-		b, err = listPage(s, r, p, b, "prompts", &s.prompts, nil)
+		b, err = listPage(s, r, p, b, "prompts", &s.prompts, listFilter[*promptEntry]{
+			visible: func(e *promptEntry) bool { return s.allowsEntry(ctx, e.prompt.Scopes, e.prompt.Roles) }})
 	case "prompts/get":
 		b, err = s.getPrompt(ctx, r, p, b)
 	case "resources/list":
-		b, err = listPage(s, r, p, b, "resources", &s.resources, nil)
+		b, err = listPage(s, r, p, b, "resources", &s.resources, listFilter[*resourceEntry]{
+			visible: func(e *resourceEntry) bool { return s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) }})
 	case "resources/templates/list":
-		b, err = listPage(s, r, p, b, "resourceTemplates", &s.templates, nil)
+		b, err = listPage(s, r, p, b, "resourceTemplates", &s.templates, listFilter[*templateEntry]{
+			visible: func(e *templateEntry) bool { return s.allowsEntry(ctx, e.tmpl.Scopes, e.tmpl.Roles) }})
 	case "resources/read":
 		b, err = s.readResource(ctx, r, p, b)
 	case "completion/complete":
@@ -294,4 +294,21 @@ func (s *Server) legacyState(ctx context.Context, r *request, p *wireParams) err
 		}
 		return r.state.subscribe(ctx, p.URI, r.method == "resources/subscribe")
 	}
+}
+
+// checkShape refuses a message (or batch) that nests deeper than
+// [ServerOptions.MaxJSONDepth] (a parse error: it is not decoded) or
+// whose envelope repeats a member or has a case variant of one (an
+// invalid request), before it is decoded. The error has no id, since the
+// id cannot be trusted.
+func (s *Server) checkShape(data []byte) error {
+	err := jsonrpc.CheckShape(data, s.maxDepth)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, jsonrpc.ErrTooDeep):
+		return &Error{Code: CodeParseError, Message: "parse error: the message nests arrays and objects more than " +
+			strconv.Itoa(s.maxDepth) + " levels deep"}
+	}
+	return &Error{Code: CodeInvalidRequest, Message: "invalid request: " + strings.TrimPrefix(err.Error(), "jsonrpc: ")}
 }

@@ -102,4 +102,15 @@
 // [net/http.Server], TLS, routing and authentication: [NewHTTPServer]
 // returns an http.Server with the timeouts untrusted clients need. Serve
 // loopback only unless authentication is in front of the handler.
+//
+// An authenticator sets the caller ([WithPrincipal]); the server enforces
+// the [Tool.Scopes] and [Tool.Roles] of every tool, prompt, resource and
+// template against it: a caller who lacks them does not see the entry,
+// and using it reads as using one that does not exist
+// ([ServerOptions.StepUp] asks for missing scopes instead, with HTTP 403).
+// [ServerOptions.ReadOnly] hides and refuses every tool that writes.
+// Every call has a deadline ([ServerOptions.CallTimeout]), each caller a
+// number of calls in flight and a rate ([ServerOptions.MaxCallsPerCaller],
+// [ServerOptions.CallRate]), and every message a nesting depth
+// ([ServerOptions.MaxJSONDepth]); each has a default.
 package ferry

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 
 	"github.com/ferry-mcp/ferry"
@@ -42,32 +41,26 @@ func ExampleWithPrincipal() {
 	// forbidden: sign in first
 }
 
-// Visible shows each caller only the tools it may call, here those whose
-// scopes it holds; a middleware enforces the same rule, so that a call of a
-// tool it may not see answers as a call of no tool at all. Each tool's
-// scopes reach both through its ToolInfo, resolved once at registration.
+// Visible hides tools beyond their own scopes and roles, which the server
+// enforces without it: here a caller on the "free" plan (a claim its
+// authenticator found) sees no tool that writes. A hidden tool answers as
+// a call of no tool at all.
 func ExampleServerOptions_visible() {
-	allowed := func(ctx context.Context, t ferry.ToolInfo) bool {
-		p, _ := ferry.PrincipalFromContext(ctx)
-		for _, need := range t.Scopes {
-			if p == nil || !slices.Contains(p.Scopes, need) {
-				return false
-			}
-		}
-		return true
-	}
 	srv := ferry.NewServer("example", "1.0.0", &ferry.ServerOptions{
-		Logger:  slog.New(slog.DiscardHandler),
-		Visible: allowed,
+		Logger: slog.New(slog.DiscardHandler),
+		Visible: func(ctx context.Context, t ferry.ToolInfo) bool {
+			p, _ := ferry.PrincipalFromContext(ctx)
+			return !t.Writes() || p != nil && p.Claims["plan"] != "free"
+		},
 	})
 	ok := func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		return ferry.NewResult(ferry.Text("done")), nil
 	}
 	srv.AddTool(ferry.Tool{Name: "list_orders", Description: "Lists orders.", ReadOnly: true}, ok)
-	srv.AddTool(ferry.Tool{Name: "refund", Description: "Refunds an order.", Scopes: []string{"orders:write"}}, ok)
+	srv.AddTool(ferry.Tool{Name: "refund", Description: "Refunds an order."}, ok)
 	h := ferry.NewHTTPHandler(srv, nil)
 	authenticate := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p := &ferry.Principal{Subject: r.Header.Get("X-Example-User"), Scopes: []string{"orders:read"}}
+		p := &ferry.Principal{Subject: r.Header.Get("X-Example-User"), Claims: map[string]any{"plan": "free"}}
 		h.ServeHTTP(w, r.WithContext(ferry.WithPrincipal(r.Context(), p)))
 	})
 

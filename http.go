@@ -92,6 +92,11 @@ type HTTPOptions struct {
 	// Legacy streams of version 2025-11-25 and later start with a priming
 	// event (an id, a retry field and no data).
 	StreamResponses bool
+	// ResourceMetadataURL is the URL of the server's OAuth protected
+	// resource metadata (RFC 9728), named as resource_metadata in the
+	// insufficient_scope challenge of a 403 (see [ServerOptions.StepUp]).
+	// If empty, the challenge names none.
+	ResourceMetadataURL string
 }
 
 // HTTPHandler serves MCP over Streamable HTTP at whatever path it is
@@ -217,6 +222,10 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	}
 	defer bufPool.Put(bp)
 	body := *bp
+	if err := h.srv.checkShape(body); err != nil {
+		h.writeError(w, http.StatusBadRequest, nil, err)
+		return
+	}
 	if jsonrpc.IsBatch(body) {
 		h.postBatch(w, r, body)
 		return
@@ -270,7 +279,7 @@ func (h *HTTPHandler) writeError(w http.ResponseWriter, status int, id []byte, e
 
 // postModern serves a 2026-07-28 request.
 func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, p *wireParams) {
-	req := h.srv.newRequest(m, peer{header: r.Header})
+	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr, host: r.Host})
 	// The headers must repeat the body before the body's version is judged,
 	// as the reference server does: a disagreement is -32020, not -32022.
 	if p.Meta.Version != "" {
@@ -288,6 +297,10 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *json
 	}
 	if err := h.srv.checkModern(req, p); err != nil {
 		h.writeError(w, http.StatusBadRequest, m.ID, err)
+		return
+	}
+	if missing := h.stepUpCall(r.Context(), m.Method, p.Name); missing != nil {
+		h.writeStepUp(w, m.ID, missing)
 		return
 	}
 	h.answer(w, r, req, p, "")

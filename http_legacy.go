@@ -43,13 +43,17 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *json
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
+	if missing := h.stepUpCall(r.Context(), m.Method, p.Name); missing != nil {
+		h.writeStepUp(w, m.ID, missing)
+		return
+	}
 	h.answer(w, r, h.legacyRequest(r, m, sess), p, sess.id)
 }
 
 // legacyRequest builds the request of message m in the legacy session
 // sess.
 func (h *HTTPHandler) legacyRequest(r *http.Request, m *jsonrpc.Message, sess legacySession) *request {
-	req := h.srv.newRequest(m, peer{header: r.Header})
+	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr, host: r.Host})
 	req.join(sess)
 	return req
 }
@@ -178,6 +182,7 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	wt := newWatcher(func(c change) bool { return c.uri == "" || ls.subscribed(c.uri) })
+	wt.caller = ctx
 	stop := h.srv.watch(wt)
 	defer stop()
 	sw := &streamWriter{w: w, sse: true, prime: primes(sess.version)}

@@ -213,6 +213,10 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []b
 		h.writeError(w, http.StatusBadRequest, nil, NewError(CodeInvalidRequest, "%v", err))
 		return
 	}
+	if missing := h.stepUpBatch(r.Context(), body); missing != nil {
+		h.writeStepUp(w, nil, missing)
+		return
+	}
 	out := serveBatch(r.Context(), items, &httpBatch{h: h, r: r, sess: sess}, h.batch)
 	if out == nil {
 		w.WriteHeader(http.StatusAccepted)

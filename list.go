@@ -9,23 +9,38 @@ import (
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
-// listPage appends one page of a list method's result. visible, if not
-// nil, filters the entries before paging: a hidden entry takes no place in
-// a page, and the cursor (the last key sent) skips past it as past any
-// other. It runs under s.mu's read lock, as [ServerOptions.Visible] says.
-func listPage[T entry](s *Server, r *request, p *wireParams, b []byte, member string, reg *registry[T], visible func(T) bool) ([]byte, error) {
+// listFilter is how a list method filters its entries for the caller.
+type listFilter[T entry] struct {
+	// visible reports whether the caller sees an entry.
+	visible func(T) bool
+	// always filters even a registry without guarded entries (a read-only
+	// server's tools, a Visible hook).
+	always bool
+	// hook marks a filter that depends on the caller beyond the entries'
+	// requirements ([ServerOptions.Visible]).
+	hook bool
+}
+
+// listPage appends one page of a list method's result. f.visible filters
+// the entries before paging, when some may be hidden: a hidden entry takes
+// no place in a page, and the cursor (the last key sent) skips past it as
+// past any other. It runs under s.mu's read lock, as
+// [ServerOptions.Visible] says. A list that depends on its caller says
+// cacheScope "private" in the modern era.
+func listPage[T entry](s *Server, r *request, p *wireParams, b []byte, member string, reg *registry[T], f listFilter[T]) ([]byte, error) {
 	after, err := s.readCursor(member, p.Cursor)
 	if err != nil {
 		return b, err
 	}
 	s.mu.RLock()
 	declared := s.declares(member)
+	private := f.hook || reg.guarded > 0
 	var items []T
 	more := false
-	if visible == nil {
+	if !f.always && reg.guarded == 0 {
 		items, more = reg.page(after, s.pageSize)
 	} else {
-		items, more = filterPage(reg.from(after), s.pageSize, visible)
+		items, more = filterPage(reg.from(after), s.pageSize, f.visible)
 	}
 	if len(items) == 0 && !more && !declared {
 		s.mu.RUnlock()
@@ -50,7 +65,7 @@ func listPage[T entry](s *Server, r *request, p *wireParams, b []byte, member st
 		b = jsonrpc.AppendString(b, s.keys.sign(cursorPurpose+member, []byte(last)))
 	}
 	if r.modern {
-		b = appendCacheable(b, visible != nil)
+		b = appendCacheable(b, private)
 	}
 	return b, nil
 }

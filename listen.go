@@ -99,6 +99,7 @@ func (s *Server) listen(ctx context.Context, r *request, p *wireParams, b []byte
 	w := r.watch
 	if w == nil {
 		w = want.watcher()
+		w.caller = ctx
 		stop := s.watch(w)
 		defer stop()
 	}

@@ -21,6 +21,8 @@ const (
 	outcomeFailed   outcome = "failed"   // an unexpected error, a panic, or a protocol error
 	outcomeCanceled outcome = "canceled" // the call's context ended before the tool did
 	outcomeAsked    outcome = "asked"    // it asked the client and awaits the retry (2026-07-28)
+	outcomeTimedOut outcome = "timeout"  // the call passed [ServerOptions.CallTimeout]
+	outcomeLimited  outcome = "limited"  // refused by a per-caller limit, without running
 )
 
 // wrapTool builds a tool's handler chain: error mapping and recovery
@@ -72,6 +74,9 @@ func (s *Server) mapToolError(ctx context.Context, req *CallToolRequest, err err
 		return r, nil
 	}
 	if ctx.Err() != nil {
+		if callTimedOut(ctx) {
+			return s.timedOut(ctx), nil
+		}
 		setOutcome(ctx, outcomeCanceled, "")
 		return ErrorResult("canceled: the call was cancelled before the tool finished"), nil
 	}

@@ -90,7 +90,7 @@ func (s *Server) checkParamHeaders(ctx context.Context, req *request, hd http.He
 	s.mu.RLock()
 	e, ok := s.tools.get(p.Name)
 	s.mu.RUnlock()
-	if !ok || len(e.params) == 0 || s.opts.Visible != nil && !s.visibleTool(withRequest(ctx, req), &e.info) {
+	if !ok || len(e.params) == 0 || s.mayHide(&e.info) && !s.visibleTool(withRequest(ctx, req), &e.info) {
 		return nil
 	}
 	var args map[string]json.RawMessage

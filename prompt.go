@@ -87,6 +87,13 @@ type promptEntry struct {
 
 func (e *promptEntry) key() string  { return e.prompt.Name }
 func (e *promptEntry) wire() []byte { return e.json }
+func (e *promptEntry) guarded() bool {
+	return len(e.prompt.Scopes) > 0 || len(e.prompt.Roles) > 0
+}
+func (e *promptEntry) openTo(*Server) bool { return !e.guarded() }
+func (e *promptEntry) visibleTo(ctx context.Context, s *Server) bool {
+	return s.allowsEntry(ctx, e.prompt.Scopes, e.prompt.Roles)
+}
 
 // AddPrompt registers a prompt with its handler; [AddPrompt] (the
 // function) is the typed form, and [Server.AddPromptTemplate] registers a
@@ -120,7 +127,7 @@ func (s *Server) addPrompt(p Prompt, h PromptHandler) {
 		Description string           `json:"description,omitempty"`
 		Arguments   []PromptArgument `json:"arguments,omitempty"`
 		Icons       []Icon           `json:"icons,omitempty"`
-	}{p.Name, p.Title, p.Description, p.Arguments, p.Icons})
+	}{p.Name, p.Title, s.describe(p.Description, p.Scopes, p.Roles), p.Arguments, p.Icons})
 	if err != nil {
 		s.problem(fmt.Errorf("prompt %q: %w", p.Name, err))
 		return
@@ -133,22 +140,25 @@ func (s *Server) addPrompt(p Prompt, h PromptHandler) {
 		}
 		return nil
 	}
-	if s.admit("prompt", p.Name, checkPrompt(&p), dup, func() { s.prompts.add(&promptEntry{prompt: p, handler: h, json: data}) }) {
-		s.listChanged("notifications/prompts/list_changed")
+	e := &promptEntry{prompt: p, handler: h, json: data}
+	if s.admit("prompt", p.Name, checkPrompt(&p), dup, func() { s.prompts.add(e) }) {
+		s.listChanged("notifications/prompts/list_changed", audienceOf(s, []*promptEntry{e}))
 	}
 }
 
 // RemovePrompts removes the named prompts; names that are not registered
 // are ignored.
 func (s *Server) RemovePrompts(names ...string) {
-	removed := false
+	var removed []*promptEntry
 	s.mu.Lock()
 	for _, n := range names {
-		removed = s.prompts.remove(n) || removed
+		if e, ok := s.prompts.get(n); ok && s.prompts.remove(n) {
+			removed = append(removed, e)
+		}
 	}
 	s.mu.Unlock()
-	if removed {
-		s.listChanged("notifications/prompts/list_changed")
+	if len(removed) > 0 {
+		s.listChanged("notifications/prompts/list_changed", audienceOf(s, removed))
 	}
 }
 
@@ -389,8 +399,8 @@ func (s *Server) getPrompt(ctx context.Context, r *request, p *wireParams, b []b
 	s.mu.RLock()
 	e, ok := s.prompts.get(p.Name)
 	s.mu.RUnlock()
-	if !ok {
-		return b, NewError(CodeInvalidParams, "unknown prompt %q", p.Name)
+	if !ok || !s.allowsEntry(ctx, e.prompt.Scopes, e.prompt.Roles) {
+		return b, unknownPrompt(p.Name) // a hidden prompt reads as one that does not exist
 	}
 	args, err := promptArgs(&e.prompt, p.Arguments)
 	if err != nil {
@@ -422,4 +432,10 @@ func (s *Server) getPrompt(ctx context.Context, r *request, p *wireParams, b []b
 		b = res.Messages[i].appendJSON(b)
 	}
 	return append(b, ']'), nil
+}
+
+// unknownPrompt is the answer to a prompt that is not registered, or that
+// the caller may not see: the two read the same.
+func unknownPrompt(name string) error {
+	return NewError(CodeInvalidParams, "unknown prompt %q", name)
 }

@@ -10,6 +10,9 @@ type entry interface {
 	key() string
 	// wire is the entry's JSON as list methods send it.
 	wire() []byte
+	// guarded reports whether the entry has requirements (scopes or
+	// roles), so that whether a caller sees it depends on the caller.
+	guarded() bool
 }
 
 // registry holds entries in key order, so that lists are deterministic and
@@ -17,6 +20,9 @@ type entry interface {
 type registry[T entry] struct {
 	byKey  map[string]T
 	sorted []T
+	// guarded counts the entries with requirements (scopes or roles): a
+	// list of a registry with any depends on its caller.
+	guarded int
 }
 
 func (r *registry[T]) len() int { return len(r.sorted) }
@@ -33,7 +39,13 @@ func (r *registry[T]) add(v T) {
 	}
 	k := v.key()
 	i, found := slices.BinarySearchFunc(r.sorted, k, func(e T, k string) int { return strings.Compare(e.key(), k) })
+	if v.guarded() {
+		r.guarded++
+	}
 	if found {
+		if r.sorted[i].guarded() {
+			r.guarded--
+		}
 		r.sorted[i] = v
 	} else {
 		r.sorted = slices.Insert(r.sorted, i, v)
@@ -43,8 +55,12 @@ func (r *registry[T]) add(v T) {
 
 // remove deletes the entry with key k and reports whether there was one.
 func (r *registry[T]) remove(k string) bool {
-	if _, ok := r.byKey[k]; !ok {
+	old, ok := r.byKey[k]
+	if !ok {
 		return false
+	}
+	if old.guarded() {
+		r.guarded--
 	}
 	delete(r.byKey, k)
 	r.sorted = slices.DeleteFunc(r.sorted, func(e T) bool { return e.key() == k })

@@ -10,8 +10,9 @@ import (
 
 type testEntry string
 
-func (e testEntry) key() string  { return string(e) }
-func (e testEntry) wire() []byte { return []byte(e) }
+func (e testEntry) key() string   { return string(e) }
+func (e testEntry) wire() []byte  { return []byte(e) }
+func (e testEntry) guarded() bool { return false }
 
 func TestRegistryPagesInKeyOrder(t *testing.T) {
 	var r registry[testEntry]

@@ -79,6 +79,8 @@ type request struct {
 	caps    clientCaps
 	session string
 	header  http.Header
+	remote  string // the HTTP client's address (RemoteAddr), or ""
+	host    string // the HTTP request's Host, or ""
 
 	// level is the log threshold for this request.
 	level LogLevel
@@ -117,6 +119,9 @@ type request struct {
 	// input is the state of a modern multi round-trip request.
 	input  *inputState
 	inputs inputState // what input points to, so that no call allocates one
+	// workers run the handlers of its tool calls under a deadline: its
+	// connection's (stdio), or nil for the server's.
+	workers *callWorkers
 	// watch is a subscriptions/listen's watcher when it was registered as
 	// the request was read (stdio), so that it holds before any later
 	// request of the connection is served; nil otherwise.
@@ -137,8 +142,11 @@ type peer struct {
 	calls   *pendingCalls
 	closing <-chan struct{}
 	header  http.Header
+	remote  string
+	host    string
 	watch   *watcher
 	places  *places
+	workers *callWorkers
 }
 
 // newRequest builds the request of message m, received from p. Its era
@@ -146,7 +154,7 @@ type peer struct {
 // modern request, [request.join] for a legacy session's.
 func (s *Server) newRequest(m *jsonrpc.Message, p peer) *request {
 	return &request{srv: s, id: m.ID, method: m.Method, out: p.out, calls: p.calls, closing: p.closing,
-		header: p.header, watch: p.watch, places: p.places}
+		header: p.header, remote: p.remote, host: p.host, watch: p.watch, places: p.places, workers: p.workers}
 }
 
 // legacySession is what a request of a legacy session learns from it:
@@ -214,6 +222,9 @@ type CallInfo struct {
 	SessionID string
 	// Header holds the HTTP request's headers, or nil on stdio.
 	Header http.Header
+	// Host is the HTTP request's Host (which net/http keeps out of
+	// Header), or empty on stdio.
+	Host string
 	// ClientCapabilities is what the client declared it can answer (at
 	// initialize in legacy sessions, in each request's _meta in the modern
 	// era). A handler may read it to ask only what the client can answer.
@@ -228,7 +239,7 @@ func CallInfoFromContext(ctx context.Context) (CallInfo, bool) {
 		return CallInfo{}, false
 	}
 	return CallInfo{Method: r.method, Tool: r.tool, ProtocolVersion: r.version, SessionID: r.session, Header: r.header,
-		ClientCapabilities: r.caps.exported()}, true
+		Host: r.host, ClientCapabilities: r.caps.exported()}, true
 }
 
 // Progress is a progress notification's content.

@@ -77,6 +77,13 @@ type resourceEntry struct {
 
 func (e *resourceEntry) key() string  { return e.res.URI }
 func (e *resourceEntry) wire() []byte { return e.json }
+func (e *resourceEntry) guarded() bool {
+	return len(e.res.Scopes) > 0 || len(e.res.Roles) > 0
+}
+func (e *resourceEntry) openTo(*Server) bool { return !e.guarded() }
+func (e *resourceEntry) visibleTo(ctx context.Context, s *Server) bool {
+	return s.allowsEntry(ctx, e.res.Scopes, e.res.Roles)
+}
 
 type templateEntry struct {
 	tmpl     ResourceTemplate
@@ -87,6 +94,13 @@ type templateEntry struct {
 
 func (e *templateEntry) key() string  { return e.tmpl.URITemplate }
 func (e *templateEntry) wire() []byte { return e.json }
+func (e *templateEntry) guarded() bool {
+	return len(e.tmpl.Scopes) > 0 || len(e.tmpl.Roles) > 0
+}
+func (e *templateEntry) openTo(*Server) bool { return !e.guarded() }
+func (e *templateEntry) visibleTo(ctx context.Context, s *Server) bool {
+	return s.allowsEntry(ctx, e.tmpl.Scopes, e.tmpl.Roles)
+}
 
 func (e *templateEntry) hasVar(name string) bool {
 	for _, v := range e.compiled.Varnames() {
@@ -106,15 +120,18 @@ func (s *Server) AddResource(r Resource, h ResourceHandler) {
 		s.problem(fmt.Errorf("resource %q: a resource needs a URI and a name", r.URI))
 		return
 	}
-	data, err := marshalInto(nil, r)
+	listed := r
+	listed.Description = s.describe(r.Description, r.Scopes, r.Roles)
+	data, err := marshalInto(nil, listed)
 	if err != nil {
 		s.problem(fmt.Errorf("resource %q: %w", r.URI, err))
 		return
 	}
+	e := &resourceEntry{res: r, handler: h, json: data}
 	s.mu.Lock()
-	s.resources.add(&resourceEntry{res: r, handler: h, json: data})
+	s.resources.add(e)
 	s.mu.Unlock()
-	s.listChanged("notifications/resources/list_changed")
+	s.listChanged("notifications/resources/list_changed", audienceOf(s, []watchedEntry{e}))
 }
 
 // AddResourceTemplate registers a resource template whose handler reads the
@@ -137,15 +154,18 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 			s.problem(fmt.Errorf("resource template %q: completion values for %q, which is not one of its variables", t.URITemplate, name))
 		}
 	}
-	data, err := marshalInto(nil, t)
+	listed := t
+	listed.Description = s.describe(t.Description, t.Scopes, t.Roles)
+	data, err := marshalInto(nil, listed)
 	if err != nil {
 		s.problem(fmt.Errorf("resource template %q: %w", t.URITemplate, err))
 		return
 	}
+	e := &templateEntry{tmpl: t, handler: h, compiled: compiled, json: data}
 	s.mu.Lock()
-	s.templates.add(&templateEntry{tmpl: t, handler: h, compiled: compiled, json: data})
+	s.templates.add(e)
 	s.mu.Unlock()
-	s.listChanged("notifications/resources/list_changed")
+	s.listChanged("notifications/resources/list_changed", audienceOf(s, []watchedEntry{e}))
 }
 
 // AddResourceTemplate registers a resource template whose variables fill
@@ -263,28 +283,36 @@ func setScalar(v reflect.Value, raw string) error {
 
 // RemoveResources removes resources and templates by URI or URI template.
 func (s *Server) RemoveResources(uris ...string) {
-	removed := false
+	var removed []watchedEntry
 	s.mu.Lock()
 	for _, u := range uris {
-		removed = s.resources.remove(u) || removed
-		removed = s.templates.remove(u) || removed
+		if e, ok := s.resources.get(u); ok && s.resources.remove(u) {
+			removed = append(removed, e)
+		}
+		if e, ok := s.templates.get(u); ok && s.templates.remove(u) {
+			removed = append(removed, e)
+		}
 	}
 	s.mu.Unlock()
-	if removed {
-		s.listChanged("notifications/resources/list_changed")
+	if len(removed) > 0 {
+		s.listChanged("notifications/resources/list_changed", audienceOf(s, removed))
 	}
 }
 
 // findResource returns the handler for uri and the template variables: a
 // resource of that URI first, else the first template (in template order)
-// that matches it.
-func (s *Server) findResource(uri string) (ResourceHandler, map[string]string, bool) {
+// that matches it, among those the caller of ctx may see: a hidden one
+// reads as one that does not exist.
+func (s *Server) findResource(ctx context.Context, uri string) (ResourceHandler, map[string]string, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if e, ok := s.resources.get(uri); ok {
+	if e, ok := s.resources.get(uri); ok && s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) {
 		return e.handler, nil, true
 	}
 	for _, t := range s.templates.sorted {
+		if !s.allowsEntry(ctx, t.tmpl.Scopes, t.tmpl.Roles) {
+			continue
+		}
 		m := t.compiled.Match(uri)
 		if m == nil {
 			continue
@@ -313,7 +341,7 @@ func (s *Server) readResource(ctx context.Context, r *request, p *wireParams, b 
 	if p.URI == "" {
 		return b, NewError(CodeInvalidParams, "resources/read needs a uri")
 	}
-	h, vars, ok := s.findResource(p.URI)
+	h, vars, ok := s.findResource(ctx, p.URI)
 	if !ok {
 		return b, notFound()
 	}

@@ -10,7 +10,8 @@ import (
 // that clients and people can read them: <scheme>://schemas lists every
 // tool's input and output schema, and the template <scheme>://schemas/{tool}
 // serves one tool's. They reflect the tools registered when they are read,
-// and only those [ServerOptions.Visible] shows the reader.
+// and only the tools the reader may see (see [Server.Allows]; a tool shown
+// for step-up is shown here too).
 func (s *Server) AddSchemaResources(scheme string) {
 	all := scheme + "://schemas"
 	s.AddResource(Resource{URI: all, Name: "tool-schemas", MIMEType: "application/json",

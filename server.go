@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/ferry-mcp/ferry/schema"
 )
@@ -70,16 +71,22 @@ type ServerOptions struct {
 	// it carries the [Principal] and the [CallInfo]. Returning nil masks
 	// the error as unexpected. If nil, every such error is masked.
 	OnToolError func(ctx context.Context, err error) *ToolResult
-	// Visible decides which tools the caller of ctx may see. A hidden tool
-	// is left out of tools/list (before paging, so pages stay full and
-	// cursors keep working) and answers tools/call exactly as a tool that
-	// does not exist, in both eras. While it is set, modern tools/list
-	// results say cacheScope "private", since they depend on the caller.
-	// It runs on every tools/list entry and every tools/call, concurrently,
-	// and must be fast and safe for concurrent use. It may run while the
-	// server's registry is locked, so it must not call the Server's
-	// methods. If nil, every tool is visible to every caller. Prompts and
-	// resources have no such hook yet.
+	// Visible decides which tools the caller of ctx may see, on top of the
+	// tools' own [Tool.Scopes] and [Tool.Roles] and of ReadOnly, which are
+	// enforced without it (see [Server.Allows]): it can only hide more. A
+	// hidden tool is left out of tools/list (before paging, so pages stay
+	// full and cursors keep working) and answers tools/call exactly as a
+	// tool that does not exist, in both eras. While it is set, modern
+	// tools/list results say cacheScope "private", since they depend on
+	// the caller. It runs on every tools/list entry and every tools/call,
+	// and, with the context of a stream's caller (which has no
+	// [CallInfo]), for each stream told of a tools list change, so that a
+	// change of a tool hidden from it does not reach it. It runs
+	// concurrently, and must be fast and safe for concurrent use. It may
+	// run while the server's registry is locked, so it must not call the
+	// Server's methods. If nil, no tool is hidden beyond its requirements.
+	// It applies to tools only: prompts and resources are hidden by their
+	// own Scopes and Roles.
 	Visible func(ctx context.Context, t ToolInfo) bool
 	// Coercion is how tools with an input schema (typed ones, and those
 	// given a [Tool.InputSchema]) treat arguments of the wrong JSON type. If
@@ -93,6 +100,72 @@ type ServerOptions struct {
 	// runs on every check of a requirement, concurrently, and must be
 	// fast. If nil, a scope grants only itself.
 	ScopeImplies func(held, needed string) bool
+
+	// StepUp lists the tools whose [Tool.Scopes] an authenticated caller
+	// lacks (its roles met) instead of hiding them, so that its client can
+	// ask for the missing scopes: over HTTP, calling one gets HTTP 403 with
+	// a WWW-Authenticate insufficient_scope challenge naming every missing
+	// scope (see [HTTPOptions.ResourceMetadataURL]); elsewhere (stdio) the
+	// call gets the refusal "forbidden: this tool needs the scope(s) a, b".
+	// An anonymous caller still does not see them. Prompts and resources
+	// are hidden either way. If false, a tool whose scopes or roles the
+	// caller lacks is hidden and answers as an unknown tool.
+	StepUp bool
+	// DescribeRequirements appends the requirements of each tool, prompt,
+	// resource and template to its listed description: "Requires the scope
+	// orders:write." and "Only for the roles admin, clerk.", so that the
+	// model knows. The sentence is added once, at registration, and the
+	// description's length limit applies to the result.
+	DescribeRequirements bool
+	// ReadOnly hides and refuses every tool that may write: every tool
+	// whose [ToolInfo.Writes] is true, that is every tool not marked
+	// [Tool.ReadOnly]. Such a tool is left out of lists and answers
+	// tools/call as an unknown tool does, for every caller. [Server.Catalog]
+	// still lists it; [Server.Allows] says it is refused.
+	ReadOnly bool
+
+	// CallTimeout bounds each tools/call: the handler's context gets this
+	// deadline, and when it passes the model reads "unavailable: the tool
+	// timed out after 30s". The call is answered at the deadline even if
+	// the handler ignores its context: the handler's goroutine is left to
+	// finish, and what it returns then is dropped (and logged). The time a
+	// legacy handler spends waiting for the client ([Elicit], [Sample])
+	// counts. The handlers run on goroutines kept for the next calls: a
+	// stdio connection's end when [Server.Run] returns, the HTTP handler's
+	// after a minute without calls (so a [testing/synctest] test that
+	// calls tools through the HTTP handler should turn the timeout off).
+	// If zero, [DefaultCallTimeout]; if negative, calls have no deadline
+	// but their transport's, and handlers run on the request's goroutine.
+	CallTimeout time.Duration
+	// MaxCallsPerCaller limits the tools/call requests one caller has in
+	// flight at once; one beyond it is refused, without running, with
+	// "unavailable: too many calls at once, retry in a moment". A caller
+	// is its [Principal.Subject]; an anonymous HTTP caller is its client
+	// IP (the host of the request's RemoteAddr: X-Forwarded-For is not
+	// trusted, so behind a proxy every anonymous caller is the proxy, and
+	// an authenticator should run in front); every anonymous stdio caller
+	// is one. A call answered at its CallTimeout keeps its place until its
+	// handler returns, so handlers that ignore their context cannot pile
+	// up. If zero, [DefaultMaxCallsPerCaller]; if negative, no limit.
+	MaxCallsPerCaller int
+	// CallRate is how many tools/call requests per second one caller (as
+	// for MaxCallsPerCaller) may make on average, and CallBurst how many
+	// at once above that rate: a token bucket. A call over it is refused,
+	// without running, with "unavailable: too many calls, retry in 2s".
+	// The server tracks at most [MaxTrackedCallers] callers; beyond them,
+	// new callers share one bucket until idle callers are forgotten. If
+	// CallRate is zero, [DefaultCallRate]; if negative, no rate limit. If
+	// CallBurst is zero or less, [DefaultCallBurst].
+	CallRate  float64
+	CallBurst int
+	// MaxJSONDepth limits how deeply a request (an HTTP body, a stdio
+	// line, a batch's array counting as a level) nests arrays and
+	// objects; a deeper one is refused with a parse error (-32700, HTTP
+	// 400) before it is decoded. The same scan refuses, as an invalid
+	// request, an envelope that repeats a member or carries a case variant
+	// of one ("Method"), which a decoder might take for it. If zero,
+	// [DefaultMaxJSONDepth]; it cannot be turned off.
+	MaxJSONDepth int
 }
 
 // Server is an MCP server: a registry of tools, prompts and resources served
@@ -106,6 +179,10 @@ type Server struct {
 	versions      versionSet
 	keys          *keyring
 	pageSize      int
+	timeout       time.Duration // a tool call's deadline; 0: none
+	limits        *callLimits   // per-caller limits, or nil
+	workers       *callWorkers  // run the handlers of calls under a deadline
+	maxDepth      int           // how deeply a message may nest
 
 	infoOnce sync.Once
 	info     []byte // serverInfo JSON
@@ -149,6 +226,16 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 	s.pageSize = s.opts.PageSize
 	if s.pageSize <= 0 {
 		s.pageSize = DefaultPageSize
+	}
+	s.timeout = s.opts.CallTimeout
+	if s.timeout == 0 {
+		s.timeout = DefaultCallTimeout
+	}
+	s.limits = newCallLimits(&s.opts)
+	s.workers = newCallWorkers()
+	s.maxDepth = s.opts.MaxJSONDepth
+	if s.maxDepth <= 0 {
+		s.maxDepth = DefaultMaxJSONDepth
 	}
 	return s
 }

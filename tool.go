@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/ferry-mcp/ferry/schema"
@@ -69,6 +70,13 @@ type Tool struct {
 	// Roles name the groups allowed to call the tool: a caller in any one
 	// of them may (see [Principal.HasAnyRole]). If empty, the tool needs
 	// no role.
+	//
+	// A caller who lacks a role or a scope (an anonymous one lacks them
+	// all) does not see the tool: it is left out of tools/list, of the
+	// schema resources and of completions, and calling it gets exactly the
+	// answer an unknown tool gets, in both eras. With
+	// [ServerOptions.StepUp], an authenticated caller who has a role but
+	// lacks scopes sees it and is asked for them instead.
 	Roles []string
 
 	// Icons are images a client may show for the tool.
@@ -165,6 +173,13 @@ type toolEntry struct {
 
 func (e *toolEntry) key() string  { return e.tool.Name }
 func (e *toolEntry) wire() []byte { return e.json }
+func (e *toolEntry) guarded() bool {
+	return len(e.info.Scopes) > 0 || len(e.info.Roles) > 0
+}
+func (e *toolEntry) openTo(s *Server) bool { return !s.mayHide(&e.info) }
+func (e *toolEntry) visibleTo(ctx context.Context, s *Server) bool {
+	return s.visibleTool(ctx, &e.info)
+}
 
 // wireTool is a tool as tools/list sends it.
 type wireTool struct {
@@ -204,6 +219,7 @@ func (s *Server) AddTool(t Tool, h ToolHandler) {
 }
 
 func (s *Server) addTool(t Tool, h ToolHandler) {
+	t.Description = s.describe(t.Description, t.Scopes, t.Roles)
 	ts, problems := s.compileSchemas(&t)
 	problems = append(problems, checkTool(&t)...)
 	if t.InputSchema != nil && ts.validator == nil {
@@ -234,21 +250,23 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 		return nil
 	}
 	if s.admit("tool", t.Name, problems, dup, func() { s.tools.add(e) }) {
-		s.listChanged("notifications/tools/list_changed")
+		s.listChanged("notifications/tools/list_changed", audienceOf(s, []*toolEntry{e}))
 	}
 }
 
 // RemoveTools removes the named tools; names that are not registered are
 // ignored.
 func (s *Server) RemoveTools(names ...string) {
-	removed := false
+	var removed []*toolEntry
 	s.mu.Lock()
 	for _, n := range names {
-		removed = s.tools.remove(n) || removed
+		if e, ok := s.tools.get(n); ok && s.tools.remove(n) {
+			removed = append(removed, e)
+		}
 	}
 	s.mu.Unlock()
-	if removed {
-		s.listChanged("notifications/tools/list_changed")
+	if len(removed) > 0 {
+		s.listChanged("notifications/tools/list_changed", audienceOf(s, removed))
 	}
 }
 
@@ -268,7 +286,11 @@ func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []by
 	s.mu.RUnlock()
 	ctx = withRequest(ctx, r)
 	r.tool = p.Name // Visible may read it from the CallInfo
-	if !ok || !s.visibleTool(ctx, &e.info) {
+	acc := accessOK
+	if ok && s.mayHide(&e.info) {
+		acc = s.toolAccess(ctx, &e.info)
+	}
+	if !ok || acc == accessHidden {
 		r.tool = ""
 		return b, unknownTool(p.Name)
 	}
@@ -280,7 +302,7 @@ func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []by
 	if logging {
 		start = time.Now()
 	}
-	res, err := e.handler(ctx, &CallToolRequest{Name: p.Name, Arguments: p.Arguments, Tool: e.info})
+	res, err := s.serveCall(ctx, r, e, p, acc)
 	if r.inputPending() {
 		err = errInputPending
 	}
@@ -306,6 +328,26 @@ func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []by
 		s.logCall(ctx, r, res, nil, start)
 	}
 	return out, nil
+}
+
+// serveCall runs a visible tool's call, unless it is shown for step-up
+// (acc) or a per-caller limit refuses it: then the refusal is the result,
+// and the handler does not run.
+func (s *Server) serveCall(ctx context.Context, r *request, e *toolEntry, p *wireParams, acc access) (*ToolResult, error) {
+	if acc == accessStepUp {
+		setOutcome(ctx, outcomeRefused, RefusalForbidden)
+		return ErrorResult("forbidden: this tool needs the scope(s) " + strings.Join(s.stepUpMissing(ctx, e.info.Scopes), ", ")), nil
+	}
+	var place *callerState
+	if s.limits != nil {
+		st, refusal := s.limits.admit(callerOf(ctx, r))
+		if refusal != nil {
+			setOutcome(ctx, outcomeLimited, RefusalUnavailable)
+			return ErrorResult(refusal.Error()), nil
+		}
+		place = st
+	}
+	return s.runTool(ctx, e, CallToolRequest{Name: p.Name, Arguments: p.Arguments, Tool: e.info}, place)
 }
 
 // masked logs an unexpected failure and returns the result the model sees:

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,6 +33,14 @@ import (
 // request's headers) come from ctx: see [CallInfoFromContext],
 // [PrincipalFromContext] and [NotifyProgress]. Problems with the types or
 // their tags are reported by [Server.Check], naming the tool.
+//
+// A field of In of type *[Principal] (a field of the struct itself, not
+// of one it embeds or holds; usually tagged `json:"-"`) is the caller: it
+// is set to the request's principal, or nil for an anonymous caller,
+// after the arguments are read and before h runs. It is no argument: it
+// is left out of the input schema whatever its JSON tag, so a client that
+// sends a member of its name gets the answer any unknown argument gets,
+// and nothing a client sends can set it.
 func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, in In) (Out, error)) {
 	if h == nil {
 		panic("ferry: AddTool needs a handler") //nolint:forbidigo // a programmer error at registration, documented
@@ -44,6 +54,9 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, in In) 
 		var in In
 		if res := decodeArguments(ctx, req.Arguments, &in); res != nil {
 			return res, nil
+		}
+		if spec.principals != nil {
+			spec.setPrincipal(ctx, reflect.ValueOf(&in).Elem())
 		}
 		out, err := h(ctx, in)
 		if err != nil {
@@ -65,7 +78,43 @@ const (
 
 // typedSpec is what registration learns of a typed tool's output type.
 type typedSpec struct {
-	out outKind
+	out        outKind
+	principals []int // the indexes of In's *Principal fields
+}
+
+var principalType = reflect.TypeFor[*Principal]()
+
+// setPrincipal sets in's *Principal fields to the caller of ctx, or nil.
+func (spec *typedSpec) setPrincipal(ctx context.Context, in reflect.Value) {
+	p, _ := PrincipalFromContext(ctx)
+	pv := reflect.ValueOf(p)
+	for _, i := range spec.principals {
+		in.Field(i).Set(pv)
+	}
+}
+
+// principalFields finds the exported *Principal fields of in (a struct
+// type) and removes their properties from the schema s derived from it.
+func principalFields(in reflect.Type, s *schema.Schema) []int {
+	if in.Kind() != reflect.Struct {
+		return nil
+	}
+	var idx []int
+	for i := range in.NumField() {
+		f := in.Field(i)
+		if f.Type != principalType || !f.IsExported() {
+			continue
+		}
+		idx = append(idx, i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" {
+			name = f.Name
+		}
+		delete(s.Properties, name)
+		s.PropertyOrder = slices.DeleteFunc(s.PropertyOrder, func(n string) bool { return n == name })
+		s.Required = slices.DeleteFunc(s.Required, func(n string) bool { return n == name })
+	}
+	return idx
 }
 
 var (
@@ -84,8 +133,17 @@ func (s *Server) newTypedSpec(t *Tool, in, out reflect.Type) (*typedSpec, error)
 	if t.InputSchema != nil || t.OutputSchema != nil {
 		return nil, errors.New("its schemas come from its Go types: leave InputSchema and OutputSchema unset")
 	}
-	t.InputSchema = inSchema
 	spec := &typedSpec{}
+	if in.Kind() == reflect.Struct {
+		c := *inSchema // the caller's fields are no arguments
+		c.Properties = maps.Clone(inSchema.Properties)
+		c.PropertyOrder = slices.Clone(inSchema.PropertyOrder)
+		c.Required = slices.Clone(inSchema.Required)
+		if spec.principals = principalFields(in, &c); spec.principals != nil {
+			inSchema = &c
+		}
+	}
+	t.InputSchema = inSchema
 	switch {
 	case out == resultType:
 		spec.out = outResult

@@ -48,6 +48,44 @@ var errStreamStalled = errors.New("ferry: the client is not reading its stream")
 type change struct {
 	method string
 	uri    string
+	// aud, when not nil, is who may hear of a list change: those who see
+	// an entry that changed. It is cleared before the change is queued,
+	// so that changes of one list still coalesce.
+	aud *audience
+}
+
+// audience decides who may hear of a change of entries some callers may
+// not see (see [audienceOf]).
+type audience struct {
+	sees func(ctx context.Context) bool
+}
+
+// watchedEntry is an entry whose changes are told to those who see it.
+type watchedEntry interface {
+	// openTo reports whether every caller of s sees the entry.
+	openTo(s *Server) bool
+	// visibleTo reports whether the caller of ctx sees it.
+	visibleTo(ctx context.Context, s *Server) bool
+}
+
+// audienceOf returns who may hear that the entries changed: nil, for
+// everyone, when one of them is seen by everyone; otherwise the callers
+// who see one of them, so that a list change does not tell a caller of an
+// entry hidden from it.
+func audienceOf[E watchedEntry](s *Server, entries []E) *audience {
+	for _, e := range entries {
+		if e.openTo(s) {
+			return nil
+		}
+	}
+	return &audience{sees: func(ctx context.Context) bool {
+		for _, e := range entries {
+			if e.visibleTo(ctx, s) {
+				return true
+			}
+		}
+		return false
+	}}
 }
 
 const methodResourceUpdated = "notifications/resources/updated"
@@ -60,6 +98,9 @@ type watcher struct {
 	// wants reports whether the stream's client asked to hear of c. It
 	// runs on the notifier's goroutine and must not block.
 	wants func(c change) bool
+	// caller is the context of the stream's caller (its [Principal]), for
+	// the list changes only some callers may hear of; nil is anonymous.
+	caller context.Context //nolint:containedctx // the stream's own: the watcher lives no longer than the stream
 
 	mu       sync.Mutex // guards the fields below
 	queue    []change
@@ -85,6 +126,16 @@ func newWatcher(wants func(change) bool) *watcher {
 // push queues c if the stream wants it and it is not queued already. It
 // never blocks.
 func (w *watcher) push(c change) {
+	if c.aud != nil {
+		ctx := w.caller
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		if !c.aud.sees(ctx) {
+			return
+		}
+		c.aud = nil
+	}
 	if !w.wants(c) {
 		return
 	}
@@ -164,10 +215,11 @@ func (s *Server) watch(w *watcher) (stop func()) {
 	}
 }
 
-// listChanged tells every watcher that wants it that a list changed. It
-// does not wait for any stream.
-func (s *Server) listChanged(method string) {
-	c := change{method: method}
+// listChanged tells every watcher that wants it, and whose caller is in
+// aud (nil: everyone), that a list changed. It does not wait for any
+// stream.
+func (s *Server) listChanged(method string, aud *audience) {
+	c := change{method: method, aud: aud}
 	for _, w := range s.currentWatchers() {
 		w.push(c)
 	}
