@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"testing"
 
@@ -84,7 +83,7 @@ const (
 var answerJSON = []byte(`{"id":"A-1042","status":"cancelled","reason":"duplicate"}`)
 
 func routeServer(kind int) http.Handler {
-	srv := ferry.NewServer("bench", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
+	srv := ferry.NewServer("bench", "1.0.0", benchOptions())
 	tool := ferry.Tool{Name: "cancel_order", Description: "Cancels an order that has not shipped."}
 	switch kind {
 	case boundTool:

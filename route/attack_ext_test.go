@@ -324,7 +324,10 @@ func TestAttackHugeAndDeepArguments(t *testing.T) {
 	b.Add(ferry.Tool{Name: "loose_order", Description: "Fetches an order, loosely.",
 		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"id":{}}}`)}, "GET /orders/{id}")
 	m.serve(t)
-	deep := strings.Repeat("[", 5000) + strings.Repeat("]", 5000)
+	// The server refuses JSON nested past ferry.DefaultMaxJSONDepth (HTTP
+	// 400) before any tool sees it; below that, the binding refuses what
+	// it cannot place.
+	deep := strings.Repeat("[", 50) + strings.Repeat("]", 50)
 	got := m.call(t, modern, "loose_order", `{"id":"1","x":`+deep+`}`)
 	if !got.IsError || !strings.Contains(got.Text, "x: must be a list of strings") {
 		t.Errorf("deep query value: %+v", got)

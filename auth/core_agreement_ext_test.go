@@ -10,11 +10,10 @@ import (
 	"github.com/ferry-mcp/ferry/auth"
 )
 
-// These cases need the core's enforcement of Tool.Roles and Tool.Scopes,
-// ServerOptions.StepUp and HTTPOptions.ResourceMetadataURL (branch
-// coresec). They are written against the behaviour that branch
-// promises; enable them at merge by removing the t.Skip lines and the
-// comment markers around the options named there.
+// These cases check that the core's enforcement of Tool.Roles and
+// Tool.Scopes, ServerOptions.StepUp and HTTPOptions.ResourceMetadataURL
+// agree with the middleware: the challenge of a 403 has the format of
+// auth.Challenge.
 
 // purge needs the role admin; report needs the scopes orders:read and
 // audit:read.
@@ -31,8 +30,7 @@ func withRestrictedTools(srv *ferry.Server) {
 
 // A valid token lacking a role calls a hidden tool: it gets exactly the
 // unknown-tool answer, and the tool is absent from a private list.
-func TestAttackHiddenToolNeedsCoresec(t *testing.T) {
-	t.Skip("needs coresec: enforcement of Tool.Roles (hidden = unknown)")
+func TestAttackHiddenToolAnswersAsUnknown(t *testing.T) {
 	p := newProtectedWith(t, setup{tools: withRestrictedTools})
 	bare := newProtected(t, nil) // the same server without purge and report
 	bob := bearer(rsaToken(t, claims("bob", "orders:read")))
@@ -54,18 +52,16 @@ func TestAttackHiddenToolNeedsCoresec(t *testing.T) {
 // A valid token lacking scopes calls a step-up tool: 403 with one
 // challenge naming exactly the missing scopes, in the format of
 // auth.Challenge, and the tool does not run.
-func TestAttackStepUpNeedsCoresec(t *testing.T) {
-	t.Skip("needs coresec: ServerOptions.StepUp and HTTPOptions.ResourceMetadataURL")
+func TestAttackStepUpChallengeNamesMissingScopes(t *testing.T) {
 	res, err := auth.NewResource(testResource, []string{testIssuer}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := newProtectedWith(t, setup{
 		tools:  withRestrictedTools,
-		server: &ferry.ServerOptions{ /* StepUp: true, */ },
-		http:   &ferry.HTTPOptions{ /* ResourceMetadataURL: res.MetadataURL(), */ },
+		server: &ferry.ServerOptions{StepUp: true},
+		http:   &ferry.HTTPOptions{ResourceMetadataURL: res.MetadataURL()},
 	})
-	_ = res
 	alice := bearer(rsaToken(t, claims("alice", "orders:read")))
 	for _, era := range []string{"modern", "legacy"} {
 		var got answer
