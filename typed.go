@@ -150,7 +150,7 @@ func (s *Server) newTypedSpec(t *Tool, in, out reflect.Type) (*typedSpec, error)
 	case out.Kind() == reflect.String && !out.Implements(textMarsh):
 		spec.out = outText
 	default:
-		outSchema, err := schema.ForType(out, nil)
+		outSchema, err := schema.ForType(out, &schema.Options{Output: true})
 		if err != nil {
 			return nil, fmt.Errorf("output type %v: %w", out, err)
 		}

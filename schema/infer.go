@@ -20,6 +20,12 @@ type Options struct {
 	// false (the zero value), a recursive type is an error naming the type
 	// and the path where it recurs.
 	AllowRecursion bool
+	// Output derives the schema of values Go encodes, such as a tool's
+	// result, rather than of values Go decodes: a slice or a map may be
+	// nil, which encoding/json writes as null, so their schemas admit null
+	// too. If false, a slice is an array and a map an object, as arguments
+	// must be.
+	Output bool
 }
 
 // SchemaProvider is implemented by types that describe themselves. [For]
@@ -104,6 +110,15 @@ func (in *inferrer) schema(t reflect.Type, path, owner string) (*Schema, error) 
 	return &c, nil
 }
 
+// nilable marks the schema of a slice or map nullable when it describes
+// output (see [Options.Output]), which may hold a nil one.
+func (in *inferrer) nilable(s *Schema, err error) (*Schema, error) {
+	if err == nil && in.opts.Output {
+		s.Nullable = true
+	}
+	return s, err
+}
+
 func (in *inferrer) cached(t reflect.Type, path, owner string) (*Schema, error) {
 	if s, ok := in.done[t]; ok {
 		return s, nil
@@ -162,7 +177,7 @@ func (in *inferrer) build(t reflect.Type, path, owner string) (*Schema, error) {
 		if isBytes(t) {
 			return &Schema{Type: "string", Description: bytesNote}, nil
 		}
-		return in.array(t, path, owner)
+		return in.nilable(in.array(t, path, owner))
 	case reflect.Array:
 		s, err := in.array(t, path, owner)
 		if err == nil {
@@ -171,7 +186,7 @@ func (in *inferrer) build(t reflect.Type, path, owner string) (*Schema, error) {
 		}
 		return s, err
 	case reflect.Map:
-		return in.mapOf(t, path, owner)
+		return in.nilable(in.mapOf(t, path, owner))
 	case reflect.Struct:
 		return in.object(t, path, owner)
 	}

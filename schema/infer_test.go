@@ -506,3 +506,40 @@ func TestForReadsTheSharedVocabulary(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", data, want)
 	}
 }
+
+// A result's nil slice or map is encoded as null, so an output schema
+// admits null for them; an input schema does not.
+func TestOutputAdmitsNilSlicesAndMaps(t *testing.T) {
+	type result struct {
+		Roles  []string          `json:"roles"`
+		Labels map[string]string `json:"labels"`
+		Count  int               `json:"count"`
+	}
+	for _, tt := range []struct {
+		opts *Options
+		want string
+	}{
+		{nil, `{"type":"object","properties":{"roles":{"type":"array","items":{"type":"string"}},"labels":{"type":"object","additionalProperties":{"type":"string"}},"count":{"type":"integer"}},"required":["roles","labels","count"],"additionalProperties":false}`},
+		{&Options{Output: true}, `{"type":"object","properties":{"roles":{"type":["array","null"],"items":{"type":"string"}},"labels":{"type":["object","null"],"additionalProperties":{"type":"string"}},"count":{"type":"integer"}},"required":["roles","labels","count"],"additionalProperties":false}`},
+	} {
+		s, err := For[result](tt.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != tt.want {
+			t.Errorf("Output=%v:\n got %s\nwant %s", tt.opts != nil, got, tt.want)
+		}
+		v, err := Compile(s, Strict)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, errs := v.Validate([]byte(`{"roles":null,"labels":null,"count":1}`))
+		if (len(errs) == 0) != (tt.opts != nil) {
+			t.Errorf("Output=%v: validating nulls gave %v", tt.opts != nil, errs)
+		}
+	}
+}
