@@ -7,11 +7,13 @@ import (
 )
 
 // callCtx is the context of a tool call under [ServerOptions.CallTimeout]:
-// its parent's values, its own deadline, and an end the call itself
-// decides (see [Server.runTool]), which saves the timer, the goroutine
-// and the allocations of [context.WithTimeout] on every call. Contexts
-// derived from it are told of its end through AfterFunc, as the context
-// package does for its own.
+// its parent's values, its own deadline, and an end when the call returns
+// (see [Server.runTool]). It costs nothing unless someone looks at it: Err
+// compares the clock with the deadline, and only the first Done or
+// AfterFunc (which the context package uses for contexts derived from it)
+// makes its channel, arms one timer for the deadline and watches the
+// parent's cancellation. It lives inside the call's [request], so that a
+// call allocates nothing for it.
 type callCtx struct {
 	parent   context.Context //nolint:containedctx // a context's parent, as the context package keeps it
 	deadline time.Time
@@ -20,7 +22,9 @@ type callCtx struct {
 	done     chan struct{}
 	err      error
 	timedOut bool
-	afters   map[*func()]struct{}
+	timer    *time.Timer          // ends the context at the deadline, once watched
+	unwatch  func() bool          // stops watching the parent, once watched
+	afters   map[*func()]struct{} // AfterFunc's functions not yet run
 }
 
 func newCallCtx(parent context.Context, deadline time.Time) *callCtx {
@@ -41,24 +45,69 @@ func (c *callCtx) init(parent context.Context, deadline time.Time) {
 // Deadline implements [context.Context].
 func (c *callCtx) Deadline() (time.Time, bool) { return c.deadline, true }
 
-// Done implements [context.Context]; the channel is made on first use.
+// Done implements [context.Context]. The first call makes the channel and
+// arms the timer and the parent's watch that close it.
 func (c *callCtx) Done() <-chan struct{} {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.done == nil {
-		c.done = make(chan struct{})
-		if c.err != nil {
-			close(c.done)
-		}
-	}
+	c.watchLocked()
 	return c.done
 }
 
-// Err implements [context.Context].
+// Err implements [context.Context]: once the parent ended or the deadline
+// passed, the context ends (if no timer did yet) and Err says why.
 func (c *callCtx) Err() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.checkLocked()
 	return c.err
+}
+
+// checkLocked ends the context if its parent ended or its deadline
+// passed. The caller holds c.mu.
+func (c *callCtx) checkLocked() {
+	if c.err != nil {
+		return
+	}
+	if err := c.parent.Err(); err != nil {
+		c.endLocked(err, false)
+	} else if !time.Now().Before(c.deadline) {
+		c.endLocked(context.DeadlineExceeded, true)
+	}
+}
+
+// watchLocked makes the channel Done returns, closed already if the
+// context ended, and otherwise arms the timer of the deadline and watches
+// the parent. The caller holds c.mu.
+func (c *callCtx) watchLocked() {
+	if c.done != nil {
+		return
+	}
+	c.done = make(chan struct{})
+	if c.checkLocked(); c.err != nil {
+		close(c.done)
+		return
+	}
+	c.timer = time.AfterFunc(time.Until(c.deadline), c.expire)
+	c.unwatch = context.AfterFunc(c.parent, c.parentDone)
+}
+
+// expire ends the context at its deadline.
+func (c *callCtx) expire() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.endLocked(context.DeadlineExceeded, true)
+	}
+}
+
+// parentDone ends the context when its parent ends.
+func (c *callCtx) parentDone() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.endLocked(c.parent.Err(), false)
+	}
 }
 
 type callCtxKey struct{}
@@ -73,13 +122,14 @@ func (c *callCtx) Value(key any) any {
 	return c.parent.Value(key)
 }
 
-// AfterFunc arranges for f to run on its own goroutine once the call has
-// ended, as [context.AfterFunc] does; stop reports whether it stopped f
-// from running. The context package calls it for contexts derived from c.
+// AfterFunc arranges for f to run on its own goroutine once the context
+// has ended, as [context.AfterFunc] does; stop reports whether it stopped
+// f from running. The context package calls it for contexts derived from
+// c.
 func (c *callCtx) AfterFunc(f func()) (stop func() bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.err != nil {
+	if c.watchLocked(); c.err != nil {
 		go f()
 		return func() bool { return false }
 	}
@@ -97,23 +147,32 @@ func (c *callCtx) AfterFunc(f func()) (stop func() bool) {
 	}
 }
 
-// end ends the call's context with err, once.
-func (c *callCtx) end(err error, timedOut bool) {
+// finish ends the context when its call has returned, if nothing ended it
+// before, as the cancel function of [context.WithTimeout] does.
+func (c *callCtx) finish() {
 	c.mu.Lock()
-	if c.err != nil {
-		c.mu.Unlock()
-		return
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.endLocked(context.Canceled, false)
 	}
+}
+
+// endLocked ends the context with err: it closes the channel, stops the
+// timer and the parent's watch, and runs AfterFunc's functions. The caller
+// holds c.mu and checked that the context had not ended.
+func (c *callCtx) endLocked(err error, timedOut bool) {
 	c.err, c.timedOut = err, timedOut
 	if c.done != nil {
 		close(c.done)
 	}
-	afters := c.afters
-	c.afters = nil
-	c.mu.Unlock()
-	for f := range afters {
+	if c.timer != nil {
+		c.timer.Stop()
+		c.unwatch()
+	}
+	for f := range c.afters {
 		go (*f)()
 	}
+	c.afters = nil
 }
 
 // callTimedOut reports whether ctx is (or derives from) the context of a
@@ -125,5 +184,6 @@ func callTimedOut(ctx context.Context) bool {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.checkLocked()
 	return c.timedOut
 }

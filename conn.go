@@ -40,7 +40,7 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	c := &streamConn{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{},
-		workers: newWorkers(), callWorkers: newCallWorkers(), closing: make(chan struct{}), cancel: cancel,
+		workers: newWorkers(), closing: make(chan struct{}), cancel: cancel,
 		places: places{running: make(chan struct{}, MaxRequestsInFlight), waiting: make(chan struct{}, MaxRequestsInFlight),
 			listens: make(chan struct{}, MaxRequestsInFlight)}}
 	stopWatching := c.watchChanges(ctx)
@@ -51,7 +51,6 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 		stopClosing()
 		c.wg.Wait()
 		c.workers.close()
-		c.callWorkers.close()
 		conn.Close()
 	}()
 	return c.serveLines(ctx)
@@ -162,11 +161,9 @@ type streamConn struct {
 	calls   pendingCalls
 	wg      sync.WaitGroup // requests being served
 	workers *workers
-	// callWorkers run the handlers of its tool calls under a deadline.
-	callWorkers *callWorkers
-	places      places
-	closing     chan struct{} // closed at EOF
-	cancel      context.CancelFunc
+	places  places
+	closing chan struct{} // closed at EOF
+	cancel  context.CancelFunc
 
 	mu          sync.Mutex // guards the fields below
 	version     string     // negotiated legacy version, "" before initialize
@@ -442,7 +439,7 @@ func (c *streamConn) notification(m *jsonrpc.Message, p *wireParams) {
 // when the request was cancelled and gets no answer. w is the watcher of a
 // subscriptions/listen registered as it was read, or nil.
 func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte, w *watcher, pl *places) []byte {
-	r := c.srv.newRequest(m, peer{out: connOut{ctx, c}, calls: &c.calls, closing: c.closing, watch: w, places: pl, workers: c.callWorkers})
+	r := c.srv.newRequest(m, peer{out: connOut{ctx, c}, calls: &c.calls, closing: c.closing, watch: w, places: pl})
 	if p.triesModern() {
 		if err := c.srv.checkModern(r, p); err != nil {
 			return appendErrorResponse(b, m.ID, err)

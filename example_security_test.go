@@ -124,8 +124,8 @@ func ExampleServerOptions_stepUp() {
 	// Bearer error="insufficient_scope", scope="payments:write", resource_metadata="https://api.example.com/.well-known/oauth-protected-resource", error_description="this tool needs the scope(s) payments:write"
 }
 
-// A call that outlives CallTimeout is answered at the deadline, even when
-// its handler ignores its context.
+// A call that outlives CallTimeout reads as timed out. The handler must
+// heed its context: the call is answered when the handler returns.
 func ExampleServerOptions_callTimeout() {
 	srv := ferry.NewServer("example", "1.0.0", &ferry.ServerOptions{
 		Logger: slog.New(slog.DiscardHandler), CallTimeout: 20 * time.Millisecond})

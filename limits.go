@@ -189,142 +189,26 @@ func formatTimeout(d time.Duration) string {
 	return d.String()
 }
 
-// toolRun is the outcome of a handler run on its own goroutine.
-type toolRun struct {
-	res     *ToolResult
-	err     error
-	expired bool // sent by the deadline's timer instead
-}
-
-// runner is a call under a deadline as the goroutine that runs its
-// handler sees it, with the channel the handler's result goes back on.
-// Nothing of it is pooled: a [testing/synctest] bubble may not share
-// channels or timers with the world outside it.
-type runner struct {
-	// result takes the handler's outcome and the deadline's; it holds
-	// both, so that neither sender waits.
-	result chan toolRun
-	ctx    callCtx // the handler's context, in the same allocation
-	h      ToolHandler
-	req    CallToolRequest
-	l      *callLimits
-	place  *callerState
-}
-
-// runTool runs the tool's handler chain under the call's deadline. The
-// handler runs on another goroutine (see [callWorkers]), so that the call
-// is answered at the deadline even when the handler ignores its context;
-// it is left to finish (the log says so), and what it returns then is
-// dropped. A handler that returns after its deadline with an error reads
-// as timed out (see [Server.mapToolError]). When the request itself is
-// cancelled, the handler is waited for, but no longer than its deadline.
-// The handler's context ends when the call does, as a context from
-// [context.WithTimeout] would.
+// runTool runs the tool's handler chain, on the request's goroutine,
+// under the call's deadline: the handler's context is r's callCtx, which
+// costs nothing unless the handler looks at it. The call is answered when
+// the handler returns, as net/http answers when its handler does; a
+// handler that returns an error once its deadline passed reads as timed
+// out (see [Server.mapToolError]), while a result it returns without error
+// is kept. When the call returns, its context ends, as one from
+// [context.WithTimeout] would once cancelled.
 //
 // place, when not nil, is the caller's place taken by the call (see
-// [callLimits.admit]): it is given back when the handler returns, so that
-// a handler left running past its deadline still counts.
-func (s *Server) runTool(ctx context.Context, e *toolEntry, req CallToolRequest, place *callerState) (*ToolResult, error) {
+// [callLimits.admit]): it is given back when the handler returns.
+func (s *Server) runTool(ctx context.Context, r *request, e *toolEntry, req *CallToolRequest, place *callerState) (*ToolResult, error) {
+	if place != nil {
+		defer s.limits.release(place)
+	}
 	if s.timeout <= 0 {
-		if place != nil {
-			defer s.limits.release(place)
-		}
-		return e.handler(ctx, &req)
+		return e.handler(ctx, req)
 	}
-	rn := &runner{result: make(chan toolRun, 2), h: e.handler, req: req, l: s.limits, place: place}
-	cc := &rn.ctx
-	cc.init(ctx, time.Now().Add(s.timeout))
-	timer := time.AfterFunc(s.timeout, rn.expire)
-	defer timer.Stop()
-	pool := s.workers
-	if r := requestFrom(ctx); r != nil && r.workers != nil {
-		pool = r.workers
-	}
-	pool.run(rn)
-	select {
-	case o := <-rn.result:
-		if !o.expired {
-			cc.end(context.Canceled, false)
-			return o.res, o.err
-		}
-		cc.end(context.DeadlineExceeded, true)
-	case <-ctx.Done():
-		cc.end(ctx.Err(), false)
-		// The request was cancelled: the handler should stop soon, and is
-		// waited for until its deadline.
-		if o := <-rn.result; !o.expired {
-			return o.res, o.err
-		}
-	}
-	s.logger.WarnContext(ctx, "tool call timed out; its handler is still running", "tool", req.Name, "timeout", s.timeout)
-	return s.timedOut(ctx), nil
-}
-
-// expire tells the call that its deadline passed.
-func (rn *runner) expire() { rn.result <- toolRun{expired: true} }
-
-// exec runs the call's handler, gives the caller's place back, if it took
-// one, and answers on rn.result.
-func (rn *runner) exec() {
-	res, err := rn.h(&rn.ctx, &rn.req)
-	if rn.place != nil {
-		rn.l.release(rn.place)
-	}
-	rn.result <- toolRun{res: res, err: err}
-}
-
-// callWorkerIdle is how long a goroutine of [callWorkers] waits for a
-// call before it ends.
-const callWorkerIdle = 30 * time.Second
-
-// callWorkers are the goroutines that run the handlers of calls under a
-// deadline. A goroutine is kept for the next call rather than started for
-// each (whose stack would grow, by copying, on every call). It ends when
-// the workers are closed (a stdio connection's, when [Server.Run]
-// returns), or once a whole [callWorkerIdle] passed without a call (the
-// HTTP handler's, which has no end), so that idle servers hold none. A
-// goroutine running a handler past its deadline ends when the handler
-// returns. Its zero value is not usable; see newCallWorkers.
-type callWorkers struct {
-	jobs chan *runner  // unbuffered: a send succeeds only when a goroutine is idle
-	stop chan struct{} // closed by close
-}
-
-func newCallWorkers() *callWorkers {
-	return &callWorkers{jobs: make(chan *runner), stop: make(chan struct{})}
-}
-
-// close ends the idle goroutines now and the others as their handlers
-// return, without waiting for them.
-func (w *callWorkers) close() { close(w.stop) }
-
-// run hands rn to an idle goroutine, or starts one.
-func (w *callWorkers) run(rn *runner) {
-	select {
-	case w.jobs <- rn:
-	default:
-		go w.loop(rn)
-	}
-}
-
-func (w *callWorkers) loop(rn *runner) {
-	idle := time.NewTimer(callWorkerIdle) // not reset per call: it checks, each period, that one came
-	defer idle.Stop()
-	for {
-		rn.exec()
-		used := true
-		for rn = nil; rn == nil; {
-			select {
-			case rn = <-w.jobs:
-			case <-idle.C:
-				if !used {
-					return
-				}
-				used = false
-				idle.Reset(callWorkerIdle)
-			case <-w.stop:
-				return
-			}
-		}
-	}
+	c := &r.call
+	c.init(ctx, time.Now().Add(s.timeout))
+	defer c.finish()
+	return e.handler(c, req)
 }

@@ -2,6 +2,8 @@ package ferry_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"strings"
@@ -13,36 +15,55 @@ import (
 	"github.com/ferry-mcp/ferry"
 )
 
-// A call past its CallTimeout is answered at the deadline, in both eras,
-// whether its handler heeds its context or ignores it; the handler's
-// context carries the deadline.
+// A call past its CallTimeout reads as timed out, in both eras, when its
+// handler waits on its context, asks it for its error, or returns an
+// error late; a result returned late, without error, is kept. The
+// handler's context carries the deadline.
 func TestSlowToolTimesOut(t *testing.T) {
-	stuck := make(chan struct{})
-	t.Cleanup(func() { close(stuck) })
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: 50 * time.Millisecond})
+	const timeout = 50 * time.Millisecond
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: timeout})
 	var sawDeadline atomic.Bool
-	srv.AddTool(ferry.Tool{Name: "polite", Description: "Waits for its context."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
-		_, ok := ctx.Deadline()
-		sawDeadline.Store(ok)
-		<-ctx.Done()
-		return nil, ctx.Err()
-	})
-	srv.AddTool(ferry.Tool{Name: "stuck", Description: "Ignores its context."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
-		<-stuck
-		return ferry.NewResult(ferry.Text("late")), nil
-	})
+	tools := map[string]ferry.ToolHandler{
+		"polite": func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			_, ok := ctx.Deadline()
+			sawDeadline.Store(ok)
+			<-ctx.Done()
+			return nil, ctx.Err()
+		},
+		"polls": func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			for ctx.Err() == nil {
+				time.Sleep(time.Millisecond)
+			}
+			return nil, fmt.Errorf("query: %w", ctx.Err())
+		},
+		"late-error": func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			time.Sleep(2 * timeout)
+			return nil, errors.New("the database went away")
+		},
+		"late-result": func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			time.Sleep(2 * timeout)
+			return ferry.NewResult(ferry.Text("late")), nil
+		},
+	}
+	for name, h := range tools {
+		srv.AddTool(ferry.Tool{Name: name, Description: "Runs slowly."}, h)
+	}
 	ts := httptest.NewServer(ferry.NewHTTPHandler(srv, nil))
 	t.Cleanup(ts.Close)
-	const want = `"content":[{"type":"text","text":"unavailable: the tool timed out after 50ms"}],"isError":true`
+	const timedOut = `"content":[{"type":"text","text":"unavailable: the tool timed out after 50ms"}],"isError":true`
 	for _, e := range eras {
-		for _, tool := range []string{"polite", "stuck"} {
+		for _, tool := range []string{"polite", "polls", "late-error", "late-result"} {
 			t.Run(e.name+"/"+tool, func(t *testing.T) {
+				want := timedOut
+				if tool == "late-result" {
+					want = `"content":[{"type":"text","text":"late"}]`
+				}
 				start := time.Now()
 				got := e.send(t, ts.URL, "tools/call", tool, `"name":"`+tool+`","arguments":{}`)
 				if !strings.Contains(got.body, want) || got.status != 200 {
 					t.Errorf("%d %s; want %s", got.status, got.body, want)
 				}
-				if d := time.Since(start); d > 5*time.Second {
+				if d := time.Since(start); d < timeout || d > 5*time.Second {
 					t.Errorf("answered after %v", d)
 				}
 			})
@@ -50,6 +71,36 @@ func TestSlowToolTimesOut(t *testing.T) {
 	}
 	if !sawDeadline.Load() {
 		t.Error("the handler's context has no deadline")
+	}
+}
+
+// The handler's context is done once its call has been answered, so a
+// context a handler kept cannot outlive the call.
+func TestCallContextEndsWithItsCall(t *testing.T) {
+	kept := make(chan context.Context, 2)
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	srv.AddTool(ferry.Tool{Name: "keep", Description: "Keeps its context."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		kept <- ctx
+		return ferry.NewResult(ferry.Text("kept")), nil
+	})
+	ts := httptest.NewServer(ferry.NewHTTPHandler(srv, nil))
+	t.Cleanup(ts.Close)
+	for _, e := range eras {
+		if got := e.send(t, ts.URL, "tools/call", "keep", `"name":"keep","arguments":{}`); !strings.Contains(got.body, `"kept"`) {
+			t.Fatalf("%s: %s", e.name, got.body)
+		}
+		ctx := <-kept
+		select {
+		case <-ctx.Done():
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: the kept context is not done", e.name)
+		}
+		if !errors.Is(ctx.Err(), context.Canceled) {
+			t.Errorf("%s: Err = %v", e.name, ctx.Err())
+		}
 	}
 }
 
@@ -100,16 +151,16 @@ func TestTooManyConcurrentCallsAreRefused(t *testing.T) {
 	}
 }
 
-// A call answered at its deadline keeps its caller's place until its
-// handler returns: handlers that ignore their context cannot pile up.
+// A call keeps its caller's place until its handler returns, past its
+// deadline too: handlers that ignore their context cannot pile up. What
+// the late handler returns without error is its answer.
 func TestTimedOutCallKeepsItsPlaceUntilItsHandlerReturns(t *testing.T) {
-	stuck := make(chan struct{})
-	returned := make(chan struct{})
+	stuck, started := make(chan struct{}), make(chan struct{})
 	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: 30 * time.Millisecond, MaxCallsPerCaller: 1, CallRate: -1})
 	srv.AddTool(ferry.Tool{Name: "stuck", Description: "Ignores its context."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		close(started)
 		<-stuck
-		defer close(returned)
-		return nil, nil
+		return ferry.NewResult(ferry.Text("at last")), nil
 	})
 	srv.AddTool(ferry.Tool{Name: "quick", Description: "Answers at once."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		return ferry.NewResult(ferry.Text("quick")), nil
@@ -117,38 +168,39 @@ func TestTimedOutCallKeepsItsPlaceUntilItsHandlerReturns(t *testing.T) {
 	ts := httptest.NewServer(asCaller(ferry.NewHTTPHandler(srv, nil)))
 	t.Cleanup(ts.Close)
 	modern, bob := eras[1], []string{"X-User", "bob"}
-	if got := modern.send(t, ts.URL, "tools/call", "stuck", `"name":"stuck","arguments":{}`, bob...); !strings.Contains(got.body, "timed out after 30ms") {
-		t.Fatalf("stuck: %s", got.body)
-	}
+	answer := make(chan string, 1)
+	go func() {
+		answer <- modern.send(t, ts.URL, "tools/call", "stuck", `"name":"stuck","arguments":{}`, bob...).body
+	}()
+	<-started
+	time.Sleep(60 * time.Millisecond) // past the deadline
 	if got := modern.send(t, ts.URL, "tools/call", "quick", `"name":"quick","arguments":{}`, bob...); !strings.Contains(got.body, "too many calls at once") {
 		t.Errorf("while the handler runs on: %s", got.body)
 	}
+	select {
+	case got := <-answer:
+		t.Fatalf("answered before its handler returned: %s", got)
+	default:
+	}
 	close(stuck)
-	<-returned
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		got := modern.send(t, ts.URL, "tools/call", "quick", `"name":"quick","arguments":{}`, bob...)
-		if strings.Contains(got.body, `"text":"quick"`) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after the handler returned: %s", got.body)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if got := <-answer; !strings.Contains(got, `"text":"at last"`) {
+		t.Errorf("the late handler's result: %s", got)
+	}
+	if got := modern.send(t, ts.URL, "tools/call", "quick", `"name":"quick","arguments":{}`, bob...); !strings.Contains(got.body, `"text":"quick"`) {
+		t.Errorf("after the handler returned: %s", got.body)
 	}
 }
 
-// A cancelled call whose handler ignores its context is waited for no
-// longer than its deadline: the connection can end.
-func TestCancelledCallWaitsNoLongerThanItsDeadline(t *testing.T) {
-	stuck := make(chan struct{})
-	t.Cleanup(func() { close(stuck) })
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: 50 * time.Millisecond})
-	started := make(chan struct{})
-	srv.AddTool(ferry.Tool{Name: "stuck", Description: "Ignores its context."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+// A cancelled call ends its handler's context, well before its deadline,
+// and is not answered; the connection can end.
+func TestCancelledCallEndsItsHandlersContext(t *testing.T) {
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: time.Hour})
+	started, saw := make(chan struct{}), make(chan error, 1)
+	srv.AddTool(ferry.Tool{Name: "wait", Description: "Waits for its context."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		close(started)
-		<-stuck
-		return nil, nil
+		<-ctx.Done()
+		saw <- ctx.Err()
+		return nil, ctx.Err()
 	})
 	cr, cw := io.Pipe()
 	var out syncBuffer
@@ -156,9 +208,17 @@ func TestCancelledCallWaitsNoLongerThanItsDeadline(t *testing.T) {
 	go func() { done <- srv.Run(t.Context(), &ferry.IOTransport{Reader: cr, Writer: &out}) }()
 	_, _ = io.WriteString(cw, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`+"\n"+
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
-		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stuck","arguments":{}}}`+"\n")
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wait","arguments":{}}}`+"\n")
 	<-started
 	_, _ = io.WriteString(cw, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`+"\n")
+	select {
+	case err := <-saw:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the handler's context ended with %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the handler's context did not end")
+	}
 	cw.Close()
 	select {
 	case err := <-done:

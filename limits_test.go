@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -139,4 +140,43 @@ func TestCallLimitsDefaultsAndOff(t *testing.T) {
 	if srv := NewServer("s", "1", nil); srv.timeout != DefaultCallTimeout || srv.maxDepth != DefaultMaxJSONDepth {
 		t.Errorf("defaults: %v %d", srv.timeout, srv.maxDepth)
 	}
+}
+
+// A call under the default CallTimeout keeps no goroutine and no timer
+// once answered, so a testing/synctest bubble that calls tools through the
+// HTTP handler ends cleanly; time in the bubble brings the deadline.
+func TestCallTimeoutInASynctestBubble(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := NewServer("s", "1", &ServerOptions{Logger: slog.New(slog.DiscardHandler)})
+		srv.AddTool(Tool{Name: "wait", Description: "Waits for its context."}, func(ctx context.Context, _ *CallToolRequest) (*ToolResult, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+		srv.AddTool(Tool{Name: "ping", Description: "Pings."}, func(context.Context, *CallToolRequest) (*ToolResult, error) {
+			return NewResult(Text("pong")), nil
+		})
+		h := NewHTTPHandler(srv, nil)
+		call := func(name string) string {
+			body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + name + `","arguments":{},` +
+				`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+			r := httptest.NewRequest("POST", "http://localhost/mcp", strings.NewReader(body))
+			r.Header.Set("Accept", "application/json, text/event-stream")
+			for k, v := range map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name} {
+				r.Header.Set(k, v)
+			}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			return w.Body.String()
+		}
+		if got := call("ping"); !strings.Contains(got, "pong") {
+			t.Errorf("ping: %s", got)
+		}
+		start := time.Now()
+		if got := call("wait"); !strings.Contains(got, "timed out after 60s") {
+			t.Errorf("wait: %s", got)
+		}
+		if d := time.Since(start); d != DefaultCallTimeout {
+			t.Errorf("answered after %v, want %v", d, DefaultCallTimeout)
+		}
+	})
 }

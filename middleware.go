@@ -73,10 +73,11 @@ func (s *Server) mapToolError(ctx context.Context, req *CallToolRequest, err err
 	if r := s.clientResult(ctx, req, err); r != nil {
 		return r, nil
 	}
+	if callTimedOut(ctx) {
+		s.logger.WarnContext(ctx, "tool call timed out", "tool", req.Name, "timeout", s.timeout, "err", err)
+		return s.timedOut(ctx), nil
+	}
 	if ctx.Err() != nil {
-		if callTimedOut(ctx) {
-			return s.timedOut(ctx), nil
-		}
 		setOutcome(ctx, outcomeCanceled, "")
 		return ErrorResult("canceled: the call was cancelled before the tool finished"), nil
 	}

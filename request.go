@@ -119,9 +119,11 @@ type request struct {
 	// input is the state of a modern multi round-trip request.
 	input  *inputState
 	inputs inputState // what input points to, so that no call allocates one
-	// workers run the handlers of its tool calls under a deadline: its
-	// connection's (stdio), or nil for the server's.
-	workers *callWorkers
+	// call is a tools/call's context under [ServerOptions.CallTimeout],
+	// and callReq what its handler is given, here so that a call
+	// allocates neither.
+	call    callCtx
+	callReq CallToolRequest
 	// watch is a subscriptions/listen's watcher when it was registered as
 	// the request was read (stdio), so that it holds before any later
 	// request of the connection is served; nil otherwise.
@@ -146,7 +148,6 @@ type peer struct {
 	host    string
 	watch   *watcher
 	places  *places
-	workers *callWorkers
 }
 
 // newRequest builds the request of message m, received from p. Its era
@@ -154,7 +155,7 @@ type peer struct {
 // modern request, [request.join] for a legacy session's.
 func (s *Server) newRequest(m *jsonrpc.Message, p peer) *request {
 	return &request{srv: s, id: m.ID, method: m.Method, out: p.out, calls: p.calls, closing: p.closing,
-		header: p.header, remote: p.remote, host: p.host, watch: p.watch, places: p.places, workers: p.workers}
+		header: p.header, remote: p.remote, host: p.host, watch: p.watch, places: p.places}
 }
 
 // legacySession is what a request of a legacy session learns from it:

@@ -125,17 +125,21 @@ type ServerOptions struct {
 	ReadOnly bool
 
 	// CallTimeout bounds each tools/call: the handler's context gets this
-	// deadline, and when it passes the model reads "unavailable: the tool
-	// timed out after 30s". The call is answered at the deadline even if
-	// the handler ignores its context: the handler's goroutine is left to
-	// finish, and what it returns then is dropped (and logged). The time a
-	// legacy handler spends waiting for the client ([Elicit], [Sample])
-	// counts. The handlers run on goroutines kept for the next calls: a
-	// stdio connection's end when [Server.Run] returns, the HTTP handler's
-	// after a minute without calls (so a [testing/synctest] test that
-	// calls tools through the HTTP handler should turn the timeout off).
-	// If zero, [DefaultCallTimeout]; if negative, calls have no deadline
-	// but their transport's, and handlers run on the request's goroutine.
+	// deadline (or its transport's, when nearer), and a handler that
+	// returns an error once it passed makes the model read "unavailable:
+	// the tool timed out after 30s"; a result returned without error is
+	// kept, however late. The handler runs on the request's goroutine, and
+	// the call is answered when it returns, as net/http answers when its
+	// handler does: a handler must heed its context (pass it to database
+	// and HTTP clients, and wait in a select on ctx.Done()), since one
+	// that ignores it keeps the call, and the caller's place (see
+	// MaxCallsPerCaller), until it returns. The deadline costs nothing
+	// unless the handler asks its context: a timer is armed only once
+	// something waits on ctx.Done() (or derives a cancellable context).
+	// The context ends when the call returns. The time a legacy handler
+	// spends waiting for the client ([Elicit], [Sample]) counts. If zero,
+	// [DefaultCallTimeout]; if negative, calls have no deadline but their
+	// transport's.
 	CallTimeout time.Duration
 	// MaxCallsPerCaller limits the tools/call requests one caller has in
 	// flight at once; one beyond it is refused, without running, with
@@ -144,8 +148,8 @@ type ServerOptions struct {
 	// IP (the host of the request's RemoteAddr: X-Forwarded-For is not
 	// trusted, so behind a proxy every anonymous caller is the proxy, and
 	// an authenticator should run in front); every anonymous stdio caller
-	// is one. A call answered at its CallTimeout keeps its place until its
-	// handler returns, so handlers that ignore their context cannot pile
+	// is one. A call keeps its place until its handler returns, past its
+	// CallTimeout too, so handlers that ignore their context cannot pile
 	// up. If zero, [DefaultMaxCallsPerCaller]; if negative, no limit.
 	MaxCallsPerCaller int
 	// CallRate is how many tools/call requests per second one caller (as
@@ -181,7 +185,6 @@ type Server struct {
 	pageSize      int
 	timeout       time.Duration // a tool call's deadline; 0: none
 	limits        *callLimits   // per-caller limits, or nil
-	workers       *callWorkers  // run the handlers of calls under a deadline
 	maxDepth      int           // how deeply a message may nest
 
 	infoOnce sync.Once
@@ -232,7 +235,6 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 		s.timeout = DefaultCallTimeout
 	}
 	s.limits = newCallLimits(&s.opts)
-	s.workers = newCallWorkers()
 	s.maxDepth = s.opts.MaxJSONDepth
 	if s.maxDepth <= 0 {
 		s.maxDepth = DefaultMaxJSONDepth

@@ -347,7 +347,8 @@ func (s *Server) serveCall(ctx context.Context, r *request, e *toolEntry, p *wir
 		}
 		place = st
 	}
-	return s.runTool(ctx, e, CallToolRequest{Name: p.Name, Arguments: p.Arguments, Tool: e.info}, place)
+	r.callReq = CallToolRequest{Name: p.Name, Arguments: p.Arguments, Tool: e.info}
+	return s.runTool(ctx, r, e, &r.callReq, place)
 }
 
 // masked logs an unexpected failure and returns the result the model sees:
