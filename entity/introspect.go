@@ -197,6 +197,9 @@ func buildFields(e *Entity, t *rawTable, o *IntrospectOptions) []string {
 		if slices.Contains(t.primary, c.name) {
 			f.Nullable = false
 		}
+		if t.view {
+			f.Generated, f.HasDefault = false, false // a view is never written
+		}
 		e.Fields = append(e.Fields, f)
 	}
 	if len(left) == 0 {
