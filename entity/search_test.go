@@ -108,6 +108,38 @@ func search(t *testing.T, engine Engine, db *sql.DB, e *Entity, s Searcher, alia
 	return ids, nil
 }
 
+// countSearch counts the rows of a search with the searcher's Condition,
+// which binds no rank.
+func countSearch(t *testing.T, engine Engine, db *sql.DB, e *Entity, s Searcher, alias, text string) int {
+	t.Helper()
+	c, ok := s.(interface {
+		Condition(e *Entity, alias, text string, bind func(v any) string) (string, error)
+	})
+	if !ok {
+		t.Fatalf("%T has no Condition method", s)
+	}
+	var args []any
+	cond, err := c.Condition(e, alias, text, func(v any) string {
+		args = append(args, v)
+		if engine == PostgreSQL {
+			return "$" + strconv.Itoa(len(args))
+		}
+		return "?"
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := searchTable(engine, e, e.Table)
+	if alias != "" {
+		from += " " + searchIdent(engine, alias)
+	}
+	var n int
+	if err := db.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM "+from+" WHERE "+cond, args...).Scan(&n); err != nil {
+		t.Fatalf("count %q: %v", text, err)
+	}
+	return n
+}
+
 func TestSearchMatches(t *testing.T) {
 	for _, eng := range dbtest.Engines {
 		t.Run(eng.Name, func(t *testing.T) {
@@ -144,6 +176,9 @@ func TestSearchMatches(t *testing.T) {
 					}
 					if diff := cmp.Diff(tt.want, got); diff != "" {
 						t.Errorf("search %q with alias %q (-want +got):\n%s", tt.text, alias, diff)
+					}
+					if n := countSearch(t, engine, db, e, s, alias, tt.text); n != len(tt.want) {
+						t.Errorf("count of search %q with alias %q = %d, want %d", tt.text, alias, n, len(tt.want))
 					}
 				}
 			}
