@@ -1,0 +1,53 @@
+package entity
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// sqliteDialect speaks SQLite (modernc.org/sqlite). Its statement timeout
+// is the context's: the driver interrupts the running statement when the
+// context ends.
+type sqliteDialect struct{}
+
+func (sqliteDialect) engine() Engine              { return SQLite }
+func (sqliteDialect) quote(name string) string    { return quoteWith(name, '"') }
+func (sqliteDialect) placeholder(int) string      { return "?" }
+func (sqliteDialect) textOrder(col string) string { return col } // BINARY collation: code points
+func (sqliteDialect) returning() bool             { return true }
+func (sqliteDialect) statement(q string, _ time.Duration) string {
+	return q
+}
+
+func (sqliteDialect) paging(limit, offset string) string {
+	return " LIMIT " + limit + " OFFSET " + offset
+}
+
+func (sqliteDialect) nullsOrder(col string, desc bool) string {
+	if desc {
+		return col + " DESC" // NULLs are smallest: last
+	}
+	return col
+}
+
+// begin starts a transaction; a read-only one sets PRAGMA query_only on
+// its connection and the returned end function clears it again before the
+// connection goes back to the pool.
+func (sqliteDialect) begin(ctx context.Context, db beginner, readOnly bool, _ time.Duration) (*sql.Tx, func(), error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !readOnly {
+		return tx, func() {}, nil
+	}
+	if _, err := tx.ExecContext(ctx, "PRAGMA query_only = 1"); err != nil {
+		rollbackQuietly(tx)
+		return nil, nil, err
+	}
+	return tx, func() {
+		// query_only belongs to the connection, not the transaction.
+		_, _ = tx.ExecContext(context.WithoutCancel(ctx), "PRAGMA query_only = 0")
+	}, nil
+}
