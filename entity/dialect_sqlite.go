@@ -31,23 +31,12 @@ func (sqliteDialect) nullsOrder(col string, desc bool) string {
 	return col
 }
 
-// begin starts a transaction; a read-only one sets PRAGMA query_only on
-// its connection and the returned end function clears it again before the
-// connection goes back to the pool.
-func (sqliteDialect) begin(ctx context.Context, db beginner, readOnly bool, _ time.Duration) (*sql.Tx, func(), error) {
+// begin starts a write transaction; read-only ones run on a connection
+// of their own with PRAGMA query_only (see table.runSQLiteReadOnly).
+func (sqliteDialect) begin(ctx context.Context, db beginner, _ bool, _ time.Duration) (*sql.Tx, func(), error) {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !readOnly {
-		return tx, func() {}, nil
-	}
-	if _, err := tx.ExecContext(ctx, "PRAGMA query_only = 1"); err != nil {
-		rollbackQuietly(tx)
-		return nil, nil, err
-	}
-	return tx, func() {
-		// query_only belongs to the connection, not the transaction.
-		_, _ = tx.ExecContext(context.WithoutCancel(ctx), "PRAGMA query_only = 0")
-	}, nil
+	return tx, func() {}, nil
 }

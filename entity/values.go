@@ -75,6 +75,8 @@ func encodeInteger(v any) (any, error) {
 	switch n := v.(type) {
 	case int64:
 		return n, nil
+	case int:
+		return int64(n), nil
 	case json.Number:
 		if i, err := n.Int64(); err == nil {
 			return i, nil
@@ -107,6 +109,8 @@ func encodeNumber(e Engine, v any) (any, error) {
 		f, text = n, strconv.FormatFloat(n, 'g', -1, 64)
 	case int64:
 		f, text = float64(n), strconv.FormatInt(n, 10)
+	case int:
+		f, text = float64(n), strconv.Itoa(n)
 	default:
 		return nil, fmt.Errorf("must be a number")
 	}
