@@ -122,8 +122,9 @@ func mysqlNumber(msg string) (int, bool) {
 
 // mentions reports whether a database message names column col, as the
 // engines quote it in constraint messages ("products.sku", `"sku"`,
-// `'sku'`, "for key 'products.sku'", "(sku)").
-func mentions(msg, col string) bool {
+// `'sku'`, "for key 'products.sku'", "(sku)"); loose also accepts it as
+// a part of a name joined by underscores ("products_sku_key").
+func mentions(msg, col string, loose bool) bool {
 	msg = strings.ToLower(msg)
 	col = strings.ToLower(col)
 	for i := 0; ; {
@@ -132,8 +133,8 @@ func mentions(msg, col string) bool {
 			return false
 		}
 		j += i
-		before := j == 0 || !isWordByte(msg[j-1])
-		after := j+len(col) == len(msg) || !isWordByte(msg[j+len(col)])
+		before := j == 0 || !isWordByte(msg[j-1]) || loose && msg[j-1] == '_'
+		after := j+len(col) == len(msg) || !isWordByte(msg[j+len(col)]) || loose && msg[j+len(col)] == '_'
 		if before && after {
 			return true
 		}

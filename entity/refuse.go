@@ -30,6 +30,9 @@ func invalidField(path, format string, args ...any) error {
 // refusal where it has a meaning for the model (a timeout), and otherwise
 // wraps it, to be masked and logged.
 func (t *table) dbError(err error) error {
+	if err == nil {
+		return nil
+	}
 	var fe *fieldError
 	var r *ferry.Refusal
 	if errors.As(err, &fe) || errors.As(err, &r) {
@@ -72,7 +75,7 @@ func (t *table) writeError(err error, op Op, vals map[string]any) error {
 		return &fieldError{code: ferry.RefusalInvalid, path: f.Name, cause: err,
 			msg: fmt.Sprintf("%s: %s refers to no %s", f.Name, showValue(vals[f.Name]), strings.TrimPrefix(what, "a "))}
 	case notNullViolation:
-		f := t.guessField(msg, nil, func(f *Field) bool { return !f.Nullable })
+		f := t.guessField(msg, nil, func(*Field) bool { return true })
 		if f == nil {
 			return &fieldError{code: ferry.RefusalInvalid, cause: err, msg: "a required field is missing or null"}
 		}
@@ -96,19 +99,24 @@ func (t *table) writeError(err error, op Op, vals map[string]any) error {
 }
 
 // guessField finds the field a constraint message names among those keep
-// accepts, preferring those the call gave a value for (vals nil: any).
+// accepts, preferring those the call gave a value for (vals nil: any): a
+// column named as a word first ("products.sku", `"sku"`), then as a part
+// of a constraint's name ("products_cost_check"), then the first field
+// given.
 func (t *table) guessField(msg string, vals map[string]any, keep func(*Field) bool) *Field {
 	var given *Field
-	for _, f := range t.e.Fields {
-		if !keep(f) {
-			continue
-		}
-		_, ok := vals[f.Name]
-		if (vals == nil || ok) && mentions(msg, f.Column) {
-			return f
-		}
-		if ok && given == nil {
-			given = f
+	for _, loose := range []bool{false, true} {
+		for _, f := range t.e.Fields {
+			if !keep(f) {
+				continue
+			}
+			_, ok := vals[f.Name]
+			if (vals == nil || ok) && mentions(msg, f.Column, loose) {
+				return f
+			}
+			if ok && given == nil {
+				given = f
+			}
 		}
 	}
 	return given

@@ -22,7 +22,10 @@ func (t *table) run(ctx context.Context, readOnly bool, fn func(ctx context.Cont
 	}
 	b, ok := t.set.db.(beginner)
 	if !ok {
-		return fn(ctx, t.set.db)
+		if err := fn(ctx, t.set.db); err != nil {
+			return t.dbError(err)
+		}
+		return nil
 	}
 	if readOnly && t.d.engine() == SQLite {
 		return t.runSQLiteReadOnly(ctx, fn)
@@ -35,7 +38,7 @@ func (t *table) run(ctx context.Context, readOnly bool, fn func(ctx context.Cont
 	end()
 	if err != nil {
 		rollbackQuietly(tx)
-		return err
+		return t.dbError(err)
 	}
 	if err := tx.Commit(); err != nil {
 		return t.dbError(err)
@@ -60,7 +63,7 @@ func (t *table) runSQLiteReadOnly(ctx context.Context, fn func(ctx context.Conte
 	case *sql.Conn:
 		conn = db
 	default:
-		return fn(ctx, t.set.db)
+		return t.dbError(fn(ctx, t.set.db))
 	}
 	if _, err := conn.ExecContext(ctx, "PRAGMA query_only = 1"); err != nil {
 		return t.dbError(err)
@@ -76,7 +79,7 @@ func (t *table) runSQLiteReadOnly(ctx context.Context, fn func(ctx context.Conte
 	}
 	if err := fn(ctx, tx); err != nil {
 		rollbackQuietly(tx)
-		return err
+		return t.dbError(err)
 	}
 	if err := tx.Commit(); err != nil && !errors.Is(err, sql.ErrTxDone) {
 		return t.dbError(err)
