@@ -8,6 +8,8 @@ require (
 	modernc.org/sqlite v1.62.0
 )
 
+require github.com/google/go-cmp v0.7.0 // indirect
+
 require (
 	cel.dev/cel-go v0.33.2
 	cel.dev/expr v0.25.1 // indirect
