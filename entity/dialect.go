@@ -30,14 +30,14 @@ type dialect interface {
 	// returning says INSERT ... RETURNING exists.
 	returning() bool
 	// begin starts a call's transaction with its statement timeout.
-	begin(ctx context.Context, db beginner, readOnly bool, timeout time.Duration) (*sql.Tx, func(), error)
+	begin(ctx context.Context, db txBeginner, readOnly bool, timeout time.Duration) (*sql.Tx, func(), error)
 	// statement prefixes a statement with what bounds its run time, or
 	// returns it unchanged.
 	statement(q string, timeout time.Duration) string
 }
 
-// beginner is a Querier that starts transactions: *sql.DB and *sql.Conn.
-type beginner interface {
+// txBeginner is a Querier that starts transactions: *sql.DB and *sql.Conn.
+type txBeginner interface {
 	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
 }
 

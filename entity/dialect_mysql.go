@@ -58,7 +58,7 @@ func (d *mysqlDialect) statement(q string, timeout time.Duration) string {
 
 // begin starts a transaction, START TRANSACTION READ ONLY for reads (what
 // the driver sends for sql.TxOptions.ReadOnly).
-func (d *mysqlDialect) begin(ctx context.Context, db beginner, readOnly bool, _ time.Duration) (*sql.Tx, func(), error) {
+func (d *mysqlDialect) begin(ctx context.Context, db txBeginner, readOnly bool, _ time.Duration) (*sql.Tx, func(), error) {
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: readOnly})
 	if err != nil {
 		return nil, nil, err

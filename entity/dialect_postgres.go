@@ -37,7 +37,7 @@ func (pgDialect) nullsOrder(col string, desc bool) string {
 // begin starts a transaction (BEGIN READ ONLY for reads, which pgx sends
 // for sql.TxOptions.ReadOnly) and bounds its statements with SET LOCAL
 // statement_timeout, which ends with the transaction.
-func (pgDialect) begin(ctx context.Context, db beginner, readOnly bool, timeout time.Duration) (*sql.Tx, func(), error) {
+func (pgDialect) begin(ctx context.Context, db txBeginner, readOnly bool, timeout time.Duration) (*sql.Tx, func(), error) {
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: readOnly})
 	if err != nil {
 		return nil, nil, err

@@ -33,7 +33,7 @@ func (sqliteDialect) nullsOrder(col string, desc bool) string {
 
 // begin starts a write transaction; read-only ones run on a connection
 // of their own with PRAGMA query_only (see table.runSQLiteReadOnly).
-func (sqliteDialect) begin(ctx context.Context, db beginner, _ bool, _ time.Duration) (*sql.Tx, func(), error) {
+func (sqliteDialect) begin(ctx context.Context, db txBeginner, _ bool, _ time.Duration) (*sql.Tx, func(), error) {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, nil, err

@@ -20,7 +20,7 @@ func (t *table) run(ctx context.Context, readOnly bool, fn func(ctx context.Cont
 		ctx, cancel = context.WithTimeout(ctx, to+to/10+50*time.Millisecond)
 		defer cancel()
 	}
-	b, ok := t.set.db.(beginner)
+	b, ok := t.set.db.(txBeginner)
 	if !ok {
 		if err := fn(ctx, t.set.db); err != nil {
 			return t.dbError(err)

@@ -110,6 +110,8 @@ type Env struct {
 	fields []Field
 	index  map[string]int // field name to its index in fields
 	limits Limits
+	// fieldList is the fields with their types, as refusals list them.
+	fieldList string
 }
 
 // NewEnv returns the environment for an entity whose filterable fields are
@@ -147,6 +149,7 @@ func NewEnv(fields []Field, limits *Limits) (*Env, error) {
 		return nil, fmt.Errorf("filter: building the environment: %w", err)
 	}
 	e.cel = env
+	e.fieldList = listFields(e.fields)
 	return e, nil
 }
 
