@@ -70,8 +70,8 @@ func OfType(t reflect.Type) (*Entity, error) {
 	if err != nil {
 		return nil, fmt.Errorf("entity: %s: %w", t, err)
 	}
-	name := singular(snake(t.Name()))
-	e := &Entity{Name: name, Plural: plural(name), Table: plural(name)}
+	name, names := entityNames(t.Name())
+	e := &Entity{Name: name, Plural: names, Table: names}
 	if tn, ok := reflect.New(t).Interface().(TableNamer); ok {
 		e.Table = tn.TableName()
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -233,7 +234,7 @@ type Product struct {
 
 // quiet is a server whose logs the tests do not need.
 func quiet() *ferry.Server {
-	return ferry.NewServer("shop", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
+	return ferry.NewServer("shop", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
 }
 
 // shop serves categories and products of db with the options given for

@@ -56,9 +56,9 @@ func (t *table) orderError(problem string) error {
 		msg: "orderBy: " + problem + "; sortable fields: " + t.fieldList(func(f *Field) bool { return f.Sortable })}
 }
 
-// orderSQL writes the ORDER BY clause: the terms given, or the search's
-// rank, then the key (or every field, for an entity with no key) so that
-// pages never overlap.
+// orderSQL writes the ORDER BY clause: the terms given, then the
+// search's rank (best first), then the key (or every field, for an entity
+// with no key) so that pages never overlap.
 func (t *table) orderSQL(terms []orderTerm, rank string) string {
 	var parts []string
 	keyed := false
@@ -66,19 +66,33 @@ func (t *table) orderSQL(terms []orderTerm, rank string) string {
 		parts = append(parts, t.orderBy(o))
 		keyed = keyed || o.f == t.key
 	}
-	if len(terms) == 0 && rank != "" {
-		parts = append(parts, rank)
-	}
 	switch {
 	case keyed:
-	case t.key != nil:
-		parts = append(parts, t.orderBy(orderTerm{f: t.key}))
-	default:
-		for _, f := range t.e.Fields {
-			parts = append(parts, t.orderBy(orderTerm{f: f}))
+		// The key decides every tie: a rank after it would change
+		// nothing, but its values are bound, so it stays, last.
+		if rank != "" {
+			parts = append(parts, rank)
 		}
+	case rank != "":
+		parts = append(parts, rank)
+		fallthrough
+	default:
+		parts = append(parts, t.tiebreak()...)
 	}
 	return " ORDER BY " + strings.Join(parts, ", ")
+}
+
+// tiebreak orders rows that tie on everything else: by key, or by every
+// field for an entity with no key.
+func (t *table) tiebreak() []string {
+	if t.key != nil {
+		return []string{t.orderBy(orderTerm{f: t.key})}
+	}
+	parts := make([]string, len(t.e.Fields))
+	for i, f := range t.e.Fields {
+		parts[i] = t.orderBy(orderTerm{f: f})
+	}
+	return parts
 }
 
 func (t *table) orderBy(o orderTerm) string {

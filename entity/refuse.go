@@ -35,15 +35,26 @@ func (t *table) dbError(err error) error {
 	}
 	var fe *fieldError
 	var r *ferry.Refusal
-	if errors.As(err, &fe) || errors.As(err, &r) {
+	var de *dbErr
+	if errors.As(err, &fe) || errors.As(err, &r) || errors.As(err, &de) {
 		return err
 	}
 	if classify(err) == timeoutHit {
 		return &ferry.Refusal{Code: ferry.RefusalUnavailable,
 			Message: fmt.Sprintf("the database did not answer within %s; narrow the filter or try again later", t.set.timeout)}
 	}
-	return fmt.Errorf("entity: %s: %w", t.e.Name, err)
+	return &dbErr{entity: t.e.Name, err: err}
 }
+
+// dbErr is a database failure with no meaning for the model: masked,
+// and logged whole.
+type dbErr struct {
+	entity string
+	err    error
+}
+
+func (e *dbErr) Error() string { return "entity: " + e.entity + ": " + e.err.Error() }
+func (e *dbErr) Unwrap() error { return e.err }
 
 // writeError turns a write's database error into the refusal it means:
 // a unique, foreign key, not null or check violation, naming the field

@@ -261,7 +261,7 @@ func (t *table) toolName(op Op) string {
 		return n
 	}
 	if op == List {
-		return "list_" + t.e.Plural
+		return toolName("list", t.e.Plural)
 	}
-	return op.String() + "_" + t.e.Name
+	return toolName(op.String(), t.e.Name)
 }

@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"context"
 	"strings"
 
 	"github.com/ferry-mcp/ferry"
@@ -28,7 +29,21 @@ func (t *table) register() {
 		case Delete:
 			tool.Destructive, tool.InputSchema, tool.OutputSchema, h = ferry.HintYes, t.getInput(), t.oneSchema(), t.remove
 		}
-		srv.AddTool(tool, h)
+		srv.AddTool(tool, refusing(h))
+	}
+}
+
+// refusing turns a handler's refusals into results carrying their code
+// and validationErrors in structured content as well as the text.
+func refusing(h ferry.ToolHandler) ferry.ToolHandler {
+	return func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		res, err := h(ctx, req)
+		if err != nil {
+			if r, ok := refusalResult(err); ok {
+				return r, nil
+			}
+		}
+		return res, err
 	}
 }
 
