@@ -1,5 +1,7 @@
 package entity
 
+import "github.com/ferry-mcp/ferry/schema"
+
 // Type is the kind of a field's values, as tools and filters see them.
 type Type uint8
 
@@ -49,6 +51,11 @@ type Field struct {
 	// References names the entity and field this one refers to (a
 	// foreign key), or is nil.
 	References *Reference
+	// Schema, if not nil, is the JSON Schema of the field's values, with
+	// the validation keywords writes are checked against (entities from
+	// Go types get it from the struct's tags). If nil, one is derived
+	// from Type, Enum and Description.
+	Schema *schema.Schema
 }
 
 // Reference is a relation: a field holding another entity's key.
@@ -80,6 +87,16 @@ type Entity struct {
 	// View says the entity cannot be written (a view, or a table the
 	// caller made read-only).
 	View bool
+}
+
+// Field returns the field named name, or nil.
+func (e *Entity) Field(name string) *Field {
+	for _, f := range e.Fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
 }
 
 // Engine names a database engine entity tools speak.

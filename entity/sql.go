@@ -1,0 +1,137 @@
+package entity
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"strings"
+)
+
+// query builds one statement: SQL text from the model, values bound.
+type query struct {
+	d    dialect
+	sql  strings.Builder
+	args []any
+}
+
+// bind appends an argument and returns its placeholder.
+func (q *query) bind(v any) string {
+	q.args = append(q.args, v)
+	return q.d.placeholder(len(q.args))
+}
+
+func (q *query) add(parts ...string) {
+	for _, p := range parts {
+		q.sql.WriteString(p)
+	}
+}
+
+// where is a conjunction of conditions being built.
+type where struct{ conds []string }
+
+func (w *where) and(c string) {
+	if c != "" {
+		w.conds = append(w.conds, "("+c+")")
+	}
+}
+
+func (w *where) String() string {
+	if len(w.conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(w.conds, " AND ")
+}
+
+// equals returns the condition col = v, with v bound, exact for text on
+// every engine: MySQL's collations fold case and trailing spaces, so there
+// the index finds the candidates and a binary comparison keeps the exact
+// one.
+func (t *table) equals(q *query, f *Field, col string, v any) string {
+	if t.d.engine() == MySQL && (f.Type == Text || f.Type == UUID) {
+		return col + " = " + q.bind(v) + " AND CAST(" + col + " AS BINARY) = CAST(" + q.bind(v) + " AS BINARY)"
+	}
+	return col + " = " + q.bind(v)
+}
+
+// scanRows reads rows of the entity's columns into JSON records appended
+// to b, at most limit of them (0 for no limit) and stopping after the
+// record that brings b past maxBytes. It returns the records read and
+// whether rows remained.
+func (t *table) scanRows(rows *sql.Rows, b []byte, limit, maxBytes int) ([]byte, int, bool, error) {
+	vals := make([]any, len(t.e.Fields))
+	ptrs := make([]any, len(vals))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	n := 0
+	more := false
+	for rows.Next() {
+		if (limit > 0 && n == limit) || (maxBytes > 0 && n > 0 && len(b) > maxBytes) {
+			more = true
+			break
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return b, n, false, err
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = t.appendRecord(b, vals)
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return b, n, false, err
+	}
+	return b, n, more, rows.Close()
+}
+
+// appendRecord appends one record's JSON object, fields in order.
+func (t *table) appendRecord(b []byte, vals []any) []byte {
+	b = append(b, '{')
+	for i, f := range t.e.Fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, f.Name)
+		b = append(b, ':')
+		b = appendValue(b, f.Type, vals[i])
+	}
+	return append(b, '}')
+}
+
+// selectOne reads the record q's conditions find: its JSON, its raw key
+// value, or found false.
+func (t *table) selectOne(ctx context.Context, tx Querier, w *where, q *query) (rec []byte, key any, found bool, err error) {
+	q.add("SELECT ", t.cols, " FROM ", t.from, w.String(), t.d.paging(q.bind(int64(2)), q.bind(int64(0))))
+	rows, err := tx.QueryContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	defer rows.Close()
+	vals := make([]any, len(t.e.Fields))
+	ptrs := make([]any, len(vals))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if !rows.Next() {
+		return nil, nil, false, rows.Err()
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return nil, nil, false, err
+	}
+	if t.key != nil {
+		key = vals[slicesIndex(t.e.Fields, t.key)]
+	}
+	return t.appendRecord(nil, vals), key, true, rows.Close()
+}
+
+func slicesIndex(fs []*Field, f *Field) int {
+	for i, x := range fs {
+		if x == f {
+			return i
+		}
+	}
+	return -1
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
