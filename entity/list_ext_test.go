@@ -227,3 +227,27 @@ func TestSearch(t *testing.T) {
 		}
 	})
 }
+
+func TestResultBytesBound(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, db *sql.DB) {
+		c, _ := shop(t, db, nil, &entity.Options{MaxResultBytes: 600})
+		seed(t, c, 10)
+		seen := map[string]bool{}
+		for skip, pages := 0, 0; ; pages++ {
+			p := listOf(t, c.ok("list_products", fmt.Sprintf(`{"skip":%d}`, skip)))
+			if len(p.Data) == 0 || len(p.Data) > 4 || pages > 10 {
+				t.Fatalf("skip %d: a page of %d records under a 600-byte bound", skip, len(p.Data))
+			}
+			for _, s := range skus(p) {
+				seen[s] = true
+			}
+			skip += len(p.Data)
+			if !p.Paging.HasMore {
+				break
+			}
+		}
+		if len(seen) != 10 {
+			t.Errorf("%d records across bounded pages; want 10", len(seen))
+		}
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/ferry-mcp/ferry/entity/internal/filter"
 	"github.com/ferry-mcp/ferry/schema"
 )
 
@@ -119,7 +120,7 @@ func (t *table) listInput() *schema.Schema {
 	if t.filter != nil {
 		f := schema.Text("A CEL expression the records must meet, such as " + t.filterExample() +
 			": comparisons (== != < <= > >=), && || !, in [..], contains/startsWith/endsWith, == null. Fields: " + t.fieldList(func(f *Field) bool { return f.Filterable }) + ".")
-		props = append(props, schema.Optional("filter", withMaxLength(f, 2048)))
+		props = append(props, schema.Optional("filter", withMaxLength(f, filter.DefaultMaxLength)))
 	}
 	if t.o.Searcher != nil {
 		s := schema.Text("Words to search for in " + t.fieldList(func(f *Field) bool { return f.Searchable }) + "; results come best match first unless orderBy is given.")

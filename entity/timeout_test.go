@@ -36,7 +36,7 @@ func TestEngineTimeout(t *testing.T) {
 		}
 		defer end()
 		defer rollbackQuietly(tx)
-		if !d.mariaDB {
+		if !d.isMariaDB() {
 			t.Skip("MySQL bounds only SELECTs, with a hint")
 		}
 		start := time.Now()
