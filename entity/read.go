@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/entity/internal/filter"
@@ -214,7 +215,8 @@ func (t *table) conditions(q *query, in *listArgs, scope any) (string, string, e
 				return q.bind(enc)
 			})
 		if err != nil {
-			return "", "", &fieldError{code: ferry.RefusalInvalid, path: "filter", msg: err.Error(), cause: err}
+			msg := "filter: " + strings.TrimPrefix(err.Error(), "invalid filter: ")
+			return "", "", &fieldError{code: ferry.RefusalInvalid, path: "filter", msg: msg, cause: err}
 		}
 		w.and(cond)
 	}
