@@ -205,15 +205,19 @@ func (t *table) conditions(q *query, in *listArgs, scope any) (string, string, e
 		if t.filter == nil {
 			return "", "", invalidField("filter", "%s has no filterable fields", t.e.Plural)
 		}
+		var bad error
 		cond, err := t.filter.Translate(in.Filter, filter.Engine(t.d.engine()),
 			func(i int) string { return t.col(t.fidx[i]) },
 			func(v any, ft filter.Type) string {
 				enc, err := encode(t.d.engine(), Type(ft), v)
-				if err != nil {
-					enc = v
+				if err != nil && bad == nil {
+					bad = err
 				}
 				return q.bind(enc)
 			})
+		if err == nil && bad != nil {
+			return "", "", invalidField("filter", "a literal %s", bad)
+		}
 		if err != nil {
 			msg := "filter: " + strings.TrimPrefix(err.Error(), "invalid filter: ")
 			return "", "", &fieldError{code: ferry.RefusalInvalid, path: "filter", msg: msg, cause: err}

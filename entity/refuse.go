@@ -39,9 +39,13 @@ func (t *table) dbError(err error) error {
 	if errors.As(err, &fe) || errors.As(err, &r) || errors.As(err, &de) {
 		return err
 	}
-	if classify(err) == timeoutHit {
+	switch classify(err) {
+	case timeoutHit:
 		return &ferry.Refusal{Code: ferry.RefusalUnavailable,
 			Message: fmt.Sprintf("the database did not answer within %s; narrow the filter or try again later", t.set.timeout)}
+	case badValue:
+		return &fieldError{code: ferry.RefusalInvalid, cause: err,
+			msg: "the database refuses a value of the call (malformed, too long or out of range)"}
 	}
 	return &dbErr{entity: t.e.Name, err: err}
 }
