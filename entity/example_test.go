@@ -108,3 +108,50 @@ func ExampleScope() {
 	fmt.Println(opts.Scope.Field)
 	// Output: tenant_id
 }
+
+func ExampleOf() {
+	e, err := entity.Of[Item]()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(e.Name, e.Plural, e.Table, "key:", e.Key, "natural key:", e.NaturalKey)
+	for _, f := range e.Fields {
+		fmt.Println(f.Name, f.Type == entity.Text, "filter:", f.Filterable, "generated:", f.Generated)
+	}
+	// Output:
+	// item items items key: id natural key: sku
+	// id false filter: true generated: true
+	// sku true filter: true generated: false
+	// name true filter: true generated: false
+	// price false filter: true generated: false
+}
+
+// A database with no Go types: its tables, read by Introspect, get the
+// same tools.
+func ExampleSet_Add() {
+	db, done := exampleDB()
+	defer done()
+	srv := ferry.NewServer("shop", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
+	set, err := entity.NewSet(srv, db, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	entities, err := entity.Introspect(context.Background(), db, set.Engine(), nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range entities {
+		if _, err := set.Add(e, &entity.Options{Exclude: []entity.Op{entity.Delete}}); err != nil {
+			log.Fatal(err)
+		}
+	}
+	set.AddResources("shop")
+	for _, t := range srv.Catalog().Tools() {
+		fmt.Println(t.Name)
+	}
+	// Output:
+	// create_item
+	// get_item
+	// list_items
+	// update_item
+}
