@@ -8,7 +8,7 @@ require (
 	modernc.org/sqlite v1.62.0
 )
 
-require github.com/google/go-cmp v0.7.0 // indirect
+require github.com/google/go-cmp v0.7.0
 
 require (
 	cel.dev/cel-go v0.33.2

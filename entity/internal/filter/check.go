@@ -59,7 +59,10 @@ func (e *Env) compileError(expr string, errs []*cel.Error) error {
 		return e.refusal(fmt.Sprintf("the filter nests deeper than %d levels", e.limits.MaxDepth), "", col)
 	}
 	msg = strings.TrimPrefix(msg, "Syntax error: ")
-	return e.refusal("syntax error: "+shorten(msg, 100), habits(expr), col)
+	if i := strings.Index(msg, " expecting {"); i >= 0 {
+		msg = msg[:i]
+	}
+	return e.refusal(fmt.Sprintf("syntax error at column %d: %s", col, shorten(msg, 100)), habits(expr), col)
 }
 
 // unknownName explains a name the environment does not declare.
@@ -102,16 +105,23 @@ func overloadError(msg string) (problem, hint string) {
 	rest := strings.TrimPrefix(msg, "found no matching overload for '")
 	fn, args, _ := strings.Cut(rest, "' applied to '")
 	args = strings.TrimSuffix(args, "'")
-	args = strings.Trim(args, "()")
-	var names []string
-	for a := range strings.SplitSeq(args, ", ") {
-		names = append(names, celTypeName(a))
+	if target, _, ok := strings.Cut(args, ".("); ok {
+		return fmt.Sprintf("%s() needs a text field, not %s", fn, celTypeName(target)), `write name.` + fn + `("x")`
 	}
-	if fn == "_[_]" || len(names) == 0 {
-		return "the filter applies " + opName(fn) + " to values it does not take", ""
+	switch fn {
+	case operators.Index:
+		return "indexing ([]) is not supported in filters", ""
+	case operators.In:
+		return "in needs a field on its left and a list of literals on its right", `write status in ["new", "open"]`
+	}
+	var names []string
+	for a := range strings.SplitSeq(strings.Trim(args, "()"), ", ") {
+		names = append(names, celTypeName(a))
 	}
 	problem = fmt.Sprintf("%s cannot be applied to %s", opName(fn), strings.Join(names, " and "))
 	switch {
+	case len(names) == 2 && names[1] == "null" && fn != operators.Equals && fn != operators.NotEquals:
+		hint = "null can only be tested with == null or != null"
 	case len(names) == 2 && names[1] == "null":
 		hint = "only a field that may be null can be compared with null"
 	case len(names) == 2 && strings.HasPrefix(names[0], "number") && strings.HasPrefix(names[1], "integer"):
