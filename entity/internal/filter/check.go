@@ -22,6 +22,9 @@ func (e *Env) check(expr string) (*ast.AST, error) {
 	case strings.TrimSpace(expr) == "":
 		return nil, e.refusal("the filter is empty", "write a condition such as cost > 100", 0)
 	}
+	if a, ok := e.cache.get(expr); ok {
+		return a, nil
+	}
 	checked, iss := e.cel.Compile(expr)
 	if iss.Err() != nil {
 		return nil, e.compileError(expr, iss.Errors())
@@ -31,7 +34,9 @@ func (e *Env) check(expr string) (*ast.AST, error) {
 		return nil, e.refusal(fmt.Sprintf("the filter is %s, not a condition", celTypeName(out.String())),
 			"compare a field with a literal, such as cost > 100", 1)
 	}
-	return checked.NativeRep(), nil
+	a := checked.NativeRep()
+	e.cache.put(expr, a)
+	return a, nil
 }
 
 // refusal returns an *Error with the environment's field list.

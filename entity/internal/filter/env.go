@@ -112,6 +112,7 @@ type Env struct {
 	limits Limits
 	// fieldList is the fields with their types, as refusals list them.
 	fieldList string
+	cache     checkedCache
 }
 
 // NewEnv returns the environment for an entity whose filterable fields are

@@ -99,7 +99,14 @@ func (t *translator) logical(c ast.CallExpr, fn string, depth int) error {
 		if k > 0 {
 			t.sql.WriteString(sep)
 		}
-		if err := t.parenthesized(arg, depth); err != nil {
+		var err error
+		if arg.Kind() == ast.CallKind && arg.AsCall().FunctionName() == fn {
+			// a && b && c needs no parentheses around a && b.
+			err = t.logical(arg.AsCall(), fn, depth+1)
+		} else {
+			err = t.parenthesized(arg, depth)
+		}
+		if err != nil {
 			return err
 		}
 	}
