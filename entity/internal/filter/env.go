@@ -110,14 +110,19 @@ type Env struct {
 	fields []Field
 	index  map[string]int // field name to its index in fields
 	limits Limits
-	// fieldList is the fields with their types, as refusals list them.
+	omitted []string // the names of fields no expression can name
+	// fieldList is the usable fields with their types, as refusals list
+	// them.
 	fieldList string
 	cache     checkedCache
 }
 
 // NewEnv returns the environment for an entity whose filterable fields are
-// fields, bounded by limits (nil for the defaults). It fails for a field
-// whose name is not a CEL identifier, is repeated, or has an unknown type.
+// fields, bounded by limits (nil for the defaults). Translate's column(i)
+// refers to fields[i]. A field whose name is not a CEL identifier, or is
+// one of CEL's reserved words (in, null, package, ...), cannot be written
+// in an expression and is left out: [Env.Omitted] lists them. NewEnv
+// fails for a name given twice or an unknown type.
 func NewEnv(fields []Field, limits *Limits) (*Env, error) {
 	e := &Env{fields: append([]Field(nil), fields...), index: make(map[string]int, len(fields))}
 	if limits != nil {
@@ -131,18 +136,23 @@ func NewEnv(fields []Field, limits *Limits) (*Env, error) {
 		cel.ParserExpressionSizeLimit(e.limits.MaxLength),
 		dateFunction(),
 	}
+	seen := make(map[string]bool, len(fields))
+	var usable []Field
 	for i, f := range e.fields {
-		if !isIdentifier(f.Name) {
-			return nil, fmt.Errorf("filter: field name %q is not an identifier", f.Name)
-		}
-		if _, dup := e.index[f.Name]; dup {
+		if seen[f.Name] {
 			return nil, fmt.Errorf("filter: field %q appears twice", f.Name)
 		}
+		seen[f.Name] = true
 		t, err := celType(f)
 		if err != nil {
 			return nil, err
 		}
+		if !isIdentifier(f.Name) {
+			e.omitted = append(e.omitted, f.Name)
+			continue
+		}
 		e.index[f.Name] = i
+		usable = append(usable, f)
 		opts = append(opts, cel.Variable(f.Name, t))
 	}
 	env, err := cel.NewEnv(opts...)
@@ -150,12 +160,16 @@ func NewEnv(fields []Field, limits *Limits) (*Env, error) {
 		return nil, fmt.Errorf("filter: building the environment: %w", err)
 	}
 	e.cel = env
-	e.fieldList = listFields(e.fields)
+	e.fieldList = listFields(usable)
 	return e, nil
 }
 
 // Fields returns a copy of the environment's fields.
 func (e *Env) Fields() []Field { return append([]Field(nil), e.fields...) }
+
+// Omitted returns the names of the fields left out of the environment
+// because they are not CEL identifiers or are reserved words.
+func (e *Env) Omitted() []string { return append([]string(nil), e.omitted...) }
 
 // CEL returns the underlying cel-go environment, for evaluating an
 // expression the way CEL itself does (tests use it as the oracle).
