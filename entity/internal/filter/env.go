@@ -106,10 +106,10 @@ type Limits struct {
 // Env checks and translates the filters of one entity. It is built once
 // per entity with [NewEnv] and is safe for concurrent use.
 type Env struct {
-	cel    *cel.Env
-	fields []Field
-	index  map[string]int // field name to its index in fields
-	limits Limits
+	cel     *cel.Env
+	fields  []Field
+	index   map[string]int // field name to its index in fields
+	limits  Limits
 	omitted []string // the names of fields no expression can name
 	// fieldList is the usable fields with their types, as refusals list
 	// them.
