@@ -83,6 +83,9 @@ func (e *Env) unknownName(name string) (problem, hint string) {
 			return fmt.Sprintf("unknown function %q", name), "function names are case-sensitive: write " + m
 		}
 	}
+	if l := strings.ToLower(name); strings.Contains(l, "lower") || strings.Contains(l, "upper") {
+		return fmt.Sprintf("unknown function %s", excerpt(name)), `for case-insensitive matching write name.lowerAscii() == "apple" (it lowers A to Z only)`
+	}
 	if f, ok := e.nearest(name); ok {
 		return fmt.Sprintf("unknown field %s", excerpt(name)), fmt.Sprintf("did you mean %q?", f)
 	}

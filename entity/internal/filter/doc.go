@@ -16,9 +16,15 @@
 // and date("YYYY-MM-DD")); comparisons == != < <= > >= of a field with a
 // literal, the field on either side; && || ! and parentheses; field in
 // [literal, ...]; contains, startsWith and endsWith of a literal on a
-// text field; a boolean field alone. Everything else is refused with an
-// [*Error] naming the construct: arithmetic, ?:, macros (has, exists,
-// all, map, filter), matches, size, other functions, field against field.
+// text field; a boolean field alone. A text field may be written
+// name.lowerAscii() in any of these for case-insensitive matching: as in
+// cel-go's strings extension it lowers A to Z only (SQLite's lower,
+// PostgreSQL's lower in the "C" collation, MySQL's bytes with A to Z
+// replaced), and it is an error, not a null, for a null field.
+//
+// Everything else is refused with an [*Error] naming the construct:
+// arithmetic, ?:, macros (has, exists, all, map, filter), matches, size,
+// other functions, field against field.
 // Integers and doubles compare with each other (cel-go's cross-type
 // numeric comparisons), so cost > 100 works on a number field; == between
 // them does not type-check in CEL and is refused with a hint.

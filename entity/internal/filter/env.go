@@ -135,6 +135,7 @@ func NewEnv(fields []Field, limits *Limits) (*Env, error) {
 		cel.ParserRecursionLimit(e.limits.MaxDepth),
 		cel.ParserExpressionSizeLimit(e.limits.MaxLength),
 		dateFunction(),
+		lowerASCIIFunction(),
 	}
 	seen := make(map[string]bool, len(fields))
 	var usable []Field
@@ -229,6 +230,30 @@ func dateFunction() cel.EnvOption {
 				}
 				return types.Timestamp{Time: d}
 			})))
+}
+
+// lowerASCIIFunction declares s.lowerAscii(), as cel-go's strings
+// extension has it: s with A to Z lowered and every other character kept.
+func lowerASCIIFunction() cel.EnvOption {
+	return cel.Function("lowerAscii",
+		cel.MemberOverload("string_lower_ascii", []*cel.Type{cel.StringType}, cel.StringType,
+			cel.UnaryBinding(func(v ref.Val) ref.Val {
+				s, ok := v.(types.String)
+				if !ok {
+					return types.NewErr("lowerAscii: want a string")
+				}
+				return types.String(lowerASCII(string(s)))
+			})))
+}
+
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // parseDate reads a YYYY-MM-DD date as its UTC midnight.

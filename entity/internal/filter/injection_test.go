@@ -45,6 +45,7 @@ func injectionExprs() []string {
 				"name == %s", "note == %s", "name != %s", "note != %s", "name < %s", "note >= %s",
 				"note.contains(%s)", "name.contains(%s)", "name.startsWith(%s)", "note.endsWith(%s)",
 				"name in [%s, \"apple\"]", "!(note in [%s])", "uid == %s",
+				"name.lowerAscii() == %s", "!note.lowerAscii().contains(%s)",
 			} {
 				if e := strings.ReplaceAll(form, "%s", q); len(e) <= DefaultMaxLength {
 					out = append(out, e)

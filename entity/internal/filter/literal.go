@@ -59,8 +59,12 @@ func (t *translator) literal(x ast.Expr) (literal, error) {
 		}
 	case ast.CallKind:
 		c := x.AsCall()
-		if fn := c.FunctionName(); (fn == "timestamp" || fn == "date") && !c.IsMemberFunction() && len(c.Args()) == 1 {
+		fn := c.FunctionName()
+		if (fn == "timestamp" || fn == "date") && !c.IsMemberFunction() && len(c.Args()) == 1 {
 			return t.timeLiteral(x, fn, c.Args()[0])
+		}
+		if fn == "lowerAscii" {
+			return literal{}, t.refuse(x, "lowerAscii() applies only to a text field", `write name.lowerAscii() == "apple"`)
 		}
 		return literal{}, t.refuse(x, describe(x)+" is not supported in filters", hintFor(x))
 	}
