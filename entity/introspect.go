@@ -86,6 +86,9 @@ func Introspect(ctx context.Context, db Querier, engine Engine, opts *Introspect
 	if err != nil {
 		return nil, err
 	}
+	if err := checkTables(ctx, db, engine, tables, &o); err != nil {
+		return nil, err
+	}
 	entities := buildEntities(selectTables(tables, &o), &o)
 	for _, e := range entities {
 		s, err := FindSearchIndex(ctx, db, engine, e)
@@ -97,6 +100,34 @@ func Introspect(ctx context.Context, db Querier, engine Engine, opts *Introspect
 		}
 	}
 	return entities, nil
+}
+
+// schemaExists asks each engine's catalog whether a schema exists.
+var schemaExists = map[Engine]string{
+	SQLite:     "SELECT COUNT(*) FROM pragma_database_list WHERE name = ?",
+	PostgreSQL: "SELECT COUNT(*) FROM pg_namespace WHERE nspname = $1",
+	MySQL:      "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?",
+}
+
+// checkTables refuses a named schema that does not exist and a table in
+// Tables that is not in it (a typo would otherwise serve nothing,
+// silently).
+func checkTables(ctx context.Context, db Querier, engine Engine, tables []*rawTable, o *IntrospectOptions) error {
+	if o.Schema != "" && len(tables) == 0 {
+		var n int
+		if err := db.QueryRowContext(ctx, schemaExists[engine], o.Schema).Scan(&n); err != nil {
+			return fmt.Errorf("entity: looking for schema %q: %w", o.Schema, err)
+		}
+		if n == 0 {
+			return fmt.Errorf("entity: no schema %q", o.Schema)
+		}
+	}
+	for _, name := range o.Tables {
+		if !slices.ContainsFunc(tables, func(t *rawTable) bool { return t.name == name }) {
+			return fmt.Errorf("entity: no table or view %q to introspect", name)
+		}
+	}
+	return nil
 }
 
 // rawTable is a table as the catalogs describe it, before it becomes an

@@ -315,3 +315,22 @@ func TestIntrospectNameCollisions(t *testing.T) {
 		t.Errorf("fields (-want +got):\n%s", diff)
 	}
 }
+
+func TestIntrospectMissing(t *testing.T) {
+	for _, eng := range dbtest.Engines {
+		t.Run(eng.Name, func(t *testing.T) {
+			t.Parallel()
+			engine := Engine(eng.Name)
+			db := eng.Open(t)
+			execDDL(t, db, shopDDL[engine])
+			_, err := Introspect(t.Context(), db, engine, &IntrospectOptions{Schema: "no_such_schema_x"})
+			if want := `entity: no schema "no_such_schema_x"`; err == nil || err.Error() != want {
+				t.Errorf("Introspect of a missing schema: %v, want %q", err, want)
+			}
+			_, err = Introspect(t.Context(), db, engine, &IntrospectOptions{Tables: []string{"products", "prodcuts"}})
+			if want := `entity: no table or view "prodcuts" to introspect`; err == nil || err.Error() != want {
+				t.Errorf("Introspect of a missing table: %v, want %q", err, want)
+			}
+		})
+	}
+}

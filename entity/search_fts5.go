@@ -23,19 +23,40 @@ type FTS5Searcher struct {
 
 // Match implements [Searcher]. The condition keeps the rows whose rowid
 // the FTS5 table finds; rank is bm25, lower being better, so ordering by
-// it ascending puts the best first.
+// it ascending puts the best first. The condition's value is bound
+// before the rank's.
 func (s *FTS5Searcher) Match(e *Entity, alias, text string, bind func(v any) string) (cond, rank string, err error) {
-	words, err := searchWords(text)
+	q, err := s.query(text)
 	if err != nil {
 		return "", "", err
 	}
-	q := fts5Query(words)
-	fts := searchTable(SQLite, e, s.Table)
-	name := searchIdent(SQLite, s.Table)
-	row := searchQualifier(SQLite, e, alias) + "rowid"
-	cond = row + " IN (SELECT rowid FROM " + fts + " WHERE " + name + " MATCH " + bind(q) + ")"
-	rank = "(SELECT rank FROM " + fts + " WHERE " + name + " MATCH " + bind(q) + " AND rowid = " + row + ")"
+	cond = s.condition(e, alias, q, bind)
+	rank = "(SELECT rank FROM " + searchTable(SQLite, e, s.Table) + " WHERE " + searchIdent(SQLite, s.Table) +
+		" MATCH " + bind(q) + " AND rowid = " + searchQualifier(SQLite, e, alias) + "rowid)"
 	return cond, rank, nil
+}
+
+// Condition is Match's condition alone, binding nothing for a rank, for
+// a query that needs no order (a count).
+func (s *FTS5Searcher) Condition(e *Entity, alias, text string, bind func(v any) string) (string, error) {
+	q, err := s.query(text)
+	if err != nil {
+		return "", err
+	}
+	return s.condition(e, alias, q, bind), nil
+}
+
+func (s *FTS5Searcher) query(text string) (string, error) {
+	words, err := searchWords(text)
+	if err != nil {
+		return "", err
+	}
+	return fts5Query(words), nil
+}
+
+func (s *FTS5Searcher) condition(e *Entity, alias, q string, bind func(v any) string) string {
+	return searchQualifier(SQLite, e, alias) + "rowid IN (SELECT rowid FROM " + searchTable(SQLite, e, s.Table) +
+		" WHERE " + searchIdent(SQLite, s.Table) + " MATCH " + bind(q) + ")"
 }
 
 // fts5Query quotes each word as an FTS5 phrase, doubling any embedded

@@ -190,6 +190,9 @@ func searchWords(text string) ([]string, error) {
 	if !utf8.ValidString(text) {
 		return nil, errors.New("search text is not valid UTF-8")
 	}
+	if strings.ContainsRune(text, 0) {
+		return nil, errors.New("search text has a NUL character")
+	}
 	if n := utf8.RuneCountInString(text); n > MaxSearchText {
 		return nil, fmt.Errorf("search text is %d characters; at most %d are allowed", n, MaxSearchText)
 	}

@@ -20,24 +20,42 @@ type MySQLSearcher struct {
 
 // Match implements [Searcher]. The condition is MATCH ... AGAINST; rank
 // is its relevance negated, so ordering by it ascending puts the best
-// first.
+// first. The condition's value is bound before the rank's.
 func (s *MySQLSearcher) Match(e *Entity, alias, text string, bind func(v any) string) (cond, rank string, err error) {
-	if _, err := searchWords(text); err != nil {
+	match, err := s.match(e, alias, text)
+	if err != nil {
 		return "", "", err
+	}
+	cond = match(bind)
+	return cond, "-" + match(bind), nil
+}
+
+// Condition is Match's condition alone, binding nothing for a rank, for
+// a query that needs no order (a count).
+func (s *MySQLSearcher) Condition(e *Entity, alias, text string, bind func(v any) string) (string, error) {
+	match, err := s.match(e, alias, text)
+	if err != nil {
+		return "", err
+	}
+	return match(bind), nil
+}
+
+func (s *MySQLSearcher) match(e *Entity, alias, text string) (func(func(any) string) string, error) {
+	if _, err := searchWords(text); err != nil {
+		return nil, err
 	}
 	q := searchQualifier(MySQL, e, alias)
 	cols := make([]string, len(s.Fields))
 	for i, name := range s.Fields {
 		f := fieldNamed(e, name)
 		if f == nil {
-			return "", "", fmt.Errorf("entity: %s has no field %q to search", e.Table, name)
+			return nil, fmt.Errorf("entity: %s has no field %q to search", e.Table, name)
 		}
 		cols[i] = q + searchIdent(MySQL, f.Column)
 	}
-	match := func() string {
+	return func(bind func(any) string) string {
 		return "MATCH (" + strings.Join(cols, ", ") + ") AGAINST (" + bind(text) + " IN NATURAL LANGUAGE MODE)"
-	}
-	return match(), "-" + match(), nil
+	}, nil
 }
 
 func createMySQLSearch(ctx context.Context, db Querier, e *Entity, name string, cols, fields []string) (Searcher, error) {

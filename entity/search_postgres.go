@@ -32,18 +32,37 @@ var regconfigName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za
 
 // Match implements [Searcher]. The condition is the column @@ the text's
 // tsquery; rank is ts_rank negated, so ordering by it ascending puts the
-// best first.
+// best first. The condition's value is bound before the rank's.
 func (s *PostgresSearcher) Match(e *Entity, alias, text string, bind func(v any) string) (cond, rank string, err error) {
-	if _, err := searchWords(text); err != nil {
-		return "", "", err
-	}
-	cfg, err := tsConfig(s.Config)
+	col, query, err := s.parts(e, alias, text)
 	if err != nil {
 		return "", "", err
 	}
+	cond = col + " @@ " + query(bind)
+	return cond, "-ts_rank(" + col + ", " + query(bind) + ")", nil
+}
+
+// Condition is Match's condition alone, binding nothing for a rank, for
+// a query that needs no order (a count).
+func (s *PostgresSearcher) Condition(e *Entity, alias, text string, bind func(v any) string) (string, error) {
+	col, query, err := s.parts(e, alias, text)
+	if err != nil {
+		return "", err
+	}
+	return col + " @@ " + query(bind), nil
+}
+
+func (s *PostgresSearcher) parts(e *Entity, alias, text string) (string, func(func(any) string) string, error) {
+	if _, err := searchWords(text); err != nil {
+		return "", nil, err
+	}
+	cfg, err := tsConfig(s.Config)
+	if err != nil {
+		return "", nil, err
+	}
 	col := searchQualifier(PostgreSQL, e, alias) + searchIdent(PostgreSQL, s.Column)
-	query := func() string { return "websearch_to_tsquery(" + cfg + ", " + bind(text) + ")" }
-	return col + " @@ " + query(), "-ts_rank(" + col + ", " + query() + ")", nil
+	query := func(bind func(any) string) string { return "websearch_to_tsquery(" + cfg + ", " + bind(text) + ")" }
+	return col, query, nil
 }
 
 // tsConfig is the regconfig literal for a configuration name.

@@ -1,0 +1,110 @@
+package entitybench
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/ferry-mcp/ferry/entity"
+)
+
+var engines = []entity.Engine{entity.SQLite, entity.PostgreSQL}
+
+// The calls, per side: the entity tool and the two hand-written ones.
+var (
+	listCalls = []struct{ side, tool, args string }{
+		{"entity", "list_products", `{"filter":"` + jsonEscape(listFilter) + `","top":100}`},
+		{"hand", "hand_list_products", `{"maxPrice":500,"category":3,"top":100,"skip":0}`},
+		{"handtx", "handtx_list_products", `{"maxPrice":500,"category":3,"top":100,"skip":0}`},
+	}
+	getCalls = []struct{ side, tool, args string }{
+		{"entity", "get_product", `{"id":54321}`},
+		{"hand", "hand_get_product", `{"id":54321}`},
+		{"handtx", "handtx_get_product", `{"id":54321}`},
+	}
+)
+
+func jsonEscape(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}
+
+// structured returns a tools/call answer's structured content, failing
+// on an error answer.
+func structured(tb testing.TB, tool string, body []byte) json.RawMessage {
+	tb.Helper()
+	var a struct {
+		Result struct {
+			IsError           bool            `json:"isError"`
+			StructuredContent json.RawMessage `json:"structuredContent"`
+		}
+		Error json.RawMessage
+	}
+	if err := json.Unmarshal(body, &a); err != nil || a.Error != nil || a.Result.IsError {
+		tb.Fatalf("%s: %s %v", tool, body, err)
+	}
+	return a.Result.StructuredContent
+}
+
+// TestSameAnswers checks that the hand-written tools answer byte for
+// byte as the entity tools do, so the benchmark compares like with like.
+func TestSameAnswers(t *testing.T) {
+	for _, engine := range engines {
+		t.Run(string(engine), func(t *testing.T) {
+			f := open(t, engine)
+			for _, calls := range [][]struct{ side, tool, args string }{listCalls, getCalls} {
+				var want json.RawMessage
+				for _, c := range calls {
+					body, header := request(c.tool, c.args)
+					rec := f.serve(body, header)
+					got := structured(t, c.tool, rec.Body.Bytes())
+					if want == nil {
+						want = got
+						continue
+					}
+					if !bytes.Equal(want, got) {
+						t.Errorf("%s answers\n%.600s\nbut %s answers\n%.600s", calls[0].tool, want, c.tool, got)
+					}
+				}
+				if calls[0].tool == "list_products" {
+					var p struct {
+						Data   []json.RawMessage
+						Paging struct {
+							TotalCount int
+							HasMore    bool
+						}
+					}
+					if err := json.Unmarshal(want, &p); err != nil || len(p.Data) != listTop || !p.Paging.HasMore || p.Paging.TotalCount != 5000 {
+						t.Errorf("list_products: %d records, paging %+v (%v); want %d, hasMore, totalCount 5000",
+							len(p.Data), p.Paging, err, listTop)
+					}
+				}
+			}
+		})
+	}
+}
+
+func benchCalls(b *testing.B, calls []struct{ side, tool, args string }) {
+	for _, engine := range engines {
+		for _, c := range calls {
+			b.Run(string(engine)+"/"+c.side, func(b *testing.B) {
+				f := open(b, engine)
+				body, header := request(c.tool, c.args)
+				b.ReportAllocs()
+				for b.Loop() {
+					if rec := f.serve(body, header.Clone()); rec.Code != http.StatusOK {
+						b.Fatalf("%s: %d %s", c.tool, rec.Code, rec.Body)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkListProducts lists 100 of the 5,000 products a filter keeps,
+// out of 100,000, with their total count.
+func BenchmarkListProducts(b *testing.B) { benchCalls(b, listCalls) }
+
+// BenchmarkGetProduct reads one product by key.
+func BenchmarkGetProduct(b *testing.B) { benchCalls(b, getCalls) }
