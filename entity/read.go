@@ -196,7 +196,7 @@ func (t *table) list(ctx context.Context, req *ferry.CallToolRequest) (*ferry.To
 // conditions writes the list's WHERE clause into q and returns it with
 // the search's rank expression: the scope, the filter, the search, in
 // that order (so that positional placeholders follow the text).
-func (t *table) conditions(q *query, in *listArgs, scope any) (string, string, error) {
+func (t *table) conditions(q *query, in *listArgs, scope any, forCount bool) (string, string, error) {
 	w := &where{}
 	if err := t.scoped(q, w, scope); err != nil {
 		return "", "", err
@@ -226,7 +226,13 @@ func (t *table) conditions(q *query, in *listArgs, scope any) (string, string, e
 	}
 	var rank string
 	if in.Search != "" && t.o.Searcher != nil {
-		cond, r, err := t.o.Searcher.Match(t.e, alias, in.Search, q.bind)
+		var cond, r string
+		var err error
+		if c, ok := t.o.Searcher.(conditioner); ok && forCount {
+			cond, err = c.Condition(t.e, alias, in.Search, q.bind)
+		} else {
+			cond, r, err = t.o.Searcher.Match(t.e, alias, in.Search, q.bind)
+		}
 		if err != nil {
 			return "", "", &fieldError{code: ferry.RefusalInvalid, path: "search", msg: "search: " + err.Error(), cause: err}
 		}
@@ -236,11 +242,17 @@ func (t *table) conditions(q *query, in *listArgs, scope any) (string, string, e
 	return w.String(), rank, nil
 }
 
+// conditioner is a Searcher that gives its condition alone, binding
+// nothing for a rank, for count queries.
+type conditioner interface {
+	Condition(e *Entity, alias, text string, bind func(v any) string) (string, error)
+}
+
 // page reads one page and, unless skipped, the total count, and writes
 // the list result.
 func (t *table) page(ctx context.Context, tx Querier, in *listArgs, order []orderTerm, scope any) ([]byte, error) {
 	q := &query{d: t.d}
-	whereSQL, rank, err := t.conditions(q, in, scope)
+	whereSQL, rank, err := t.conditions(q, in, scope, false)
 	if err != nil {
 		return nil, err
 	}
@@ -281,7 +293,7 @@ func (t *table) page(ctx context.Context, tx Querier, in *listArgs, order []orde
 // count counts the rows the list's conditions keep.
 func (t *table) count(ctx context.Context, tx Querier, in *listArgs, scope any) (int64, error) {
 	q := &query{d: t.d}
-	whereSQL, rank, err := t.conditions(q, in, scope)
+	whereSQL, rank, err := t.conditions(q, in, scope, true)
 	if err != nil {
 		return 0, err
 	}

@@ -13,6 +13,9 @@ type Searcher interface {
 	// the rank, so with positional placeholders ("?") Match binds the
 	// condition's values first, then the rank's. An error is a refusal
 	// the model reads. Match runs concurrently, and more than once per
-	// call (for the page and for its count).
+	// call (for the page and for its count). A Searcher that also has a
+	// method Condition(e, alias, text, bind) (cond string, err error),
+	// Match's condition binding nothing for a rank, as this package's
+	// searchers do, has it used for counts.
 	Match(e *Entity, alias, text string, bind func(v any) string) (cond, rank string, err error)
 }
