@@ -12,8 +12,9 @@ import (
 // mysqlDialect speaks MySQL and MariaDB (go-sql-driver/mysql). It learns
 // which of the two it talks to from the server's version, once.
 type mysqlDialect struct {
-	once    sync.Once
-	mariaDB bool // guarded by once: written inside it, read after it
+	mu      sync.Mutex
+	known   bool // guarded by mu: the server's kind has been learnt
+	mariaDB bool // guarded by mu
 }
 
 func (*mysqlDialect) engine() Engine           { return MySQL }
@@ -25,7 +26,13 @@ func (*mysqlDialect) placeholder(int) string   { return "?" }
 func (*mysqlDialect) textOrder(col string) string { return "CAST(" + col + " AS BINARY)" }
 
 // returning: MariaDB has INSERT ... RETURNING, MySQL does not.
-func (d *mysqlDialect) returning() bool { return d.mariaDB }
+func (d *mysqlDialect) returning() bool { return d.isMariaDB() }
+
+func (d *mysqlDialect) isMariaDB() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.mariaDB
+}
 
 func (*mysqlDialect) paging(limit, offset string) string {
 	return " LIMIT " + limit + " OFFSET " + offset
@@ -46,7 +53,7 @@ func (d *mysqlDialect) statement(q string, timeout time.Duration) string {
 	if timeout <= 0 {
 		return q
 	}
-	if d.mariaDB {
+	if d.isMariaDB() {
 		secs := strconv.FormatFloat(max(timeout.Seconds(), 0.001), 'f', 3, 64)
 		return "SET STATEMENT max_statement_time=" + secs + " FOR " + q
 	}
@@ -67,12 +74,22 @@ func (d *mysqlDialect) begin(ctx context.Context, db txBeginner, readOnly bool, 
 	return tx, func() {}, nil
 }
 
-// detect learns whether the server is MariaDB, on the first transaction.
+// detect learns whether the server is MariaDB, on the first transaction
+// that manages to ask. Until then it is taken for MySQL, whose ways
+// (LastInsertId, the MAX_EXECUTION_TIME hint, a comment to MariaDB) work
+// on both.
 func (d *mysqlDialect) detect(ctx context.Context, q Querier) {
-	d.once.Do(func() {
-		var v string
-		if err := q.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v); err == nil {
-			d.mariaDB = strings.Contains(strings.ToLower(v), "mariadb")
-		}
-	})
+	d.mu.Lock()
+	known := d.known
+	d.mu.Unlock()
+	if known {
+		return
+	}
+	var v string
+	if err := q.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v); err != nil {
+		return
+	}
+	d.mu.Lock()
+	d.known, d.mariaDB = true, strings.Contains(strings.ToLower(v), "mariadb")
+	d.mu.Unlock()
 }

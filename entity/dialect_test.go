@@ -11,7 +11,10 @@ import (
 )
 
 func TestQuote(t *testing.T) {
-	tests := []struct{ d dialect; in, want string }{
+	tests := []struct {
+		d        dialect
+		in, want string
+	}{
 		{sqliteDialect{}, `products`, `"products"`},
 		{pgDialect{}, `a"b`, `"a""b"`},
 		{&mysqlDialect{}, "a`b", "`a``b`"},

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -163,13 +162,6 @@ func (c *client) tools() map[string]json.RawMessage {
 	return m
 }
 
-// engine is one engine under test, with its DDL.
-type engine struct {
-	name string
-	open func(testing.TB) *sql.DB
-	ddl  []string
-}
-
 // productDDL creates categories and products on each engine, with the
 // constraints the tests break: unique sku, a foreign key to categories,
 // not null name, a check on cost.
@@ -220,21 +212,21 @@ type Category struct {
 }
 
 type Product struct {
-	ID         int64   `json:"id" entity:"key"`
-	SKU        string  `json:"sku" entity:"natural" doc:"The stock keeping unit." pattern:"^[A-Za-z]+-[0-9]+$" maxLength:"64"`
-	Name       string  `json:"name" entity:"filter,sort,search" minLength:"1" maxLength:"200"`
-	Cost       float64 `json:"cost" entity:"filter,sort,default"`
-	Stock      *int64  `json:"stock" entity:"filter,sort"`
-	Active     bool    `json:"active" entity:"filter,default"`
-	CategoryID *int64  `json:"category_id" entity:"filter" ref:"category"`
-	Tenant     string  `json:"tenant" entity:"default"`
+	ID         int64      `json:"id" entity:"key"`
+	SKU        string     `json:"sku" entity:"natural" doc:"The stock keeping unit." pattern:"^[A-Za-z]+-[0-9]+$" maxLength:"64"`
+	Name       string     `json:"name" entity:"filter,sort,search" minLength:"1" maxLength:"200"`
+	Cost       float64    `json:"cost" entity:"filter,sort,default"`
+	Stock      *int64     `json:"stock" entity:"filter,sort"`
+	Active     bool       `json:"active" entity:"filter,default"`
+	CategoryID *int64     `json:"category_id" entity:"filter" ref:"category"`
+	Tenant     string     `json:"tenant" entity:"default"`
 	CreatedAt  *time.Time `json:"created_at" entity:"filter,sort"`
-	CreatedBy  *string `json:"created_by"`
+	CreatedBy  *string    `json:"created_by"`
 }
 
 // quiet is a server whose logs the tests do not need.
 func quiet() *ferry.Server {
-	return ferry.NewServer("shop", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
+	return ferry.NewServer("shop", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
 }
 
 // shop serves categories and products of db with the options given for
@@ -271,4 +263,14 @@ func count(t testing.TB, db *sql.DB, table, cond string, args ...any) int {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return n
+}
+
+func jsonUnmarshal(b []byte, v any) error {
+	var env struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(b, &env); err != nil {
+		return err
+	}
+	return json.Unmarshal(env.Result, v)
 }

@@ -170,7 +170,7 @@ func TestListFilter(t *testing.T) {
 		}
 		for _, bad := range []string{`cost = 3`, `Cost > 3`, `tenant == "a"`, `name LIKE '%x%'`} {
 			r := c.call("list_products", fmt.Sprintf(`{"filter":%q}`, bad))
-			if !r.IsError || !strings.HasPrefix(r.text(), "invalid: invalid filter: ") || !strings.Contains(r.text(), "filterable fields") {
+			if !r.IsError || !strings.HasPrefix(r.text(), "invalid: filter: ") || !strings.Contains(r.text(), "filterable fields") {
 				t.Errorf("filter %s = %q; want a refusal listing the filterable fields", bad, r.text())
 			}
 		}
@@ -224,6 +224,30 @@ func TestSearch(t *testing.T) {
 		}
 		if got := c.refused("list_products", `{"search":"   "}`); got != "invalid: search: search needs at least one word" {
 			t.Errorf("empty search = %q", got)
+		}
+	})
+}
+
+func TestResultBytesBound(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, db *sql.DB) {
+		c, _ := shop(t, db, nil, &entity.Options{MaxResultBytes: 600})
+		seed(t, c, 10)
+		seen := map[string]bool{}
+		for skip, pages := 0, 0; ; pages++ {
+			p := listOf(t, c.ok("list_products", fmt.Sprintf(`{"skip":%d}`, skip)))
+			if len(p.Data) == 0 || len(p.Data) > 4 || pages > 10 {
+				t.Fatalf("skip %d: a page of %d records under a 600-byte bound", skip, len(p.Data))
+			}
+			for _, s := range skus(p) {
+				seen[s] = true
+			}
+			skip += len(p.Data)
+			if !p.Paging.HasMore {
+				break
+			}
+		}
+		if len(seen) != 10 {
+			t.Errorf("%d records across bounded pages; want 10", len(seen))
 		}
 	})
 }

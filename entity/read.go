@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/entity/internal/filter"
@@ -195,7 +196,7 @@ func (t *table) list(ctx context.Context, req *ferry.CallToolRequest) (*ferry.To
 // conditions writes the list's WHERE clause into q and returns it with
 // the search's rank expression: the scope, the filter, the search, in
 // that order (so that positional placeholders follow the text).
-func (t *table) conditions(q *query, in *listArgs, scope any) (string, string, error) {
+func (t *table) conditions(q *query, in *listArgs, scope any, forCount bool) (string, string, error) {
 	w := &where{}
 	if err := t.scoped(q, w, scope); err != nil {
 		return "", "", err
@@ -204,23 +205,34 @@ func (t *table) conditions(q *query, in *listArgs, scope any) (string, string, e
 		if t.filter == nil {
 			return "", "", invalidField("filter", "%s has no filterable fields", t.e.Plural)
 		}
+		var bad error
 		cond, err := t.filter.Translate(in.Filter, filter.Engine(t.d.engine()),
 			func(i int) string { return t.col(t.fidx[i]) },
 			func(v any, ft filter.Type) string {
 				enc, err := encode(t.d.engine(), Type(ft), v)
-				if err != nil {
-					enc = v
+				if err != nil && bad == nil {
+					bad = err
 				}
 				return q.bind(enc)
 			})
+		if err == nil && bad != nil {
+			return "", "", invalidField("filter", "a literal %s", bad)
+		}
 		if err != nil {
-			return "", "", &fieldError{code: ferry.RefusalInvalid, path: "filter", msg: err.Error(), cause: err}
+			msg := "filter: " + strings.TrimPrefix(err.Error(), "invalid filter: ")
+			return "", "", &fieldError{code: ferry.RefusalInvalid, path: "filter", msg: msg, cause: err}
 		}
 		w.and(cond)
 	}
 	var rank string
 	if in.Search != "" && t.o.Searcher != nil {
-		cond, r, err := t.o.Searcher.Match(t.e, alias, in.Search, q.bind)
+		var cond, r string
+		var err error
+		if c, ok := t.o.Searcher.(conditioner); ok && forCount {
+			cond, err = c.Condition(t.e, alias, in.Search, q.bind)
+		} else {
+			cond, r, err = t.o.Searcher.Match(t.e, alias, in.Search, q.bind)
+		}
 		if err != nil {
 			return "", "", &fieldError{code: ferry.RefusalInvalid, path: "search", msg: "search: " + err.Error(), cause: err}
 		}
@@ -230,11 +242,17 @@ func (t *table) conditions(q *query, in *listArgs, scope any) (string, string, e
 	return w.String(), rank, nil
 }
 
+// conditioner is a Searcher that gives its condition alone, binding
+// nothing for a rank, for count queries.
+type conditioner interface {
+	Condition(e *Entity, alias, text string, bind func(v any) string) (string, error)
+}
+
 // page reads one page and, unless skipped, the total count, and writes
 // the list result.
 func (t *table) page(ctx context.Context, tx Querier, in *listArgs, order []orderTerm, scope any) ([]byte, error) {
 	q := &query{d: t.d}
-	whereSQL, rank, err := t.conditions(q, in, scope)
+	whereSQL, rank, err := t.conditions(q, in, scope, false)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +293,7 @@ func (t *table) page(ctx context.Context, tx Querier, in *listArgs, order []orde
 // count counts the rows the list's conditions keep.
 func (t *table) count(ctx context.Context, tx Querier, in *listArgs, scope any) (int64, error) {
 	q := &query{d: t.d}
-	whereSQL, rank, err := t.conditions(q, in, scope)
+	whereSQL, rank, err := t.conditions(q, in, scope, true)
 	if err != nil {
 		return 0, err
 	}

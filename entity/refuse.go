@@ -39,9 +39,13 @@ func (t *table) dbError(err error) error {
 	if errors.As(err, &fe) || errors.As(err, &r) || errors.As(err, &de) {
 		return err
 	}
-	if classify(err) == timeoutHit {
+	switch classify(err) {
+	case timeoutHit:
 		return &ferry.Refusal{Code: ferry.RefusalUnavailable,
 			Message: fmt.Sprintf("the database did not answer within %s; narrow the filter or try again later", t.set.timeout)}
+	case badValue:
+		return &fieldError{code: ferry.RefusalInvalid, cause: err,
+			msg: "the database refuses a value of the call (malformed, too long or out of range)"}
 	}
 	return &dbErr{entity: t.e.Name, err: err}
 }
@@ -66,10 +70,10 @@ func (t *table) writeError(err error, op Op, vals map[string]any) error {
 	case uniqueViolation:
 		f := t.guessField(msg, vals, func(f *Field) bool { return f == t.natural || f == t.key })
 		if f == nil {
-			return &fieldError{code: ferry.RefusalConflict, msg: "a " + t.e.Name + " with these values exists", cause: err}
+			return &fieldError{code: ferry.RefusalConflict, msg: article(t.e.Name) + " with these values exists", cause: err}
 		}
 		return &fieldError{code: ferry.RefusalConflict, path: f.Name, cause: err,
-			msg: fmt.Sprintf("a %s with %s %s exists", t.e.Name, f.Name, showValue(vals[f.Name]))}
+			msg: fmt.Sprintf("%s with %s %s exists", article(t.e.Name), f.Name, showValue(vals[f.Name]))}
 	case foreignKeyViolation:
 		if op == Delete {
 			return &fieldError{code: ferry.RefusalConflict, cause: err,
@@ -79,12 +83,12 @@ func (t *table) writeError(err error, op Op, vals map[string]any) error {
 		if f == nil {
 			return &fieldError{code: ferry.RefusalInvalid, cause: err, msg: "a field refers to a record that does not exist"}
 		}
-		what := "a record"
+		what := "record"
 		if f.References != nil {
-			what = "a " + f.References.Entity
+			what = f.References.Entity
 		}
 		return &fieldError{code: ferry.RefusalInvalid, path: f.Name, cause: err,
-			msg: fmt.Sprintf("%s: %s refers to no %s", f.Name, showValue(vals[f.Name]), strings.TrimPrefix(what, "a "))}
+			msg: fmt.Sprintf("%s: %s refers to no %s", f.Name, showValue(vals[f.Name]), what)}
 	case notNullViolation:
 		f := t.guessField(msg, nil, func(*Field) bool { return true })
 		if f == nil {
@@ -171,4 +175,12 @@ func refusalResult(err error) (*ferry.ToolResult, bool) {
 	}{Error: code + ": " + msg, Code: code, ValidationErrors: []verr{{Path: path, Message: msg}}}
 	data, _ := json.Marshal(sc)
 	return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(sc.Error)}, StructuredContent: json.RawMessage(data), IsError: true}, true
+}
+
+// article puts "a" or "an" before a snake_case noun.
+func article(noun string) string {
+	if noun != "" && strings.IndexByte("aeiou", noun[0]) >= 0 {
+		return "an " + noun
+	}
+	return "a " + noun
 }

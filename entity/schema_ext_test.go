@@ -4,12 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/entity"
 	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
 	"github.com/google/go-cmp/cmp"
@@ -139,6 +141,25 @@ func TestReadOnlyAndExcluded(t *testing.T) {
 	}
 	if _, perr := c.rpc("tools/call", "create_product", `{"name":"create_product","arguments":{"sku":"A-1","name":"x"},`+meta+`}`); perr == nil {
 		t.Error("create_product callable on a read-only set")
+	}
+	// A server that hides every tool not marked read-only (as the core's
+	// read-only setting does) leaves the read tools only.
+	srv := ferry.NewServer("shop", "1", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler),
+		Visible: func(_ context.Context, ti ferry.ToolInfo) bool { return ti.ReadOnly }})
+	set, err := entity.NewSet(srv, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := entity.Register[Product](set, nil); err != nil {
+		t.Fatal(err)
+	}
+	names = names[:0]
+	for n := range serve(t, srv).tools() {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	if d := cmp.Diff([]string{"get_product", "list_products"}, names); d != "" {
+		t.Errorf("read-only server's tools (-want +got):\n%s", d)
 	}
 	c2, _ := shop(t, db, nil, &entity.Options{Exclude: []entity.Op{entity.Delete}, ToolNames: map[entity.Op]string{entity.List: "find_products"}})
 	tools := c2.tools()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/ferry-mcp/ferry/entity/internal/filter"
 	"github.com/ferry-mcp/ferry/schema"
 )
 
@@ -69,12 +70,15 @@ func (t *table) recordSchema() *schema.Schema {
 	return s
 }
 
-// oneSchema is {"data": record}.
+// oneSchema is {"data": record}; a refusal's members are allowed beside
+// it (see refusalProps).
 func (t *table) oneSchema() *schema.Schema {
-	return schema.Object(schema.Required("data", t.recordSchema()))
+	return schema.Object(append([]schema.Prop{
+		schema.Optional("data", t.recordSchema()),
+	}, refusalProps()...)...)
 }
 
-// listSchema is {"data": [record], "paging": {...}}.
+// listSchema is {"data": [record], "paging": {...}}, or a refusal.
 func (t *table) listSchema() *schema.Schema {
 	paging := []schema.Prop{
 		schema.Required("skip", schema.Integer("The records skipped.")),
@@ -84,10 +88,27 @@ func (t *table) listSchema() *schema.Schema {
 	if !t.o.SkipTotalCount {
 		paging = append([]schema.Prop{schema.Required("totalCount", schema.Integer("The records that match, on every page."))}, paging...)
 	}
-	return schema.Object(
-		schema.Required("data", schema.ListOf(t.recordSchema(), "The page's records.")),
-		schema.Required("paging", schema.Object(paging...)),
+	return schema.Object(append([]schema.Prop{
+		schema.Optional("data", schema.ListOf(t.recordSchema(), "The page's records.")),
+		schema.Optional("paging", schema.Object(paging...)),
+	}, refusalProps()...)...)
+}
+
+// refusalProps are the members of a refusal's structured content. They
+// are part of every output schema, with data and paging optional, because
+// clients (the TypeScript SDK among them) check an error result's
+// structured content against the output schema too: a success has data
+// (and paging), a refusal error, code and validationErrors instead.
+func refusalProps() []schema.Prop {
+	verr := schema.Object(
+		schema.Required("path", schema.Text("The argument at fault, or empty for the call as a whole.")),
+		schema.Required("message", schema.Text("What is wrong with it.")),
 	)
+	return []schema.Prop{
+		schema.Optional("error", schema.Text("On a refusal: the sentence, starting with its code.")),
+		schema.Optional("code", schema.Text("On a refusal: not-found, conflict, forbidden, invalid or unavailable.")),
+		schema.Optional("validationErrors", schema.ListOf(verr, "On a refusal: the arguments at fault.")),
+	}
 }
 
 // identify returns the key and natural-key properties of get, update and
@@ -119,7 +140,7 @@ func (t *table) listInput() *schema.Schema {
 	if t.filter != nil {
 		f := schema.Text("A CEL expression the records must meet, such as " + t.filterExample() +
 			": comparisons (== != < <= > >=), && || !, in [..], contains/startsWith/endsWith, == null. Fields: " + t.fieldList(func(f *Field) bool { return f.Filterable }) + ".")
-		props = append(props, schema.Optional("filter", withMaxLength(f, 2048)))
+		props = append(props, schema.Optional("filter", withMaxLength(f, filter.DefaultMaxLength)))
 	}
 	if t.o.Searcher != nil {
 		s := schema.Text("Words to search for in " + t.fieldList(func(f *Field) bool { return f.Searchable }) + "; results come best match first unless orderBy is given.")

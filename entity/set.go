@@ -265,3 +265,6 @@ func (t *table) toolName(op Op) string {
 	}
 	return toolName(op.String(), t.e.Name)
 }
+
+// Engine returns the engine the Set speaks.
+func (s *Set) Engine() Engine { return s.d.engine() }

@@ -54,8 +54,8 @@ func (t *table) equals(q *query, f *Field, col string, v any) string {
 }
 
 // scanRows reads rows of the entity's columns into JSON records appended
-// to b, at most limit of them (0 for no limit) and stopping after the
-// record that brings b past maxBytes. It returns the records read and
+// to b, at most limit of them, and no more than keep b within maxBytes (0
+// for no bound), though always one. It returns the records read and
 // whether rows remained.
 func (t *table) scanRows(rows *sql.Rows, b []byte, limit, maxBytes int) ([]byte, int, bool, error) {
 	vals := make([]any, len(t.e.Fields))
@@ -64,25 +64,27 @@ func (t *table) scanRows(rows *sql.Rows, b []byte, limit, maxBytes int) ([]byte,
 		ptrs[i] = &vals[i]
 	}
 	n := 0
-	more := false
 	for rows.Next() {
-		if (limit > 0 && n == limit) || (maxBytes > 0 && n > 0 && len(b) > maxBytes) {
-			more = true
-			break
+		if n == limit {
+			return b, n, true, rows.Close()
 		}
 		if err := rows.Scan(ptrs...); err != nil {
 			return b, n, false, err
 		}
+		before := len(b)
 		if n > 0 {
 			b = append(b, ',')
 		}
 		b = t.appendRecord(b, vals)
+		if maxBytes > 0 && n > 0 && len(b) > maxBytes {
+			return b[:before], n, true, rows.Close()
+		}
 		n++
 	}
 	if err := rows.Err(); err != nil {
 		return b, n, false, err
 	}
-	return b, n, more, rows.Close()
+	return b, n, false, rows.Close()
 }
 
 // appendRecord appends one record's JSON object, fields in order.

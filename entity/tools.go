@@ -63,7 +63,7 @@ func (t *table) describe(op Op) string {
 			b.WriteString(" search finds words in " + t.fieldList(func(f *Field) bool { return f.Searchable }) + ".")
 		}
 	case Create:
-		b.WriteString("Creates a " + t.e.Name + " and returns it as stored.")
+		b.WriteString("Creates " + article(t.e.Name) + " and returns it as stored.")
 	case Update:
 		b.WriteString("Changes the fields given of one " + t.e.Name + "; the others stay. " + how)
 		if t.natural != nil && t.key != nil {

@@ -68,6 +68,10 @@ func encode(e Engine, t Type, v any) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("must be a string")
 	}
+	if strings.IndexByte(s, 0) >= 0 {
+		// PostgreSQL's text cannot hold one; no engine gets one.
+		return nil, fmt.Errorf("must not hold a NUL character")
+	}
 	return s, nil
 }
 

@@ -22,6 +22,9 @@ func (e *Env) check(expr string) (*ast.AST, error) {
 	case strings.TrimSpace(expr) == "":
 		return nil, e.refusal("the filter is empty", "write a condition such as cost > 100", 0)
 	}
+	if a, ok := e.cache.get(expr); ok {
+		return a, nil
+	}
 	checked, iss := e.cel.Compile(expr)
 	if iss.Err() != nil {
 		return nil, e.compileError(expr, iss.Errors())
@@ -31,7 +34,9 @@ func (e *Env) check(expr string) (*ast.AST, error) {
 		return nil, e.refusal(fmt.Sprintf("the filter is %s, not a condition", celTypeName(out.String())),
 			"compare a field with a literal, such as cost > 100", 1)
 	}
-	return checked.NativeRep(), nil
+	a := checked.NativeRep()
+	e.cache.put(expr, a)
+	return a, nil
 }
 
 // refusal returns an *Error with the environment's field list.
@@ -59,7 +64,10 @@ func (e *Env) compileError(expr string, errs []*cel.Error) error {
 		return e.refusal(fmt.Sprintf("the filter nests deeper than %d levels", e.limits.MaxDepth), "", col)
 	}
 	msg = strings.TrimPrefix(msg, "Syntax error: ")
-	return e.refusal("syntax error: "+shorten(msg, 100), habits(expr), col)
+	if i := strings.Index(msg, " expecting {"); i >= 0 {
+		msg = msg[:i]
+	}
+	return e.refusal(fmt.Sprintf("syntax error at column %d: %s", col, shorten(msg, 100)), habits(expr), col)
 }
 
 // unknownName explains a name the environment does not declare.
@@ -74,6 +82,9 @@ func (e *Env) unknownName(name string) (problem, hint string) {
 		if strings.EqualFold(name, m) {
 			return fmt.Sprintf("unknown function %q", name), "function names are case-sensitive: write " + m
 		}
+	}
+	if l := strings.ToLower(name); strings.Contains(l, "lower") || strings.Contains(l, "upper") {
+		return fmt.Sprintf("unknown function %s", excerpt(name)), `for case-insensitive matching write name.lowerAscii() == "apple" (it lowers A to Z only)`
 	}
 	if f, ok := e.nearest(name); ok {
 		return fmt.Sprintf("unknown field %s", excerpt(name)), fmt.Sprintf("did you mean %q?", f)
@@ -102,16 +113,23 @@ func overloadError(msg string) (problem, hint string) {
 	rest := strings.TrimPrefix(msg, "found no matching overload for '")
 	fn, args, _ := strings.Cut(rest, "' applied to '")
 	args = strings.TrimSuffix(args, "'")
-	args = strings.Trim(args, "()")
-	var names []string
-	for a := range strings.SplitSeq(args, ", ") {
-		names = append(names, celTypeName(a))
+	if target, _, ok := strings.Cut(args, ".("); ok {
+		return fmt.Sprintf("%s() needs a text field, not %s", fn, celTypeName(target)), `write name.` + fn + `("x")`
 	}
-	if fn == "_[_]" || len(names) == 0 {
-		return "the filter applies " + opName(fn) + " to values it does not take", ""
+	switch fn {
+	case operators.Index:
+		return "indexing ([]) is not supported in filters", ""
+	case operators.In:
+		return "in needs a field on its left and a list of literals on its right", `write status in ["new", "open"]`
+	}
+	var names []string
+	for a := range strings.SplitSeq(strings.Trim(args, "()"), ", ") {
+		names = append(names, celTypeName(a))
 	}
 	problem = fmt.Sprintf("%s cannot be applied to %s", opName(fn), strings.Join(names, " and "))
 	switch {
+	case len(names) == 2 && names[1] == "null" && fn != operators.Equals && fn != operators.NotEquals:
+		hint = "null can only be tested with == null or != null"
 	case len(names) == 2 && names[1] == "null":
 		hint = "only a field that may be null can be compared with null"
 	case len(names) == 2 && strings.HasPrefix(names[0], "number") && strings.HasPrefix(names[1], "integer"):

@@ -25,25 +25,26 @@ type operand struct {
 	asText   bool // a UUID field compared as its text
 }
 
-// compare writes the comparison field i op lit.
-func (t *translator) compare(x ast.Expr, i int, op string, lit literal) error {
-	col := t.column(i)
+// compare writes the comparison r op lit.
+func (t *translator) compare(x ast.Expr, r target, op string, lit literal) error {
 	if lit.kind == litNull {
-		switch op {
-		case operators.Equals:
-			t.sql.WriteString(col + " IS NULL")
-		case operators.NotEquals:
-			t.sql.WriteString(col + " IS NOT NULL")
+		switch {
+		case r.lower:
+			return t.refuse(x, "lowerAscii() is never null", "test the field itself: x == null")
+		case op == operators.Equals:
+			t.sql.WriteString(r.col + " IS NULL")
+		case op == operators.NotEquals:
+			t.sql.WriteString(r.col + " IS NOT NULL")
 		default:
 			return t.refuse(x, opName(op)+" null orders nothing", "test for null with == null or != null")
 		}
 		return nil
 	}
-	o, err := t.operand(x, t.env.fields[i], op, lit)
+	o, err := t.operand(x, r.f, op, lit)
 	if err != nil {
 		return err
 	}
-	t.emit(i, col, o)
+	t.emit(r, o)
 	return nil
 }
 
@@ -76,21 +77,20 @@ func (t *translator) operand(x ast.Expr, f Field, op string, lit literal) (opera
 	return o, nil
 }
 
-// emit writes the comparison of column col (field i) with o.
-func (t *translator) emit(i int, col string, o operand) {
-	f := t.env.fields[i]
+// emit writes the comparison of r with o.
+func (t *translator) emit(r target, o operand) {
 	if o.constant {
-		t.constant(col, f.Nullable, o.op, o.value)
+		t.constant(r, o.op, o.value)
 		return
 	}
 	ordering := o.op != operators.Equals && o.op != operators.NotEquals
-	lhs, rhs := t.sides(col, f, o, ordering)
+	lhs, rhs := t.sides(r, o, ordering)
 	switch {
-	case o.op == operators.Equals && f.Nullable:
+	case o.op == operators.Equals && r.nullEquals():
 		// CEL: null == v is false, so !(x == v) holds for a null x;
 		// SQL's NULL would be dropped by NOT, so make it two-valued.
-		fmt.Fprintf(&t.sql, "(%s = %s AND %s IS NOT NULL)", lhs, rhs, col)
-	case o.op == operators.NotEquals && f.Nullable:
+		fmt.Fprintf(&t.sql, "(%s = %s AND %s IS NOT NULL)", lhs, rhs, r.col)
+	case o.op == operators.NotEquals && r.nullEquals():
 		t.distinct(lhs, rhs)
 	default:
 		fmt.Fprintf(&t.sql, "%s %s %s", lhs, sqlOperator(o.op), rhs)
@@ -98,16 +98,16 @@ func (t *translator) emit(i int, col string, o operand) {
 }
 
 // constant writes the outcome of a comparison that is the same, value,
-// for every row whose column is not null. Equality tests are two-valued
-// in CEL (a null equals nothing), and value is already right for a null;
-// an ordering of a null is an error in CEL, NULL in SQL.
-func (t *translator) constant(col string, nullable bool, op string, value bool) {
-	ordering := op != operators.Equals && op != operators.NotEquals && op != operators.In
-	if !ordering || !nullable {
+// for every row whose column is not null. Equality tests of a field are
+// two-valued in CEL (a null equals nothing), and value is already right
+// for a null; anything else of a null is an error in CEL, NULL in SQL.
+func (t *translator) constant(r target, op string, value bool) {
+	equality := op == operators.Equals || op == operators.NotEquals || op == operators.In
+	if !r.f.Nullable || (equality && r.nullEquals()) {
 		t.sql.WriteString(sqlBool(value))
 		return
 	}
-	fmt.Fprintf(&t.sql, "CASE WHEN %s IS NULL THEN NULL ELSE %s END", col, sqlBool(value))
+	fmt.Fprintf(&t.sql, "CASE WHEN %s IS NULL THEN NULL ELSE %s END", r.col, sqlBool(value))
 }
 
 // dateOperand compares a date field with an instant: with its UTC

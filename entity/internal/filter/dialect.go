@@ -1,6 +1,9 @@
 package filter
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // The SQL below is written so that every comparison means what CEL means
 // on each engine:
@@ -23,31 +26,68 @@ func (t *translator) textual(f Field, o operand) bool {
 	return f.Type == UUID && (o.asText || t.engine != PostgreSQL)
 }
 
-// sides returns the SQL of the column and of the bound value of o.
-func (t *translator) sides(col string, f Field, o operand, ordering bool) (lhs, rhs string) {
+// sides returns the SQL of r and of the bound value of o.
+func (t *translator) sides(r target, o operand, ordering bool) (lhs, rhs string) {
 	ph := t.bind(o.v, o.t)
-	if !t.textual(f, o) {
+	if !t.textual(r.f, o) {
 		switch {
-		case t.engine == PostgreSQL && f.Type == Integer:
-			return col, "CAST(" + ph + " AS bigint)"
-		case t.engine == PostgreSQL && f.Type == Number:
-			return col, "CAST(" + ph + " AS double precision)"
+		case t.engine == PostgreSQL && r.f.Type == Integer:
+			return r.col, "CAST(" + ph + " AS bigint)"
+		case t.engine == PostgreSQL && r.f.Type == Number:
+			return r.col, "CAST(" + ph + " AS double precision)"
 		}
-		return col, ph
+		return r.col, ph
 	}
+	text := t.text(r)
 	switch t.engine {
 	case SQLite:
-		return col + " COLLATE BINARY", ph
+		return text + " COLLATE BINARY", ph
 	case MySQL:
-		return binaryText(col), "CAST(" + ph + " AS BINARY)"
-	}
-	if f.Type == UUID {
-		col = "CAST(" + col + " AS text)"
+		return text, "CAST(" + ph + " AS BINARY)"
 	}
 	if ordering {
-		col += ` COLLATE "C"`
+		text += ` COLLATE "C"`
 	}
-	return col, ph
+	return text, ph
+}
+
+// text is r as the engine compares text: SQLite's and PostgreSQL's
+// column (a UUID's as text), MySQL's bytes of its UTF-8, lowered
+// ASCII-only for lowerAscii() (SQLite's lower and PostgreSQL's in the "C"
+// collation touch only A to Z).
+func (t *translator) text(r target) string {
+	switch t.engine {
+	case SQLite:
+		if r.lower {
+			return "lower(" + r.col + ")"
+		}
+		return r.col
+	case MySQL:
+		if r.lower {
+			return lowerBinary(binaryText(r.col))
+		}
+		return binaryText(r.col)
+	}
+	col := r.col
+	if r.f.Type == UUID {
+		col = "CAST(" + col + " AS text)"
+	}
+	if r.lower {
+		col = "lower(" + col + ` COLLATE "C")`
+	}
+	return col
+}
+
+// lowerBinary lowers A to Z in MySQL's binary string b, on which LOWER
+// does nothing (and on text it lowers more than ASCII).
+func lowerBinary(b string) string {
+	var s strings.Builder
+	s.WriteString(strings.Repeat("REPLACE(", 26))
+	s.WriteString(b)
+	for c := 'A'; c <= 'Z'; c++ {
+		fmt.Fprintf(&s, ", CHAR(%d), CHAR(%d))", c, c+'a'-'A')
+	}
+	return s.String()
 }
 
 // distinct writes lhs != rhs for a nullable column, true where it is null.
@@ -67,19 +107,16 @@ func binaryText(col string) string {
 	return "CAST(CONVERT(" + col + " USING utf8mb4) AS BINARY)"
 }
 
-// matchText writes col.fn(s) for a non-empty s: contains, startsWith or
+// matchText writes r.fn(s) for a non-empty s: contains, startsWith or
 // endsWith, case-sensitive and by code point.
-func (t *translator) matchText(col string, f Field, fn, s string) {
+func (t *translator) matchText(r target, fn, s string) {
 	switch t.engine {
 	case SQLite:
-		t.matchSQLite(col, fn, s)
+		t.matchSQLite(t.text(r), fn, s)
 	case MySQL:
-		t.matchMySQL(binaryText(col), fn, s)
+		t.matchMySQL(t.text(r), fn, s)
 	default:
-		if f.Type == UUID {
-			col = "CAST(" + col + " AS text)"
-		}
-		t.matchPostgreSQL(col+` COLLATE "C"`, fn, s)
+		t.matchPostgreSQL(t.text(r)+` COLLATE "C"`, fn, s)
 	}
 }
 

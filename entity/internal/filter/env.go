@@ -106,17 +106,23 @@ type Limits struct {
 // Env checks and translates the filters of one entity. It is built once
 // per entity with [NewEnv] and is safe for concurrent use.
 type Env struct {
-	cel    *cel.Env
-	fields []Field
-	index  map[string]int // field name to its index in fields
-	limits Limits
-	// fieldList is the fields with their types, as refusals list them.
+	cel     *cel.Env
+	fields  []Field
+	index   map[string]int // field name to its index in fields
+	limits  Limits
+	omitted []string // the names of fields no expression can name
+	// fieldList is the usable fields with their types, as refusals list
+	// them.
 	fieldList string
+	cache     checkedCache
 }
 
 // NewEnv returns the environment for an entity whose filterable fields are
-// fields, bounded by limits (nil for the defaults). It fails for a field
-// whose name is not a CEL identifier, is repeated, or has an unknown type.
+// fields, bounded by limits (nil for the defaults). Translate's column(i)
+// refers to fields[i]. A field whose name is not a CEL identifier, or is
+// one of CEL's reserved words (in, null, package, ...), cannot be written
+// in an expression and is left out: [Env.Omitted] lists them. NewEnv
+// fails for a name given twice or an unknown type.
 func NewEnv(fields []Field, limits *Limits) (*Env, error) {
 	e := &Env{fields: append([]Field(nil), fields...), index: make(map[string]int, len(fields))}
 	if limits != nil {
@@ -129,19 +135,25 @@ func NewEnv(fields []Field, limits *Limits) (*Env, error) {
 		cel.ParserRecursionLimit(e.limits.MaxDepth),
 		cel.ParserExpressionSizeLimit(e.limits.MaxLength),
 		dateFunction(),
+		lowerASCIIFunction(),
 	}
+	seen := make(map[string]bool, len(fields))
+	var usable []Field
 	for i, f := range e.fields {
-		if !isIdentifier(f.Name) {
-			return nil, fmt.Errorf("filter: field name %q is not an identifier", f.Name)
-		}
-		if _, dup := e.index[f.Name]; dup {
+		if seen[f.Name] {
 			return nil, fmt.Errorf("filter: field %q appears twice", f.Name)
 		}
+		seen[f.Name] = true
 		t, err := celType(f)
 		if err != nil {
 			return nil, err
 		}
+		if !isIdentifier(f.Name) {
+			e.omitted = append(e.omitted, f.Name)
+			continue
+		}
 		e.index[f.Name] = i
+		usable = append(usable, f)
 		opts = append(opts, cel.Variable(f.Name, t))
 	}
 	env, err := cel.NewEnv(opts...)
@@ -149,12 +161,16 @@ func NewEnv(fields []Field, limits *Limits) (*Env, error) {
 		return nil, fmt.Errorf("filter: building the environment: %w", err)
 	}
 	e.cel = env
-	e.fieldList = listFields(e.fields)
+	e.fieldList = listFields(usable)
 	return e, nil
 }
 
 // Fields returns a copy of the environment's fields.
 func (e *Env) Fields() []Field { return append([]Field(nil), e.fields...) }
+
+// Omitted returns the names of the fields left out of the environment
+// because they are not CEL identifiers or are reserved words.
+func (e *Env) Omitted() []string { return append([]string(nil), e.omitted...) }
 
 // CEL returns the underlying cel-go environment, for evaluating an
 // expression the way CEL itself does (tests use it as the oracle).
@@ -214,6 +230,30 @@ func dateFunction() cel.EnvOption {
 				}
 				return types.Timestamp{Time: d}
 			})))
+}
+
+// lowerASCIIFunction declares s.lowerAscii(), as cel-go's strings
+// extension has it: s with A to Z lowered and every other character kept.
+func lowerASCIIFunction() cel.EnvOption {
+	return cel.Function("lowerAscii",
+		cel.MemberOverload("string_lower_ascii", []*cel.Type{cel.StringType}, cel.StringType,
+			cel.UnaryBinding(func(v ref.Val) ref.Val {
+				s, ok := v.(types.String)
+				if !ok {
+					return types.NewErr("lowerAscii: want a string")
+				}
+				return types.String(lowerASCII(string(s)))
+			})))
+}
+
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // parseDate reads a YYYY-MM-DD date as its UTC midnight.

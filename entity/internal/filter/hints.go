@@ -40,7 +40,7 @@ func habits(expr string) string {
 	if words["IS"] {
 		hints = append(hints, "instead of IS NULL write == null, and != null for IS NOT NULL")
 	}
-	if words["AND"] || words["OR"] || words["NOT"] {
+	if words["AND"] || words["OR"] || (words["NOT"] && !words["IS"]) {
 		hints = append(hints, "write && for AND, || for OR and ! for NOT")
 	}
 	if words["BETWEEN"] {
@@ -48,6 +48,12 @@ func habits(expr string) string {
 	}
 	if ops["<>"] {
 		hints = append(hints, "write != for <>")
+	}
+	if ops["in("] {
+		hints = append(hints, `write the list of in in square brackets: status in ["new", "open"]`)
+	}
+	if ops["''"] {
+		hints = append(hints, `inside quotes write \' for a quote, or quote with the other kind: "it's"`)
 	}
 	if ops["="] {
 		hints = append(hints, "compare with ==, not =")
@@ -67,6 +73,9 @@ func scan(expr string) (words, ops map[string]bool) {
 		switch {
 		case c == '"' || c == '\'':
 			i = skipString(expr, i)
+			if i < len(expr) && expr[i] == c && expr[i-1] == c {
+				ops["''"] = true // SQL's doubled quote
+			}
 		case isWordByte(c):
 			j := i
 			for j < len(expr) && isWordByte(expr[j]) {
@@ -74,6 +83,9 @@ func scan(expr string) (words, ops map[string]bool) {
 			}
 			if j-i <= 8 {
 				words[strings.ToUpper(expr[i:j])] = true
+			}
+			if strings.EqualFold(expr[i:j], "in") && strings.HasPrefix(strings.TrimLeft(expr[j:], " \t\n"), "(") {
+				ops["in("] = true
 			}
 			i = j
 		default:

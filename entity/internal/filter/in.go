@@ -11,7 +11,7 @@ import (
 // in writes field in [literal, ...]. CEL's in is equality with each item,
 // so it is two-valued: a null field is in the list only if null is.
 func (t *translator) in(x, a, b ast.Expr) error {
-	i, ok := t.field(a)
+	r, ok := t.field(a)
 	if !ok {
 		return t.refuse(x, "in needs a field on its left, not "+describe(a), `write status in ["new", "open"]`)
 	}
@@ -28,18 +28,18 @@ func (t *translator) in(x, a, b ast.Expr) error {
 	if err := t.count(x); err != nil {
 		return err
 	}
-	ops, hasNull, err := t.items(i, elems)
+	ops, hasNull, err := t.items(r, elems)
 	if err != nil {
 		return err
 	}
-	t.emitIn(i, ops, hasNull)
+	t.emitIn(r, ops, hasNull && !r.lower) // lowerAscii() is never null
 	return nil
 }
 
-// items reads the list's items as operands of field i, leaving out those
-// no value of the field can equal.
-func (t *translator) items(i int, elems []ast.Expr) ([]operand, bool, error) {
-	f := t.env.fields[i]
+// items reads the list's items as operands of r, leaving out those no
+// value of the field can equal.
+func (t *translator) items(r target, elems []ast.Expr) ([]operand, bool, error) {
+	f := r.f
 	ops := make([]operand, 0, len(elems))
 	hasNull, asText := false, false
 	for _, el := range elems {
@@ -73,21 +73,20 @@ func (t *translator) items(i int, elems []ast.Expr) ([]operand, bool, error) {
 }
 
 // emitIn writes the SQL of an in test with its items.
-func (t *translator) emitIn(i int, ops []operand, hasNull bool) {
-	f := t.env.fields[i]
-	col := t.column(i)
+func (t *translator) emitIn(r target, ops []operand, hasNull bool) {
+	col := r.col
 	if len(ops) == 0 {
 		if hasNull {
 			t.sql.WriteString(col + " IS NULL")
 		} else {
-			t.sql.WriteString("FALSE")
+			t.constant(r, operators.In, false)
 		}
 		return
 	}
 	var list strings.Builder
 	var lhs string
 	for k, o := range ops {
-		l, rhs := t.sides(col, f, o, false)
+		l, rhs := t.sides(r, o, false)
 		lhs = l
 		if k > 0 {
 			list.WriteString(", ")
@@ -97,7 +96,7 @@ func (t *translator) emitIn(i int, ops []operand, hasNull bool) {
 	switch {
 	case hasNull:
 		fmt.Fprintf(&t.sql, "(%s IS NULL OR %s IN (%s))", col, lhs, list.String())
-	case f.Nullable:
+	case r.nullEquals():
 		fmt.Fprintf(&t.sql, "(%s IN (%s) AND %s IS NOT NULL)", lhs, list.String(), col)
 	default:
 		fmt.Fprintf(&t.sql, "%s IN (%s)", lhs, list.String())
@@ -120,12 +119,12 @@ func compatible(ft Type, k litKind) bool {
 
 // match writes field.contains(s), startsWith or endsWith.
 func (t *translator) match(x ast.Expr, fn string, c ast.CallExpr) error {
-	target := c.Target()
-	i, ok := t.field(target)
+	recv := c.Target()
+	r, ok := t.field(recv)
 	if !c.IsMemberFunction() || !ok || len(c.Args()) != 1 {
-		return t.refuse(x, fn+"() needs a text field before it, not "+describe(target), `write name.`+fn+`("x")`)
+		return t.refuse(x, fn+"() needs a text field before it, not "+describe(recv), `write name.`+fn+`("x")`)
 	}
-	f := t.env.fields[i]
+	f := r.f
 	if f.Type != Text && f.Type != UUID {
 		return t.refuse(x, fmt.Sprintf("%s() needs a text field, and %s is %s", fn, f.Name, article(f.Type)), "")
 	}
@@ -133,14 +132,16 @@ func (t *translator) match(x ast.Expr, fn string, c ast.CallExpr) error {
 	if !ok {
 		return t.refuse(x, fn+"() of "+describe(c.Args()[0])+" is not supported", fn+`() takes a quoted literal, such as name.`+fn+`("x")`)
 	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return t.refuse(x, "text literals cannot hold the NUL character (\\x00)", "")
+	}
 	if err := t.count(x); err != nil {
 		return err
 	}
-	col := t.column(i)
 	if s == "" { // every string has the empty string in it
-		t.constant(col, f.Nullable, fn, true)
+		t.constant(r, fn, true)
 		return nil
 	}
-	t.matchText(col, f, fn, s)
+	t.matchText(r, fn, s)
 	return nil
 }

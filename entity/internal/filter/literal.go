@@ -2,6 +2,7 @@ package filter
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"cel.dev/cel-go/common/ast"
@@ -49,12 +50,21 @@ func (t *translator) literal(x ast.Expr) (literal, error) {
 		case types.Double:
 			return literal{kind: litDouble, f: float64(v)}, nil
 		case types.String:
+			if strings.IndexByte(string(v), 0) >= 0 {
+				// PostgreSQL text cannot hold NUL, and binding it is an
+				// SQL error there: refuse it on every engine alike.
+				return literal{}, t.refuse(x, "text literals cannot hold the NUL character (\\x00)", "")
+			}
 			return literal{kind: litString, s: string(v)}, nil
 		}
 	case ast.CallKind:
 		c := x.AsCall()
-		if fn := c.FunctionName(); (fn == "timestamp" || fn == "date") && !c.IsMemberFunction() && len(c.Args()) == 1 {
+		fn := c.FunctionName()
+		if (fn == "timestamp" || fn == "date") && !c.IsMemberFunction() && len(c.Args()) == 1 {
 			return t.timeLiteral(x, fn, c.Args()[0])
+		}
+		if fn == "lowerAscii" {
+			return literal{}, t.refuse(x, "lowerAscii() applies only to a text field", `write name.lowerAscii() == "apple"`)
 		}
 		return literal{}, t.refuse(x, describe(x)+" is not supported in filters", hintFor(x))
 	}

@@ -59,9 +59,8 @@ func (t *translator) condition(x ast.Expr, depth int) error {
 			return nil
 		}
 	case ast.IdentKind:
-		i, ok := t.env.index[x.AsIdent()]
-		if ok && t.env.fields[i].Type == Boolean {
-			return t.boolField(x, i)
+		if r, ok := t.field(x); ok && r.f.Type == Boolean {
+			return t.boolField(x, r)
 		}
 	case ast.CallKind:
 		return t.call(x, depth)
@@ -99,7 +98,14 @@ func (t *translator) logical(c ast.CallExpr, fn string, depth int) error {
 		if k > 0 {
 			t.sql.WriteString(sep)
 		}
-		if err := t.parenthesized(arg, depth); err != nil {
+		var err error
+		if arg.Kind() == ast.CallKind && arg.AsCall().FunctionName() == fn {
+			// a && b && c needs no parentheses around a && b.
+			err = t.logical(arg.AsCall(), fn, depth+1)
+		} else {
+			err = t.parenthesized(arg, depth)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -128,14 +134,14 @@ func (t *translator) count(x ast.Expr) error {
 // comparison writes a comparison of a field with a literal, the field on
 // either side.
 func (t *translator) comparison(x ast.Expr, op string, a, b ast.Expr) error {
-	i, fieldLeft := t.field(a)
-	j, fieldRight := t.field(b)
+	r, fieldLeft := t.field(a)
+	r2, fieldRight := t.field(b)
 	switch {
 	case fieldLeft && fieldRight:
-		return t.refuse(x, fmt.Sprintf("%s compares two fields (%s and %s)", opName(op), a.AsIdent(), b.AsIdent()),
+		return t.refuse(x, fmt.Sprintf("%s compares two fields (%s and %s)", opName(op), r.name(), r2.name()),
 			"compare a field with a literal")
 	case fieldRight:
-		i, a, b, op = j, b, a, mirror(op)
+		r, b, op = r2, a, mirror(op)
 	case !fieldLeft && a.Kind() == ast.CallKind:
 		_, err := t.literal(a)
 		if err != nil {
@@ -153,16 +159,48 @@ func (t *translator) comparison(x ast.Expr, op string, a, b ast.Expr) error {
 	if err := t.count(x); err != nil {
 		return err
 	}
-	return t.compare(x, i, op, lit)
+	return t.compare(x, r, op, lit)
 }
 
-// field reports whether x names a field, and which.
-func (t *translator) field(x ast.Expr) (int, bool) {
+// target is a field as an expression uses it: itself, or its lowerAscii().
+type target struct {
+	i     int
+	f     Field
+	col   string // the column, from the caller
+	lower bool   // field.lowerAscii()
+}
+
+// nullEquals reports whether a null makes an equality test false (CEL's
+// null == v) rather than an error (null.lowerAscii() == v).
+func (r target) nullEquals() bool { return r.f.Nullable && !r.lower }
+
+// field reports whether x is a field or a text field's lowerAscii(), and
+// which.
+func (t *translator) field(x ast.Expr) (target, bool) {
+	lower := false
+	if x.Kind() == ast.CallKind {
+		c := x.AsCall()
+		if c.FunctionName() != "lowerAscii" || !c.IsMemberFunction() || len(c.Args()) != 0 {
+			return target{}, false
+		}
+		x, lower = c.Target(), true
+	}
 	if x.Kind() != ast.IdentKind {
-		return 0, false
+		return target{}, false
 	}
 	i, ok := t.env.index[x.AsIdent()]
-	return i, ok
+	if !ok || (lower && t.env.fields[i].Type != Text) {
+		return target{}, false
+	}
+	return target{i: i, f: t.env.fields[i], col: t.column(i), lower: lower}, true
+}
+
+// name is how the expression writes r.
+func (r target) name() string {
+	if r.lower {
+		return r.f.Name + ".lowerAscii()"
+	}
+	return r.f.Name
 }
 
 // refuse returns the refusal of x.
@@ -206,12 +244,11 @@ func sqlBool(b bool) string {
 
 // boolField writes a boolean field used as a condition. Unlike x == true
 // it is three-valued: CEL's x, or !x, is an error (NULL) for a null x.
-func (t *translator) boolField(x ast.Expr, i int) error {
+func (t *translator) boolField(x ast.Expr, r target) error {
 	if err := t.count(x); err != nil {
 		return err
 	}
-	col := t.column(i)
-	lhs, rhs := t.sides(col, t.env.fields[i], operand{op: operators.Equals, v: true, t: Boolean}, false)
+	lhs, rhs := t.sides(r, operand{op: operators.Equals, v: true, t: Boolean}, false)
 	t.sql.WriteString(lhs + " = " + rhs)
 	return nil
 }

@@ -1,0 +1,72 @@
+package entity_test
+
+import (
+	"testing"
+
+	"github.com/ferry-mcp/ferry/entity"
+	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
+)
+
+// Ticket has a UUID key the caller gives; Tag a text key.
+type Ticket struct {
+	ID    string `json:"id" entity:"key,uuid"`
+	Title string `json:"title" entity:"filter"`
+}
+
+type Tag struct {
+	Code  string `json:"code" entity:"key"`
+	Label string `json:"label"`
+}
+
+func TestUUIDAndTextKeys(t *testing.T) {
+	ddl := map[string][]string{
+		"sqlite":   {`CREATE TABLE tickets (id TEXT PRIMARY KEY, title TEXT NOT NULL)`, `CREATE TABLE tags (code TEXT PRIMARY KEY, label TEXT NOT NULL)`},
+		"postgres": {`CREATE TABLE tickets (id UUID PRIMARY KEY, title TEXT NOT NULL)`, `CREATE TABLE tags (code TEXT PRIMARY KEY, label TEXT NOT NULL)`},
+		"mysql":    {`CREATE TABLE tickets (id CHAR(36) PRIMARY KEY, title TEXT NOT NULL)`, `CREATE TABLE tags (code VARCHAR(20) PRIMARY KEY, label TEXT NOT NULL)`},
+	}
+	for _, e := range dbtest.Engines {
+		t.Run(e.Name, func(t *testing.T) {
+			db := e.Open(t)
+			for _, q := range ddl[e.Name] {
+				if _, err := db.Exec(q); err != nil {
+					t.Fatal(err)
+				}
+			}
+			srv := quiet()
+			set, err := entity.NewSet(srv, db, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := entity.Register[Ticket](set, nil); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := entity.Register[Tag](set, nil); err != nil {
+				t.Fatal(err)
+			}
+			c := serve(t, srv)
+			const id = "0b9e3f4c-2d1a-4c5e-9f00-123456789abc"
+			c.ok("create_ticket", `{"id":"`+id+`","title":"broken"}`)
+			if got := record(t, c.ok("get_ticket", `{"id":"`+id+`"}`)); got["id"] != id {
+				t.Errorf("get_ticket = %v", got)
+			}
+			if got := c.refused("create_ticket", `{"id":"not-a-uuid","title":"x"}`); got == "" {
+				t.Error("a bad uuid accepted")
+			}
+			c.ok("create_tag", `{"code":"Red","label":"red things"}`)
+			// Text keys match exactly, even where the collation folds
+			// case and trailing spaces.
+			for _, k := range []string{"red", "RED", "Red "} {
+				if got := c.refused("get_tag", `{"code":"`+k+`"}`); got != `not-found: no tag with code "`+k+`"` {
+					t.Errorf("get_tag(%q) = %q", k, got)
+				}
+			}
+			up := record(t, c.ok("update_tag", `{"code":"Red","label":"crimson"}`))
+			if up["label"] != "crimson" {
+				t.Errorf("update_tag = %v", up)
+			}
+			if n := count(t, db, "tags", ""); n != 1 {
+				t.Errorf("%d tags", n)
+			}
+		})
+	}
+}
