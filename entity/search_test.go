@@ -399,6 +399,21 @@ func TestCreateSearchIndexRefusals(t *testing.T) {
 			t.Errorf("CreateSearchIndex: %v, want %q", err, tt.want)
 		}
 	}
+	execDDL(t, db, []string{
+		`CREATE TABLE norowid (code TEXT PRIMARY KEY, name TEXT) WITHOUT ROWID`,
+		`CREATE TABLE shadow (id INTEGER PRIMARY KEY, "RowID" INTEGER, name TEXT)`,
+	})
+	for table, want := range map[string]string{
+		"norowid": "entity: norowid is a WITHOUT ROWID table; FTS5 search needs a rowid",
+		"shadow":  "entity: shadow has a column named rowid, which hides the rowid FTS5 search needs",
+		"missing": `entity: no table "missing" to index`,
+	} {
+		e := &Entity{Table: table, Fields: []*Field{{Name: "name", Column: "name", Type: Text}}}
+		_, err := CreateSearchIndex(t.Context(), db, SQLite, e, &SearchIndexOptions{Fields: []string{"name"}})
+		if err == nil || err.Error() != want {
+			t.Errorf("CreateSearchIndex on %s: %v, want %q", table, err, want)
+		}
+	}
 	if _, err := CreateSearchIndex(t.Context(), db, PostgreSQL, e, &SearchIndexOptions{Fields: []string{"name"}, Config: "english'; --"}); err == nil {
 		t.Error("CreateSearchIndex took a bad text search configuration name")
 	}
