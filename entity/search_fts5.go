@@ -188,8 +188,7 @@ func findFTS5(ctx context.Context, db Querier, e *Entity) (Searcher, error) {
 // VIRTUAL TABLE statement of an FTS5 table; ok is false for any other
 // statement.
 func parseFTS5(ddl string) (cols []string, content string, ok bool) {
-	lower := strings.ToLower(ddl)
-	i := strings.Index(lower, "using fts5")
+	i := indexFold(ddl, "using fts5")
 	if i < 0 {
 		return nil, "", false
 	}
@@ -208,6 +207,17 @@ func parseFTS5(ddl string) (cols []string, content string, ok bool) {
 		}
 	}
 	return cols, content, content != ""
+}
+
+// indexFold is strings.Index ignoring ASCII case, with byte offsets into
+// s itself (lowering s first could change its length).
+func indexFold(s, ascii string) int {
+	for i := 0; i+len(ascii) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(ascii)], ascii) {
+			return i
+		}
+	}
+	return -1
 }
 
 // splitFTS5Args splits an argument list at the commas outside quotes.
