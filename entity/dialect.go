@@ -25,8 +25,10 @@ type dialect interface {
 	// point.
 	textOrder(col string) string
 	// nullsOrder returns the ORDER BY term for col and direction, NULLs
-	// first ascending and last descending on every engine.
-	nullsOrder(col string, desc bool) string
+	// first ascending and last descending on every engine; for a column
+	// that holds no NULL it adds nothing, so an index keeps serving the
+	// order.
+	nullsOrder(col string, desc, nullable bool) string
 	// returning says INSERT ... RETURNING exists.
 	returning() bool
 	// begin starts a call's transaction with its statement timeout.
