@@ -49,9 +49,6 @@ const (
 	MaxTop     = 1000
 )
 
-// MaxSearchLength is the longest search argument, in characters.
-const MaxSearchLength = 500
-
 // DefaultMaxResultBytes bounds the JSON of one list result when
 // [Options.MaxResultBytes] is zero.
 const DefaultMaxResultBytes = 1 << 20

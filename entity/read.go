@@ -168,8 +168,8 @@ func (t *table) list(ctx context.Context, req *ferry.CallToolRequest) (*ferry.To
 		return nil, invalidField("top", "must be from 1 to %d, got %d", MaxTop, in.Top)
 	case in.Skip < 0:
 		return nil, invalidField("skip", "must be at least 0, got %d", in.Skip)
-	case len([]rune(in.Search)) > MaxSearchLength:
-		return nil, invalidField("search", "must be at most %d characters", MaxSearchLength)
+	case len([]rune(in.Search)) > MaxSearchText:
+		return nil, invalidField("search", "must be at most %d characters", MaxSearchText)
 	}
 	order, err := t.parseOrder(in.OrderBy)
 	if err != nil {

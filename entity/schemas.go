@@ -144,7 +144,7 @@ func (t *table) listInput() *schema.Schema {
 	}
 	if t.o.Searcher != nil {
 		s := schema.Text("Words to search for in " + t.fieldList(func(f *Field) bool { return f.Searchable }) + "; results come best match first unless orderBy is given.")
-		props = append(props, schema.Optional("search", withMaxLength(s, MaxSearchLength)))
+		props = append(props, schema.Optional("search", withMaxLength(s, MaxSearchText)))
 	}
 	sortable := t.fieldList(func(f *Field) bool { return f.Sortable })
 	if sortable != "" {
