@@ -49,7 +49,7 @@ type txBeginner interface {
 func detectEngine(q Querier) (Engine, error) {
 	d, ok := q.(interface{ Driver() driver.Driver })
 	if !ok {
-		return "", fmt.Errorf("entity: cannot tell the engine of a %T: set Options.Engine", q)
+		return "", fmt.Errorf("entity: cannot tell the engine of a %T: set SetOptions.Engine", q)
 	}
 	name := fmt.Sprintf("%T", d.Driver())
 	switch {
@@ -60,7 +60,7 @@ func detectEngine(q Querier) (Engine, error) {
 	case strings.Contains(name, "mysql"):
 		return MySQL, nil
 	}
-	return "", fmt.Errorf("entity: unknown driver %s: set Options.Engine", name)
+	return "", fmt.Errorf("entity: unknown driver %s: set SetOptions.Engine", name)
 }
 
 // newDialect returns the dialect of an engine.
