@@ -25,8 +25,10 @@ type dialect interface {
 	// point.
 	textOrder(col string) string
 	// nullsOrder returns the ORDER BY term for col and direction, NULLs
-	// first ascending and last descending on every engine.
-	nullsOrder(col string, desc bool) string
+	// first ascending and last descending on every engine; for a column
+	// that holds no NULL it adds nothing, so an index keeps serving the
+	// order.
+	nullsOrder(col string, desc, nullable bool) string
 	// returning says INSERT ... RETURNING exists.
 	returning() bool
 	// begin starts a call's transaction with its statement timeout.
@@ -47,7 +49,7 @@ type txBeginner interface {
 func detectEngine(q Querier) (Engine, error) {
 	d, ok := q.(interface{ Driver() driver.Driver })
 	if !ok {
-		return "", fmt.Errorf("entity: cannot tell the engine of a %T: set Options.Engine", q)
+		return "", fmt.Errorf("entity: cannot tell the engine of a %T: set SetOptions.Engine", q)
 	}
 	name := fmt.Sprintf("%T", d.Driver())
 	switch {
@@ -58,7 +60,7 @@ func detectEngine(q Querier) (Engine, error) {
 	case strings.Contains(name, "mysql"):
 		return MySQL, nil
 	}
-	return "", fmt.Errorf("entity: unknown driver %s: set Options.Engine", name)
+	return "", fmt.Errorf("entity: unknown driver %s: set SetOptions.Engine", name)
 }
 
 // newDialect returns the dialect of an engine.

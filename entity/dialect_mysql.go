@@ -38,7 +38,7 @@ func (*mysqlDialect) paging(limit, offset string) string {
 	return " LIMIT " + limit + " OFFSET " + offset
 }
 
-func (*mysqlDialect) nullsOrder(col string, desc bool) string {
+func (*mysqlDialect) nullsOrder(col string, desc, _ bool) string {
 	if desc {
 		return col + " DESC"
 	}

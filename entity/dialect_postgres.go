@@ -27,11 +27,16 @@ func (pgDialect) paging(limit, offset string) string {
 	return " LIMIT " + limit + " OFFSET " + offset
 }
 
-func (pgDialect) nullsOrder(col string, desc bool) string {
-	if desc {
+func (pgDialect) nullsOrder(col string, desc, nullable bool) string {
+	switch {
+	case desc && nullable:
 		return col + " DESC NULLS LAST"
+	case desc:
+		return col + " DESC"
+	case nullable:
+		return col + " NULLS FIRST"
 	}
-	return col + " NULLS FIRST"
+	return col
 }
 
 // begin starts a transaction (BEGIN READ ONLY for reads, which pgx sends

@@ -24,7 +24,7 @@ func (sqliteDialect) paging(limit, offset string) string {
 	return " LIMIT " + limit + " OFFSET " + offset
 }
 
-func (sqliteDialect) nullsOrder(col string, desc bool) string {
+func (sqliteDialect) nullsOrder(col string, desc, _ bool) string {
 	if desc {
 		return col + " DESC" // NULLs are smallest: last
 	}

@@ -1,6 +1,7 @@
 package entity_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ferry-mcp/ferry/entity"
@@ -68,5 +69,44 @@ func TestUUIDAndTextKeys(t *testing.T) {
 				t.Errorf("%d tags", n)
 			}
 		})
+	}
+}
+
+// TestInCallersTransaction serves from a *sql.Tx the caller owns: the
+// engine must be named, and calls run in that transaction.
+func TestInCallersTransaction(t *testing.T) {
+	db := dbtest.SQLite(t)
+	for _, q := range productDDL["sqlite"] {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	if _, err := entity.NewSet(quiet(), tx, nil); err == nil || !strings.Contains(err.Error(), "SetOptions.Engine") {
+		t.Fatalf("NewSet of a *sql.Tx without an engine: %v", err)
+	}
+	srv := quiet()
+	set, err := entity.NewSet(srv, tx, &entity.SetOptions{Engine: entity.SQLite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := entity.Register[Category](set, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := serve(t, srv)
+	c.ok("create_category", `{"name":"Tools"}`)
+	var n int
+	if err := tx.QueryRow("SELECT COUNT(*) FROM categories").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("inside the transaction: %d, %v", n, err)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, db, "categories", ""); n != 0 {
+		t.Errorf("%d categories after the caller's rollback", n)
 	}
 }

@@ -1,6 +1,10 @@
 package entity
 
-import "github.com/ferry-mcp/ferry/schema"
+import (
+	"strconv"
+
+	"github.com/ferry-mcp/ferry/schema"
+)
 
 // Type is the kind of a field's values, as tools and filters see them.
 type Type uint8
@@ -23,6 +27,28 @@ const (
 	// UUID is a UUID, served as its canonical text.
 	UUID
 )
+
+// String returns the type's name: "text", "integer", "number",
+// "boolean", "timestamp", "date" or "uuid".
+func (t Type) String() string {
+	switch t {
+	case Text:
+		return "text"
+	case Integer:
+		return "integer"
+	case Number:
+		return "number"
+	case Boolean:
+		return "boolean"
+	case Timestamp:
+		return "timestamp"
+	case Date:
+		return "date"
+	case UUID:
+		return "uuid"
+	}
+	return "type(" + strconv.Itoa(int(t)) + ")"
+}
 
 // Field is one column of an entity, as its tools name and treat it.
 type Field struct {

@@ -49,9 +49,6 @@ const (
 	MaxTop     = 1000
 )
 
-// MaxSearchLength is the longest search argument, in characters.
-const MaxSearchLength = 500
-
 // DefaultMaxResultBytes bounds the JSON of one list result when
 // [Options.MaxResultBytes] is zero.
 const DefaultMaxResultBytes = 1 << 20
@@ -143,9 +140,11 @@ type Write struct {
 	// Principal is the caller, or nil.
 	Principal *ferry.Principal
 	// Values are the fields to write, by field Name: strings,
-	// json.Number, bool or nil as decoded from the call. A hook may set
-	// values of the same kinds (a time.Time for a timestamp, an int64 for
-	// an integer are accepted too).
+	// json.Number, bool or nil as decoded from the call, already checked
+	// against the field's schema. A hook may set values of the same kinds
+	// (a time.Time for a timestamp, an int64 for an integer are accepted
+	// too); they are checked for their type only, not against the
+	// schema's keywords.
 	Values map[string]any
 	// Old is the record as stored (update and delete), as the tools serve
 	// it.

@@ -100,7 +100,7 @@ func (t *table) orderBy(o orderTerm) string {
 	if o.f.Type == Text {
 		col = t.d.textOrder(col)
 	}
-	return t.d.nullsOrder(col, o.desc)
+	return t.d.nullsOrder(col, o.desc, o.f.Nullable)
 }
 
 // clip shortens s for a sentence.

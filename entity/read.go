@@ -168,8 +168,8 @@ func (t *table) list(ctx context.Context, req *ferry.CallToolRequest) (*ferry.To
 		return nil, invalidField("top", "must be from 1 to %d, got %d", MaxTop, in.Top)
 	case in.Skip < 0:
 		return nil, invalidField("skip", "must be at least 0, got %d", in.Skip)
-	case len([]rune(in.Search)) > MaxSearchLength:
-		return nil, invalidField("search", "must be at most %d characters", MaxSearchLength)
+	case len([]rune(in.Search)) > MaxSearchText:
+		return nil, invalidField("search", "must be at most %d characters", MaxSearchText)
 	}
 	order, err := t.parseOrder(in.OrderBy)
 	if err != nil {
@@ -202,25 +202,9 @@ func (t *table) conditions(q *query, in *listArgs, scope any, forCount bool) (st
 		return "", "", err
 	}
 	if in.Filter != "" {
-		if t.filter == nil {
-			return "", "", invalidField("filter", "%s has no filterable fields", t.e.Plural)
-		}
-		var bad error
-		cond, err := t.filter.Translate(in.Filter, filter.Engine(t.d.engine()),
-			func(i int) string { return t.col(t.fidx[i]) },
-			func(v any, ft filter.Type) string {
-				enc, err := encode(t.d.engine(), Type(ft), v)
-				if err != nil && bad == nil {
-					bad = err
-				}
-				return q.bind(enc)
-			})
-		if err == nil && bad != nil {
-			return "", "", invalidField("filter", "a literal %s", bad)
-		}
+		cond, err := t.filterCond(q, in.Filter)
 		if err != nil {
-			msg := "filter: " + strings.TrimPrefix(err.Error(), "invalid filter: ")
-			return "", "", &fieldError{code: ferry.RefusalInvalid, path: "filter", msg: msg, cause: err}
+			return "", "", err
 		}
 		w.and(cond)
 	}
@@ -240,6 +224,32 @@ func (t *table) conditions(q *query, in *listArgs, scope any, forCount bool) (st
 		rank = r
 	}
 	return w.String(), rank, nil
+}
+
+// filterCond translates a filter into a condition, its literals bound
+// in q through this package's encoding.
+func (t *table) filterCond(q *query, expr string) (string, error) {
+	if t.filter == nil {
+		return "", invalidField("filter", "%s has no filterable fields", t.e.Plural)
+	}
+	var bad error
+	cond, err := t.filter.Translate(expr, filter.Engine(t.d.engine()),
+		func(i int) string { return t.col(t.fidx[i]) },
+		func(v any, ft filter.Type) string {
+			enc, err := encode(t.d.engine(), Type(ft), v)
+			if err != nil && bad == nil {
+				bad = err
+			}
+			return q.bind(enc)
+		})
+	switch {
+	case err != nil:
+		msg := "filter: " + strings.TrimPrefix(err.Error(), "invalid filter: ")
+		return "", &fieldError{code: ferry.RefusalInvalid, path: "filter", msg: msg, cause: err}
+	case bad != nil:
+		return "", invalidField("filter", "a literal %s", bad)
+	}
+	return cond, nil
 }
 
 // conditioner is a Searcher that gives its condition alone, binding

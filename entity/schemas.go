@@ -2,6 +2,7 @@ package entity
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/ferry-mcp/ferry/entity/internal/filter"
@@ -122,6 +123,9 @@ func (t *table) identify() ([]schema.Prop, string) {
 		}
 		s := valueSchema(f)
 		s.Nullable, s.Default = false, nil
+		if s.Description == "" {
+			s.Description = "The " + t.e.Name + "'s " + f.Name + "."
+		}
 		props = append(props, schema.Optional(f.Name, s))
 		names = append(names, f.Name)
 	}
@@ -139,12 +143,12 @@ func (t *table) listInput() *schema.Schema {
 	var props []schema.Prop
 	if t.filter != nil {
 		f := schema.Text("A CEL expression the records must meet, such as " + t.filterExample() +
-			": comparisons (== != < <= > >=), && || !, in [..], contains/startsWith/endsWith, == null. Fields: " + t.fieldList(func(f *Field) bool { return f.Filterable }) + ".")
+			": comparisons (== != < <= > >=), && || !, in [..], contains/startsWith/endsWith, == null, timestamp(\"2026-01-02T00:00:00Z\"). Fields: " + t.typedFieldList() + ".")
 		props = append(props, schema.Optional("filter", withMaxLength(f, filter.DefaultMaxLength)))
 	}
 	if t.o.Searcher != nil {
 		s := schema.Text("Words to search for in " + t.fieldList(func(f *Field) bool { return f.Searchable }) + "; results come best match first unless orderBy is given.")
-		props = append(props, schema.Optional("search", withMaxLength(s, MaxSearchLength)))
+		props = append(props, schema.Optional("search", withMaxLength(s, MaxSearchText)))
 	}
 	sortable := t.fieldList(func(f *Field) bool { return f.Sortable })
 	if sortable != "" {
@@ -201,6 +205,27 @@ func (t *table) fieldList(keep func(*Field) bool) string {
 			}
 			b.WriteString(f.Name)
 		}
+	}
+	return b.String()
+}
+
+// typedFieldList lists the filterable fields with their types, as
+// "cost (number), stock (integer or null)".
+func (t *table) typedFieldList() string {
+	var b strings.Builder
+	omitted := t.filter.Omitted()
+	for _, f := range t.fidx {
+		if slices.Contains(omitted, f.Name) {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.Name + " (" + f.Type.String())
+		if f.Nullable {
+			b.WriteString(" or null")
+		}
+		b.WriteString(")")
 	}
 	return b.String()
 }

@@ -28,7 +28,11 @@ type Set struct {
 
 // NewSet returns a Set serving entities of db as tools of srv. db is
 // usually a *sql.DB: each call then runs in a transaction of its own (a
-// read-only one for reads); with a *sql.Tx, calls run in it.
+// read-only one for reads) under the engine's statement timeout. With a
+// *sql.Tx, calls run in it, bounded by the context only, and reads cannot
+// be made read-only. On SQLite, give the DSN a busy_timeout
+// (_pragma=busy_timeout(5000) for modernc.org/sqlite) so that concurrent
+// writes wait for each other instead of failing.
 func NewSet(srv *ferry.Server, db Querier, opts *SetOptions) (*Set, error) {
 	if srv == nil || db == nil {
 		return nil, errors.New("entity: NewSet needs a server and a database")
