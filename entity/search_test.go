@@ -1,12 +1,14 @@
 package entity
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
 	"github.com/google/go-cmp/cmp"
@@ -501,4 +503,51 @@ func FuzzParseFTS5(f *testing.F) {
 			t.Fatalf("parseFTS5(%s) = %q, %q, %v", ddl, cols, content, ok)
 		}
 	})
+}
+
+// TestFTS5RankScales searches for a word every row holds: ranking must
+// cost about one run of the query, not one per row (which took minutes
+// for 100,000 rows).
+func TestFTS5RankScales(t *testing.T) {
+	db := dbtest.SQLite(t)
+	execDDL(t, db, []string{
+		searchDDL[SQLite],
+		`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+			INSERT INTO products (id, sku, name) SELECT i, 'S-' || i, 'common ' || i ||
+			CASE WHEN i % 1000 = 0 THEN ' common common' ELSE '' END FROM n`,
+	})
+	es, err := Introspect(t.Context(), db, SQLite, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := CreateSearchIndex(t.Context(), db, SQLite, es[0], &SearchIndexOptions{Fields: []string{"name"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args []any
+	cond, rank, err := s.Match(es[0], "t", "common", func(v any) string { args = append(args, v); return "?" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	rows, err := db.QueryContext(ctx, "SELECT t.id FROM products t WHERE "+cond+" ORDER BY "+rank+", t.id LIMIT 3", args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var ids []int
+	for rows.Next() {
+		var id int
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("ranking 20,000 matches: %v", err)
+	}
+	if diff := cmp.Diff([]int{1000, 2000, 3000}, ids); diff != "" {
+		t.Errorf("best matches (-want +got):\n%s", diff)
+	}
 }
