@@ -153,11 +153,19 @@ func (e *engine) load(ctx context.Context) error {
 	return nil
 }
 
-// encode is the value as the entity package binds it for the engine.
+// encode is the value as the entity package binds it for the engine
+// (entity's encode): numbers as decimal text but on SQLite, booleans 0/1
+// but on PostgreSQL, dates as text, timestamps as fixed-width UTC text on
+// SQLite.
 func (e *engine) encode(v any, t Type) any {
 	switch v := v.(type) {
 	case nil:
 		return nil
+	case float64:
+		if e.name == SQLite {
+			return v
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
 	case bool:
 		if e.name == PostgreSQL {
 			return v
