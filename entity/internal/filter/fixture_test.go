@@ -309,3 +309,31 @@ func fixtureEnv(t testing.TB) *Env {
 	}
 	return env
 }
+
+// pgIDs runs expr on PostgreSQL over table m and returns the ids kept.
+func pgIDs(t *testing.T, db *sql.DB, env *Env, expr string, cols []string) []int64 {
+	t.Helper()
+	var args []any
+	cond, err := env.Translate(expr, PostgreSQL, func(i int) string { return cols[i] },
+		func(v any, _ Type) string { args = append(args, v); return "$" + strconv.Itoa(len(args)) })
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	rows, err := db.QueryContext(t.Context(), "SELECT id FROM m WHERE "+cond+" ORDER BY id", args...)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", expr, err, cond)
+	}
+	defer rows.Close()
+	ids := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
