@@ -63,6 +63,8 @@ type IntrospectOptions struct {
 //   - A single-column foreign key to an entity read in the same call
 //     becomes the field's References.
 //   - Comments (PostgreSQL, MySQL) become Descriptions. Views are View.
+//   - A table or view none of whose columns is served (all excluded, or
+//     of types not served) is left out: it would have no tools to give.
 //
 // Every query binds the schema's name as a parameter. It is safe to call
 // concurrently.
@@ -177,24 +179,29 @@ func selectTables(tables []*rawTable, o *IntrospectOptions) []*rawTable {
 // keys, then references across them.
 func buildEntities(tables []*rawTable, o *IntrospectOptions) []*Entity {
 	taken := map[string]bool{}
-	entities := make([]*Entity, len(tables))
+	var entities []*Entity
 	byTable := map[string]*Entity{}
-	for i, t := range tables {
-		one, many := entityNames(t.name)
-		name := uniqueName(one, taken)
-		many += name[len(one):] // the suffix that kept the name unique, if any
-		e := &Entity{Name: name, Plural: many, Schema: o.Schema, Table: t.name, View: t.view}
+	var kept []*rawTable
+	for _, t := range tables {
+		e := &Entity{Schema: o.Schema, Table: t.name, View: t.view}
 		notes := []string{}
 		if t.comment != "" {
 			notes = append(notes, t.comment)
 		}
 		notes = append(notes, buildFields(e, t, o)...)
+		if len(e.Fields) == 0 {
+			continue // nothing to serve
+		}
 		notes = append(notes, buildKeys(e, t)...)
 		e.Description = strings.Join(notes, " ")
-		entities[i] = e
+		one, many := entityNames(t.name)
+		e.Name = uniqueName(one, taken)
+		e.Plural = many + e.Name[len(one):] // the suffix that kept the name unique, if any
+		entities = append(entities, e)
+		kept = append(kept, t)
 		byTable[t.name] = e
 	}
-	for i, t := range tables {
+	for i, t := range kept {
 		buildReferences(entities[i], t, byTable)
 	}
 	return entities

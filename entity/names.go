@@ -62,13 +62,19 @@ func snake(s string) string {
 // wordBreak reports whether the upper-case letter at runes[i] starts a
 // new word: after a lower-case letter or a digit ("orderItems",
 // "base64Text"), or as the last capital of an initialism followed by a
-// lower-case letter ("HTTPServer").
+// lower-case letter ("HTTPServer"), unless that letter is a plural s
+// ("UserIDs").
 func wordBreak(runes []rune, i int) bool {
 	prev := runes[i-1]
 	if unicode.IsLower(prev) || unicode.IsDigit(prev) {
 		return true
 	}
-	return unicode.IsUpper(prev) && i+1 < len(runes) && unicode.IsLower(runes[i+1])
+	if !unicode.IsUpper(prev) || i+1 >= len(runes) || !unicode.IsLower(runes[i+1]) {
+		return false
+	}
+	// "IDs" is the plural of an initialism, not I and Ds.
+	pluralS := runes[i+1] == 's' && (i+2 == len(runes) || !unicode.IsLower(runes[i+2]))
+	return !pluralS
 }
 
 // latin spells common accented Latin letters in ASCII.

@@ -3,6 +3,7 @@ package entity
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -78,6 +79,9 @@ func createFTS5(ctx context.Context, db Querier, e *Entity, name string, cols, f
 	if name == "" {
 		name = e.Table + "_fts"
 	}
+	if err := checkRowid(ctx, db, e); err != nil {
+		return nil, err
+	}
 	var qcols, newCols, oldCols []string
 	for _, c := range cols {
 		q := searchIdent(SQLite, c)
@@ -103,6 +107,30 @@ func createFTS5(ctx context.Context, db Querier, e *Entity, name string, cols, f
 		return nil, err
 	}
 	return &FTS5Searcher{Table: name, Fields: fields}, nil
+}
+
+// checkRowid refuses a table FTS5 cannot follow by rowid: a WITHOUT
+// ROWID table, or one with a column named rowid, which hides the rowid
+// the search joins on.
+func checkRowid(ctx context.Context, db Querier, e *Entity) error {
+	schema := e.Schema
+	if schema == "" {
+		schema = "main"
+	}
+	var withoutRowid, shadowed bool
+	err := db.QueryRowContext(ctx, `SELECT wr, EXISTS (SELECT 1 FROM pragma_table_xinfo(?1, ?2) WHERE lower(name) = 'rowid')
+FROM pragma_table_list WHERE schema = ?2 AND name = ?1`, e.Table, schema).Scan(&withoutRowid, &shadowed)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("entity: no table %q to index", e.Table)
+	case err != nil:
+		return fmt.Errorf("entity: reading table %s: %w", e.Table, err)
+	case withoutRowid:
+		return fmt.Errorf("entity: %s is a WITHOUT ROWID table; FTS5 search needs a rowid", e.Table)
+	case shadowed:
+		return fmt.Errorf("entity: %s has a column named rowid, which hides the rowid FTS5 search needs", e.Table)
+	}
+	return nil
 }
 
 // sqlString quotes s as an SQL string literal.
@@ -160,8 +188,7 @@ func findFTS5(ctx context.Context, db Querier, e *Entity) (Searcher, error) {
 // VIRTUAL TABLE statement of an FTS5 table; ok is false for any other
 // statement.
 func parseFTS5(ddl string) (cols []string, content string, ok bool) {
-	lower := strings.ToLower(ddl)
-	i := strings.Index(lower, "using fts5")
+	i := indexFold(ddl, "using fts5")
 	if i < 0 {
 		return nil, "", false
 	}
@@ -180,6 +207,17 @@ func parseFTS5(ddl string) (cols []string, content string, ok bool) {
 		}
 	}
 	return cols, content, content != ""
+}
+
+// indexFold is strings.Index ignoring ASCII case, with byte offsets into
+// s itself (lowering s first could change its length).
+func indexFold(s, ascii string) int {
+	for i := 0; i+len(ascii) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(ascii)], ascii) {
+			return i
+		}
+	}
+	return -1
 }
 
 // splitFTS5Args splits an argument list at the commas outside quotes.

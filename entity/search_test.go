@@ -399,6 +399,21 @@ func TestCreateSearchIndexRefusals(t *testing.T) {
 			t.Errorf("CreateSearchIndex: %v, want %q", err, tt.want)
 		}
 	}
+	execDDL(t, db, []string{
+		`CREATE TABLE norowid (code TEXT PRIMARY KEY, name TEXT) WITHOUT ROWID`,
+		`CREATE TABLE shadow (id INTEGER PRIMARY KEY, "RowID" INTEGER, name TEXT)`,
+	})
+	for table, want := range map[string]string{
+		"norowid": "entity: norowid is a WITHOUT ROWID table; FTS5 search needs a rowid",
+		"shadow":  "entity: shadow has a column named rowid, which hides the rowid FTS5 search needs",
+		"missing": `entity: no table "missing" to index`,
+	} {
+		e := &Entity{Table: table, Fields: []*Field{{Name: "name", Column: "name", Type: Text}}}
+		_, err := CreateSearchIndex(t.Context(), db, SQLite, e, &SearchIndexOptions{Fields: []string{"name"}})
+		if err == nil || err.Error() != want {
+			t.Errorf("CreateSearchIndex on %s: %v, want %q", table, err, want)
+		}
+	}
 	if _, err := CreateSearchIndex(t.Context(), db, PostgreSQL, e, &SearchIndexOptions{Fields: []string{"name"}, Config: "english'; --"}); err == nil {
 		t.Error("CreateSearchIndex took a bad text search configuration name")
 	}
@@ -463,6 +478,27 @@ func FuzzFTS5Match(f *testing.F) {
 		}
 		if err != nil {
 			t.Fatalf("search %q: %v", text, err)
+		}
+	})
+}
+
+// FuzzParseFTS5 checks that parseFTS5 reads back the columns and content
+// table of the statement CreateSearchIndex writes, whatever their names,
+// and never panics on other text.
+func FuzzParseFTS5(f *testing.F) {
+	f.Add("name", "description", "products")
+	f.Add(`we"ird`, "a, b", "order 'items'")
+	f.Add("[x]", "`y`", "=")
+	f.Fuzz(func(t *testing.T, a, b, table string) {
+		parseFTS5(a + b + table) // any text: no panic
+		if a == "" || b == "" || table == "" || strings.ContainsRune(a+b+table, 0) {
+			return
+		}
+		ddl := "CREATE VIRTUAL TABLE " + searchIdent(SQLite, table+"_fts") + " USING fts5(" +
+			searchIdent(SQLite, a) + ", " + searchIdent(SQLite, b) + ", content=" + sqlString(table) + ", content_rowid='rowid')"
+		cols, content, ok := parseFTS5(ddl)
+		if !ok || content != table || cmp.Diff([]string{a, b}, cols) != "" {
+			t.Fatalf("parseFTS5(%s) = %q, %q, %v", ddl, cols, content, ok)
 		}
 	})
 }

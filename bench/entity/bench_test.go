@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/ferry-mcp/ferry/entity"
 )
@@ -108,3 +109,39 @@ func BenchmarkListProducts(b *testing.B) { benchCalls(b, listCalls) }
 
 // BenchmarkGetProduct reads one product by key.
 func BenchmarkGetProduct(b *testing.B) { benchCalls(b, getCalls) }
+
+// BenchmarkRatio runs the entity call and a hand-written one in turns, in
+// the same loop, and reports each one's mean time and their ratio: on a
+// shared machine the load then weighs on both alike, which separate
+// benchmarks cannot promise.
+func BenchmarkRatio(b *testing.B) {
+	for _, engine := range engines {
+		for _, calls := range [][]struct{ side, tool, args string }{listCalls, getCalls} {
+			for _, hand := range calls[1:] {
+				b.Run(calls[0].tool+"/"+string(engine)+"/"+hand.side, func(b *testing.B) {
+					f := open(b, engine)
+					eb, eh := request(calls[0].tool, calls[0].args)
+					hb, hh := request(hand.tool, hand.args)
+					var te, th time.Duration
+					n := 0
+					for b.Loop() {
+						for i := range 2 {
+							start := time.Now()
+							if (n+i)%2 == 0 {
+								f.serve(eb, eh.Clone())
+								te += time.Since(start)
+							} else {
+								f.serve(hb, hh.Clone())
+								th += time.Since(start)
+							}
+						}
+						n++
+					}
+					b.ReportMetric(float64(te.Nanoseconds())/float64(n), "entity-ns/op")
+					b.ReportMetric(float64(th.Nanoseconds())/float64(n), "hand-ns/op")
+					b.ReportMetric(float64(te)/float64(th), "ratio")
+				})
+			}
+		}
+	}
+}
