@@ -46,9 +46,16 @@ func (w *where) String() string {
 // every engine: MySQL's collations fold case and trailing spaces, so there
 // the index finds the candidates and a binary comparison keeps the exact
 // one.
+//
+// On PostgreSQL a text field is compared as text, so that an enum column
+// given a label it lacks matches nothing instead of failing (a text or
+// varchar column keeps its index).
 func (t *table) equals(q *query, f *Field, col string, v any) string {
-	if t.d.engine() == MySQL && (f.Type == Text || f.Type == UUID) {
+	switch {
+	case t.d.engine() == MySQL && (f.Type == Text || f.Type == UUID):
 		return col + " = " + q.bind(v) + " AND CAST(" + col + " AS BINARY) = CAST(" + q.bind(v) + " AS BINARY)"
+	case t.d.engine() == PostgreSQL && f.Type == Text:
+		return "CAST(" + col + " AS text) = " + q.bind(v)
 	}
 	return col + " = " + q.bind(v)
 }
