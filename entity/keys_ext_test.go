@@ -1,6 +1,7 @@
 package entity_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -159,5 +160,38 @@ func TestNoKeyAndDates(t *testing.T) {
 				t.Errorf("filtered events = %v", p.Data)
 			}
 		})
+	}
+}
+
+// TestWideTable registers 300 filterable columns: every description stays
+// within what clients accept, so the server starts.
+func TestWideTable(t *testing.T) {
+	db := dbtest.SQLite(t)
+	e := &entity.Entity{Name: "wide", Plural: "wides", Table: "wides", Key: "id"}
+	cols := []string{"id INTEGER PRIMARY KEY"}
+	e.Fields = append(e.Fields, &entity.Field{Name: "id", Column: "id", Type: entity.Integer, Generated: true, Filterable: true, Sortable: true})
+	for i := range 300 {
+		name := "a_rather_long_column_name_" + strconv.Itoa(i)
+		cols = append(cols, name+" TEXT")
+		e.Fields = append(e.Fields, &entity.Field{Name: name, Column: name, Type: entity.Text, Nullable: true, Filterable: true, Sortable: true})
+	}
+	if _, err := db.Exec("CREATE TABLE wides (" + strings.Join(cols, ", ") + ")"); err != nil {
+		t.Fatal(err)
+	}
+	srv := quiet()
+	set, err := entity.NewSet(srv, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := set.Add(e, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Check(); err != nil {
+		t.Fatal(err)
+	}
+	c := serve(t, srv)
+	c.ok("create_wide", `{"a_rather_long_column_name_299":"x"}`)
+	if p := listOf(t, c.ok("list_wides", `{"filter":"a_rather_long_column_name_299 == \"x\""}`)); len(p.Data) != 1 {
+		t.Errorf("wide list = %v", p.Data)
 	}
 }
