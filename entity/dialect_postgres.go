@@ -15,6 +15,7 @@ type pgDialect struct{}
 func (pgDialect) engine() Engine           { return PostgreSQL }
 func (pgDialect) quote(name string) string { return quoteWith(name, '"') }
 func (pgDialect) placeholder(n int) string { return "$" + strconv.Itoa(n) }
+
 // textOrder casts to text first: an enum column takes no collation.
 func (pgDialect) textOrder(col string) string {
 	return "CAST(" + col + ` AS text) COLLATE "C"`
