@@ -111,7 +111,7 @@ func (t *table) appendRecord(b []byte, vals []any) []byte {
 // selectOne reads the record q's conditions find: its JSON, its raw key
 // value, or found false.
 func (t *table) selectOne(ctx context.Context, tx Querier, w *where, q *query) (rec []byte, key any, found bool, err error) {
-	q.add("SELECT ", t.cols, " FROM ", t.from, w.String(), t.d.paging(q.bind(int64(2)), q.bind(int64(0))))
+	q.add("SELECT ", t.cols, " FROM ", t.from, w.String(), t.d.paging(q.bind(int64(1)), q.bind(int64(0))))
 	rows, err := tx.QueryContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...)
 	if err != nil {
 		return nil, nil, false, err
