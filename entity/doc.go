@@ -52,7 +52,8 @@
 // # Transactions and timeouts
 //
 // Every call runs in a transaction of its own: reads in read-only ones
-// (PostgreSQL BEGIN READ ONLY, MySQL START TRANSACTION READ ONLY, SQLite
+// (PostgreSQL BEGIN ... REPEATABLE READ READ ONLY, so that a page and its
+// count see one snapshot; MySQL START TRANSACTION READ ONLY; SQLite
 // PRAGMA query_only on the call's connection), so not even a hook can
 // write in them. Each statement is bounded by [SetOptions.Timeout] on the
 // engine (PostgreSQL statement_timeout, MariaDB max_statement_time) and by
