@@ -93,3 +93,24 @@ func BenchmarkList(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkGet is get_product by key, the handler called directly.
+func BenchmarkGet(b *testing.B) {
+	db := benchDB(b, dbtest.SQLite, 1000)
+	srv := ferry.NewServer("b", "1", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
+	set, err := NewSet(srv, db, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := Register[benchProduct](set, nil); err != nil {
+		b.Fatal(err)
+	}
+	t := set.tables[0]
+	req := &ferry.CallToolRequest{Name: "get_product", Arguments: json.RawMessage(`{"id":543}`)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if res, err := t.get(context.Background(), req); err != nil || res.IsError {
+			b.Fatal(err, res)
+		}
+	}
+}

@@ -15,8 +15,10 @@ type pgDialect struct{}
 func (pgDialect) engine() Engine           { return PostgreSQL }
 func (pgDialect) quote(name string) string { return quoteWith(name, '"') }
 func (pgDialect) placeholder(n int) string { return "$" + strconv.Itoa(n) }
+
+// textOrder casts to text first: an enum column takes no collation.
 func (pgDialect) textOrder(col string) string {
-	return col + ` COLLATE "C"`
+	return "CAST(" + col + ` AS text) COLLATE "C"`
 }
 func (pgDialect) returning() bool { return true }
 func (pgDialect) statement(q string, _ time.Duration) string {
@@ -39,11 +41,17 @@ func (pgDialect) nullsOrder(col string, desc, nullable bool) string {
 	return col
 }
 
-// begin starts a transaction (BEGIN READ ONLY for reads, which pgx sends
-// for sql.TxOptions.ReadOnly) and bounds its statements with SET LOCAL
+// begin starts a transaction (BEGIN ISOLATION LEVEL REPEATABLE READ READ
+// ONLY for reads, which pgx sends in one statement) and bounds its statements with SET LOCAL
 // statement_timeout, which ends with the transaction.
 func (pgDialect) begin(ctx context.Context, db txBeginner, readOnly bool, timeout time.Duration) (*sql.Tx, func(), error) {
-	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: readOnly})
+	opts := &sql.TxOptions{ReadOnly: readOnly}
+	if readOnly {
+		// One snapshot for a page and its count (a read-only transaction
+		// never fails to serialize). MySQL's default is already this.
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	tx, err := db.BeginTx(ctx, opts)
 	if err != nil {
 		return nil, nil, err
 	}

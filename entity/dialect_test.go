@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -183,4 +184,26 @@ func TestDetectEngine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzAppendString checks the records' string encoding against
+// encoding/json: valid JSON that decodes to the same text (invalid UTF-8
+// becoming U+FFFD, as encoding/json does).
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "a\"b", "\\", "\x00\x1f", "\u2028\u2029", "\xff\xfe", "é🙂", "</script>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := appendString(nil, s)
+		var back string
+		if err := json.Unmarshal(got, &back); err != nil {
+			t.Fatalf("appendString(%q) = %s: not JSON: %v", s, got, err)
+		}
+		want, _ := json.Marshal(s)
+		var wantBack string
+		_ = json.Unmarshal(want, &wantBack)
+		if back != wantBack {
+			t.Fatalf("appendString(%q) decodes to %q; encoding/json's to %q", s, back, wantBack)
+		}
+	})
 }

@@ -52,9 +52,11 @@
 // # Transactions and timeouts
 //
 // Every call runs in a transaction of its own: reads in read-only ones
-// (PostgreSQL BEGIN READ ONLY, MySQL START TRANSACTION READ ONLY, SQLite
-// PRAGMA query_only on the call's connection), so not even a hook can
-// write in them. Each statement is bounded by [SetOptions.Timeout] on the
+// (PostgreSQL BEGIN ... REPEATABLE READ READ ONLY, so that a page and its
+// count see one snapshot; MySQL START TRANSACTION READ ONLY; SQLite
+// PRAGMA query_only on the call's connection), so a write a hook attempts
+// in them fails (a hook is the service's own code: one that sets the
+// transaction read-write again is not stopped). Each statement is bounded by [SetOptions.Timeout] on the
 // engine (PostgreSQL statement_timeout, MariaDB max_statement_time) and by
 // the context; a statement that runs out is refused as unavailable. A
 // constraint violation is a refusal naming the field: unique is a

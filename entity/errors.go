@@ -95,7 +95,9 @@ func fromMySQLNumber(n int) violation {
 		return notNullViolation
 	case 3819, 4025:
 		return checkViolation
-	case 1406, 1264, 1265, 1366, 1292, 1411:
+	case 1406, 1264, 1265, 1366, 1292, 1411, 1267, 1270, 1271:
+		// Too long, out of range, malformed; and a value the column's
+		// character set cannot hold ("illegal mix of collations").
 		return badValue
 	case 1969, 3024:
 		return timeoutHit

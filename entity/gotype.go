@@ -46,7 +46,8 @@ type TableNamer interface {
 // filterable and sortable anyway), generated (computed by the database:
 // read, never written), default (the database fills it when create omits
 // it), uuid, date. ref:"customer" says the field holds a customer's key
-// ("customer.code" names the referred field, "id" if not given).
+// ("customer.code" names the referred field; without one it is the
+// customer's key, resolved when both are in a [Set]).
 // Validation and doc tags (minLength, maximum, enum, pattern, doc, ...)
 // are those of typed tools (package schema) and check creates and
 // updates.
@@ -131,9 +132,6 @@ func goField(e *Entity, sf reflect.StructField, s *schema.Schema) (*Field, error
 	}
 	if ref := sf.Tag.Get("ref"); ref != "" {
 		ent, field, _ := strings.Cut(ref, ".")
-		if field == "" {
-			field = "id"
-		}
 		f.References = &Reference{Entity: ent, Field: field}
 	}
 	if p := s.Properties[propName(sf)]; p != nil {

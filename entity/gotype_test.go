@@ -31,7 +31,7 @@ func TestOf(t *testing.T) {
 	}
 	want := &Entity{Name: "order_item", Plural: "order_items", Table: "order_items", Key: "id", Fields: []*Field{
 		{Name: "id", Column: "id", Type: UUID, Filterable: true, Sortable: true},
-		{Name: "order_id", Column: "order_id", Type: Integer, References: &Reference{Entity: "order", Field: "id"}},
+		{Name: "order_id", Column: "order_id", Type: Integer, References: &Reference{Entity: "order"}},
 		{Name: "quantity", Column: "quantity", Type: Integer, Filterable: true, Sortable: true, Description: "How many."},
 		{Name: "shipped_on", Column: "shipped_on", Type: Date, Nullable: true, Filterable: true},
 	}}

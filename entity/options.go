@@ -59,11 +59,14 @@ type SetOptions struct {
 	// Querier's driver (a *sql.DB of modernc.org/sqlite, pgx's stdlib or
 	// go-sql-driver/mysql); a *sql.Tx or *sql.Conn needs it set.
 	Engine Engine
-	// Timeout bounds every call's statements, enforced by the engine
-	// (PostgreSQL statement_timeout, MariaDB max_statement_time, MySQL
-	// MAX_EXECUTION_TIME for reads) and by the call's context (which is
-	// how SQLite's statements are interrupted). If zero, [DefaultTimeout];
-	// if negative, only the call's own context bounds it.
+	// Timeout bounds a call, enforced by the engine and by the call's
+	// context (a little longer, so that the engine usually answers
+	// first): on PostgreSQL statement_timeout covers every statement of
+	// the call's transaction, hooks' included; MariaDB's
+	// max_statement_time and MySQL's MAX_EXECUTION_TIME (reads only)
+	// cover the tools' own statements; SQLite's statements are
+	// interrupted by the context. If zero, [DefaultTimeout]; if negative,
+	// only the call's own context bounds it.
 	Timeout time.Duration
 	// ReadOnly leaves out every entity's write tools. A server made
 	// read-only (a ServerOptions setting of the core) hides them as well,

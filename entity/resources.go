@@ -57,14 +57,30 @@ func (s *Set) AddResources(scheme string) {
 // order the entities were added.
 func (s *Set) Relationships() []Relationship {
 	out := []Relationship{}
-	for _, t := range s.snapshot() {
+	tables := s.snapshot()
+	for _, t := range tables {
 		for _, f := range t.e.Fields {
 			if r := f.References; r != nil {
-				out = append(out, Relationship{From: t.e.Name, FromField: f.Name, To: r.Entity, ToField: r.Field})
+				to := r.Field
+				if to == "" {
+					to = keyOf(tables, r.Entity)
+				}
+				out = append(out, Relationship{From: t.e.Name, FromField: f.Name, To: r.Entity, ToField: to})
 			}
 		}
 	}
 	return out
+}
+
+// keyOf is the key of the entity named name among tables, or "id" when
+// it is not among them or has no key.
+func keyOf(tables []*table, name string) string {
+	for _, t := range tables {
+		if t.e.Name == name && t.e.Key != "" {
+			return t.e.Key
+		}
+	}
+	return "id"
 }
 
 func (s *Set) completeName(_ context.Context, req *ferry.CompleteRequest) (*ferry.CompleteResult, error) {

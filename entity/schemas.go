@@ -142,17 +142,17 @@ func (t *table) getInput() *schema.Schema {
 func (t *table) listInput() *schema.Schema {
 	var props []schema.Prop
 	if t.filter != nil {
-		f := schema.Text("A CEL expression the records must meet, such as " + t.filterExample() +
+		f := described("A CEL expression the records must meet, such as " + t.filterExample() +
 			": comparisons (== != < <= > >=), && || !, in [..], contains/startsWith/endsWith, == null, timestamp(\"2026-01-02T00:00:00Z\"). Fields: " + t.typedFieldList() + ".")
 		props = append(props, schema.Optional("filter", withMaxLength(f, filter.DefaultMaxLength)))
 	}
 	if t.o.Searcher != nil {
-		s := schema.Text("Words to search for in " + t.fieldList(func(f *Field) bool { return f.Searchable }) + "; results come best match first unless orderBy is given.")
+		s := described("Words to search for in " + t.fieldList(func(f *Field) bool { return f.Searchable }) + "; results come best match first unless orderBy is given.")
 		props = append(props, schema.Optional("search", withMaxLength(s, MaxSearchText)))
 	}
 	sortable := t.fieldList(func(f *Field) bool { return f.Sortable })
 	if sortable != "" {
-		o := schema.Text("Fields to order by, each optionally followed by asc or desc, separated by commas, such as \"" + t.orderExample() + "\". Sortable: " + sortable + ".")
+		o := described("Fields to order by, each optionally followed by asc or desc, separated by commas, such as \"" + t.orderExample() + "\". Sortable: " + sortable + ".")
 		props = append(props, schema.Optional("orderBy", withMaxLength(o, 512)))
 	}
 	skip := schema.Integer("Records to skip.")
@@ -249,6 +249,12 @@ func (t *table) orderExample() string {
 		}
 	}
 	return ""
+}
+
+// described is a text schema whose description, listing fields, is cut
+// short of the 1024 characters clients accept.
+func described(desc string) *schema.Schema {
+	return schema.Text(clip(desc, 1000))
 }
 
 func withMaxLength(s *schema.Schema, n int) *schema.Schema {

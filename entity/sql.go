@@ -46,9 +46,16 @@ func (w *where) String() string {
 // every engine: MySQL's collations fold case and trailing spaces, so there
 // the index finds the candidates and a binary comparison keeps the exact
 // one.
+//
+// On PostgreSQL a text field is compared as text, so that an enum column
+// given a label it lacks matches nothing instead of failing (a text or
+// varchar column keeps its index).
 func (t *table) equals(q *query, f *Field, col string, v any) string {
-	if t.d.engine() == MySQL && (f.Type == Text || f.Type == UUID) {
+	switch {
+	case t.d.engine() == MySQL && (f.Type == Text || f.Type == UUID):
 		return col + " = " + q.bind(v) + " AND CAST(" + col + " AS BINARY) = CAST(" + q.bind(v) + " AS BINARY)"
+	case t.d.engine() == PostgreSQL && f.Type == Text:
+		return "CAST(" + col + " AS text) = " + q.bind(v)
 	}
 	return col + " = " + q.bind(v)
 }
@@ -104,7 +111,7 @@ func (t *table) appendRecord(b []byte, vals []any) []byte {
 // selectOne reads the record q's conditions find: its JSON, its raw key
 // value, or found false.
 func (t *table) selectOne(ctx context.Context, tx Querier, w *where, q *query) (rec []byte, key any, found bool, err error) {
-	q.add("SELECT ", t.cols, " FROM ", t.from, w.String(), t.d.paging(q.bind(int64(2)), q.bind(int64(0))))
+	q.add("SELECT ", t.cols, " FROM ", t.from, w.String(), t.d.paging(q.bind(int64(1)), q.bind(int64(0))))
 	rows, err := tx.QueryContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...)
 	if err != nil {
 		return nil, nil, false, err

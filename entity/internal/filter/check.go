@@ -25,6 +25,9 @@ func (e *Env) check(expr string) (*ast.AST, error) {
 	if a, ok := e.cache.get(expr); ok {
 		return a, nil
 	}
+	if err := e.shape(expr); err != nil {
+		return nil, err
+	}
 	checked, iss := e.cel.Compile(expr)
 	if iss.Err() != nil {
 		return nil, e.compileError(expr, iss.Errors())

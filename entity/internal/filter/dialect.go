@@ -51,8 +51,8 @@ func (t *translator) sides(r target, o operand, ordering bool) (lhs, rhs string)
 	return text, ph
 }
 
-// text is r as the engine compares text: SQLite's and PostgreSQL's
-// column (a UUID's as text), MySQL's bytes of its UTF-8, lowered
+// text is r as the engine compares text: SQLite's column, PostgreSQL's
+// as text, MySQL's bytes of its UTF-8, lowered
 // ASCII-only for lowerAscii() (SQLite's lower and PostgreSQL's in the "C"
 // collation touch only A to Z).
 func (t *translator) text(r target) string {
@@ -68,10 +68,10 @@ func (t *translator) text(r target) string {
 		}
 		return binaryText(r.col)
 	}
-	col := r.col
-	if r.f.Type == UUID {
-		col = "CAST(" + col + " AS text)"
-	}
+	// As text, a uuid, an enum or a citext column compares as CEL's
+	// string does (and an enum accepts a label it does not have); for
+	// text and varchar the cast changes nothing and keeps the index.
+	col := "CAST(" + r.col + " AS text)"
 	if r.lower {
 		col = "lower(" + col + ` COLLATE "C")`
 	}

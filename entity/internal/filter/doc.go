@@ -52,9 +52,10 @@
 // Strings compare by code point and case-sensitively on every engine,
 // whatever the column's collation: SQLite compares with COLLATE BINARY
 // and matches with instr and substr (its LIKE folds ASCII case);
-// PostgreSQL orders and matches in the "C" collation (strpos,
-// starts_with, right; its equality is exact under any deterministic
-// collation); MariaDB and MySQL compare the binary UTF-8 of both sides,
+// PostgreSQL compares the column as text (so an enum or citext column
+// means what CEL's string does), ordering and matching in the "C"
+// collation (strpos, starts_with, right; its equality is exact under any
+// deterministic collation and keeps a text column's index); MariaDB and MySQL compare the binary UTF-8 of both sides,
 // so that their default collations fold neither case, accents nor
 // trailing spaces. LIKE is never used, so % and _ in a literal mean
 // themselves. The empty string is contained in, starts and ends every

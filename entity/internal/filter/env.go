@@ -132,7 +132,11 @@ func NewEnv(fields []Field, limits *Limits) (*Env, error) {
 	opts := []cel.EnvOption{
 		cel.ClearMacros(),
 		cel.CrossTypeNumericComparisons(true),
-		cel.ParserRecursionLimit(e.limits.MaxDepth),
+		// The nesting a reader sees is bounded by MaxDepth before
+		// parsing (see shape); the parser's own recursion runs a few
+		// levels deeper per parenthesis.
+		cel.ParserRecursionLimit(e.limits.MaxDepth + 32),
+		cel.ParserErrorRecoveryLimit(4),
 		cel.ParserExpressionSizeLimit(e.limits.MaxLength),
 		dateFunction(),
 		lowerASCIIFunction(),

@@ -13,7 +13,7 @@ type Error struct {
 	// or is empty.
 	Hint string
 	// Column is the 1-based position in the expression, in characters,
-	// the problem was found at, or 0.
+	// of the problem (an operator's or a call's own token), or 0.
 	Column int
 	// Fields lists the filterable fields and their types, as
 	// "cost (number), name (text or null)".

@@ -27,7 +27,7 @@ func ExampleEnv_Translate() {
 	fmt.Println(sql)
 	fmt.Println(args...)
 	// Output:
-	// ("p"."cost" > CAST($1 AS double precision)) AND (strpos("p"."name" COLLATE "C", $2) > 0) AND ("p"."stock" IS DISTINCT FROM CAST($3 AS bigint))
+	// ("p"."cost" > CAST($1 AS double precision)) AND (strpos(CAST("p"."name" AS text) COLLATE "C", $2) > 0) AND ("p"."stock" IS DISTINCT FROM CAST($3 AS bigint))
 	// 100 test 0
 }
 

@@ -153,11 +153,19 @@ func (e *engine) load(ctx context.Context) error {
 	return nil
 }
 
-// encode is the value as the entity package binds it for the engine.
+// encode is the value as the entity package binds it for the engine
+// (entity's encode): numbers as decimal text but on SQLite, booleans 0/1
+// but on PostgreSQL, dates as text, timestamps as fixed-width UTC text on
+// SQLite.
 func (e *engine) encode(v any, t Type) any {
 	switch v := v.(type) {
 	case nil:
 		return nil
+	case float64:
+		if e.name == SQLite {
+			return v
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
 	case bool:
 		if e.name == PostgreSQL {
 			return v
@@ -300,4 +308,32 @@ func fixtureEnv(t testing.TB) *Env {
 		t.Fatal(err)
 	}
 	return env
+}
+
+// pgIDs runs expr on PostgreSQL over table m and returns the ids kept.
+func pgIDs(t *testing.T, db *sql.DB, env *Env, expr string, cols []string) []int64 {
+	t.Helper()
+	var args []any
+	cond, err := env.Translate(expr, PostgreSQL, func(i int) string { return cols[i] },
+		func(v any, _ Type) string { args = append(args, v); return "$" + strconv.Itoa(len(args)) })
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	rows, err := db.QueryContext(t.Context(), "SELECT id FROM m WHERE "+cond+" ORDER BY id", args...)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", expr, err, cond)
+	}
+	defer rows.Close()
+	ids := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return ids
 }

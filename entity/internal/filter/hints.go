@@ -3,6 +3,7 @@ package filter
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // maxListedFields bounds the field list of a refusal.
@@ -121,24 +122,56 @@ func scanOperator(expr string, i int, ops map[string]bool) {
 	}
 }
 
-// skipString returns the index after the string literal starting at i,
-// with its backslash escapes and triple quotes.
-func skipString(expr string, i int) int {
-	q := expr[i]
-	triple := strings.HasPrefix(expr[i:], strings.Repeat(string(q), 3))
-	if triple {
-		end := strings.Index(expr[i+3:], strings.Repeat(string(q), 3))
-		if end < 0 {
-			return len(expr)
+// shape refuses, before parsing, an expression nested deeper than
+// MaxDepth or with a list longer than MaxListItems: checking such a list
+// costs cel-go far more than its length suggests.
+func (e *Env) shape(expr string) error {
+	var commas []int // per open bracket, the commas of a list or -1
+	for i := 0; i < len(expr); i++ {
+		switch c := expr[i]; c {
+		case '"', '\'':
+			i = skipString(expr, i) - 1
+		case '(', '[', '{':
+			if len(commas) == e.limits.MaxDepth {
+				return e.refusal(fmt.Sprintf("the filter nests deeper than %d levels", e.limits.MaxDepth), "", utf8.RuneCountInString(expr[:i])+1)
+			}
+			n := -1
+			if c == '[' {
+				n = 0
+			}
+			commas = append(commas, n)
+		case ')', ']', '}':
+			if len(commas) > 0 {
+				commas = commas[:len(commas)-1]
+			}
+		case ',':
+			if k := len(commas) - 1; k >= 0 && commas[k] >= 0 {
+				commas[k]++
+				if commas[k] > e.limits.MaxListItems {
+					return e.refusal(fmt.Sprintf("the filter has a list of more than %d items", e.limits.MaxListItems),
+						"split the filter or narrow it", utf8.RuneCountInString(expr[:i])+1)
+				}
+			}
 		}
-		return i + 3 + end + 3
 	}
-	for j := i + 1; j < len(expr); j++ {
-		switch expr[j] {
-		case '\\':
+	return nil
+}
+
+// skipString returns the index after the string literal starting at i,
+// with its backslash escapes (unless raw: r"...") and triple quotes.
+func skipString(expr string, i int) int {
+	raw := i > 0 && (expr[i-1] == 'r' || expr[i-1] == 'R') &&
+		(i == 1 || !isWordByte(expr[i-2]) || expr[i-2] == 'b' || expr[i-2] == 'B')
+	quote := expr[i : i+1]
+	if triple := strings.Repeat(quote, 3); strings.HasPrefix(expr[i:], triple) {
+		quote = triple
+	}
+	for j := i + len(quote); j < len(expr); j++ {
+		switch {
+		case expr[j] == '\\' && !raw:
 			j++
-		case q:
-			return j + 1
+		case strings.HasPrefix(expr[j:], quote):
+			return j + len(quote)
 		}
 	}
 	return len(expr)
