@@ -190,7 +190,8 @@ type querier interface {
 }
 
 // run runs fn on the database, or, with tx, as the entity tools read: in
-// a read-only transaction under a 10-second timeout enforced by the
+// a read-only transaction (PostgreSQL: repeatable read, so a page and its
+// count see one snapshot) under a 10-second timeout enforced by the
 // engine (PostgreSQL) and the context (SQLite's query_only connection).
 func (h *hand) run(ctx context.Context, tx bool, fn func(context.Context, querier) error) error {
 	if !tx {
@@ -201,7 +202,7 @@ func (h *hand) run(ctx context.Context, tx bool, fn func(context.Context, querie
 	if h.engine == entity.SQLite {
 		return h.runSQLite(ctx, fn)
 	}
-	t, err := h.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	t, err := h.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead})
 	if err != nil {
 		return err
 	}

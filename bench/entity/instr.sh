@@ -20,7 +20,7 @@ count() { # BENCH N: instructions of the whole run
   GOMAXPROCS=1 GODEBUG=gcstoptheworld=1,asyncpreemptoff=1 \
     valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$tmp/entity.test" \
     -test.run '^$' -test.bench "^Benchmark$1\$" -test.benchtime "${2}x" >/dev/null 2>&1
-  callgrind_annotate "$tmp/cg.out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'
+  callgrind_annotate "$tmp/cg.out" 2>/dev/null | awk '/PROGRAM TOTALS/ && !done { gsub(",", "", $1); print $1; done = 1 }'
 }
 declare -A per
 for b in ListProducts GetProduct; do
