@@ -145,3 +145,25 @@ func BenchmarkRatio(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSearchProducts searches the 100,000 products through the
+// full-text index, best match first, with the total count: "54321" is in
+// one product, "product" in every one (the worst case: every row ranked).
+// There is no hand-written twin; it shows what a search costs.
+func BenchmarkSearchProducts(b *testing.B) {
+	for _, engine := range engines {
+		for _, word := range []string{"54321", "product"} {
+			b.Run(string(engine)+"/"+word, func(b *testing.B) {
+				f := open(b, engine)
+				body, header := request("list_products", `{"search":"`+word+`","top":10}`)
+				b.ReportAllocs()
+				for b.Loop() {
+					rec := f.serve(body, header.Clone())
+					if rec.Code != http.StatusOK || bytes.Contains(rec.Body.Bytes(), []byte(`"isError":true`)) {
+						b.Fatalf("search %s: %d %.300s", word, rec.Code, rec.Body)
+					}
+				}
+			})
+		}
+	}
+}

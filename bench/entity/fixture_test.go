@@ -185,7 +185,8 @@ func openDB(engine entity.Engine) (*sql.DB, error) {
 	return nil, fmt.Errorf("no fixture for %s", engine)
 }
 
-// newHandler serves the entity tools of Product and the hand-written
+// newHandler serves the entity tools of Product, searching its name and
+// description through a full-text index made here, and the hand-written
 // tools, hand_list_products, hand_get_product and their handtx_ twins.
 func newHandler(db *sql.DB, engine entity.Engine) (http.Handler, error) {
 	srv := ferry.NewServer("bench", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
@@ -193,7 +194,16 @@ func newHandler(db *sql.DB, engine entity.Engine) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := entity.Register[Product](set, nil); err != nil {
+	e, err := entity.Of[Product]()
+	if err != nil {
+		return nil, err
+	}
+	searcher, err := entity.CreateSearchIndex(context.Background(), db, engine, e,
+		&entity.SearchIndexOptions{Fields: []string{"name", "description"}})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := set.Add(e, &entity.Options{Searcher: searcher}); err != nil {
 		return nil, err
 	}
 	h := &hand{db: db, engine: engine}
