@@ -4,4 +4,81 @@
 // PostgreSQL or MySQL/MariaDB database. A model never sends SQL: filters
 // are CEL expressions checked against the fields an entity allows and
 // translated into parameterized SQL.
+//
+//	type Product struct {
+//		ID   int64   `json:"id" entity:"key"`
+//		SKU  string  `json:"sku" entity:"natural" maxLength:"20"`
+//		Name string  `json:"name" entity:"filter,sort" minLength:"1"`
+//		Cost float64 `json:"cost" entity:"filter,sort" minimum:"0"`
+//	}
+//
+//	set, err := entity.NewSet(srv, db, nil) // db: a *sql.DB
+//	if err != nil {
+//		return err
+//	}
+//	if _, err := entity.Register[Product](set, nil); err != nil {
+//		return err // names the type and field it cannot map
+//	}
+//	set.AddResources("shop") // shop://entities, shop://relationships
+//
+// # Tools
+//
+// An entity named product (table products) gets get_product (by key,
+// {"id": 7}, or natural key, {"sku": "A-1"}), list_products, create_product,
+// update_product (only the fields given change) and delete_product. Get and
+// list are read-only; delete is destructive; update is idempotent; none
+// reaches an open world. An entity with no single-column key, or a view,
+// gets read tools only. Write tools can be left out one by one
+// ([Options.Exclude]) or all together ([Options.ReadOnly],
+// [SetOptions.ReadOnly]); a server made read-only hides them, since they
+// are not marked read-only. Every tool has an output schema: one record is
+// {"data": {...}}, a page {"data": [...], "paging": {"totalCount",
+// "skip", "top", "hasMore"}}. A refusal ("not-found: no product with id
+// 7", "conflict: a product with sku \"A-1\" exists") carries its code and
+// validationErrors with paths in structured content as well as the text.
+//
+// # Lists
+//
+// skip defaults to 0 and top to [DefaultTop], at most [MaxTop]; out of
+// range is refused, not clamped. The SQL reads top+1 rows to learn
+// hasMore, never more. orderBy ("cost desc, name") takes sortable fields;
+// the key always comes last, so pages never overlap, and text orders by
+// code point on every engine. totalCount costs a second query (COUNT(*)
+// with the same conditions) unless the page is the last one;
+// [Options.SkipTotalCount] leaves it out. filter is a CEL expression over
+// the filterable fields, with CEL's meaning, NULLs included; search
+// appears only when the entity has a [Searcher] ([CreateSearchIndex]).
+//
+// # Transactions and timeouts
+//
+// Every call runs in a transaction of its own: reads in read-only ones
+// (PostgreSQL BEGIN ... REPEATABLE READ READ ONLY, so that a page and its
+// count see one snapshot; MySQL START TRANSACTION READ ONLY; SQLite
+// PRAGMA query_only on the call's connection), so a write a hook attempts
+// in them fails (a hook is the service's own code: one that sets the
+// transaction read-write again is not stopped). Each statement is bounded by [SetOptions.Timeout] on the
+// engine (PostgreSQL statement_timeout, MariaDB max_statement_time) and by
+// the context; a statement that runs out is refused as unavailable. A
+// constraint violation is a refusal naming the field: unique is a
+// conflict, a foreign key to nothing, NOT NULL and CHECK are invalid.
+// Errors are read without importing drivers: PostgreSQL's SQLSTATE,
+// SQLite's extended result codes, MySQL's error numbers.
+//
+// # Values
+//
+// Timestamps are served as RFC 3339 in UTC and stored as time.Time, in
+// UTC, on PostgreSQL and MySQL, and as [SQLiteTimeLayout] text on SQLite
+// (microseconds, so text order is time order). Dates are YYYY-MM-DD,
+// UUIDs their canonical text (PostgreSQL's uuid type, text elsewhere),
+// booleans 0/1 on SQLite and MySQL. Numbers are JSON numbers: a DECIMAL
+// or NUMERIC is served digit for digit as the database writes it, and
+// written from the digits the call sent.
+//
+// # Hooks and scopes
+//
+// [Hooks] run in the call's transaction before it reads or writes, and
+// may refuse or fill fields (created_by from the principal). A [Scope]
+// ties every read and write to the caller's rows (tenant_id from a
+// claim): a row outside it is not found, a create gets the value forced,
+// an update cannot move a row out.
 package entity

@@ -1,5 +1,11 @@
 package entity
 
+import (
+	"strconv"
+
+	"github.com/ferry-mcp/ferry/schema"
+)
+
 // Type is the kind of a field's values, as tools and filters see them.
 type Type uint8
 
@@ -21,6 +27,28 @@ const (
 	// UUID is a UUID, served as its canonical text.
 	UUID
 )
+
+// String returns the type's name: "text", "integer", "number",
+// "boolean", "timestamp", "date" or "uuid".
+func (t Type) String() string {
+	switch t {
+	case Text:
+		return "text"
+	case Integer:
+		return "integer"
+	case Number:
+		return "number"
+	case Boolean:
+		return "boolean"
+	case Timestamp:
+		return "timestamp"
+	case Date:
+		return "date"
+	case UUID:
+		return "uuid"
+	}
+	return "type(" + strconv.Itoa(int(t)) + ")"
+}
 
 // Field is one column of an entity, as its tools name and treat it.
 type Field struct {
@@ -49,6 +77,11 @@ type Field struct {
 	// References names the entity and field this one refers to (a
 	// foreign key), or is nil.
 	References *Reference
+	// Schema, if not nil, is the JSON Schema of the field's values, with
+	// the validation keywords writes are checked against (entities from
+	// Go types get it from the struct's tags). If nil, one is derived
+	// from Type, Enum and Description.
+	Schema *schema.Schema
 }
 
 // Reference is a relation: a field holding another entity's key.
@@ -80,6 +113,16 @@ type Entity struct {
 	// View says the entity cannot be written (a view, or a table the
 	// caller made read-only).
 	View bool
+}
+
+// Field returns the field named name, or nil.
+func (e *Entity) Field(name string) *Field {
+	for _, f := range e.Fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
 }
 
 // Engine names a database engine entity tools speak.

@@ -1,0 +1,149 @@
+package entity
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// violation is the kind of constraint a database error reports.
+type violation uint8
+
+const (
+	notViolation violation = iota
+	uniqueViolation
+	foreignKeyViolation
+	notNullViolation
+	checkViolation
+	badValue    // too long, out of range, wrong format
+	timeoutHit  // the engine's statement timeout
+	readOnlyHit // a write in a read-only transaction
+)
+
+// classify reads what a database error means without importing a driver:
+// PostgreSQL's SQLSTATE (pgconn.PgError's SQLState method), SQLite's
+// extended result code (modernc's *sqlite.Error Code method) and MySQL's
+// error number (the "Error 1062 (23000): ..." text go-sql-driver writes).
+func classify(err error) violation {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return timeoutHit
+	}
+	var st interface{ SQLState() string }
+	if errors.As(err, &st) {
+		return fromSQLState(st.SQLState())
+	}
+	var co interface{ Code() int }
+	if errors.As(err, &co) {
+		return fromSQLiteCode(co.Code())
+	}
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if n, ok := mysqlNumber(e.Error()); ok {
+			return fromMySQLNumber(n)
+		}
+	}
+	return notViolation
+}
+
+func fromSQLState(s string) violation {
+	switch s {
+	case "23505":
+		return uniqueViolation
+	case "23503":
+		return foreignKeyViolation
+	case "23502":
+		return notNullViolation
+	case "23514":
+		return checkViolation
+	case "57014":
+		return timeoutHit
+	case "25006":
+		return readOnlyHit
+	}
+	if strings.HasPrefix(s, "22") {
+		return badValue
+	}
+	return notViolation
+}
+
+// fromSQLiteCode reads an extended result code.
+func fromSQLiteCode(c int) violation {
+	switch c {
+	case 2067, 1555: // SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY
+		return uniqueViolation
+	case 787: // SQLITE_CONSTRAINT_FOREIGNKEY
+		return foreignKeyViolation
+	case 1299: // SQLITE_CONSTRAINT_NOTNULL
+		return notNullViolation
+	case 275: // SQLITE_CONSTRAINT_CHECK
+		return checkViolation
+	case 9: // SQLITE_INTERRUPT
+		return timeoutHit
+	case 8, 264, 520, 776, 1032: // SQLITE_READONLY and its extended codes
+		return readOnlyHit
+	}
+	return notViolation
+}
+
+func fromMySQLNumber(n int) violation {
+	switch n {
+	case 1062, 1586:
+		return uniqueViolation
+	case 1451, 1452, 1216, 1217:
+		return foreignKeyViolation
+	case 1048, 1364:
+		return notNullViolation
+	case 3819, 4025:
+		return checkViolation
+	case 1406, 1264, 1265, 1366, 1292, 1411, 1267, 1270, 1271:
+		// Too long, out of range, malformed; and a value the column's
+		// character set cannot hold ("illegal mix of collations").
+		return badValue
+	case 1969, 3024:
+		return timeoutHit
+	case 1792:
+		return readOnlyHit
+	}
+	return notViolation
+}
+
+// mysqlNumber reads the number of "Error 1062 (23000): ..." or
+// "Error 1062: ...".
+func mysqlNumber(msg string) (int, bool) {
+	rest, ok := strings.CutPrefix(msg, "Error ")
+	if !ok {
+		return 0, false
+	}
+	end := strings.IndexAny(rest, " :")
+	if end <= 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest[:end])
+	return n, err == nil
+}
+
+// mentions reports whether a database message names column col, as the
+// engines quote it in constraint messages ("products.sku", `"sku"`,
+// `'sku'`, "for key 'products.sku'", "(sku)"); loose also accepts it as
+// a part of a name joined by underscores ("products_sku_key").
+func mentions(msg, col string, loose bool) bool {
+	msg = strings.ToLower(msg)
+	col = strings.ToLower(col)
+	for i := 0; ; {
+		j := strings.Index(msg[i:], col)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before := j == 0 || !isWordByte(msg[j-1]) || loose && msg[j-1] == '_'
+		after := j+len(col) == len(msg) || !isWordByte(msg[j+len(col)]) || loose && msg[j+len(col)] == '_'
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z'
+}

@@ -1,0 +1,226 @@
+package entity
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// introspectMySQL reads a database's tables and views from MySQL's or
+// MariaDB's information_schema, which shows what the user may see.
+func introspectMySQL(ctx context.Context, db Querier, schema string) ([]*rawTable, error) {
+	if schema == "" {
+		var current sql.NullString
+		if err := db.QueryRowContext(ctx, "SELECT DATABASE()").Scan(&current); err != nil {
+			return nil, fmt.Errorf("entity: reading the current database: %w", err)
+		}
+		if !current.Valid {
+			return nil, errors.New("entity: the connection has no database; name one in the DSN or IntrospectOptions.Schema")
+		}
+		schema = current.String
+	}
+	tables, byName, err := myReadTables(ctx, db, schema)
+	if err != nil {
+		return nil, err
+	}
+	if err := myReadColumns(ctx, db, schema, byName); err != nil {
+		return nil, err
+	}
+	if err := myReadIndexes(ctx, db, schema, byName); err != nil {
+		return nil, err
+	}
+	return tables, myReadForeignKeys(ctx, db, schema, byName)
+}
+
+func myReadTables(ctx context.Context, db Querier, schema string) ([]*rawTable, map[string]*rawTable, error) {
+	rows, err := db.QueryContext(ctx, `SELECT TABLE_NAME, TABLE_TYPE, COALESCE(TABLE_COMMENT, '')
+FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED', 'VIEW')
+ORDER BY TABLE_NAME`, schema)
+	if err != nil {
+		return nil, nil, fmt.Errorf("entity: reading the tables: %w", err)
+	}
+	defer rows.Close()
+	var tables []*rawTable
+	byName := map[string]*rawTable{}
+	for rows.Next() {
+		var kind string
+		t := &rawTable{}
+		if err := rows.Scan(&t.name, &kind, &t.comment); err != nil {
+			return nil, nil, fmt.Errorf("entity: reading the tables: %w", err)
+		}
+		if t.view = kind == "VIEW"; t.view {
+			t.comment = "" // MySQL's comment on every view is "VIEW"
+		}
+		tables = append(tables, t)
+		byName[t.name] = t
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("entity: reading the tables: %w", err)
+	}
+	return tables, byName, nil
+}
+
+func myReadColumns(ctx context.Context, db Querier, schema string, byName map[string]*rawTable) error {
+	rows, err := db.QueryContext(ctx, `SELECT TABLE_NAME, COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE = 'YES',
+  COALESCE(COLUMN_DEFAULT, 'NULL') <> 'NULL', EXTRA LIKE '%auto_increment%', IS_GENERATED = 'ALWAYS',
+  COALESCE(COLUMN_COMMENT, '')
+FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION`, schema)
+	if err != nil {
+		return fmt.Errorf("entity: reading the columns: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var table, dataType string
+		var nullable, autoIncrement bool
+		c := &rawColumn{}
+		err := rows.Scan(&table, &c.name, &dataType, &c.dbType, &nullable, &c.hasDefault, &autoIncrement,
+			&c.generated, &c.comment)
+		if err != nil {
+			return fmt.Errorf("entity: reading the columns: %w", err)
+		}
+		t := byName[table]
+		if t == nil {
+			continue
+		}
+		c.notNull = !nullable
+		c.typ = myType(strings.ToLower(dataType), strings.ToLower(c.dbType))
+		if c.typ == Text && strings.HasPrefix(strings.ToLower(c.dbType), "enum(") {
+			c.enum = myEnumLabels(c.dbType)
+		}
+		if autoIncrement {
+			c.generated, c.hasDefault, c.notNull = true, true, true
+		}
+		t.columns = append(t.columns, c)
+	}
+	return rows.Err()
+}
+
+// myType maps a MySQL or MariaDB column type to a field type, or 0 for
+// one not served (blobs, binary, bit, set, json on MySQL, time, year,
+// spatial types). tinyint(1) is MySQL's boolean.
+func myType(dataType, columnType string) Type {
+	switch dataType {
+	case "tinyint":
+		if strings.HasPrefix(columnType, "tinyint(1)") {
+			return Boolean
+		}
+		return Integer
+	case "smallint", "mediumint", "int", "integer", "bigint":
+		return Integer
+	case "decimal", "numeric", "float", "double", "real":
+		return Number
+	case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum":
+		return Text
+	case "datetime", "timestamp":
+		return Timestamp
+	case "date":
+		return Date
+	case "uuid":
+		return UUID
+	}
+	return 0
+}
+
+// myEnumLabels reads the labels of an enum column type, such as
+//
+//	enum('draft','it''s')
+func myEnumLabels(columnType string) []string {
+	s := columnType[len("enum(") : len(columnType)-1]
+	var labels []string
+	for s != "" {
+		if s[0] != '\'' {
+			return labels
+		}
+		var b strings.Builder
+		i := 1
+		for ; i < len(s); i++ {
+			if s[i] == '\'' {
+				if i+1 < len(s) && s[i+1] == '\'' {
+					b.WriteByte('\'')
+					i++
+					continue
+				}
+				break
+			}
+			b.WriteByte(s[i])
+		}
+		labels = append(labels, b.String())
+		s = strings.TrimPrefix(s[min(i+1, len(s)):], ",")
+	}
+	return labels
+}
+
+// myReadIndexes reads the primary key and the unique indexes over whole
+// columns (not prefixes).
+func myReadIndexes(ctx context.Context, db Querier, schema string, byName map[string]*rawTable) error {
+	rows, err := db.QueryContext(ctx, `SELECT TABLE_NAME, INDEX_NAME, CASE WHEN SUB_PART IS NULL THEN COLUMN_NAME END
+FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND NON_UNIQUE = 0
+ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX`, schema)
+	if err != nil {
+		return fmt.Errorf("entity: reading the keys: %w", err)
+	}
+	defer rows.Close()
+	type key struct{ table, index string }
+	var order []key
+	cols := map[key][]string{}
+	partial := map[key]bool{}
+	for rows.Next() {
+		var k key
+		var col sql.NullString
+		if err := rows.Scan(&k.table, &k.index, &col); err != nil {
+			return fmt.Errorf("entity: reading the keys: %w", err)
+		}
+		if _, ok := cols[k]; !ok {
+			order = append(order, k)
+		}
+		cols[k] = append(cols[k], col.String)
+		partial[k] = partial[k] || !col.Valid
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("entity: reading the keys: %w", err)
+	}
+	for _, k := range order {
+		t := byName[k.table]
+		switch {
+		case t == nil || partial[k]:
+		case k.index == "PRIMARY":
+			t.primary = cols[k]
+		default:
+			t.uniques = append(t.uniques, cols[k])
+		}
+	}
+	return nil
+}
+
+func myReadForeignKeys(ctx context.Context, db Querier, schema string, byName map[string]*rawTable) error {
+	rows, err := db.QueryContext(ctx, `SELECT TABLE_NAME, CONSTRAINT_NAME, COLUMN_NAME, REFERENCED_TABLE_NAME,
+  REFERENCED_COLUMN_NAME
+FROM information_schema.KEY_COLUMN_USAGE
+WHERE TABLE_SCHEMA = ? AND REFERENCED_TABLE_SCHEMA = TABLE_SCHEMA AND REFERENCED_TABLE_NAME IS NOT NULL
+ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`, schema)
+	if err != nil {
+		return fmt.Errorf("entity: reading the foreign keys: %w", err)
+	}
+	defer rows.Close()
+	var lastTable, lastName string
+	for rows.Next() {
+		var table, name, col, refTable, refCol string
+		if err := rows.Scan(&table, &name, &col, &refTable, &refCol); err != nil {
+			return fmt.Errorf("entity: reading the foreign keys: %w", err)
+		}
+		t := byName[table]
+		if t == nil {
+			continue
+		}
+		if table != lastTable || name != lastName {
+			t.foreign = append(t.foreign, rawForeignKey{refTable: refTable})
+			lastTable, lastName = table, name
+		}
+		fk := &t.foreign[len(t.foreign)-1]
+		fk.columns = append(fk.columns, col)
+		fk.refColumns = append(fk.refColumns, refCol)
+	}
+	return rows.Err()
+}

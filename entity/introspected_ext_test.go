@@ -1,0 +1,62 @@
+package entity_test
+
+import (
+	"database/sql"
+	"strings"
+	"testing"
+
+	"github.com/ferry-mcp/ferry/entity"
+)
+
+// TestIntrospectedTools serves a database with no Go types: the tools
+// come from Introspect's model.
+func TestIntrospectedTools(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, db *sql.DB) {
+		if _, err := db.Exec(`CREATE VIEW cheap_products AS SELECT id, sku, name FROM products WHERE cost < 5`); err != nil {
+			t.Fatal(err)
+		}
+		srv := quiet()
+		set, err := entity.NewSet(srv, db, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es, err := entity.Introspect(t.Context(), db, set.Engine(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range es {
+			if _, err := set.Add(e, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c := serve(t, srv)
+		tools := c.tools()
+		for _, name := range []string{"create_category", "list_products", "get_product", "update_product", "delete_product", "list_cheap_products"} {
+			if _, ok := tools[name]; !ok {
+				t.Errorf("no tool %s", name)
+			}
+		}
+		for _, name := range []string{"create_cheap_product", "update_cheap_product", "delete_cheap_product"} {
+			if _, ok := tools[name]; ok {
+				t.Errorf("a view got %s", name)
+			}
+		}
+		c.ok("create_category", `{"name":"Tools"}`)
+		p := record(t, c.ok("create_product", `{"sku":"A-1","name":"Hammer","cost":"2.50","category_id":1,"created_at":"2026-05-06T07:08:09Z"}`))
+		if p["cost"] != 2.5 || p["active"] != true || p["created_at"] != "2026-05-06T07:08:09Z" {
+			t.Errorf("created = %v", p)
+		}
+		record(t, c.ok("update_product", `{"sku":"A-1","active":false,"stock":4}`))
+		got := record(t, c.ok("get_product", `{"id":1}`))
+		if got["active"] != false || got["stock"] != 4.0 || got["name"] != "Hammer" {
+			t.Errorf("after update = %v", got)
+		}
+		v := listOf(t, c.ok("list_cheap_products", `{"filter":"name.startsWith(\"Ham\")"}`))
+		if len(v.Data) != 1 || v.Data[0]["sku"] != "A-1" {
+			t.Errorf("view list = %+v", v)
+		}
+		if got := c.refused("create_product", `{"sku":"A-1","name":"again"}`); !strings.HasPrefix(got, `conflict: a product with sku "A-1" exists`) {
+			t.Errorf("duplicate = %q", got)
+		}
+	})
+}

@@ -1,0 +1,182 @@
+package entity
+
+import (
+	"context"
+	"time"
+
+	"github.com/ferry-mcp/ferry"
+)
+
+// Op is one of an entity's tools.
+type Op uint8
+
+// The tools of an entity.
+const (
+	Get Op = iota + 1
+	List
+	Create
+	Update
+	Delete
+)
+
+// String returns the tool's verb: "get", "list", "create", "update" or
+// "delete".
+func (o Op) String() string {
+	switch o {
+	case Get:
+		return "get"
+	case List:
+		return "list"
+	case Create:
+		return "create"
+	case Update:
+		return "update"
+	case Delete:
+		return "delete"
+	}
+	return "op(?)"
+}
+
+// DefaultTimeout is the statement timeout of a call when
+// [SetOptions.Timeout] is zero.
+const DefaultTimeout = 10 * time.Second
+
+// DefaultTop and MaxTop bound the list tools' top argument: a call that
+// gives none gets DefaultTop rows, and one asking for more than MaxTop is
+// refused.
+const (
+	DefaultTop = 100
+	MaxTop     = 1000
+)
+
+// DefaultMaxResultBytes bounds the JSON of one list result when
+// [Options.MaxResultBytes] is zero.
+const DefaultMaxResultBytes = 1 << 20
+
+// SetOptions configures a [Set]. A nil *SetOptions is the zero value.
+type SetOptions struct {
+	// Engine is the database's engine. If empty, it is told from the
+	// Querier's driver (a *sql.DB of modernc.org/sqlite, pgx's stdlib or
+	// go-sql-driver/mysql); a *sql.Tx or *sql.Conn needs it set.
+	Engine Engine
+	// Timeout bounds a call, enforced by the engine and by the call's
+	// context (a little longer, so that the engine usually answers
+	// first): on PostgreSQL statement_timeout covers every statement of
+	// the call's transaction, hooks' included; MariaDB's
+	// max_statement_time and MySQL's MAX_EXECUTION_TIME (reads only)
+	// cover the tools' own statements; SQLite's statements are
+	// interrupted by the context. If zero, [DefaultTimeout]; if negative,
+	// only the call's own context bounds it.
+	Timeout time.Duration
+	// ReadOnly leaves out every entity's write tools. A server made
+	// read-only (a ServerOptions setting of the core) hides them as well,
+	// since they are not marked ReadOnly.
+	ReadOnly bool
+}
+
+// Options configures one entity's tools. A nil *Options is the zero
+// value.
+type Options struct {
+	// Name and Plural, if not empty, replace the entity's names, which
+	// name its tools (get_Name, list_Plural).
+	Name, Plural string
+	// Table, if not empty, replaces the entity's table (for entities from
+	// Go types; see [Of]).
+	Table string
+	// Description, if not empty, replaces the entity's description.
+	Description string
+	// ToolNames replaces the default name of a tool, such as
+	// {entity.List: "find_products"}.
+	ToolNames map[Op]string
+	// Exclude leaves tools out, such as [Delete]. Get and List may be left
+	// out too.
+	Exclude []Op
+	// ReadOnly leaves out the write tools (as for a view).
+	ReadOnly bool
+	// Searcher, if not nil, gives the list tool a search argument (see
+	// [Searcher]). Without one the list tool has none.
+	Searcher Searcher
+	// SkipTotalCount leaves totalCount out of list results: counting runs
+	// a second query with the same conditions (COUNT(*)), which costs a
+	// scan of the matching rows on a large table.
+	SkipTotalCount bool
+	// MaxResultBytes bounds the JSON of a list result's records: a page
+	// that would be larger ends early, with hasMore true, so the caller
+	// goes on with a larger skip. It always holds at least one record. If
+	// zero, [DefaultMaxResultBytes].
+	MaxResultBytes int
+	// Hooks run before the entity's tools read and write.
+	Hooks Hooks
+	// Scope, if not nil, restricts every read and write to the rows whose
+	// field holds the caller's value (a tenant, an owner).
+	Scope *Scope
+}
+
+// Hooks are an entity's checks. Each runs inside the call's transaction,
+// before the statement it precedes; returning an error stops the call
+// (a [ferry.Refusal] reaches the model as it is; another error is masked
+// and logged). A nil hook does nothing. Hooks run concurrently for
+// concurrent calls.
+type Hooks struct {
+	// BeforeCreate runs before a record is inserted: it may refuse, and
+	// set, change or delete w.Values (filling created_by from the
+	// principal, say).
+	BeforeCreate func(ctx context.Context, w *Write) error
+	// BeforeUpdate runs before a record is changed, with w.Old the record
+	// as stored and w.Values the fields to change.
+	BeforeUpdate func(ctx context.Context, w *Write) error
+	// BeforeDelete runs before a record is deleted, with w.Old the record.
+	BeforeDelete func(ctx context.Context, w *Write) error
+	// BeforeRead runs before get and list read, in their read-only
+	// transaction: anything it writes through r.Tx fails.
+	BeforeRead func(ctx context.Context, r *Read) error
+}
+
+// Write is what a write hook sees and may change.
+type Write struct {
+	// Entity is the entity written. Do not modify it.
+	Entity *Entity
+	// Op is Create, Update or Delete.
+	Op Op
+	// Tx is the call's transaction.
+	Tx Querier
+	// Principal is the caller, or nil.
+	Principal *ferry.Principal
+	// Values are the fields to write, by field Name: strings,
+	// json.Number, bool or nil as decoded from the call, already checked
+	// against the field's schema. A hook may set values of the same kinds
+	// (a time.Time for a timestamp, an int64 for an integer are accepted
+	// too); they are checked for their type only, not against the
+	// schema's keywords.
+	Values map[string]any
+	// Old is the record as stored (update and delete), as the tools serve
+	// it.
+	Old map[string]any
+}
+
+// Read is what a read hook sees.
+type Read struct {
+	// Entity is the entity read. Do not modify it.
+	Entity *Entity
+	// Op is Get or List.
+	Op Op
+	// Tx is the call's read-only transaction.
+	Tx Querier
+	// Principal is the caller, or nil.
+	Principal *ferry.Principal
+}
+
+// Scope is a row-level restriction computed from the caller: every read
+// and write of the entity keeps to the rows whose Field equals Value's
+// result. A row outside it is not found; a create gets the value forced;
+// an update cannot change the field. It is a column and a value, never
+// SQL text.
+type Scope struct {
+	// Field is the Name of the scoping field, such as "tenant_id".
+	Field string
+	// Value returns the caller's value of the field; p is nil for an
+	// anonymous caller. An error stops the call (return a
+	// [ferry.Forbidden] refusal for a caller with no tenant); a nil value
+	// is refused as forbidden.
+	Value func(ctx context.Context, p *ferry.Principal) (any, error)
+}

@@ -1,0 +1,186 @@
+package entity
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ferry-mcp/ferry"
+)
+
+// fieldError is a write refusal about one field: the model reads the
+// sentence, and its path in the result's validationErrors.
+type fieldError struct {
+	code  ferry.RefusalCode
+	path  string
+	msg   string
+	cause error
+}
+
+func (e *fieldError) Error() string { return string(e.code) + ": " + e.msg }
+func (e *fieldError) Unwrap() error { return e.cause }
+
+// invalidField refuses the value of one field.
+func invalidField(path, format string, args ...any) error {
+	return &fieldError{code: ferry.RefusalInvalid, path: path, msg: path + ": " + fmt.Sprintf(format, args...)}
+}
+
+// dbError turns a database error outside a write's constraints into a
+// refusal where it has a meaning for the model (a timeout), and otherwise
+// wraps it, to be masked and logged.
+func (t *table) dbError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var fe *fieldError
+	var r *ferry.Refusal
+	var de *dbErr
+	if errors.As(err, &fe) || errors.As(err, &r) || errors.As(err, &de) {
+		return err
+	}
+	switch classify(err) {
+	case timeoutHit:
+		return &ferry.Refusal{Code: ferry.RefusalUnavailable,
+			Message: fmt.Sprintf("the database did not answer within %s; narrow the filter or try again later", t.set.timeout)}
+	case badValue:
+		return &fieldError{code: ferry.RefusalInvalid, cause: err,
+			msg: "the database refuses a value of the call (malformed, too long or out of range)"}
+	}
+	return &dbErr{entity: t.e.Name, err: err}
+}
+
+// dbErr is a database failure with no meaning for the model: masked,
+// and logged whole.
+type dbErr struct {
+	entity string
+	err    error
+}
+
+func (e *dbErr) Error() string { return "entity: " + e.entity + ": " + e.err.Error() }
+func (e *dbErr) Unwrap() error { return e.err }
+
+// writeError turns a write's database error into the refusal it means:
+// a unique, foreign key, not null or check violation, naming the field
+// the message names, or the field the call gave that could cause it.
+func (t *table) writeError(err error, op Op, vals map[string]any) error {
+	v := classify(err)
+	msg := err.Error()
+	switch v {
+	case uniqueViolation:
+		f := t.guessField(msg, vals, func(f *Field) bool { return f == t.natural || f == t.key })
+		if f == nil {
+			return &fieldError{code: ferry.RefusalConflict, msg: article(t.e.Name) + " with these values exists", cause: err}
+		}
+		return &fieldError{code: ferry.RefusalConflict, path: f.Name, cause: err,
+			msg: fmt.Sprintf("%s with %s %s exists", article(t.e.Name), f.Name, showValue(vals[f.Name]))}
+	case foreignKeyViolation:
+		if op == Delete {
+			return &fieldError{code: ferry.RefusalConflict, cause: err,
+				msg: "other records refer to this " + t.e.Name + "; delete or change them first"}
+		}
+		f := t.guessField(msg, vals, func(f *Field) bool { return f.References != nil })
+		if f == nil {
+			return &fieldError{code: ferry.RefusalInvalid, cause: err, msg: "a field refers to a record that does not exist"}
+		}
+		what := "record"
+		if f.References != nil {
+			what = f.References.Entity
+		}
+		return &fieldError{code: ferry.RefusalInvalid, path: f.Name, cause: err,
+			msg: fmt.Sprintf("%s: %s refers to no %s", f.Name, showValue(vals[f.Name]), what)}
+	case notNullViolation:
+		f := t.guessField(msg, nil, func(*Field) bool { return true })
+		if f == nil {
+			return &fieldError{code: ferry.RefusalInvalid, cause: err, msg: "a required field is missing or null"}
+		}
+		return &fieldError{code: ferry.RefusalInvalid, path: f.Name, cause: err, msg: f.Name + ": must not be null"}
+	case checkViolation:
+		f := t.guessField(msg, vals, func(*Field) bool { return true })
+		if f == nil {
+			return &fieldError{code: ferry.RefusalInvalid, cause: err, msg: "the values break a check of the " + t.e.Plural + " table"}
+		}
+		return &fieldError{code: ferry.RefusalInvalid, path: f.Name, cause: err,
+			msg: fmt.Sprintf("%s: %s breaks a check of the %s table", f.Name, showValue(vals[f.Name]), t.e.Plural)}
+	case badValue:
+		f := t.guessField(msg, vals, func(*Field) bool { return true })
+		if f != nil {
+			return &fieldError{code: ferry.RefusalInvalid, path: f.Name, cause: err,
+				msg: f.Name + ": the database refuses " + showValue(vals[f.Name]) + " (too long, out of range or malformed)"}
+		}
+		return &fieldError{code: ferry.RefusalInvalid, cause: err, msg: "the database refuses a value (too long, out of range or malformed)"}
+	}
+	return t.dbError(err)
+}
+
+// guessField finds the field a constraint message names among those keep
+// accepts, preferring those the call gave a value for (vals nil: any): a
+// column named as a word first ("products.sku", `"sku"`), then as a part
+// of a constraint's name ("products_cost_check"), then the first field
+// given.
+func (t *table) guessField(msg string, vals map[string]any, keep func(*Field) bool) *Field {
+	var given *Field
+	for _, loose := range []bool{false, true} {
+		for _, f := range t.e.Fields {
+			if !keep(f) {
+				continue
+			}
+			_, ok := vals[f.Name]
+			if (vals == nil || ok) && mentions(msg, f.Column, loose) {
+				return f
+			}
+			if ok && given == nil {
+				given = f
+			}
+		}
+	}
+	return given
+}
+
+// showValue writes a value as JSON for a sentence, cut short when long.
+func showValue(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "the value"
+	}
+	if len(b) > 80 {
+		return string(b[:77]) + "..."
+	}
+	return string(b)
+}
+
+// refusalResult is the IsError result of a write refusal: the sentence,
+// and in structured content the refusal's code, message and
+// validationErrors with paths.
+func refusalResult(err error) (*ferry.ToolResult, bool) {
+	var fe *fieldError
+	var r *ferry.Refusal
+	var code, msg, path string
+	switch {
+	case errors.As(err, &fe):
+		code, msg, path = string(fe.code), fe.msg, fe.path
+	case errors.As(err, &r):
+		code, msg = string(r.Code), r.Message
+	default:
+		return nil, false
+	}
+	type verr struct {
+		Path    string `json:"path"`
+		Message string `json:"message"`
+	}
+	sc := struct {
+		Error            string `json:"error"`
+		Code             string `json:"code"`
+		ValidationErrors []verr `json:"validationErrors"`
+	}{Error: code + ": " + msg, Code: code, ValidationErrors: []verr{{Path: path, Message: msg}}}
+	data, _ := json.Marshal(sc)
+	return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(sc.Error)}, StructuredContent: json.RawMessage(data), IsError: true}, true
+}
+
+// article puts "a" or "an" before a snake_case noun.
+func article(noun string) string {
+	if noun != "" && strings.IndexByte("aeiou", noun[0]) >= 0 {
+		return "an " + noun
+	}
+	return "a " + noun
+}

@@ -1,0 +1,274 @@
+package entity
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/entity/internal/filter"
+)
+
+// A Set serves entities of one database on one server: it registers
+// their tools and, with [Set.AddResources], their schemas as resources.
+// A Set is safe for concurrent use; its tools run concurrently.
+type Set struct {
+	srv     *ferry.Server
+	db      Querier
+	d       dialect
+	timeout time.Duration
+	ro      bool
+
+	mu     sync.RWMutex
+	tables []*table // guarded by mu; in the order added
+}
+
+// NewSet returns a Set serving entities of db as tools of srv. db is
+// usually a *sql.DB: each call then runs in a transaction of its own (a
+// read-only one for reads) under the engine's statement timeout. With a
+// *sql.Tx, calls run in it, bounded by the context only, and reads cannot
+// be made read-only. On SQLite, give the DSN a busy_timeout
+// (_pragma=busy_timeout(5000) for modernc.org/sqlite) so that concurrent
+// writes wait for each other instead of failing.
+func NewSet(srv *ferry.Server, db Querier, opts *SetOptions) (*Set, error) {
+	if srv == nil || db == nil {
+		return nil, errors.New("entity: NewSet needs a server and a database")
+	}
+	var o SetOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Engine == "" {
+		e, err := detectEngine(db)
+		if err != nil {
+			return nil, err
+		}
+		o.Engine = e
+	}
+	d, err := newDialect(o.Engine)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case o.Timeout == 0:
+		o.Timeout = DefaultTimeout
+	case o.Timeout < 0:
+		o.Timeout = 0
+	}
+	return &Set{srv: srv, db: db, d: d, timeout: o.Timeout, ro: o.ReadOnly}, nil
+}
+
+// Register adds the entity of the Go type T (see [Of]) to s, registering
+// its tools, and returns it.
+func Register[T any](s *Set, opts *Options) (*Entity, error) {
+	e, err := Of[T]()
+	if err != nil {
+		return nil, err
+	}
+	return s.Add(e, opts)
+}
+
+// Add registers the tools of e (from [Of] or introspection) and returns
+// the entity as served, with opts applied: get_X, list_Xs, create_X,
+// update_X and delete_X, X being its Name and Xs its Plural. An entity
+// with no Key, or a View, gets read tools only, with a note in their
+// descriptions. e is not kept: the Set works on a copy.
+func (s *Set) Add(e *Entity, opts *Options) (*Entity, error) {
+	if e == nil {
+		return nil, errors.New("entity: Add of a nil entity")
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	t, err := s.newTable(e, &o)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	for _, other := range s.tables {
+		if other.e.Name == t.e.Name {
+			s.mu.Unlock()
+			return nil, fmt.Errorf("entity: a second entity named %q", t.e.Name)
+		}
+	}
+	s.tables = append(s.tables, t)
+	s.mu.Unlock()
+	t.register()
+	return cloneEntity(t.e), nil
+}
+
+// table is an entity as a Set serves it.
+type table struct {
+	set     *Set
+	e       *Entity
+	o       *Options
+	d       dialect
+	key     *Field // nil for none
+	natural *Field // nil for none
+	scope   *Field // nil for none
+	from    string // quoted table, with its alias t
+	into    string // quoted table
+	cols    string // quoted, qualified columns, in field order
+	filter  *filter.Env
+	fidx    []*Field // the filter environment's fields
+	maxRes  int
+}
+
+// alias is the table's alias in reads.
+const alias = "t"
+
+func (s *Set) newTable(in *Entity, o *Options) (*table, error) {
+	e := cloneEntity(in)
+	applyNames(e, o)
+	if err := checkEntity(e); err != nil {
+		return nil, err
+	}
+	t := &table{set: s, e: e, o: o, d: s.d, maxRes: o.MaxResultBytes}
+	if t.maxRes <= 0 {
+		t.maxRes = DefaultMaxResultBytes
+	}
+	t.key, t.natural = e.Field(e.Key), e.Field(e.NaturalKey)
+	if o.Scope != nil {
+		if t.scope = e.Field(o.Scope.Field); t.scope == nil || o.Scope.Value == nil {
+			return nil, fmt.Errorf("entity: %s: the scope names no field of the entity, or has no Value", e.Name)
+		}
+	}
+	t.into = s.d.quote(e.Table)
+	if e.Schema != "" {
+		t.into = s.d.quote(e.Schema) + "." + t.into
+	}
+	t.from = t.into + " AS " + alias
+	cols := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		cols[i] = t.col(f)
+	}
+	t.cols = strings.Join(cols, ", ")
+	return t, t.newFilter()
+}
+
+// col is f's qualified, quoted column.
+func (t *table) col(f *Field) string { return alias + "." + t.d.quote(f.Column) }
+
+// newFilter builds the filter environment of the filterable fields.
+func (t *table) newFilter() error {
+	var fs []filter.Field
+	for _, f := range t.e.Fields {
+		if f.Filterable {
+			fs = append(fs, filter.Field{Name: f.Name, Type: filter.Type(f.Type), Nullable: f.Nullable})
+			t.fidx = append(t.fidx, f)
+		}
+	}
+	if len(fs) == 0 {
+		return nil
+	}
+	env, err := filter.NewEnv(fs, nil)
+	if err != nil {
+		return fmt.Errorf("entity: %s: %w", t.e.Name, err)
+	}
+	t.filter = env
+	return nil
+}
+
+func applyNames(e *Entity, o *Options) {
+	if o.Name != "" {
+		e.Name = o.Name
+		if o.Plural == "" {
+			e.Plural = plural(o.Name)
+		}
+	}
+	if o.Plural != "" {
+		e.Plural = o.Plural
+	}
+	if o.Table != "" {
+		e.Table = o.Table
+	}
+	if o.Description != "" {
+		e.Description = o.Description
+	}
+}
+
+// checkEntity refuses a model the tools cannot serve, naming the problem.
+func checkEntity(e *Entity) error {
+	if e.Name == "" || e.Plural == "" || e.Table == "" {
+		return fmt.Errorf("entity: %q: an entity needs a Name, a Plural and a Table", e.Name)
+	}
+	if len(e.Fields) == 0 {
+		return fmt.Errorf("entity: %s: no fields", e.Name)
+	}
+	seen := map[string]bool{}
+	for _, f := range e.Fields {
+		switch {
+		case f == nil || f.Name == "" || f.Column == "":
+			return fmt.Errorf("entity: %s: a field without a name or a column", e.Name)
+		case seen[f.Name]:
+			return fmt.Errorf("entity: %s.%s: two fields of that name", e.Name, f.Name)
+		case f.Type < Text || f.Type > UUID:
+			return fmt.Errorf("entity: %s.%s: unknown type %d", e.Name, f.Name, f.Type)
+		case strings.ContainsRune(f.Column, 0) || strings.ContainsRune(e.Table+e.Schema, 0):
+			return fmt.Errorf("entity: %s.%s: a NUL in a name", e.Name, f.Name)
+		}
+		seen[f.Name] = true
+	}
+	for _, k := range []string{e.Key, e.NaturalKey} {
+		if k != "" && e.Field(k) == nil {
+			return fmt.Errorf("entity: %s: key %q is not a field", e.Name, k)
+		}
+	}
+	return nil
+}
+
+// cloneEntity copies e deeply enough that the copy's fields can change.
+func cloneEntity(e *Entity) *Entity {
+	c := *e
+	c.Fields = make([]*Field, len(e.Fields))
+	for i, f := range e.Fields {
+		if f == nil {
+			continue
+		}
+		fc := *f
+		fc.Enum = slices.Clone(f.Enum)
+		if f.References != nil {
+			r := *f.References
+			fc.References = &r
+		}
+		c.Fields[i] = &fc
+	}
+	return &c
+}
+
+// writable says whether the entity gets write tools.
+func (t *table) writable() bool {
+	return t.key != nil && !t.e.View && !t.o.ReadOnly && !t.set.ro
+}
+
+// has says whether the entity gets the tool of op.
+func (t *table) has(op Op) bool {
+	if slices.Contains(t.o.Exclude, op) {
+		return false
+	}
+	switch op {
+	case Get:
+		return t.key != nil || t.natural != nil
+	case List:
+		return true
+	}
+	return t.writable()
+}
+
+// toolName is the name of op's tool.
+func (t *table) toolName(op Op) string {
+	if n := t.o.ToolNames[op]; n != "" {
+		return n
+	}
+	if op == List {
+		return toolName("list", t.e.Plural)
+	}
+	return toolName(op.String(), t.e.Name)
+}
+
+// Engine returns the engine the Set speaks.
+func (s *Set) Engine() Engine { return s.d.engine() }

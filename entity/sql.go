@@ -1,0 +1,146 @@
+package entity
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"strings"
+)
+
+// query builds one statement: SQL text from the model, values bound.
+type query struct {
+	d    dialect
+	sql  strings.Builder
+	args []any
+}
+
+// bind appends an argument and returns its placeholder.
+func (q *query) bind(v any) string {
+	q.args = append(q.args, v)
+	return q.d.placeholder(len(q.args))
+}
+
+func (q *query) add(parts ...string) {
+	for _, p := range parts {
+		q.sql.WriteString(p)
+	}
+}
+
+// where is a conjunction of conditions being built.
+type where struct{ conds []string }
+
+func (w *where) and(c string) {
+	if c != "" {
+		w.conds = append(w.conds, "("+c+")")
+	}
+}
+
+func (w *where) String() string {
+	if len(w.conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(w.conds, " AND ")
+}
+
+// equals returns the condition col = v, with v bound, exact for text on
+// every engine: MySQL's collations fold case and trailing spaces, so there
+// the index finds the candidates and a binary comparison keeps the exact
+// one.
+//
+// On PostgreSQL a text field is compared as text, so that an enum column
+// given a label it lacks matches nothing instead of failing (a text or
+// varchar column keeps its index).
+func (t *table) equals(q *query, f *Field, col string, v any) string {
+	switch {
+	case t.d.engine() == MySQL && (f.Type == Text || f.Type == UUID):
+		return col + " = " + q.bind(v) + " AND CAST(" + col + " AS BINARY) = CAST(" + q.bind(v) + " AS BINARY)"
+	case t.d.engine() == PostgreSQL && f.Type == Text:
+		return "CAST(" + col + " AS text) = " + q.bind(v)
+	}
+	return col + " = " + q.bind(v)
+}
+
+// scanRows reads rows of the entity's columns into JSON records appended
+// to b, at most limit of them, and no more than keep b within maxBytes (0
+// for no bound), though always one. It returns the records read and
+// whether rows remained.
+func (t *table) scanRows(rows *sql.Rows, b []byte, limit, maxBytes int) ([]byte, int, bool, error) {
+	vals := make([]any, len(t.e.Fields))
+	ptrs := make([]any, len(vals))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	n := 0
+	for rows.Next() {
+		if n == limit {
+			return b, n, true, rows.Close()
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return b, n, false, err
+		}
+		before := len(b)
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = t.appendRecord(b, vals)
+		if maxBytes > 0 && n > 0 && len(b) > maxBytes {
+			return b[:before], n, true, rows.Close()
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return b, n, false, err
+	}
+	return b, n, false, rows.Close()
+}
+
+// appendRecord appends one record's JSON object, fields in order.
+func (t *table) appendRecord(b []byte, vals []any) []byte {
+	b = append(b, '{')
+	for i, f := range t.e.Fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, f.Name)
+		b = append(b, ':')
+		b = appendValue(b, f.Type, vals[i])
+	}
+	return append(b, '}')
+}
+
+// selectOne reads the record q's conditions find: its JSON, its raw key
+// value, or found false.
+func (t *table) selectOne(ctx context.Context, tx Querier, w *where, q *query) (rec []byte, key any, found bool, err error) {
+	q.add("SELECT ", t.cols, " FROM ", t.from, w.String(), t.d.paging(q.bind(int64(1)), q.bind(int64(0))))
+	rows, err := tx.QueryContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	defer rows.Close()
+	vals := make([]any, len(t.e.Fields))
+	ptrs := make([]any, len(vals))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if !rows.Next() {
+		return nil, nil, false, rows.Err()
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return nil, nil, false, err
+	}
+	if t.key != nil {
+		key = vals[slicesIndex(t.e.Fields, t.key)]
+	}
+	return t.appendRecord(nil, vals), key, true, rows.Close()
+}
+
+func slicesIndex(fs []*Field, f *Field) int {
+	for i, x := range fs {
+		if x == f {
+			return i
+		}
+	}
+	return -1
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,125 @@
+package entity
+
+import (
+	"context"
+	"strings"
+
+	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/schema"
+)
+
+// register adds the entity's tools to the server.
+func (t *table) register() {
+	srv := t.set.srv
+	for _, op := range []Op{Get, List, Create, Update, Delete} {
+		if !t.has(op) {
+			continue
+		}
+		tool := ferry.Tool{Name: t.toolName(op), Description: t.describe(op), OpenWorld: ferry.HintNo}
+		var h ferry.ToolHandler
+		switch op {
+		case Get:
+			tool.ReadOnly, tool.InputSchema, tool.OutputSchema, h = true, t.getInput(), t.oneSchema(), t.get
+		case List:
+			tool.ReadOnly, tool.InputSchema, tool.OutputSchema, h = true, t.listInput(), t.listSchema(), t.list
+		case Create:
+			tool.Destructive, tool.InputSchema, tool.OutputSchema, h = ferry.HintNo, t.createInput(), t.oneSchema(), t.create
+		case Update:
+			tool.Destructive, tool.Idempotent, tool.InputSchema, tool.OutputSchema, h = ferry.HintNo, true, t.updateInput(), t.oneSchema(), t.update
+		case Delete:
+			tool.Destructive, tool.InputSchema, tool.OutputSchema, h = ferry.HintYes, t.getInput(), t.oneSchema(), t.remove
+		}
+		srv.AddTool(tool, refusing(h))
+	}
+}
+
+// refusing turns a handler's refusals into results carrying their code
+// and validationErrors in structured content as well as the text.
+func refusing(h ferry.ToolHandler) ferry.ToolHandler {
+	return func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		res, err := h(ctx, req)
+		if err != nil {
+			if r, ok := refusalResult(err); ok {
+				return r, nil
+			}
+		}
+		return res, err
+	}
+}
+
+// describe writes a tool's description.
+func (t *table) describe(op Op) string {
+	var b strings.Builder
+	_, how := t.identify()
+	switch op {
+	case Get:
+		b.WriteString("Gets one " + t.e.Name + ". " + how)
+	case List:
+		b.WriteString("Lists " + t.e.Plural + ", " + itoa(DefaultTop) + " at a time (top up to " + itoa(MaxTop) + "; skip to page on), with paging.totalCount and paging.hasMore.")
+		if t.filter != nil {
+			b.WriteString(" filter takes a CEL expression over " + t.fieldList(func(f *Field) bool { return f.Filterable }) + ".")
+		}
+		if t.o.Searcher != nil {
+			b.WriteString(" search finds words in " + t.fieldList(func(f *Field) bool { return f.Searchable }) + ".")
+		}
+	case Create:
+		b.WriteString("Creates " + article(t.e.Name) + " and returns it as stored.")
+	case Update:
+		b.WriteString("Changes the fields given of one " + t.e.Name + "; the others stay. " + how)
+		if t.natural != nil && t.key != nil {
+			b.WriteString(" Named by " + t.key.Name + ", it may also change " + t.natural.Name + ".")
+		}
+	case Delete:
+		b.WriteString("Deletes one " + t.e.Name + " and returns it as it was. " + how)
+	}
+	if op == Get || op == List {
+		switch {
+		case t.e.View:
+			b.WriteString(" (" + t.e.Plural + " are read-only.)")
+		case t.key == nil:
+			b.WriteString(" (" + t.e.Plural + " have no single-column key: read-only.)")
+		}
+	}
+	if t.e.Description != "" {
+		b.WriteString(" " + clip(t.e.Description, 600))
+	}
+	return clip(b.String(), 1000)
+}
+
+// entitySchema is what the entity resources say of one entity.
+type entitySchema struct {
+	Name        string         `json:"name"`
+	Plural      string         `json:"plural"`
+	Description string         `json:"description,omitempty"`
+	Key         string         `json:"key,omitempty"`
+	NaturalKey  string         `json:"naturalKey,omitempty"`
+	ReadOnly    bool           `json:"readOnly,omitempty"`
+	Tools       []string       `json:"tools"`
+	Filterable  []string       `json:"filterable"`
+	Sortable    []string       `json:"sortable"`
+	Searchable  []string       `json:"searchable,omitempty"`
+	Schema      *schema.Schema `json:"schema"`
+}
+
+func (t *table) describeEntity() entitySchema {
+	es := entitySchema{Name: t.e.Name, Plural: t.e.Plural, Description: t.e.Description,
+		Key: t.e.Key, NaturalKey: t.e.NaturalKey, ReadOnly: !t.writable(), Schema: t.recordSchema(),
+		Filterable: []string{}, Sortable: []string{}}
+	for _, op := range []Op{Get, List, Create, Update, Delete} {
+		if t.has(op) {
+			es.Tools = append(es.Tools, t.toolName(op))
+		}
+	}
+	for _, f := range t.e.Fields {
+		if f.Filterable {
+			es.Filterable = append(es.Filterable, f.Name)
+		}
+		if f.Sortable {
+			es.Sortable = append(es.Sortable, f.Name)
+		}
+		if f.Searchable && t.o.Searcher != nil {
+			es.Searchable = append(es.Searchable, f.Name)
+		}
+	}
+	return es
+}

@@ -1,0 +1,80 @@
+package entity_test
+
+import (
+	"database/sql"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// record decodes {"data": {...}}.
+func record(t testing.TB, raw json.RawMessage) map[string]any {
+	t.Helper()
+	var out struct {
+		Data map[string]any `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &out); err != nil || out.Data == nil {
+		t.Fatalf("%s: not a record: %v", raw, err)
+	}
+	return out.Data
+}
+
+func TestCRUD(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, db *sql.DB) {
+		c, _ := shop(t, db, nil, nil)
+		cat := record(t, c.ok("create_category", `{"name":"Tools"}`))
+		if cat["id"] != 1.0 || cat["name"] != "Tools" {
+			t.Fatalf("create_category = %v", cat)
+		}
+		p := record(t, c.ok("create_product", `{"sku":"A-1","name":"Hammer","cost":12.5,"stock":3,"category_id":1,"created_at":"2026-01-02T03:04:05.123456Z"}`))
+		want := map[string]any{"id": 1.0, "sku": "A-1", "name": "Hammer", "cost": 12.5, "stock": 3.0, "active": true,
+			"category_id": 1.0, "tenant": "", "created_at": "2026-01-02T03:04:05.123456Z", "created_by": nil}
+		if d := cmp.Diff(want, p); d != "" {
+			t.Fatalf("create_product (-want +got):\n%s", d)
+		}
+		for _, args := range []string{`{"id":1}`, `{"sku":"A-1"}`} {
+			if d := cmp.Diff(want, record(t, c.ok("get_product", args))); d != "" {
+				t.Errorf("get_product(%s) (-want +got):\n%s", args, d)
+			}
+		}
+		// Partial update: only name changes, by natural key.
+		up := record(t, c.ok("update_product", `{"sku":"A-1","name":"Claw hammer"}`))
+		want["name"] = "Claw hammer"
+		if d := cmp.Diff(want, up); d != "" {
+			t.Errorf("update_product (-want +got):\n%s", d)
+		}
+		// By key, the natural key may change; null clears a nullable field.
+		up = record(t, c.ok("update_product", `{"id":1,"sku":"B-2","stock":null}`))
+		want["sku"], want["stock"] = "B-2", nil
+		if d := cmp.Diff(want, up); d != "" {
+			t.Errorf("update_product by id (-want +got):\n%s", d)
+		}
+		if got := c.refused("get_product", `{"id":7}`); got != "not-found: no product with id 7" {
+			t.Errorf("get_product(7) = %q", got)
+		}
+		if got := c.refused("get_product", `{"sku":"A-1"}`); got != `not-found: no product with sku "A-1"` {
+			t.Errorf("get_product(A-1) = %q", got)
+		}
+		if got := c.refused("get_product", `{"sku":"b-2"}`); !strings.HasPrefix(got, "not-found:") {
+			t.Errorf("get_product(b-2) = %q; want not-found (keys match case-sensitively)", got)
+		}
+		if got := c.refused("get_product", `{}`); got != "invalid: Name the product by id or sku." {
+			t.Errorf("get_product({}) = %q", got)
+		}
+		if got := c.refused("update_product", `{"id":1}`); got != "invalid: give at least one field to change beside id" {
+			t.Errorf("update_product without fields = %q", got)
+		}
+		del := record(t, c.ok("delete_product", `{"sku":"B-2"}`))
+		if d := cmp.Diff(want, del); d != "" {
+			t.Errorf("delete_product (-want +got):\n%s", d)
+		}
+		if n := count(t, db, "products", ""); n != 0 {
+			t.Errorf("%d products after delete", n)
+		}
+		if got := c.refused("delete_product", `{"id":1}`); got != "not-found: no product with id 1" {
+			t.Errorf("second delete = %q", got)
+		}
+	})
+}
