@@ -102,7 +102,9 @@ func TestStepUpOffNeverAnswers403(t *testing.T) {
 func TestStepUpNeverChallengesForOfflineAccess(t *testing.T) {
 	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, StepUp: true})
 	srv.AddTool(ferry.Tool{Name: "sync", Description: "Syncs.", Scopes: []string{"offline_access"}},
-		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return ferry.NewResult(ferry.Text("ran")), nil })
+		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			return ferry.NewResult(ferry.Text("ran")), nil
+		})
 	ts := httptest.NewServer(asCaller(ferry.NewHTTPHandler(srv, nil)))
 	t.Cleanup(ts.Close)
 	for _, e := range eras {
