@@ -39,7 +39,9 @@ func TestReadOnlyServerRunsNoWriteToolByAnyPath(t *testing.T) {
 		return ferry.NewResult(ferry.Text("wrote")), nil
 	}
 	srv.AddTool(ferry.Tool{Name: "lookup", Description: "Looks up.", ReadOnly: true},
-		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return ferry.NewResult(ferry.Text("read")), nil })
+		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			return ferry.NewResult(ferry.Text("read")), nil
+		})
 	srv.AddTool(ferry.Tool{Name: "erase", Description: "Erases.", Destructive: ferry.HintNo, Idempotent: true}, write)
 	ferry.AddMethods(srv, &ledgerMethods{&runs})
 	if err := srv.Check(); err != nil {
