@@ -39,8 +39,6 @@ func serveCall(h http.Handler, name, who string, header ...string) string {
 	return w.Body.String()
 }
 
-const tooManyAtOnce = "too many calls at once"
-
 // A call whose handler panics, returns an error, or is cancelled by its
 // client gives its caller's place back: with MaxCallsPerCaller 1, each
 // next call of the same caller is served, with and without a call

@@ -36,7 +36,14 @@ func TestResourceUpdatesOfHiddenResourcesDoNotReachSubscribers(t *testing.T) {
 			done := make(chan error, 1)
 			ctx, cancel := context.WithCancel(ferry.WithPrincipal(t.Context(), who.p))
 			go func() { done <- srv.Run(ctx, &ferry.IOTransport{Reader: inR, Writer: outW}) }()
-			t.Cleanup(func() { cancel(); _ = inW.Close(); _ = outR.Close(); <-done })
+			t.Cleanup(func() {
+				cancel()
+				_ = inW.Close()
+				_ = outR.Close()
+				if err := <-done; err != nil && ctx.Err() == nil {
+					t.Errorf("Run: %v", err)
+				}
+			})
 			lines := make(chan string, 16)
 			go func() {
 				sc := bufio.NewScanner(outR)
