@@ -114,3 +114,35 @@ func TestDeepStdioLineKeepsTheConnection(t *testing.T) {
 		})
 	}
 }
+
+// A 20 MB body, in both eras and however it is shaped (one long string,
+// deep nesting past the limit), is refused with 413 before it is read
+// whole, the tool does not run, and the handler serves the next request.
+func TestTwentyMegabyteBodyIsRefused(t *testing.T) {
+	var runs atomic.Int32
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	srv.AddTool(ferry.Tool{Name: "echo", Description: "Echoes."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		runs.Add(1)
+		return ferry.NewResult(ferry.Text("ran")), nil
+	})
+	ts := httptest.NewServer(ferry.NewHTTPHandler(srv, nil))
+	t.Cleanup(ts.Close)
+	const size = 20 << 20
+	for name, args := range map[string]string{
+		"long string": `{"s":"` + strings.Repeat("a", size) + `"}`,
+		"deep":        strings.Repeat("[", size/2) + strings.Repeat("]", size/2),
+	} {
+		for _, e := range eras {
+			t.Run(e.name+"/"+name, func(t *testing.T) {
+				got := e.send(t, ts.URL, "tools/call", "echo", `"name":"echo","arguments":`+args)
+				if got.status != 413 || runs.Load() != 0 {
+					t.Errorf("%d %.200s (ran %d)", got.status, got.body, runs.Load())
+				}
+				if next := e.send(t, ts.URL, "tools/call", "echo", `"name":"echo","arguments":{}`); !strings.Contains(next.body, `"text":"ran"`) {
+					t.Errorf("the next call: %d %s", next.status, next.body)
+				}
+				runs.Store(0)
+			})
+		}
+	}
+}
