@@ -117,3 +117,19 @@ func TestTypedToolWithOwnPrincipalFieldPassesCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// attackTree is a recursive input type: the walk for stray principals
+// ends on it.
+type attackTree struct {
+	Name     string        `json:"name"`
+	Children []*attackTree `json:"children,omitempty"`
+}
+
+// A recursive input type with no Principal passes Check.
+func TestTypedToolWithRecursiveInputPassesCheck(t *testing.T) {
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	ferry.AddTool(srv, ferry.Tool{Name: "t", Description: "d"}, func(context.Context, attackTree) (string, error) { return "ran", nil })
+	if err := srv.Check(); err != nil && strings.Contains(err.Error(), "Principal") {
+		t.Fatal(err)
+	}
+}
