@@ -115,3 +115,36 @@ func TestStepUpNeverChallengesForOfflineAccess(t *testing.T) {
 		}
 	}
 }
+
+// The 403 is decided as the call itself would be: a Visible hook that
+// reads the CallInfo (here, one that shows tools only inside a request)
+// sees the same request in the HTTP handler's step-up check as in the
+// call, so the caller gets the 403 challenge, not an in-band refusal, in
+// both eras.
+func TestStepUpCheckShowsVisibleTheCall(t *testing.T) {
+	var sawTool atomic.Bool
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, StepUp: true,
+		Visible: func(ctx context.Context, tool ferry.ToolInfo) bool {
+			info, ok := ferry.CallInfoFromContext(ctx)
+			if ok && info.Tool == tool.Name {
+				sawTool.Store(true)
+			}
+			return ok
+		}})
+	srv.AddTool(ferry.Tool{Name: "refund", Description: "Refunds.", Scopes: []string{"payments:write"}},
+		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			return ferry.NewResult(ferry.Text("ran")), nil
+		})
+	ts := httptest.NewServer(asCaller(ferry.NewHTTPHandler(srv, nil)))
+	t.Cleanup(ts.Close)
+	for _, e := range eras {
+		sawTool.Store(false)
+		got := e.send(t, ts.URL, "tools/call", "refund", `"name":"refund","arguments":{}`, "X-User", "bob")
+		if got.status != http.StatusForbidden || !strings.Contains(got.header.Get("WWW-Authenticate"), `scope="payments:write"`) {
+			t.Errorf("%s: %d %q %s", e.name, got.status, got.header.Get("WWW-Authenticate"), got.body)
+		}
+		if !sawTool.Load() {
+			t.Errorf("%s: Visible was not shown the call's tool", e.name)
+		}
+	}
+}
