@@ -109,3 +109,33 @@ func TestHiddenEntriesLeakNothingToProbes(t *testing.T) {
 		}
 	}
 }
+
+// A hidden prompt probed with arguments that would fail its own checks
+// (an undeclared argument, arguments not an object, a completion of an
+// argument it does not have) answers as an unknown prompt does.
+func TestHiddenPromptLeaksNothingToArgumentProbes(t *testing.T) {
+	var runs atomic.Int32
+	guarded, plain := guardedServer(t, true, nil, &runs), guardedServer(t, false, nil, &runs)
+	requests := []struct{ name, method, key, params string }{
+		{"undeclared argument", "prompts/get", "board", `"name":"board","arguments":{"nope":"x"}`},
+		{"arguments not an object", "prompts/get", "board", `"name":"board","arguments":[1]`},
+		{"argument not a string", "prompts/get", "board", `"name":"board","arguments":{"topic":1}`},
+		{"completion of an undeclared argument", "completion/complete", "", `"ref":{"type":"ref/prompt","name":"board"},"argument":{"name":"nope","value":""}`},
+		{"template completion of an undeclared variable", "completion/complete", "", `"ref":{"type":"ref/resource","uri":"vault://{id}"},"argument":{"name":"nope","value":""}`},
+	}
+	for _, e := range eras {
+		for _, rq := range requests {
+			t.Run(e.name+"/"+rq.name, func(t *testing.T) {
+				bob := []string{"X-User", "bob", "X-Roles", "clerk"}
+				got := e.send(t, guarded, rq.method, rq.key, rq.params, bob...)
+				want := e.send(t, plain, rq.method, rq.key, rq.params, bob...)
+				if got.status != want.status || got.body != want.body {
+					t.Errorf("hidden\n%d %s\nunknown\n%d %s", got.status, got.body, want.status, want.body)
+				}
+			})
+		}
+	}
+	if runs.Load() != 0 {
+		t.Errorf("%d handlers ran", runs.Load())
+	}
+}
