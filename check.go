@@ -138,5 +138,8 @@ func checkTool(t *Tool) []error {
 	case n > schema.MaxDescription:
 		add("description is %d characters; clients accept at most %d", n, schema.MaxDescription)
 	}
+	for _, p := range requirementProblems(t.Scopes, t.Roles) {
+		add("%s", p)
+	}
 	return errs
 }

@@ -299,7 +299,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *json
 		h.writeError(w, http.StatusBadRequest, m.ID, err)
 		return
 	}
-	if missing := h.stepUpCall(r.Context(), m.Method, p.Name); missing != nil {
+	if missing := h.stepUpCall(r.Context(), req, m.Method, p); missing != nil {
 		h.writeStepUp(w, m.ID, missing)
 		return
 	}

@@ -43,11 +43,12 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *json
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	if missing := h.stepUpCall(r.Context(), m.Method, p.Name); missing != nil {
+	req := h.legacyRequest(r, m, sess)
+	if missing := h.stepUpCall(r.Context(), req, m.Method, p); missing != nil {
 		h.writeStepUp(w, m.ID, missing)
 		return
 	}
-	h.answer(w, r, h.legacyRequest(r, m, sess), p, sess.id)
+	h.answer(w, r, req, p, sess.id)
 }
 
 // legacyRequest builds the request of message m in the legacy session

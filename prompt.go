@@ -294,6 +294,9 @@ func checkPrompt(p *Prompt) []error {
 	if p.Description == "" {
 		add("has no description: say what it is for")
 	}
+	for _, pr := range requirementProblems(p.Scopes, p.Roles) {
+		add("%s", pr)
+	}
 	seen := map[string]bool{}
 	for _, a := range p.Arguments {
 		if seen[a.Name] {

@@ -120,6 +120,10 @@ func (s *Server) AddResource(r Resource, h ResourceHandler) {
 		s.problem(fmt.Errorf("resource %q: a resource needs a URI and a name", r.URI))
 		return
 	}
+	if pr := requirementProblems(r.Scopes, r.Roles); pr != nil {
+		s.problem(fmt.Errorf("resource %q: %s", r.URI, strings.Join(pr, "; ")))
+		return
+	}
 	listed := r
 	listed.Description = s.describe(r.Description, r.Scopes, r.Roles)
 	data, err := marshalInto(nil, listed)
@@ -148,6 +152,10 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 	}
 	if t.Name == "" {
 		s.problem(fmt.Errorf("resource template %q has no name", t.URITemplate))
+	}
+	if pr := requirementProblems(t.Scopes, t.Roles); pr != nil {
+		s.problem(fmt.Errorf("resource template %q: %s", t.URITemplate, strings.Join(pr, "; ")))
+		return
 	}
 	for name := range t.Values {
 		if !slices.Contains(compiled.Varnames(), name) {

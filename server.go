@@ -98,7 +98,8 @@ type ServerOptions struct {
 	// scope hierarchies where a broad scope implies narrow ones
 	// ("orders" grants "orders:read"). A scope always grants itself. It
 	// runs on every check of a requirement, concurrently, and must be
-	// fast. If nil, a scope grants only itself.
+	// fast. It is not asked about an empty held scope, which grants
+	// nothing. If nil, a scope grants only itself.
 	ScopeImplies func(held, needed string) bool
 
 	// StepUp lists the tools whose [Tool.Scopes] an authenticated caller

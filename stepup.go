@@ -20,12 +20,16 @@ import (
 const CodeInsufficientScope Code = -32003
 
 // stepUpCall returns the scopes the caller of the request lacks for a
-// tools/call of a tool shown to it for step-up, or nil.
-func (h *HTTPHandler) stepUpCall(ctx context.Context, method, name string) []string {
+// tools/call of a tool shown to it for step-up, or nil. It asks as
+// callTool will: [ServerOptions.Visible] sees req, the request being
+// served, naming the tool, so that the two cannot disagree.
+func (h *HTTPHandler) stepUpCall(ctx context.Context, req *request, method string, p *wireParams) []string {
 	if !h.srv.opts.StepUp || method != "tools/call" {
 		return nil
 	}
-	return h.srv.stepUpScopes(ctx, name)
+	req.tool = p.Name
+	defer func() { req.tool = "" }()
+	return h.srv.stepUpScopes(withRequest(ctx, req), p.Name)
 }
 
 // stepUpBatch returns the scopes the caller lacks for every tools/call of

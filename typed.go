@@ -40,7 +40,9 @@ import (
 // after the arguments are read and before h runs. It is no argument: it
 // is left out of the input schema whatever its JSON tag, so a client that
 // sends a member of its name gets the answer any unknown argument gets,
-// and nothing a client sends can set it.
+// and nothing a client sends can set it. An In that holds a Principal
+// anywhere else (embedded, nested, by value) is refused, and
+// [Server.Check] says where: the arguments would fill it.
 func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, in In) (Out, error)) {
 	if h == nil {
 		panic("ferry: AddTool needs a handler") //nolint:forbidigo // a programmer error at registration, documented
@@ -126,6 +128,9 @@ var (
 // checked and compiled with every other tool's, by [Server.addTool], which
 // refuses an In whose schema is not an object (see [builtSchema]).
 func (s *Server) newTypedSpec(t *Tool, in, out reflect.Type) (*typedSpec, error) {
+	if err := strayPrincipal(in); err != nil {
+		return nil, fmt.Errorf("input type %v: %w", in, err)
+	}
 	inSchema, err := schema.ForType(in, nil)
 	if err != nil {
 		return nil, fmt.Errorf("input type %v: %w", in, err)

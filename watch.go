@@ -242,9 +242,11 @@ func (s *Server) currentWatchers() []*watcher {
 // Clients connected to other replicas are not reached. It returns at once:
 // the notification is queued on each stream (see
 // [NotificationWriteTimeout]), and several updates of one resource that
-// wait together reach a client as one.
+// wait together reach a client as one. A client for whom uri names a
+// resource or template it may not see (its Scopes or Roles) is not told,
+// as resources/read answers it as not found.
 func (s *Server) NotifyResourceUpdated(uri string) {
-	c := change{method: methodResourceUpdated, uri: uri}
+	c := change{method: methodResourceUpdated, uri: uri, aud: s.updateAudience(uri)}
 	for _, w := range s.currentWatchers() {
 		w.push(c)
 	}

@@ -1,0 +1,38 @@
+package ferry
+
+import "fmt"
+
+// requirementProblems returns what is wrong with an entry's Scopes and
+// Roles: a scope that is not an OAuth scope-token (RFC 6749 section 3.3:
+// printable ASCII but space, '"' and '\') and an empty role. No credential
+// grants such a scope, so the entry would be hidden from everyone, and a
+// step-up challenge cannot name it: a space would split it into two
+// scopes a client asks for in vain, a quote or a line break would be
+// mangled by the challenge's escaping.
+func requirementProblems(scopes, roles []string) []string {
+	var problems []string
+	for _, sc := range scopes {
+		if !isScopeToken(sc) {
+			problems = append(problems, fmt.Sprintf("scope %q is not an OAuth scope (printable ASCII without space, '\"' or '\\')", sc))
+		}
+	}
+	for _, r := range roles {
+		if r == "" {
+			problems = append(problems, "a role is empty")
+		}
+	}
+	return problems
+}
+
+// isScopeToken reports whether s is an RFC 6749 scope-token.
+func isScopeToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := range len(s) {
+		if c := s[i]; c <= 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
