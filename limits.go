@@ -7,6 +7,7 @@ import (
 	"context"
 	"math"
 	"net"
+	"net/netip"
 	"strconv"
 	"sync"
 	"time"
@@ -29,8 +30,8 @@ const (
 	// MaxTrackedCallers is how many callers the server keeps a count and
 	// a bucket for. When that many are tracked, a new caller first makes
 	// the server forget the idle ones (no call in flight, bucket full:
-	// nothing is lost), at most once a second; if none is idle, new
-	// callers share one count and one bucket until some are.
+	// nothing is lost); if few are idle, new callers share one count and
+	// one bucket for up to a second, until more are.
 	MaxTrackedCallers = 10_000
 	// DefaultMaxJSONDepth is how deeply a request may nest arrays and
 	// objects when [ServerOptions.MaxJSONDepth] is zero.
@@ -56,13 +57,29 @@ func callerOf(ctx context.Context, r *request) callerKey {
 		return callerKey{keyPrincipal, p.Subject}
 	}
 	if r.remote != "" {
-		host, _, err := net.SplitHostPort(r.remote)
-		if err != nil {
-			host = r.remote
-		}
-		return callerKey{keyIP, host}
+		return callerKey{keyIP, clientNetwork(r.remote)}
 	}
 	return callerKey{kind: keyStdio}
+}
+
+// clientNetwork returns the network an anonymous HTTP client is counted
+// by: its IPv4 address, or the /64 prefix of its IPv6 address, since one
+// client commonly holds a whole /64.
+func clientNetwork(remote string) string {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	ip = ip.Unmap()
+	if ip.Is6() {
+		p, _ := ip.Prefix(64)
+		return p.String()
+	}
+	return ip.String()
 }
 
 // callerState is one caller's calls in flight and token bucket.
@@ -84,7 +101,7 @@ type callLimits struct {
 	mu        sync.Mutex // guards the fields below
 	callers   map[callerKey]*callerState
 	overflow  callerState // shared by callers beyond MaxTrackedCallers
-	lastSweep time.Time
+	nextSweep time.Time   // no sweep of idle callers before then
 }
 
 // newCallLimits returns the limits opts ask for, or nil when there are
@@ -152,19 +169,24 @@ func (l *callLimits) refilled(st *callerState, now time.Time) float64 {
 	return min(l.burst, st.tokens+now.Sub(st.last).Seconds()*l.rate)
 }
 
-// stateLocked returns key's state, tracking it if there is room (after
-// forgetting idle callers, at most once a second), and otherwise the
-// shared overflow state. The caller holds l.mu.
+// stateLocked returns key's state, tracking it if there is room, and
+// otherwise the shared overflow state. When MaxTrackedCallers are tracked,
+// a new caller makes the server forget the idle ones first; a sweep that
+// frees less than an eighth of the room makes the next wait a second, so
+// that a sweep's cost stays a few map entries per new caller. The caller
+// holds l.mu.
 func (l *callLimits) stateLocked(key callerKey, now time.Time) *callerState {
 	if st, ok := l.callers[key]; ok {
 		return st
 	}
-	if len(l.callers) >= MaxTrackedCallers && now.Sub(l.lastSweep) >= time.Second {
-		l.lastSweep = now
+	if len(l.callers) >= MaxTrackedCallers && !now.Before(l.nextSweep) {
 		for k, st := range l.callers {
 			if st.inflight == 0 && (l.rate == 0 || l.refilled(st, now) >= l.burst) {
 				delete(l.callers, k)
 			}
+		}
+		if len(l.callers) > MaxTrackedCallers-MaxTrackedCallers/8 {
+			l.nextSweep = now.Add(time.Second)
 		}
 	}
 	if len(l.callers) >= MaxTrackedCallers {

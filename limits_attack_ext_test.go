@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -158,23 +157,12 @@ func TestLimiterMemoryStaysBoundedUnderManySubjects(t *testing.T) {
 	runtime.KeepAlive(srv)
 }
 
-// knownLimiterBug skips a test of a limiter bug reported to the owner of
-// limits.go (see /work/wt/notes/attack2-report.md), unless
-// FERRY_KNOWN_BUGS is set: the test shows the bug until it is fixed.
-func knownLimiterBug(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv("FERRY_KNOWN_BUGS") == "" {
-		t.Skip("TODO(lead): limits.go belongs to the timeout branch; known bug: " + what)
-	}
-}
-
 // A flood of distinct callers must not deny service to the next new
 // caller: when MaxTrackedCallers are tracked, callers who called once are
 // idle again within burst/rate, but they are only forgotten once a
 // second, so until then every new caller shares the one overflow bucket
 // and, once the flood has drained it, is refused its first call.
 func TestFloodOfNewCallersDoesNotRefuseTheNextOne(t *testing.T) {
-	knownLimiterBug(t, "new callers share one overflow bucket between sweeps")
 	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: -1})
 	srv.AddTool(ferry.Tool{Name: "quick", Description: "Answers."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		return ferry.NewResult(ferry.Text("quick")), nil
@@ -192,7 +180,6 @@ func TestFloodOfNewCallersDoesNotRefuseTheNextOne(t *testing.T) {
 // client holds a /64 (2^64 addresses): each address gets a fresh bucket,
 // so the per-caller rate limit does not hold for it.
 func TestRateLimitHoldsForAnIPv6Prefix(t *testing.T) {
-	knownLimiterBug(t, "IPv6 callers are keyed by their whole address")
 	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallRate: 0.001, CallBurst: 2})
 	srv.AddTool(ferry.Tool{Name: "quick", Description: "Answers."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		return ferry.NewResult(ferry.Text("quick")), nil
