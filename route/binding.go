@@ -55,7 +55,9 @@ type Options struct {
 	// asks: with "/api", "GET /orders/{id}" is served as
 	// "GET /api/orders/{id}". If empty, paths are used as they are.
 	Prefix string
-	// Host is the Host of routed requests. If empty, [DefaultHost] is used.
+	// Host is the Host of routed requests. If empty, a routed request has
+	// the Host of the MCP request it serves (which the MCP handler checked
+	// against its allowed hosts), or [DefaultHost] over stdio.
 	Host string
 	// Router checks at start-up that every bound route exists, for a
 	// handler that is not an [*http.ServeMux] itself (a mux wrapped in
@@ -116,7 +118,7 @@ func New(srv *ferry.Server, h http.Handler, opts *Options) *Binding {
 		b.opts.Forward = slices.Clone(opts.Forward)
 		b.opts.Header = opts.Header.Clone()
 	}
-	b.host = cmpOr(b.opts.Host, DefaultHost)
+	b.host = b.opts.Host
 	b.limit = b.opts.MaxResponseBytes
 	if b.limit <= 0 {
 		b.limit = DefaultMaxResponseBytes

@@ -105,7 +105,7 @@ func (b *Binding) checkRoute(pl *plan) error {
 	}
 	var why string
 	if m, ok := b.router.(muxMatcher); ok {
-		why = m.matchPattern(pl.pat, b.host)
+		why = m.matchPattern(pl.pat, cmpOr(b.host, DefaultHost))
 	} else if !b.router.Match(pl.pat.method, pl.pat.sample(placeholder)) {
 		why = "the router serves no such route"
 	}

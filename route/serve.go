@@ -54,6 +54,17 @@ func (b *Binding) call(ctx context.Context, pl *plan, req *ferry.CallToolRequest
 	return b.toolResult(c, pl.pat.method, rec)
 }
 
+// hostFor returns the Host of a request routed for the call of ctx.
+func (b *Binding) hostFor(ctx context.Context) string {
+	if b.host != "" {
+		return b.host
+	}
+	if ci, ok := ferry.CallInfoFromContext(ctx); ok && ci.Host != "" {
+		return ci.Host
+	}
+	return DefaultHost
+}
+
 // serve builds the request c describes and serves it with the binding's
 // handler. A panic in the handler is returned as an error, and so is the
 // call's context ending; a context that has already ended serves nothing.
@@ -64,7 +75,7 @@ func (b *Binding) serve(ctx context.Context, c *call, method string, body []byte
 	r := &http.Request{
 		Method: method, URL: &c.u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: b.header(ctx, c, fields, body != nil), Body: http.NoBody,
-		Host: b.host, RemoteAddr: "mcp", RequestURI: c.uri,
+		Host: b.hostFor(ctx), RemoteAddr: "mcp", RequestURI: c.uri,
 	}
 	if body != nil {
 		c.body.Reset(body)
