@@ -2,6 +2,7 @@ package ferry
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -186,4 +187,42 @@ func callTimedOut(ctx context.Context) bool {
 	defer c.mu.Unlock()
 	c.checkLocked()
 	return c.timedOut
+}
+
+// timedOut is the result of a call past its deadline.
+func (s *Server) timedOut(ctx context.Context) *ToolResult {
+	setOutcome(ctx, outcomeTimedOut, RefusalUnavailable)
+	return ErrorResult("unavailable: the tool timed out after " + formatTimeout(s.timeout))
+}
+
+// formatTimeout writes d in whole seconds when it is ("60s", not "1m0s").
+func formatTimeout(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return d.String()
+}
+
+// runTool runs the tool's handler chain, on the request's goroutine,
+// under the call's deadline: the handler's context is r's callCtx, which
+// costs nothing unless the handler looks at it. The call is answered when
+// the handler returns, as net/http answers when its handler does; a
+// handler that returns an error once its deadline passed reads as timed
+// out (see [Server.mapToolError]), while a result it returns without error
+// is kept. When the call returns, its context ends, as one from
+// [context.WithTimeout] would once cancelled.
+//
+// place, when not nil, is the caller's place taken by the call (see
+// [callLimits.admit]): it is given back when the handler returns.
+func (s *Server) runTool(ctx context.Context, r *request, e *toolEntry, req *CallToolRequest, place *callerState) (*ToolResult, error) {
+	if place != nil {
+		defer s.limits.release(place)
+	}
+	if s.timeout <= 0 {
+		return e.handler(ctx, req)
+	}
+	c := &r.call
+	c.init(ctx, time.Now().Add(s.timeout))
+	defer c.finish()
+	return e.handler(c, req)
 }
