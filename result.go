@@ -1,6 +1,7 @@
 package ferry
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -40,7 +41,12 @@ func (r *ToolResult) appendMembers(b []byte, withMeta bool) ([]byte, error) {
 		b = append(b, `,"structuredContent":`...)
 		switch v := r.StructuredContent.(type) {
 		case json.RawMessage:
-			b = append(b, v...)
+			// Compacted, and so checked: a newline in it would split a
+			// stdio message in two, and bad JSON would corrupt the answer.
+			var err error
+			if b, err = appendCompact(b, v); err != nil {
+				return b, fmt.Errorf("encoding structured content: %w", err)
+			}
 		default:
 			data, err := json.Marshal(v)
 			if err != nil {
@@ -56,6 +62,16 @@ func (r *ToolResult) appendMembers(b []byte, withMeta bool) ([]byte, error) {
 		b = appendMeta(b, r.Meta, nil)
 	}
 	return b, nil
+}
+
+// appendCompact appends raw to b without its insignificant whitespace,
+// or returns an error when raw is not one JSON value.
+func appendCompact(b []byte, raw json.RawMessage) ([]byte, error) {
+	buf := bytes.NewBuffer(b)
+	if err := json.Compact(buf, raw); err != nil {
+		return b, err
+	}
+	return buf.Bytes(), nil
 }
 
 // MarshalJSON implements [json.Marshaler].

@@ -126,7 +126,8 @@ func rawSchema(raw json.RawMessage) (json.RawMessage, error) {
 	if string(root["type"]) != `"object"` {
 		return nil, errors.New(`the root must be an object schema ("type": "object")`)
 	}
-	return raw, nil
+	// Sent compact: a newline in it would split a stdio message in two.
+	return appendCompact(nil, raw)
 }
 
 // split returns the errors joined in err, one by one.
