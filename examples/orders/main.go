@@ -10,10 +10,10 @@
 //
 // The keys come from the environment: a command line (-keys) is visible
 // to every user of the machine. An MCP client sends its API key as it
-// would to the API (Authorization: Bearer k-ada); the key travels with
-// each tool call to the API's middleware, which decides. Over stdio there
-// are no incoming headers, so -stdio serves with the key of $ORDERS_AS
-// (or -as):
+// would to the API (Authorization: Bearer k-ada, or X-API-Key: k-ada); the
+// key travels with each tool call to the API's middleware, which decides.
+// Over stdio there are no incoming headers, so -stdio serves with the key
+// of $ORDERS_AS (or -as):
 //
 //	ORDERS_KEYS='k-ada=ada:write' ORDERS_AS=k-ada go run . -stdio
 package main
