@@ -118,6 +118,9 @@ func run(logger *slog.Logger, addr, dbPath, keyList string, doSeed, stdio bool, 
 	if err != nil {
 		return err
 	}
+	if len(keys) == 0 {
+		logger.Warn("no API keys: every request and tool call is refused; set ORDERS_KEYS='key=user:write,key=user:read'")
+	}
 	store, err := OpenStore(ctx, dbPath)
 	if err != nil {
 		return err
