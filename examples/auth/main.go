@@ -47,8 +47,8 @@ func newServer(logger *slog.Logger) *ferry.Server {
 	ferry.AddTool(srv, ferry.Tool{Name: "whoami", Description: "Names the caller and what it may do.", ReadOnly: true, OpenWorld: ferry.HintNo},
 		func(ctx context.Context, _ struct{}) (WhoAmI, error) {
 			p, _ := ferry.PrincipalFromContext(ctx)
-			// A nil slice would be sent as null, which the output schema's
-			// "array" does not allow.
+			// Empty slices, not nil: a client reads [] more easily than
+			// null.
 			return WhoAmI{Subject: p.Subject, Scopes: append([]string{}, p.Scopes...), Roles: append([]string{}, p.Roles...)}, nil
 		})
 	return srv
@@ -64,6 +64,9 @@ type config struct {
 // the MCP endpoint behind the middleware. The returned close releases the
 // key set.
 func protect(srv *ferry.Server, c config, logger *slog.Logger) (*http.ServeMux, func(), error) {
+	if err := c.checkOAuth(); err != nil {
+		return nil, nil, err
+	}
 	mux := http.NewServeMux()
 	opts := &auth.Options{Logger: logger}
 	closeKeys := func() {}
@@ -97,6 +100,25 @@ func protect(srv *ferry.Server, c config, logger *slog.Logger) (*http.ServeMux, 
 	}
 	mux.Handle("/mcp", auth.Middleware(opts)(ferry.NewHTTPHandler(srv, nil)))
 	return mux, closeKeys, nil
+}
+
+// checkOAuth says which flag is missing when some but not all of
+// -issuer, -jwks and -resource are set: the three go together, and one
+// set alone would otherwise be ignored or refused with no flag named.
+func (c config) checkOAuth() error {
+	flags := []struct{ name, value string }{{"-issuer", c.issuer}, {"-jwks", c.jwks}, {"-resource", c.resource}}
+	var set, missing []string
+	for _, f := range flags {
+		if f.value == "" {
+			missing = append(missing, f.name)
+		} else {
+			set = append(set, f.name)
+		}
+	}
+	if len(set) == 0 || len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s given without %s: OAuth needs -issuer, -jwks and -resource", strings.Join(set, " and "), strings.Join(missing, " and "))
 }
 
 // parseKeys reads "subject:key,subject:key".

@@ -57,3 +57,21 @@ func TestNoCredentialsIsAnError(t *testing.T) {
 		t.Error("a malformed FERRY_API_KEYS was accepted")
 	}
 }
+
+// Some but not all of the OAuth flags is an error naming what is missing.
+func TestPartialOAuthFlagsNameTheMissingOne(t *testing.T) {
+	logger := slog.New(slog.DiscardHandler)
+	for _, tc := range []struct {
+		c    config
+		want string
+	}{
+		{config{issuer: "https://login.example.com"}, "-issuer given without -jwks and -resource"},
+		{config{issuer: "https://login.example.com", jwks: "https://login.example.com/jwks"}, "-issuer and -jwks given without -resource"},
+		{config{resource: "http://127.0.0.1:8080/mcp", apiKeys: "ci-bot:k-5b1e9a2f"}, "-resource given without -issuer and -jwks"},
+	} {
+		_, _, err := protect(newServer(logger), tc.c, logger)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%+v: err = %v, want %q...", tc.c, err, tc.want)
+		}
+	}
+}

@@ -1,8 +1,12 @@
 // Command entities serves a shop's products and categories from a SQLite
 // file as entity tools: get_product, list_products (with a CEL filter,
 // paging, ordering and full-text search), create_product,
-// update_product, delete_product, and the same for categories. The
-// database is created and seeded on first run. No tool takes SQL.
+// update_product, delete_product, and the same for categories but
+// delete_category (left out with Options.Exclude). The database is created
+// and seeded on first run. No tool takes SQL.
+//
+// Run it in this directory (a module of its own); -db defaults to shop.db
+// here. -read-only serves the get and list tools only.
 //
 // It serves Streamable HTTP on loopback by default (put authentication in
 // front of any other address), or stdio:

@@ -3,17 +3,28 @@
 // middleware, its validation and its SQLite store see every tool call as
 // they see any other request.
 //
-// REST is served under /api and MCP at /mcp, on loopback by default:
+// REST is served under /api and MCP at /mcp, on loopback by default. Run
+// it in this directory, a module of its own (from the repository root,
+// go run ./examples/orders says the main module does not contain it):
 //
 //	ORDERS_KEYS='k-ada=ada:write,k-bob=bob:read' go run . -db orders.db -seed
 //	curl -s -H 'Authorization: Bearer k-bob' http://127.0.0.1:8080/api/orders/A-1
 //
+// and the same order through its MCP tool (a 2026-07-28 request; the
+// README shows the 2025 handshake):
+//
+//	curl -s http://127.0.0.1:8080/mcp -H 'Authorization: Bearer k-bob' \
+//	  -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+//	  -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: tools/call' -H 'Mcp-Name: get_order' \
+//	  -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_order","arguments":{"id":"A-1"},
+//	    "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
+//
 // The keys come from the environment: a command line (-keys) is visible
 // to every user of the machine. An MCP client sends its API key as it
-// would to the API (Authorization: Bearer k-ada); the key travels with
-// each tool call to the API's middleware, which decides. Over stdio there
-// are no incoming headers, so -stdio serves with the key of $ORDERS_AS
-// (or -as):
+// would to the API (Authorization: Bearer k-ada, or X-API-Key: k-ada); the
+// key travels with each tool call to the API's middleware, which decides.
+// Over stdio there are no incoming headers, so -stdio serves with the key
+// of $ORDERS_AS (or -as):
 //
 //	ORDERS_KEYS='k-ada=ada:write' ORDERS_AS=k-ada go run . -stdio
 package main
@@ -117,6 +128,9 @@ func run(logger *slog.Logger, addr, dbPath, keyList string, doSeed, stdio bool, 
 	keys, err := parseKeys(keyList)
 	if err != nil {
 		return err
+	}
+	if len(keys) == 0 {
+		logger.Warn("no API keys: every request and tool call is refused; set ORDERS_KEYS='key=user:write,key=user:read'")
 	}
 	store, err := OpenStore(ctx, dbPath)
 	if err != nil {

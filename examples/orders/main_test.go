@@ -207,6 +207,22 @@ func TestTheMiddlewareDecidesForToolCallsToo(t *testing.T) {
 	}
 }
 
+func TestAnXAPIKeyHeaderReachesTheAPI(t *testing.T) {
+	a := newTestApp(t, nil)
+	for _, e := range eras {
+		t.Run(string(e), func(t *testing.T) {
+			got := a.call(t, e, "", "get_order", `{"id":"A-1"}`, "X-API-Key", bobKey)
+			if got.IsError || !strings.Contains(got.Text, `"id":"A-1"`) {
+				t.Errorf("get_order with X-API-Key: %+v", got)
+			}
+			got = a.call(t, e, "", "cancel_order", `{"id":"A-1"}`, "X-API-Key", bobKey)
+			if got.Text != "forbidden: This API key may only read; bob cannot change orders." {
+				t.Errorf("cancel_order with a read key in X-API-Key: %+v", got)
+			}
+		})
+	}
+}
+
 func TestProblemsReachTheModelAsRefusals(t *testing.T) {
 	a := newTestApp(t, nil)
 	for _, e := range eras {

@@ -48,6 +48,9 @@ func NewMCP(api http.Handler, mux *http.ServeMux, logger *slog.Logger, opts *rou
 		o = *opts
 	}
 	o.Prefix, o.Router = "/api", route.ServeMux(mux) // api is mux behind Auth
+	// Auth reads X-API-Key as well as a bearer token: forward it, so that
+	// a client configured with either header reaches the API with its key.
+	o.Forward = append(o.Forward, "X-API-Key")
 	b := route.New(srv, api, &o)
 	closed := ferry.HintNo // the tools reach only this service
 	route.AddToolOut[OrderIn, Order](b, ferry.Tool{Name: "get_order", Description: "Fetches one order by id, with its lines.",
