@@ -12,6 +12,11 @@ import (
 
 func TestResources(t *testing.T) {
 	db := dbtest.SQLite(t)
+	for _, q := range productDDL["sqlite"] {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
 	c, set := shop(t, db, nil, nil)
 	read := func(uri string) string {
 		raw, perr := c.rpc("resources/read", uri, `{"uri":"`+uri+`",`+meta+`}`)
@@ -64,5 +69,33 @@ func TestResources(t *testing.T) {
 	}
 	if _, perr := c.rpc("resources/read", "shop://entities/nope", `{"uri":"shop://entities/nope",`+meta+`}`); perr == nil {
 		t.Error("reading an unknown entity succeeded")
+	}
+}
+
+// An entity whose table or column the database lacks fails the server's
+// start-up check, naming the entity, rather than every call of its tools.
+func TestMissingTableOrColumnFailsStartUp(t *testing.T) {
+	db := dbtest.SQLite(t)
+	if _, err := db.Exec(`CREATE TABLE categories (id INTEGER PRIMARY KEY, label TEXT)`); err != nil {
+		t.Fatal(err)
+	}
+	srv := quiet()
+	set, err := entity.NewSet(srv, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, register := range []func(*entity.Set, *entity.Options) (*entity.Entity, error){
+		entity.Register[Category], entity.Register[Product],
+	} {
+		if _, err := register(set, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = srv.Check()
+	for _, want := range []string{`entity "category" (table "categories")`, "no such column: t.name",
+		`entity "product" (table "products")`, "no such table: products"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Check() = %v, want it to say %q", err, want)
+		}
 	}
 }

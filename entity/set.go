@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -98,7 +99,28 @@ func (s *Set) Add(e *Entity, opts *Options) (*Entity, error) {
 	s.tables = append(s.tables, t)
 	s.mu.Unlock()
 	t.register()
+	s.srv.AddCheck(t.probe)
 	return cloneEntity(t.e), nil
+}
+
+// probeTimeout bounds the start-up probe of one entity's table.
+const probeTimeout = 10 * time.Second
+
+// probe is the entity's start-up check ([ferry.Server.AddCheck]): it asks
+// the database for the entity's columns, reading no row, so that a table
+// or column that does not exist (or a database that does not answer)
+// fails start-up, naming the entity, instead of every call of its tools.
+func (t *table) probe() error {
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	rows, err := t.set.db.QueryContext(ctx, "SELECT "+t.cols+" FROM "+t.from+" WHERE 1 = 0")
+	if err == nil {
+		err = rows.Close()
+	}
+	if err != nil {
+		return fmt.Errorf("entity %q (table %s): the database cannot serve its columns: %w", t.e.Name, t.into, err)
+	}
+	return nil
 }
 
 // table is an entity as a Set serves it.
