@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"time"
 )
 
@@ -134,6 +135,32 @@ func setOutcome(ctx context.Context, o outcome, code RefusalCode) {
 	}
 }
 
+// resultOutcome is the outcome of an IsError result a tool returned
+// itself: "invalid" for argument errors ([InvalidArgumentsResult]), a
+// refusal when its text leads with a refusal code ("not-found: ...", as
+// layers that return results, not errors, write them), else "error".
+func resultOutcome(res *ToolResult) (outcome, RefusalCode) {
+	if len(res.Content) == 0 {
+		return outcomeError, ""
+	}
+	t, ok := res.Content[0].(*TextContent)
+	if !ok {
+		return outcomeError, ""
+	}
+	if strings.HasPrefix(t.Text, "invalid arguments:") {
+		return outcomeInvalid, ""
+	}
+	head, _, ok := strings.Cut(t.Text, ": ")
+	if !ok {
+		return outcomeError, ""
+	}
+	switch c := RefusalCode(head); c {
+	case RefusalNotFound, RefusalConflict, RefusalForbidden, RefusalInvalid, RefusalUnavailable:
+		return outcomeRefused, c
+	}
+	return outcomeError, ""
+}
+
 // logCall writes the call log's record of one call: tool, outcome (with
 // the refusal code), duration, session and principal. res is the result
 // sent, or nil when the call was answered with err (a protocol error, or
@@ -151,7 +178,7 @@ func (s *Server) logCall(ctx context.Context, r *request, res *ToolResult, err e
 		o, code = outcomeFailed, ""
 	case o != "":
 	case res.IsError:
-		o = outcomeError
+		o, code = resultOutcome(res)
 	default:
 		o = outcomeOK
 	}

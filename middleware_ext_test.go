@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/schema"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -145,6 +146,15 @@ func TestCallLogOutcomes(t *testing.T) {
 		{"isError result", func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			return ferry.ErrorResult("the printer is out of paper"), nil
 		}, "error"},
+		{"isError result leading with a refusal code", func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			return ferry.ErrorResult("not-found: no order 7"), nil
+		}, "refused"},
+		{"isError result with an unknown code", func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			return ferry.ErrorResult("oops: no order 7"), nil
+		}, "error"},
+		{"argument errors of its own", func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			return ferry.InvalidArgumentsResult(schema.Errors{{Path: "id", Message: "must not be empty"}}), nil
+		}, "invalid"},
 		{"mapped by OnToolError", func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			return nil, errors.New("locked")
 		}, "refused"},
