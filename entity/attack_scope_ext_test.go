@@ -175,3 +175,52 @@ func TestAttackScopeEscapes(t *testing.T) {
 		}
 	})
 }
+
+// TestAttackFilterFoldingCollation: a filter's equality and in-list are
+// exact (CEL's meaning) even on a column whose collation folds case.
+func TestAttackFilterFoldingCollation(t *testing.T) {
+	for _, e := range dbtest.Engines {
+		t.Run(e.Name, func(t *testing.T) {
+			if e.Name == "postgres" {
+				// TODO(lead): entity/internal/filter compares text with = under
+				// the column's collation on PostgreSQL (documented there as a
+				// limit), so a nondeterministic one folds: see
+				// notes/attack3-requests.md. Remove this skip with the fix.
+				t.Skip("PostgreSQL filter equality follows a nondeterministic collation (known, requested)")
+			}
+			db := e.Open(t)
+			for _, q := range foldingDDL[e.Name] {
+				if _, err := db.Exec(q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			c, _ := shop(t, db, nil, nil)
+			c.ok("create_product", `{"sku":"A-1","name":"x"}`)
+			c.ok("create_product", `{"sku":"a-2","name":"y"}`)
+			for f, want := range map[string][]string{
+				`sku == "a-1"`:          {},
+				`sku == "A-1"`:          {"A-1"},
+				`sku in ["a-1", "A-2"]`: {},
+				`sku != "a-1"`:          {"A-1", "a-2"},
+			} {
+				o := c.attempt("list_products", `{"filter":`+jsonQuote(f)+`}`)
+				clean(t, f, o)
+				if got := skus(listOf(t, o.raw)); !slicesEqual(got, want) {
+					t.Errorf("filter %s = %v; want %v", f, got, want)
+				}
+			}
+		})
+	}
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
