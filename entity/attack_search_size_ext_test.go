@@ -187,3 +187,54 @@ func TestAttackHugeSkipCost(t *testing.T) {
 		}
 	})
 }
+
+// TestAttackSearchInScope: search and its count keep to the caller's
+// scope; another tenant's matching rows are neither listed nor counted.
+func TestAttackSearchInScope(t *testing.T) {
+	for _, eng := range dbtest.Engines {
+		t.Run(eng.Name, func(t *testing.T) {
+			db := eng.Open(t)
+			for _, q := range productDDL[eng.Name] {
+				if _, err := db.Exec(q); err != nil {
+					t.Fatal(err)
+				}
+			}
+			engineOf := map[string]entity.Engine{"sqlite": entity.SQLite, "postgres": entity.PostgreSQL, "mysql": entity.MySQL}
+			e, err := entity.Of[Product]()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := entity.CreateSearchIndex(t.Context(), db, engineOf[eng.Name], e, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := quiet()
+			set, err := entity.NewSet(srv, db, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := set.Add(e, &entity.Options{Searcher: s, Scope: tenantScope()}); err != nil {
+				t.Fatal(err)
+			}
+			c := serve(t, srv)
+			a, b := *c, *c
+			a.tenant, b.tenant = "a", "b"
+			for i := range 3 {
+				a.ok("create_product", fmt.Sprintf(`{"sku":"A-%d","name":"red hammer %d"}`, i, i))
+			}
+			b.ok("create_product", `{"sku":"B-1","name":"blue hammer"}`)
+			for _, args := range []string{`{"search":"hammer"}`, `{"search":"hammer","top":1}`, `{"search":"red"}`,
+				`{"search":"hammer","orderBy":"name desc","top":1,"skip":0}`} {
+				p := listOf(t, b.ok("list_products", args))
+				for _, r := range p.Data {
+					if r["tenant"] != "b" {
+						t.Errorf("b's search %s lists %v of tenant %v", args, r["sku"], r["tenant"])
+					}
+				}
+				if p.Paging.TotalCount != nil && *p.Paging.TotalCount > 1 {
+					t.Errorf("b's search %s counts %d", args, *p.Paging.TotalCount)
+				}
+			}
+		})
+	}
+}
