@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ferry-mcp/ferry/entity"
+	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -142,4 +144,69 @@ func TestAttackPagingValues(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestAttackUUIDKeyValues names a ticket by strings that are not UUIDs,
+// UUIDs in other spellings and values of other types: each is a clean
+// refusal or not-found, in reads and writes, never a masked failure.
+func TestAttackUUIDKeyValues(t *testing.T) {
+	ddl := map[string]string{
+		"sqlite":   `CREATE TABLE tickets (id TEXT PRIMARY KEY, title TEXT NOT NULL)`,
+		"postgres": `CREATE TABLE tickets (id UUID PRIMARY KEY, title TEXT NOT NULL)`,
+		"mysql":    `CREATE TABLE tickets (id CHAR(36) PRIMARY KEY, title TEXT NOT NULL)`,
+	}
+	const id = "0b9e3f4c-2d1a-4c5e-9f00-123456789abc"
+	values := []string{
+		`"not-a-uuid"`, `"' OR 1=1 --"`, `"0b9e3f4c-2d1a-4c5e-9f00-123456789abG"`,
+		`"{0b9e3f4c-2d1a-4c5e-9f00-123456789abc}"`, `"0b9e3f4c2d1a4c5e9f00123456789abc"`, `" ` + id + `"`,
+		`"` + id + `\u0000"`, `""`, `5`, `1e400`, `true`, `null`, `["` + id + `"]`, `"` + strings.Repeat("a", 5000) + `"`,
+	}
+	for _, e := range dbtest.Engines {
+		t.Run(e.Name, func(t *testing.T) {
+			db := e.Open(t)
+			if _, err := db.Exec(ddl[e.Name]); err != nil {
+				t.Fatal(err)
+			}
+			srv := quiet()
+			set, err := entity.NewSet(srv, db, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := entity.Register[Ticket](set, nil); err != nil {
+				t.Fatal(err)
+			}
+			c := serve(t, srv)
+			c.ok("create_ticket", `{"id":"`+id+`","title":"broken"}`)
+			for _, v := range values {
+				for _, call := range []struct{ tool, args string }{
+					{"get_ticket", `{"id":` + v + `}`},
+					{"update_ticket", `{"id":` + v + `,"title":"x"}`},
+					{"delete_ticket", `{"id":` + v + `}`},
+					{"create_ticket", `{"id":` + v + `,"title":"x"}`},
+					{"list_tickets", `{"filter":` + jsonQuote("id == "+v) + `}`},
+				} {
+					o := c.attempt(call.tool, call.args)
+					clean(t, call.tool+" "+clip(v, 50), o)
+					if !o.refused && o.code == 0 && call.tool != "list_tickets" {
+						t.Errorf("%s(%s) = %s; want a refusal", call.tool, clip(call.args, 80), clip(string(o.raw), 100))
+					}
+				}
+			}
+			if n := count(t, db, "tickets", "title = 'broken'"); n != 1 {
+				t.Errorf("the ticket changed")
+			}
+			// A UUID in capitals is the same UUID on every engine (as
+			// PostgreSQL's uuid type reads it), never a second record.
+			upper := strings.ToUpper(id)
+			if got := record(t, c.ok("get_ticket", `{"id":"`+upper+`"}`)); got["id"] != id {
+				t.Errorf("get_ticket(%s) = %v; want %s", upper, got, id)
+			}
+			if got := c.refused("create_ticket", `{"id":"`+upper+`","title":"twin"}`); !strings.HasPrefix(got, "conflict:") {
+				t.Errorf("create_ticket(%s) = %q; want a conflict with %s", upper, got, id)
+			}
+			if n := count(t, db, "tickets", ""); n != 1 {
+				t.Errorf("%d tickets; want 1", n)
+			}
+		})
+	}
 }
