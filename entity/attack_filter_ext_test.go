@@ -42,7 +42,7 @@ func clean(t *testing.T, what string, o outcome) {
 	switch {
 	case o.code != 0 && o.code != -32602:
 		t.Errorf("%s: protocol error %d %q: a masked failure", what, o.code, o.message)
-	case o.refused && !hasAnyPrefix(o.text, "invalid:", "invalid arguments:", "not-found:", "conflict:", "forbidden:"):
+	case o.refused && !hasAnyPrefix(o.text, "invalid:", "invalid arguments:", "not-found:", "conflict:", "forbidden:", "unavailable:"):
 		t.Errorf("%s: refusal %q has no refusal code", what, o.text)
 	}
 }

@@ -238,3 +238,47 @@ func TestAttackSearchInScope(t *testing.T) {
 		})
 	}
 }
+
+// TestAttackSlowListTimesOut: the most expensive list a caller can ask
+// for (a filter no index serves, ordered by an unindexed text field in
+// code-point order, the largest page, skipping most rows, with a total)
+// over 200,000 rows, under a 5 ms statement timeout, is an "unavailable"
+// refusal, never a masked failure; the pool serves the next call.
+func TestAttackSlowListTimesOut(t *testing.T) {
+	for _, e := range dbtest.Engines {
+		if e.Name == "mysql" {
+			continue // a 200,000-row recursive insert is slow on MariaDB; the engine timeout is tested by TestEngineTimeout
+		}
+		t.Run(e.Name, func(t *testing.T) {
+			db := e.Open(t)
+			for _, q := range productDDL[e.Name] {
+				if _, err := db.Exec(q); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ins := `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 200000)
+				INSERT INTO products (sku, name, cost) SELECT 'Q-' || i, hex(randomblob(16)), i % 7 FROM s`
+			if e.Name == "postgres" {
+				ins = `INSERT INTO products (sku, name, cost) SELECT 'Q-' || i, md5(i::text), i % 7 FROM generate_series(1, 200000) i`
+			}
+			if _, err := db.Exec(ins); err != nil {
+				t.Fatal(err)
+			}
+			c, _ := shop(t, db, &entity.SetOptions{Timeout: 5 * time.Millisecond}, nil)
+			start := time.Now()
+			o := c.attempt("list_products", `{"filter":"name.contains(\"0\") || cost > 1.0","orderBy":"name desc","top":1000,"skip":150000}`)
+			d := time.Since(start)
+			clean(t, "slow list", o)
+			if !o.refused || !strings.HasPrefix(o.text, "unavailable:") {
+				t.Errorf("slow list = %q %s (%v); want unavailable", clip(o.text+string(o.raw), 120), o.message, d)
+			}
+			if d > 3*time.Second {
+				t.Errorf("slow list took %v under a 5 ms timeout", d)
+			}
+			c2, _ := shop(t, db, nil, nil)
+			if p := listOf(t, c2.ok("list_products", `{"top":1}`)); len(p.Data) != 1 {
+				t.Errorf("the pool serves no list after a timeout")
+			}
+		})
+	}
+}
