@@ -50,7 +50,18 @@ func TestAttackKeywordColumnsAndHiddenFields(t *testing.T) {
 			if _, err := set.Add(es[0], nil); err != nil {
 				t.Fatal(err)
 			}
+			set.AddResources("shop")
 			c := serve(t, srv)
+			for _, uri := range []string{"shop://entities", "shop://entities/keyword", "shop://relationships"} {
+				raw, perr := c.rpc("resources/read", uri, `{"uri":"`+uri+`",`+meta+`}`)
+				if perr != nil || !strings.Contains(string(raw), "keyword") || strings.Contains(string(raw), "secret") || strings.Contains(string(raw), "hunter2") {
+					t.Errorf("%s = %s %v; want no trace of the excluded column", uri, clip(string(raw), 200), perr)
+				}
+			}
+			tools, _ := c.rpc("tools/list", "", `{`+meta+`}`)
+			if strings.Contains(string(tools), "secret") {
+				t.Errorf("the tools' schemas name the excluded column")
+			}
 			quoted := es[0].Fields[5].Name // the a"b column, sanitized
 			rec := record(t, c.ok("create_keyword", `{"select":"s1","from":"f1","order":3,"group":"g","`+quoted+`":"q"}`))
 			c.ok("create_keyword", `{"select":"s2","from":"f2","order":1}`)
