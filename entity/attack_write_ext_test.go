@@ -54,7 +54,7 @@ func TestAttackKeywordColumnsAndHiddenFields(t *testing.T) {
 			c := serve(t, srv)
 			for _, uri := range []string{"shop://entities", "shop://entities/keyword", "shop://relationships"} {
 				raw, perr := c.rpc("resources/read", uri, `{"uri":"`+uri+`",`+meta+`}`)
-				if perr != nil || !strings.Contains(string(raw), "keyword") || strings.Contains(string(raw), "secret") || strings.Contains(string(raw), "hunter2") {
+				if perr != nil || !strings.Contains(string(raw), "relationships") && !strings.Contains(string(raw), "doubled") || strings.Contains(string(raw), "secret") || strings.Contains(string(raw), "hunter2") {
 					t.Errorf("%s = %s %v; want no trace of the excluded column", uri, clip(string(raw), 200), perr)
 				}
 			}
