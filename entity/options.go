@@ -169,8 +169,13 @@ type Read struct {
 // Scope is a row-level restriction computed from the caller: every read
 // and write of the entity keeps to the rows whose Field equals Value's
 // result. A row outside it is not found; a create gets the value forced;
-// an update cannot change the field. It is a column and a value, never
-// SQL text.
+// an update cannot change the field. A write of another entity's field
+// that refers to this one must name a row in the caller's scope of it
+// (else it refers to no record). The value is compared exactly, whatever
+// the column's collation. It is a column and a value, never SQL text. A
+// unique constraint that is not per tenant still tells a caller that a
+// value exists elsewhere (a conflict): make natural keys unique per
+// tenant, such as UNIQUE (tenant_id, sku).
 type Scope struct {
 	// Field is the Name of the scoping field, such as "tenant_id".
 	Field string

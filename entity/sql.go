@@ -43,19 +43,25 @@ func (w *where) String() string {
 }
 
 // equals returns the condition col = v, with v bound, exact for text on
-// every engine: MySQL's collations fold case and trailing spaces, so there
-// the index finds the candidates and a binary comparison keeps the exact
-// one.
+// every engine, whatever the column's collation: MySQL's collations fold
+// case and trailing spaces, SQLite's NOCASE folds ASCII case and a
+// nondeterministic PostgreSQL collation may fold anything. So the
+// column's own comparison lets its index find the candidates and a binary
+// one keeps the exact match. Without it a scope's tenant "A" would read
+// tenant "a"'s rows, and a key would name another's record.
 //
 // On PostgreSQL a text field is compared as text, so that an enum column
 // given a label it lacks matches nothing instead of failing (a text or
 // varchar column keeps its index).
 func (t *table) equals(q *query, f *Field, col string, v any) string {
+	text := f.Type == Text || f.Type == UUID
 	switch {
-	case t.d.engine() == MySQL && (f.Type == Text || f.Type == UUID):
+	case t.d.engine() == MySQL && text:
 		return col + " = " + q.bind(v) + " AND CAST(" + col + " AS BINARY) = CAST(" + q.bind(v) + " AS BINARY)"
 	case t.d.engine() == PostgreSQL && f.Type == Text:
-		return "CAST(" + col + " AS text) = " + q.bind(v)
+		return "CAST(" + col + " AS text) = " + q.bind(v) + " AND CAST(" + col + ` AS text) COLLATE "C" = ` + q.bind(v)
+	case t.d.engine() == SQLite && text:
+		return col + " = " + q.bind(v) + " AND " + col + " = " + q.bind(v) + " COLLATE BINARY"
 	}
 	return col + " = " + q.bind(v)
 }

@@ -36,7 +36,7 @@ var readLayouts = []string{
 // the argument bound for a column of type t on engine e. The one encoding
 // per engine: timestamps are [SQLiteTimeLayout] text on SQLite and
 // time.Time (UTC) elsewhere; dates "YYYY-MM-DD" text; booleans 0/1 on
-// SQLite and MySQL; numbers float64 on SQLite and their decimal text on
+// SQLite and MySQL; UUIDs in lower case; numbers float64 on SQLite and their decimal text on
 // the others, so a NUMERIC/DECIMAL column keeps every digit sent.
 func encode(e Engine, t Type, v any) (any, error) {
 	if v == nil {
@@ -71,6 +71,12 @@ func encode(e Engine, t Type, v any) (any, error) {
 	if strings.IndexByte(s, 0) >= 0 {
 		// PostgreSQL's text cannot hold one; no engine gets one.
 		return nil, fmt.Errorf("must not hold a NUL character")
+	}
+	if t == UUID {
+		// One spelling per UUID on every engine, as PostgreSQL's uuid type
+		// reads it: on a text column "0B9E..." and "0b9e..." would
+		// otherwise be two records with one identity.
+		return strings.ToLower(s), nil
 	}
 	return s, nil
 }

@@ -43,6 +43,9 @@ func (t *table) create(ctx context.Context, req *ferry.CallToolRequest) (*ferry.
 		if t.scope != nil {
 			w.Values[t.scope.Name] = scope // a hook cannot move the record out of scope
 		}
+		if err := t.checkReferences(ctx, tx, w.Values); err != nil {
+			return err
+		}
 		key, err := t.insert(ctx, tx, w.Values)
 		if err != nil {
 			return err
@@ -239,6 +242,9 @@ func (t *table) update(ctx context.Context, req *ferry.CallToolRequest) (*ferry.
 		}
 		if t.scope != nil {
 			delete(w.Values, t.scope.Name)
+		}
+		if err := t.checkReferences(ctx, tx, w.Values); err != nil {
+			return err
 		}
 		if err := t.change(ctx, tx, w.Values, key, scope); err != nil {
 			return err
