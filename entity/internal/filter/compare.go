@@ -83,8 +83,7 @@ func (t *translator) emit(r target, o operand) {
 		t.constant(r, o.op, o.value)
 		return
 	}
-	ordering := o.op != operators.Equals && o.op != operators.NotEquals
-	lhs, rhs := t.sides(r, o, ordering)
+	lhs, rhs := t.sides(r, o)
 	switch {
 	case o.op == operators.Equals && r.nullEquals():
 		// CEL: null == v is false, so !(x == v) holds for a null x;

@@ -9,9 +9,9 @@ import (
 // on each engine:
 //
 //   - text compares by code point and case-sensitively: SQLite with the
-//     BINARY collation (whatever the column declares), PostgreSQL's
-//     ordering in the "C" collation (its equality is exact under any
-//     deterministic collation), MariaDB and MySQL as the binary UTF-8 of
+//     BINARY collation (whatever the column declares), PostgreSQL in the
+//     "C" collation (equality too, which nondeterministic collations
+//     fold), MariaDB and MySQL as the binary UTF-8 of
 //     both sides, so that neither case, accents nor trailing spaces fold;
 //   - PostgreSQL gets its numbers as bigint or double precision, so that a
 //     literal never overflows a narrower column's type (an SQL error);
@@ -27,7 +27,7 @@ func (t *translator) textual(f Field, o operand) bool {
 }
 
 // sides returns the SQL of r and of the bound value of o.
-func (t *translator) sides(r target, o operand, ordering bool) (lhs, rhs string) {
+func (t *translator) sides(r target, o operand) (lhs, rhs string) {
 	ph := t.bind(o.v, o.t)
 	if !t.textual(r.f, o) {
 		switch {
@@ -45,10 +45,11 @@ func (t *translator) sides(r target, o operand, ordering bool) (lhs, rhs string)
 	case MySQL:
 		return text, "CAST(" + ph + " AS BINARY)"
 	}
-	if ordering {
-		text += ` COLLATE "C"`
-	}
-	return text, ph
+	// "C" for equality too: under a nondeterministic collation (an ICU
+	// one that folds case) = is not CEL's ==. It keeps an index on the
+	// column from serving a text equality of a filter; the tools' own key
+	// lookups do not go through here.
+	return text + ` COLLATE "C"`, ph
 }
 
 // text is r as the engine compares text: SQLite's column, PostgreSQL's

@@ -86,7 +86,7 @@ func (t *translator) emitIn(r target, ops []operand, hasNull bool) {
 	var list strings.Builder
 	var lhs string
 	for k, o := range ops {
-		l, rhs := t.sides(r, o, false)
+		l, rhs := t.sides(r, o)
 		lhs = l
 		if k > 0 {
 			list.WriteString(", ")

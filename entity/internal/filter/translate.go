@@ -248,7 +248,7 @@ func (t *translator) boolField(x ast.Expr, r target) error {
 	if err := t.count(x); err != nil {
 		return err
 	}
-	lhs, rhs := t.sides(r, operand{op: operators.Equals, v: true, t: Boolean}, false)
+	lhs, rhs := t.sides(r, operand{op: operators.Equals, v: true, t: Boolean})
 	t.sql.WriteString(lhs + " = " + rhs)
 	return nil
 }
