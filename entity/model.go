@@ -1,8 +1,7 @@
 package entity
 
 import (
-	"strconv"
-
+	"github.com/ferry-mcp/ferry/entity/internal/filter"
 	"github.com/ferry-mcp/ferry/schema"
 )
 
@@ -30,25 +29,7 @@ const (
 
 // String returns the type's name: "text", "integer", "number",
 // "boolean", "timestamp", "date" or "uuid".
-func (t Type) String() string {
-	switch t {
-	case Text:
-		return "text"
-	case Integer:
-		return "integer"
-	case Number:
-		return "number"
-	case Boolean:
-		return "boolean"
-	case Timestamp:
-		return "timestamp"
-	case Date:
-		return "date"
-	case UUID:
-		return "uuid"
-	}
-	return "type(" + strconv.Itoa(int(t)) + ")"
-}
+func (t Type) String() string { return filter.Type(t).String() }
 
 // Field is one column of an entity, as its tools name and treat it.
 type Field struct {
