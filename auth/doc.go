@@ -7,9 +7,18 @@
 //
 //	res, err := auth.NewResource("https://mcp.example.com/mcp",
 //		[]string{"https://login.example.com"}, &auth.ResourceOptions{Scopes: []string{"orders:read", "orders:write"}})
+//	if err != nil {
+//		return err
+//	}
 //	keys, err := auth.NewRemoteKeySet("https://login.example.com/.well-known/jwks.json", nil)
+//	if err != nil {
+//		return err // a URL neither https nor http on loopback, say
+//	}
 //	defer keys.Close()
 //	tokens, err := auth.NewJWT(&auth.JWTOptions{Keys: keys, Issuer: "https://login.example.com", Audiences: []string{res.URI()}})
+//	if err != nil {
+//		return err
+//	}
 //	mw := auth.Middleware(&auth.Options{Authenticators: []auth.Authenticator{tokens}, Resource: res, Scopes: []string{"orders:read"}})
 //
 //	mux := http.NewServeMux()

@@ -56,9 +56,9 @@
 // count see one snapshot; MySQL START TRANSACTION READ ONLY; SQLite
 // PRAGMA query_only on the call's connection), so a write a hook attempts
 // in them fails (a hook is the service's own code: one that sets the
-// transaction read-write again is not stopped). Each statement is bounded by [SetOptions.Timeout] on the
-// engine (PostgreSQL statement_timeout, MariaDB max_statement_time) and by
-// the context; a statement that runs out is refused as unavailable. A
+// transaction read-write again is not stopped). Each statement is
+// bounded by [SetOptions.Timeout] on the engine (PostgreSQL
+// statement_timeout, MariaDB max_statement_time) and by the context; a statement that runs out is refused as unavailable. A
 // constraint violation is a refusal naming the field: unique is a
 // conflict, a foreign key to nothing, NOT NULL and CHECK are invalid.
 // Errors are read without importing drivers: PostgreSQL's SQLSTATE,
