@@ -51,14 +51,9 @@ func APIKeys(lookup KeyLookup, opts *APIKeyOptions) Authenticator {
 	if lookup == nil {
 		panic("auth: APIKeys needs a lookup") //nolint:forbidigo // a programming error at construction
 	}
-	a := &apiKeys{lookup: lookup, header: DefaultAPIKeyHeader}
-	if opts != nil {
-		a.bearer = !opts.NoBearer
-		if opts.Header != "" {
-			a.header = http.CanonicalHeaderKey(opts.Header)
-		}
-	} else {
-		a.bearer = true
+	a := &apiKeys{lookup: lookup, header: DefaultAPIKeyHeader, bearer: opts == nil || !opts.NoBearer}
+	if opts != nil && opts.Header != "" {
+		a.header = http.CanonicalHeaderKey(opts.Header)
 	}
 	return a
 }

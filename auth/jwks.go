@@ -30,8 +30,10 @@ var ErrKeysUnavailable = errors.New("auth: the signing keys are unavailable")
 
 // RemoteKeySetOptions configures [NewRemoteKeySet].
 type RemoteKeySetOptions struct {
-	// Client fetches the JWKS. If nil, a client of its own, which
-	// follows at most 3 redirects.
+	// Client fetches the JWKS. If nil, a client of its own. Either way
+	// a copy is used that follows at most 3 redirects, each held to the
+	// rule of the JWKS URL (see [NewRemoteKeySet]), before the client's
+	// own CheckRedirect is asked.
 	Client *http.Client
 	// Timeout bounds one fetch, body included. If zero,
 	// [DefaultJWKSTimeout].
@@ -110,19 +112,36 @@ func NewRemoteKeySet(jwksURL string, opts *RemoteKeySetOptions) (*RemoteKeySet, 
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = DefaultJWKSMaxBytes
 	}
-	if o.Client == nil {
-		o.Client = &http.Client{CheckRedirect: func(r *http.Request, via []*http.Request) error {
-			if len(via) >= 3 {
-				return errors.New("auth: too many redirects fetching a JWKS")
-			}
-			return checkKeySetURL(r.URL.String())
-		}}
-	}
+	o.Client = holdRedirects(o.Client)
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s, nil
+}
+
+// holdRedirects returns a copy of c (or of a zero client) that follows at
+// most 3 redirects, each to a URL [checkKeySetURL] allows, and then asks
+// c's own CheckRedirect, if any.
+func holdRedirects(c *http.Client) *http.Client {
+	var held http.Client
+	if c != nil {
+		held = *c
+	}
+	own := held.CheckRedirect
+	held.CheckRedirect = func(r *http.Request, via []*http.Request) error {
+		if len(via) >= 3 {
+			return errors.New("auth: too many redirects fetching a JWKS")
+		}
+		if err := checkKeySetURL(r.URL.String()); err != nil {
+			return err
+		}
+		if own != nil {
+			return own(r, via)
+		}
+		return nil
+	}
+	return &held
 }
 
 // checkKeySetURL allows https, and http on loopback.

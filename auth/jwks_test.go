@@ -1,6 +1,10 @@
 package auth
 
 import (
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 )
@@ -26,6 +30,24 @@ func TestKeySetTTL(t *testing.T) {
 	} {
 		if got := s.ttl(cc); got != want {
 			t.Errorf("ttl(%q) = %s, want %s", cc, got, want)
+		}
+	}
+}
+
+// A redirect off https (and off loopback) is refused, with a client of
+// the caller's own too.
+func TestKeySetRedirectsAreHeld(t *testing.T) {
+	srv := httptest.NewServer(http.RedirectHandler("http://jwks.example.com/keys", http.StatusFound))
+	defer srv.Close()
+	for name, client := range map[string]*http.Client{"own": nil, "given": {}} {
+		s, err := NewRemoteKeySet(srv.URL, &RemoteKeySetOptions{Client: client, Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.Refresh(t.Context())
+		_ = s.Close()
+		if err == nil || !strings.Contains(err.Error(), "neither https nor http on loopback") {
+			t.Errorf("%s client: %v, want the redirect refused", name, err)
 		}
 	}
 }

@@ -78,6 +78,9 @@ func ParseKeySet(jwks []byte) (*StaticKeySet, error) {
 		Keys []json.RawMessage `json:"keys"`
 	}
 	if err := json.Unmarshal(jwks, &doc); err != nil {
+		if _, wrongType := errors.AsType[*json.UnmarshalTypeError](err); wrongType {
+			return nil, errors.New(`auth: a JWKS is not a JSON object with a "keys" array`)
+		}
 		return nil, fmt.Errorf("auth: parsing a JWKS: %w", err)
 	}
 	if len(doc.Keys) > MaxKeys {

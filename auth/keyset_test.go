@@ -26,3 +26,14 @@ func FuzzParseKeySet(f *testing.F) {
 		}
 	})
 }
+
+// A document of the wrong shape is refused saying what a JWKS is, not
+// naming the Go type it was decoded into.
+func TestParseKeySetOfTheWrongShape(t *testing.T) {
+	for _, doc := range []string{`[]`, `"keys"`, `{"keys":"x"}`, `{"keys":{}}`} {
+		_, err := ParseKeySet([]byte(doc))
+		if err == nil || err.Error() != `auth: a JWKS is not a JSON object with a "keys" array` {
+			t.Errorf("%s: %v", doc, err)
+		}
+	}
+}

@@ -129,6 +129,9 @@ func parseKeys(s string) (*auth.StaticKeys, error) {
 		if !ok || subject == "" || key == "" {
 			return nil, fmt.Errorf("FERRY_API_KEYS: an entry is not subject:key")
 		}
+		if other, dup := m[key]; dup {
+			return nil, fmt.Errorf("FERRY_API_KEYS: %q and %q have the same key; give each caller its own", other.Subject, subject)
+		}
 		m[key] = &ferry.Principal{Subject: subject, Scopes: []string{"orders:read"}}
 	}
 	return auth.NewStaticKeys(m)

@@ -56,6 +56,10 @@ func TestNoCredentialsIsAnError(t *testing.T) {
 	if _, _, err := protect(newServer(logger), config{apiKeys: "nokey"}, logger); err == nil {
 		t.Error("a malformed FERRY_API_KEYS was accepted")
 	}
+	// A key given twice would be the last subject's only, silently.
+	if _, _, err := protect(newServer(logger), config{apiKeys: "alice:k-same-0123,bob:k-same-0123"}, logger); err == nil {
+		t.Error("a key shared by two subjects was accepted")
+	}
 }
 
 // Some but not all of the OAuth flags is an error naming what is missing.
