@@ -85,9 +85,12 @@ func (c *callCtx) watchLocked() {
 		return
 	}
 	c.done = make(chan struct{})
-	if c.checkLocked(); c.err != nil {
+	if c.err != nil { // ended before anyone asked for Done
 		close(c.done)
 		return
+	}
+	if c.checkLocked(); c.err != nil {
+		return // checkLocked ended it, closing c.done
 	}
 	c.timer = time.AfterFunc(time.Until(c.deadline), c.expire)
 	c.unwatch = context.AfterFunc(c.parent, c.parentDone)

@@ -136,3 +136,27 @@ func TestCallContextEnds(t *testing.T) {
 }
 
 var errProbe = errors.New("probe")
+
+// A parent cancelled before anyone asked for Done, and not yet noticed,
+// ends the context when Done is first asked for: the channel comes back
+// closed, once (it was closed twice, a panic, when a handler first looked
+// at Done after its client went away).
+func TestDoneAfterAnUnnoticedParentCancel(t *testing.T) {
+	for range 100 {
+		parent, cancel := context.WithCancel(context.Background())
+		c := newCallCtx(parent, time.Now().Add(time.Minute))
+		if c.Err() != nil {
+			t.Fatal("a fresh call context has ended")
+		}
+		cancel()
+		select {
+		case <-c.Done():
+		default:
+			t.Fatal("Done is not closed after the parent was cancelled")
+		}
+		if !errors.Is(c.Err(), context.Canceled) {
+			t.Fatalf("Err() = %v, want context.Canceled", c.Err())
+		}
+		c.finish()
+	}
+}
