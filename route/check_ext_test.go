@@ -159,11 +159,14 @@ type matcherFunc func(method, path string) bool
 func (f matcherFunc) Match(method, path string) bool { return f(method, path) }
 
 func TestOptionsThatWouldSetTheBindingsOwnHeadersFailTheCheck(t *testing.T) {
-	_, lines := checkErrors(t, service(nil), &route.Options{Forward: []string{"Mcp-Tool"}, Header: http.Header{"X-Request-Id": {"1"}}},
+	_, lines := checkErrors(t, service(nil), &route.Options{Forward: []string{"Mcp-Tool", "X Tenant"},
+		Header: http.Header{"X-Request-Id": {"1"}, "X:Tenant": {"1"}}},
 		func(*route.Binding) {})
 	want := []string{
 		`route: Options.Forward: "Mcp-Tool" cannot be forwarded: the binding sets it`,
+		`route: Options.Forward: "X Tenant" is not a header name`,
 		`route: Options.Header: "X-Request-Id" cannot be set: the binding sets it`,
+		`route: Options.Header: "X:Tenant" is not a header name`,
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("Check: %q, want %q", lines, want)
