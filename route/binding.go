@@ -134,13 +134,6 @@ func New(srv *ferry.Server, h http.Handler, opts *Options) *Binding {
 	return b
 }
 
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 // Add binds t to the route pattern, "METHOD /path" in the syntax of
 // [http.ServeMux] (methods GET, HEAD, POST, PUT, PATCH and DELETE), with
 // the input schema t gives ([ferry.Tool.InputSchema] or
