@@ -12,7 +12,7 @@ import (
 	"github.com/ferry-mcp/ferry/schema"
 )
 
-// The route benchmarks measure what binding a tool to a route costs. Three
+// The route benchmarks measure what binding a tool to a route costs. Four
 // measurements of the same work, cancelling an order:
 //
 //   - Direct: the service's mux serves a pre-built POST

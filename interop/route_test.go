@@ -1,6 +1,7 @@
 package interop
 
 import (
+	stdcmp "cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -107,7 +108,7 @@ func TestGoSDKClientCallsRouteBoundTools(t *testing.T) {
 	}
 	var conns []conn
 	for _, v := range []string{"", v20251125, v20250618} {
-		conns = append(conns, conn{"http/" + cmpOr(v, modernVersion), v, overHTTP}, conn{"stdio/" + cmpOr(v, modernVersion), v, overStdio})
+		conns = append(conns, conn{"http/" + stdcmp.Or(v, modernVersion), v, overHTTP}, conn{"stdio/" + stdcmp.Or(v, modernVersion), v, overStdio})
 	}
 	for _, c := range conns {
 		t.Run(c.name, func(t *testing.T) {
@@ -124,13 +125,6 @@ func TestGoSDKClientCallsRouteBoundTools(t *testing.T) {
 			}
 		})
 	}
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // checkOrdersTools lists the tools, with the hints their methods give.

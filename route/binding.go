@@ -134,13 +134,6 @@ func New(srv *ferry.Server, h http.Handler, opts *Options) *Binding {
 	return b
 }
 
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 // Add binds t to the route pattern, "METHOD /path" in the syntax of
 // [http.ServeMux] (methods GET, HEAD, POST, PUT, PATCH and DELETE), with
 // the input schema t gives ([ferry.Tool.InputSchema] or
@@ -206,6 +199,9 @@ func (b *Binding) addTyped(t ferry.Tool, pattern string, in, out reflect.Type) {
 // add plans t's route and registers it with the server.
 func (b *Binding) add(t ferry.Tool, text string, tags map[string]string) {
 	pl, problems := newPlan(&t, text, b.opts.Prefix, tags)
+	if pl != nil {
+		problems = append(problems, b.checkFieldHeaders(pl)...)
+	}
 	if len(problems) > 0 {
 		for _, err := range problems {
 			b.problem(t.Name, text, err)
@@ -219,6 +215,23 @@ func (b *Binding) add(t ferry.Tool, text string, tags map[string]string) {
 	b.srv.AddTool(t, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		return b.call(ctx, pl, req)
 	})
+}
+
+// checkFieldHeaders reports the fields of pl tagged to a header the
+// options forward or fix: the model's value would replace the caller's
+// credentials or the service token.
+func (b *Binding) checkFieldHeaders(pl *plan) []error {
+	var problems []error
+	for _, f := range pl.fields {
+		switch {
+		case f.place != inHeader:
+		case slices.Contains(b.forward, f.header):
+			problems = append(problems, fmt.Errorf("field %q: header %s is forwarded from the MCP request (Options.Forward)", f.name, f.header))
+		case slices.ContainsFunc(b.fixed, func(h headerValue) bool { return h.key == f.header }):
+			problems = append(problems, fmt.Errorf("field %q: header %s is fixed by Options.Header", f.name, f.header))
+		}
+	}
+	return problems
 }
 
 // problem records a problem of a tool that is not added.

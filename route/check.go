@@ -1,6 +1,7 @@
 package route
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -105,7 +106,7 @@ func (b *Binding) checkRoute(pl *plan) error {
 	}
 	var why string
 	if m, ok := b.router.(muxMatcher); ok {
-		why = m.matchPattern(pl.pat, cmpOr(b.host, DefaultHost))
+		why = m.matchPattern(pl.pat, cmp.Or(b.host, DefaultHost))
 	} else if !b.router.Match(pl.pat.method, pl.pat.sample(placeholder)) {
 		why = "the router serves no such route"
 	}

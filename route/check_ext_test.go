@@ -158,12 +158,34 @@ type matcherFunc func(method, path string) bool
 
 func (f matcherFunc) Match(method, path string) bool { return f(method, path) }
 
+func TestAFieldCannotSetAForwardedOrFixedHeader(t *testing.T) {
+	type keyIn struct {
+		ID    string `json:"id" doc:"The order."`
+		Key   string `json:"key" doc:"A key." in:"header=x-api-key"`
+		Token string `json:"token" doc:"A token." in:"header=X-Service-Token"`
+	}
+	_, lines := checkErrors(t, service(nil), &route.Options{Forward: []string{"X-API-Key"}, Header: http.Header{"x-service-token": {"s"}}},
+		func(b *route.Binding) {
+			route.AddTool[keyIn](b, ferry.Tool{Name: "get", Description: "Gets."}, "GET /orders/{id}")
+		})
+	want := []string{
+		`route: tool "get", route "GET /orders/{id}": field "key": header X-Api-Key is forwarded from the MCP request (Options.Forward)`,
+		`route: tool "get", route "GET /orders/{id}": field "token": header X-Service-Token is fixed by Options.Header`,
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Check: %q, want %q", lines, want)
+	}
+}
+
 func TestOptionsThatWouldSetTheBindingsOwnHeadersFailTheCheck(t *testing.T) {
-	_, lines := checkErrors(t, service(nil), &route.Options{Forward: []string{"Mcp-Tool"}, Header: http.Header{"X-Request-Id": {"1"}}},
+	_, lines := checkErrors(t, service(nil), &route.Options{Forward: []string{"Mcp-Tool", "X Tenant"},
+		Header: http.Header{"X-Request-Id": {"1"}, "X:Tenant": {"1"}}},
 		func(*route.Binding) {})
 	want := []string{
 		`route: Options.Forward: "Mcp-Tool" cannot be forwarded: the binding sets it`,
+		`route: Options.Forward: "X Tenant" is not a header name`,
 		`route: Options.Header: "X-Request-Id" cannot be set: the binding sets it`,
+		`route: Options.Header: "X:Tenant" is not a header name`,
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("Check: %q, want %q", lines, want)

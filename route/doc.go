@@ -15,8 +15,9 @@
 //
 // What travels with the call is listed at [New]; nothing else of the MCP
 // request does. A tool's arguments can fill a header only through an
-// in:"header=Name" field, never Authorization, Cookie or the binding's
-// own headers, and never with control characters.
+// in:"header=Name" field, never Authorization, Cookie, the binding's own
+// headers or those [Options.Forward] and [Options.Header] name, and never
+// with control characters.
 //
 // The call is served in process: the handler's ServeHTTP runs with a
 // request built from the arguments, whose context is the call's (its

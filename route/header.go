@@ -50,12 +50,19 @@ func fixedHeaders(h http.Header) []headerValue {
 func checkHeaderOptions(o *Options) []error {
 	var problems []error
 	for _, k := range o.Forward {
-		if h := http.CanonicalHeaderKey(k); !validHeaderName(k) || ownHeader(h) || h == "Content-Type" {
+		switch h := http.CanonicalHeaderKey(k); {
+		case !validHeaderName(k):
+			problems = append(problems, fmt.Errorf("route: Options.Forward: %q is not a header name", k))
+		case ownHeader(h) || h == "Content-Type":
 			problems = append(problems, fmt.Errorf("route: Options.Forward: %q cannot be forwarded: the binding sets it", k))
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(o.Header)) {
-		if !validHeaderName(k) || ownHeader(http.CanonicalHeaderKey(k)) {
+		if !validHeaderName(k) {
+			problems = append(problems, fmt.Errorf("route: Options.Header: %q is not a header name", k))
+			continue
+		}
+		if ownHeader(http.CanonicalHeaderKey(k)) {
 			problems = append(problems, fmt.Errorf("route: Options.Header: %q cannot be set: the binding sets it", k))
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"slices"
 	"strings"
 )
 
@@ -53,14 +54,7 @@ func parsePattern(text, prefix string) (*pattern, error) {
 	return p, nil
 }
 
-func isMethod(m string) bool {
-	for _, s := range methods {
-		if s == m {
-			return true
-		}
-	}
-	return false
-}
+func isMethod(m string) bool { return slices.Contains(methods, m) }
 
 // parseSegments fills p.segs from path, which starts with "/".
 func (p *pattern) parseSegments(path string) error {

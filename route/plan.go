@@ -155,12 +155,11 @@ func queryable(name string, p prop) error {
 	return nil
 }
 
-// reserved are the headers a routed request's own, which a field may not
-// set.
-var reserved = map[string]bool{
-	"Mcp-Tool": true, "Mcp-Session-Id": true, "X-Request-Id": true, "Traceparent": true, "Tracestate": true,
-	"Host": true, "Content-Type": true, "Content-Length": true, "Transfer-Encoding": true, "Connection": true,
-	"Authorization": true, "Cookie": true, "Accept": true,
+// reserved reports whether the canonical header h is one a field may not
+// set: one the binding sets itself, one it forwards from every MCP
+// request, Content-Type or Accept.
+func reserved(h string) bool {
+	return ownHeader(h) || slices.Contains(forwardedAlways, h) || h == "Content-Type" || h == "Accept"
 }
 
 // headerName checks the header a field is tagged to go to.
@@ -169,7 +168,7 @@ func headerName(field, name string, p prop) (string, error) {
 		return "", fmt.Errorf("field %q: tag in:\"header=%s\": not a header name", field, name)
 	}
 	h := http.CanonicalHeaderKey(name)
-	if reserved[h] || strings.HasPrefix(h, "Mcp-") {
+	if reserved(h) {
 		return "", fmt.Errorf("field %q: header %s is set by the binding", field, h)
 	}
 	if p.typ == "object" || p.typ == "array" {

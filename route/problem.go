@@ -1,6 +1,7 @@
 package route
 
 import (
+	"cmp"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -56,18 +57,9 @@ func (e *FieldError) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &v); err != nil {
 		return err
 	}
-	e.Message = firstOf(v.Message, v.Detail)
-	e.Location = firstOf(v.Location, pointerPath(v.Pointer), v.Field, v.Path)
+	e.Message = cmp.Or(v.Message, v.Detail)
+	e.Location = cmp.Or(v.Location, pointerPath(v.Pointer), v.Field, v.Path)
 	return nil
-}
-
-func firstOf(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // pointerPath writes a JSON pointer ("#/items/2/sku" or "/items/2/sku")
@@ -109,7 +101,7 @@ func decodeProblem(contentType string, body []byte) *Problem {
 	if json.Unmarshal(body, &p) != nil {
 		return nil
 	}
-	p.message = firstOf(textOf(p.Message), textOf(p.Error))
+	p.message = cmp.Or(textOf(p.Message), textOf(p.Error))
 	pr := &p.Problem
 	if mt != "application/problem+json" && pr.Title == "" && pr.Detail == "" && pr.message == "" && len(pr.Errors) == 0 {
 		return nil

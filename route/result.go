@@ -2,6 +2,7 @@ package route
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -148,7 +149,7 @@ func unexpected(method, uri, id string, status int, h http.Header, body []byte) 
 func sentence(status int, h http.Header, body []byte, p *Problem) string {
 	var s string
 	if p != nil {
-		s = firstOf(p.Detail, p.Title, p.message)
+		s = cmp.Or(p.Detail, p.Title, p.message)
 	}
 	if s == "" && strings.HasPrefix(mediaType(bodyType(h, body)), "text/plain") {
 		line, _, _ := bytes.Cut(body, []byte{'\n'})
@@ -220,7 +221,7 @@ func fieldErrors(errs []FieldError) string {
 		if e.Location != "" {
 			b.WriteString(bound(oneLine(e.Location), 200) + ": ")
 		}
-		b.WriteString(bound(oneLine(firstOf(e.Message, "is not valid")), maxSentence))
+		b.WriteString(bound(oneLine(cmp.Or(e.Message, "is not valid")), maxSentence))
 	}
 	return b.String()
 }
