@@ -45,6 +45,9 @@ func TestLimits(t *testing.T) {
 		{"nesting within, conditions twice as deep", andNested(DefaultMaxDepth), ""},
 		{"nesting beyond, conditions twice as deep", andNested(DefaultMaxDepth + 1), "invalid filter: the filter nests deeper than 32 levels"},
 		{"nesting beyond", nested(DefaultMaxDepth + 1), "invalid filter: the filter nests deeper than 32 levels"},
+		// Nesting without brackets is bounded by the parser.
+		{"selections beyond", "stock" + strings.Repeat(".a", 100) + " > 1", "invalid filter: the filter nests deeper than 32 levels"},
+		{"invalid UTF-8", "name == \"\xff\"", "invalid filter: the filter is not valid UTF-8"},
 		{"parentheses beyond", strings.Repeat("(", 40) + "stock > 1" + strings.Repeat(")", 40), "invalid filter: the filter nests deeper than 32 levels"},
 	}
 	for _, tt := range tests {
