@@ -65,6 +65,10 @@ func (e *Env) compileError(expr string, errs []*cel.Error) error {
 		return e.refusal(problem, joinHints(hint, habits(expr)), col)
 	case strings.Contains(msg, "recursion"):
 		return e.refusal(fmt.Sprintf("the filter nests deeper than %d levels", e.limits.MaxDepth), "", col)
+	case strings.Contains(msg, "lookahead limit exceeded"):
+		// cel-go gave up recovering and knows no position (column 0).
+		return e.refusal("syntax error: the filter could not be read",
+			joinHints("check that brackets and quotes pair up; the conditional operator (? :) is not supported", habits(expr)), 0)
 	}
 	msg = strings.TrimPrefix(msg, "Syntax error: ")
 	if i := strings.Index(msg, " expecting {"); i >= 0 {

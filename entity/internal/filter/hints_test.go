@@ -36,6 +36,8 @@ func TestShapeBeforeParsing(t *testing.T) {
 	for _, tt := range []struct{ expr, want string }{
 		{`stock in [` + strings.Repeat("1,", 101) + `1]`, "invalid filter: the filter has a list of more than 100 items; split the filter or narrow it"},
 		{strings.Repeat("[", 33), "invalid filter: the filter nests deeper than 32 levels"},
+		{strings.Repeat("true ? ", 120) + "true" + strings.Repeat(" : false", 120),
+			"invalid filter: syntax error: the filter could not be read; check that brackets and quotes pair up; the conditional operator (? :) is not supported"},
 		{`name in ["` + strings.Repeat(",", 500) + `", "(((((((((((((((((((((((((((((((((((("]`, ""},
 		{`name in [r"\", "` + strings.Repeat(",", 200) + `"]`, ""},
 	} {
