@@ -139,6 +139,8 @@ func overloadError(msg string) (problem, hint string) {
 		hint = "null can only be tested with == null or != null"
 	case len(names) == 2 && names[1] == "null":
 		hint = "only a field that may be null can be compared with null"
+	case len(names) == 2 && names[1] == "unsigned integer":
+		hint = "write the integer without its u suffix, such as 5"
 	case len(names) == 2 && strings.HasPrefix(names[0], "number") && strings.HasPrefix(names[1], "integer"):
 		hint = "write the integer with a decimal point, such as 100.0"
 	case len(names) == 2 && strings.HasPrefix(names[0], "integer") && strings.HasPrefix(names[1], "number"):
@@ -159,8 +161,10 @@ func celTypeName(t string) string {
 		return celTypeName(strings.TrimSuffix(inner, ")")) + " or null"
 	}
 	switch t {
-	case "int", "uint":
+	case "int":
 		return "integer"
+	case "uint":
+		return "unsigned integer"
 	case "double":
 		return "number"
 	case "string":

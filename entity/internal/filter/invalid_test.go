@@ -25,6 +25,8 @@ var invalidTable = []struct {
 		"invalid filter: unknown function \"Contains\"; function names are case-sensitive: write contains"},
 	{"StartsWith", `name.StartsWith("x")`,
 		"invalid filter: unknown function \"StartsWith\"; function names are case-sensitive: write startsWith"},
+	{"unsigned equality", `stock == 5u`,
+		"invalid filter: == cannot be applied to integer or null and unsigned integer; write the integer without its u suffix, such as 5"},
 	{"field case", `Cost > 5.0`,
 		"invalid filter: unknown field \"Cost\"; did you mean \"cost\"?"},
 	{"field typo", `nmae == "x"`,
