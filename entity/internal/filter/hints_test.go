@@ -1,6 +1,8 @@
 package filter
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -49,5 +51,26 @@ func TestShapeBeforeParsing(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("%.60q:\n got %q\nwant %q", tt.expr, got, tt.want)
 		}
+	}
+}
+
+// TestFieldListBounded shows a refusal lists at most maxListedFields
+// fields and counts the rest, however wide the entity.
+func TestFieldListBounded(t *testing.T) {
+	fields := make([]Field, maxListedFields+5)
+	for i := range fields {
+		fields[i] = Field{Name: fmt.Sprintf("f%d", i), Type: Integer}
+	}
+	env, err := NewEnv(fields, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = env.Translate("nope > 1", SQLite, func(int) string { return "c" }, func(any, Type) string { return "?" })
+	var fe *Error
+	if !errors.As(err, &fe) {
+		t.Fatalf("Translate = %v, want a refusal", err)
+	}
+	if n := strings.Count(fe.Fields, "(integer)"); n != maxListedFields || !strings.HasSuffix(fe.Fields, " and 5 more") {
+		t.Errorf("the refusal lists %d fields: %q", n, fe.Fields)
 	}
 }
