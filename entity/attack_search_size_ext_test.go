@@ -20,29 +20,7 @@ func TestAttackSearchText(t *testing.T) {
 	for _, eng := range dbtest.Engines {
 		t.Run(eng.Name, func(t *testing.T) {
 			db := eng.Open(t)
-			for _, q := range productDDL[eng.Name] {
-				if _, err := db.Exec(q); err != nil {
-					t.Fatal(err)
-				}
-			}
-			engineOf := map[string]entity.Engine{"sqlite": entity.SQLite, "postgres": entity.PostgreSQL, "mysql": entity.MySQL}
-			e, err := entity.Of[Product]()
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := entity.CreateSearchIndex(t.Context(), db, engineOf[eng.Name], e, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv := quiet()
-			set, err := entity.NewSet(srv, db, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := set.Add(e, &entity.Options{Searcher: s}); err != nil {
-				t.Fatal(err)
-			}
-			c := serve(t, srv)
+			c := serveSearchable(t, db, entity.Engine(eng.Name), nil)
 			c.ok("create_product", `{"sku":"Zebra-1","name":"red hammer","tenant":"secretword"}`)
 			c.ok("create_product", `{"sku":"Zebra-2","name":"blue saw"}`)
 			before := checksum(t, db)
@@ -194,29 +172,7 @@ func TestAttackSearchInScope(t *testing.T) {
 	for _, eng := range dbtest.Engines {
 		t.Run(eng.Name, func(t *testing.T) {
 			db := eng.Open(t)
-			for _, q := range productDDL[eng.Name] {
-				if _, err := db.Exec(q); err != nil {
-					t.Fatal(err)
-				}
-			}
-			engineOf := map[string]entity.Engine{"sqlite": entity.SQLite, "postgres": entity.PostgreSQL, "mysql": entity.MySQL}
-			e, err := entity.Of[Product]()
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := entity.CreateSearchIndex(t.Context(), db, engineOf[eng.Name], e, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv := quiet()
-			set, err := entity.NewSet(srv, db, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := set.Add(e, &entity.Options{Searcher: s, Scope: tenantScope()}); err != nil {
-				t.Fatal(err)
-			}
-			c := serve(t, srv)
+			c := serveSearchable(t, db, entity.Engine(eng.Name), tenantScope())
 			a, b := *c, *c
 			a.tenant, b.tenant = "a", "b"
 			for i := range 3 {
@@ -281,4 +237,32 @@ func TestAttackSlowListTimesOut(t *testing.T) {
 			}
 		})
 	}
+}
+
+// serveSearchable creates the products' tables on db, of engine, with a
+// search index, and serves them within scope (nil for none).
+func serveSearchable(t *testing.T, db *sql.DB, engine entity.Engine, scope *entity.Scope) *client {
+	t.Helper()
+	for _, q := range productDDL[string(engine)] {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	e, err := entity.Of[Product]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := entity.CreateSearchIndex(t.Context(), db, engine, e, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := quiet()
+	set, err := entity.NewSet(srv, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := set.Add(e, &entity.Options{Searcher: s, Scope: scope}); err != nil {
+		t.Fatal(err)
+	}
+	return serve(t, srv)
 }

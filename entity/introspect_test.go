@@ -196,60 +196,62 @@ func shopModel(engine Engine) []*Entity {
 }
 
 func TestIntrospect(t *testing.T) {
-	for _, eng := range dbtest.Engines {
-		t.Run(eng.Name, func(t *testing.T) {
-			t.Parallel()
-			engine := Engine(eng.Name)
-			db := eng.Open(t)
-			execDDL(t, db, shopDDL[engine])
-			got, err := Introspect(t.Context(), db, engine, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(shopModel(engine), got); diff != "" {
-				t.Errorf("Introspect (-want +got):\n%s", diff)
-			}
-		})
-	}
+	forEachShop(t, func(t *testing.T, db *sql.DB, engine Engine) {
+		got, err := Introspect(t.Context(), db, engine, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(shopModel(engine), got); diff != "" {
+			t.Errorf("Introspect (-want +got):\n%s", diff)
+		}
+	})
 }
 
 func TestIntrospectOptions(t *testing.T) {
+	forEachShop(t, func(t *testing.T, db *sql.DB, engine Engine) {
+		schema := currentSchema(t, db, engine)
+		got, err := Introspect(t.Context(), db, engine, &IntrospectOptions{
+			Schema:         schema,
+			Tables:         []string{"products", "categories", "order items"},
+			ExcludeTables:  []string{"order items"},
+			ExcludeColumns: []string{"description", "products.created_at", "categories.name"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range got {
+			if e.Schema != schema {
+				t.Errorf("%s: Schema %q, want %q", e.Name, e.Schema, schema)
+			}
+			names = append(names, e.Name+":")
+			for _, f := range e.Fields {
+				names[len(names)-1] += " " + f.Name
+			}
+		}
+		want := []string{
+			"category: id",
+			"product: id sku name price in_stock category_id status released price_with_tax",
+		}
+		if diff := cmp.Diff(want, names); diff != "" {
+			t.Errorf("entities and fields (-want +got):\n%s", diff)
+		}
+		if len(got) > 0 && got[0].NaturalKey != "" {
+			t.Errorf("category's natural key is %q, but its column is excluded", got[0].NaturalKey)
+		}
+	})
+}
+
+// forEachShop runs f in parallel on each engine, in a fresh schema
+// holding the shop's tables.
+func forEachShop(t *testing.T, f func(t *testing.T, db *sql.DB, engine Engine)) {
 	for _, eng := range dbtest.Engines {
 		t.Run(eng.Name, func(t *testing.T) {
 			t.Parallel()
 			engine := Engine(eng.Name)
 			db := eng.Open(t)
 			execDDL(t, db, shopDDL[engine])
-			schema := currentSchema(t, db, engine)
-			got, err := Introspect(t.Context(), db, engine, &IntrospectOptions{
-				Schema:         schema,
-				Tables:         []string{"products", "categories", "order items"},
-				ExcludeTables:  []string{"order items"},
-				ExcludeColumns: []string{"description", "products.created_at", "categories.name"},
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var names []string
-			for _, e := range got {
-				if e.Schema != schema {
-					t.Errorf("%s: Schema %q, want %q", e.Name, e.Schema, schema)
-				}
-				names = append(names, e.Name+":")
-				for _, f := range e.Fields {
-					names[len(names)-1] += " " + f.Name
-				}
-			}
-			want := []string{
-				"category: id",
-				"product: id sku name price in_stock category_id status released price_with_tax",
-			}
-			if diff := cmp.Diff(want, names); diff != "" {
-				t.Errorf("entities and fields (-want +got):\n%s", diff)
-			}
-			if got[0].NaturalKey != "" {
-				t.Errorf("category's natural key is %q, but its column is excluded", got[0].NaturalKey)
-			}
+			f(t, db, engine)
 		})
 	}
 }
@@ -322,22 +324,16 @@ func TestIntrospectNameCollisions(t *testing.T) {
 }
 
 func TestIntrospectMissing(t *testing.T) {
-	for _, eng := range dbtest.Engines {
-		t.Run(eng.Name, func(t *testing.T) {
-			t.Parallel()
-			engine := Engine(eng.Name)
-			db := eng.Open(t)
-			execDDL(t, db, shopDDL[engine])
-			_, err := Introspect(t.Context(), db, engine, &IntrospectOptions{Schema: "no_such_schema_x"})
-			if want := `entity: no schema "no_such_schema_x"`; err == nil || err.Error() != want {
-				t.Errorf("Introspect of a missing schema: %v, want %q", err, want)
-			}
-			_, err = Introspect(t.Context(), db, engine, &IntrospectOptions{Tables: []string{"products", "prodcuts"}})
-			if want := `entity: no table or view "prodcuts" to introspect`; err == nil || err.Error() != want {
-				t.Errorf("Introspect of a missing table: %v, want %q", err, want)
-			}
-		})
-	}
+	forEachShop(t, func(t *testing.T, db *sql.DB, engine Engine) {
+		_, err := Introspect(t.Context(), db, engine, &IntrospectOptions{Schema: "no_such_schema_x"})
+		if want := `entity: no schema "no_such_schema_x"`; err == nil || err.Error() != want {
+			t.Errorf("Introspect of a missing schema: %v, want %q", err, want)
+		}
+		_, err = Introspect(t.Context(), db, engine, &IntrospectOptions{Tables: []string{"products", "prodcuts"}})
+		if want := `entity: no table or view "prodcuts" to introspect`; err == nil || err.Error() != want {
+			t.Errorf("Introspect of a missing table: %v, want %q", err, want)
+		}
+	})
 }
 
 // fieldSummary is "name type nullable generated default" per field.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ferry-mcp/ferry/entity"
+	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -181,51 +182,35 @@ func TestListFilter(t *testing.T) {
 }
 
 func TestSearch(t *testing.T) {
-	forEachEngine(t, func(t *testing.T, db *sql.DB) {
-		srv := quiet()
-		engineOf := map[string]entity.Engine{"sqlite": entity.SQLite, "postgres": entity.PostgreSQL, "mysql": entity.MySQL}
-		eng := engineOf[t.Name()[len("TestSearch/"):]]
-		e, err := entity.Of[Product]()
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := entity.CreateSearchIndex(t.Context(), db, eng, e, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		set, err := entity.NewSet(srv, db, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := set.Add(e, &entity.Options{Searcher: s}); err != nil {
-			t.Fatal(err)
-		}
-		c := serve(t, srv)
-		for _, p := range []string{`{"sku":"S-1","name":"red hammer"}`, `{"sku":"S-2","name":"blue hammer"}`, `{"sku":"S-3","name":"red saw"}`} {
-			c.ok("create_product", p)
-		}
-		p := listOf(t, c.ok("list_products", `{"search":"saw"}`))
-		if d := cmp.Diff([]string{"S-3"}, skus(p)); d != "" || *p.Paging.TotalCount != 1 {
-			t.Errorf("search saw (-want +got):\n%s %+v", d, p.Paging)
-		}
-		p = listOf(t, c.ok("list_products", `{"search":"hammer","orderBy":"sku desc","top":1}`))
-		if d := cmp.Diff([]string{"S-2"}, skus(p)); d != "" || *p.Paging.TotalCount != 2 || !p.Paging.HasMore {
-			t.Errorf("search hammer (-want +got):\n%s %+v", d, p.Paging)
-		}
-		p = listOf(t, c.ok("list_products", `{"search":"hammer","top":1,"filter":"sku != \"S-1\""}`))
-		if d := cmp.Diff([]string{"S-2"}, skus(p)); d != "" || *p.Paging.TotalCount != 1 {
-			t.Errorf("search with a filter (-want +got):\n%s %+v", d, p.Paging)
-		}
-		for _, nasty := range []string{`don't`, `multi-agent`, `"`, `*`, `a' OR 1=1 --`, `NEAR(`} {
-			r := c.call("list_products", fmt.Sprintf(`{"search":%q}`, nasty))
-			if r.IsError && !strings.HasPrefix(r.text(), "invalid: search") {
-				t.Errorf("search %q = %q", nasty, r.text())
+	for _, eng := range dbtest.Engines {
+		t.Run(eng.Name, func(t *testing.T) {
+			c := serveSearchable(t, eng.Open(t), entity.Engine(eng.Name), nil)
+			for _, p := range []string{`{"sku":"S-1","name":"red hammer"}`, `{"sku":"S-2","name":"blue hammer"}`, `{"sku":"S-3","name":"red saw"}`} {
+				c.ok("create_product", p)
 			}
-		}
-		if got := c.refused("list_products", `{"search":"   "}`); got != "invalid: search: search needs at least one word" {
-			t.Errorf("empty search = %q", got)
-		}
-	})
+			p := listOf(t, c.ok("list_products", `{"search":"saw"}`))
+			if d := cmp.Diff([]string{"S-3"}, skus(p)); d != "" || *p.Paging.TotalCount != 1 {
+				t.Errorf("search saw (-want +got):\n%s %+v", d, p.Paging)
+			}
+			p = listOf(t, c.ok("list_products", `{"search":"hammer","orderBy":"sku desc","top":1}`))
+			if d := cmp.Diff([]string{"S-2"}, skus(p)); d != "" || *p.Paging.TotalCount != 2 || !p.Paging.HasMore {
+				t.Errorf("search hammer (-want +got):\n%s %+v", d, p.Paging)
+			}
+			p = listOf(t, c.ok("list_products", `{"search":"hammer","top":1,"filter":"sku != \"S-1\""}`))
+			if d := cmp.Diff([]string{"S-2"}, skus(p)); d != "" || *p.Paging.TotalCount != 1 {
+				t.Errorf("search with a filter (-want +got):\n%s %+v", d, p.Paging)
+			}
+			for _, nasty := range []string{`don't`, `multi-agent`, `"`, `*`, `a' OR 1=1 --`, `NEAR(`} {
+				r := c.call("list_products", fmt.Sprintf(`{"search":%q}`, nasty))
+				if r.IsError && !strings.HasPrefix(r.text(), "invalid: search") {
+					t.Errorf("search %q = %q", nasty, r.text())
+				}
+			}
+			if got := c.refused("list_products", `{"search":"   "}`); got != "invalid: search: search needs at least one word" {
+				t.Errorf("empty search = %q", got)
+			}
+		})
+	}
 }
 
 func TestResultBytesBound(t *testing.T) {

@@ -91,9 +91,16 @@ func search(t *testing.T, engine Engine, db *sql.DB, e *Entity, s Searcher, alia
 		from, id = from+" "+searchIdent(engine, alias), searchIdent(engine, alias)+".id"
 	}
 	q := "SELECT " + id + " FROM " + from + " WHERE " + cond + " ORDER BY " + rank + ", " + id
-	rows, err := db.QueryContext(t.Context(), q, args...)
+	return queryIDs(t.Context(), t, db, q, args...), nil
+}
+
+// queryIDs runs q and returns the integers of its one column, in order
+// (an empty slice, not nil, for no rows).
+func queryIDs(ctx context.Context, t *testing.T, db *sql.DB, q string, args ...any) []int {
+	t.Helper()
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
-		t.Fatalf("search %q: %s: %v", text, q, err)
+		t.Fatalf("%s: %v", q, err)
 	}
 	defer rows.Close()
 	ids := []int{}
@@ -105,9 +112,9 @@ func search(t *testing.T, engine Engine, db *sql.DB, e *Entity, s Searcher, alia
 		ids = append(ids, n)
 	}
 	if err := rows.Err(); err != nil {
-		t.Fatalf("search %q: %s: %v", text, q, err)
+		t.Fatalf("%s: %v", q, err)
 	}
-	return ids, nil
+	return ids
 }
 
 // countSearch counts the rows of a search with the searcher's Condition,
@@ -531,22 +538,7 @@ func TestFTS5RankScales(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	rows, err := db.QueryContext(ctx, "SELECT t.id FROM products t WHERE "+cond+" ORDER BY "+rank+", t.id LIMIT 3", args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var ids []int
-	for rows.Next() {
-		var id int
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatalf("ranking 20,000 matches: %v", err)
-	}
+	ids := queryIDs(ctx, t, db, "SELECT t.id FROM products t WHERE "+cond+" ORDER BY "+rank+", t.id LIMIT 3", args...)
 	if diff := cmp.Diff([]int{1000, 2000, 3000}, ids); diff != "" {
 		t.Errorf("best matches (-want +got):\n%s", diff)
 	}

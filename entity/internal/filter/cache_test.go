@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// TestCacheBounded shows the cache keeps at most two generations however
-// many distinct filters arrive, and that a cached filter translates as a
-// fresh one does.
+// TestCacheBounded shows a translated filter is cached, the cache keeps
+// at most two generations however many distinct filters arrive, and a
+// cached filter translates as a fresh one does.
 func TestCacheBounded(t *testing.T) {
 	env := fixtureEnv(t)
 	translate := func(expr string) string {
@@ -21,6 +21,9 @@ func TestCacheBounded(t *testing.T) {
 		return fmt.Sprint(sql, args)
 	}
 	first := translate(`stock > 5 && name.contains("x")`)
+	if _, ok := env.cache.get(`stock > 5 && name.contains("x")`); !ok {
+		t.Fatal("a translated filter is not in the cache")
+	}
 	for i := range 5 * cacheSize {
 		translate(fmt.Sprintf("stock > %d", i))
 	}

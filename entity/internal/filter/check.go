@@ -65,6 +65,10 @@ func (e *Env) compileError(expr string, errs []*cel.Error) error {
 		return e.refusal(problem, joinHints(hint, habits(expr)), col)
 	case strings.Contains(msg, "recursion"):
 		return e.refusal(fmt.Sprintf("the filter nests deeper than %d levels", e.limits.MaxDepth), "", col)
+	case strings.Contains(msg, "lookahead limit exceeded"):
+		// cel-go gave up recovering and knows no position (column 0).
+		return e.refusal("syntax error: the filter could not be read",
+			joinHints("check that brackets and quotes pair up; the conditional operator (? :) is not supported", habits(expr)), 0)
 	}
 	msg = strings.TrimPrefix(msg, "Syntax error: ")
 	if i := strings.Index(msg, " expecting {"); i >= 0 {
@@ -135,6 +139,8 @@ func overloadError(msg string) (problem, hint string) {
 		hint = "null can only be tested with == null or != null"
 	case len(names) == 2 && names[1] == "null":
 		hint = "only a field that may be null can be compared with null"
+	case len(names) == 2 && names[1] == "unsigned integer":
+		hint = "write the integer without its u suffix, such as 5"
 	case len(names) == 2 && strings.HasPrefix(names[0], "number") && strings.HasPrefix(names[1], "integer"):
 		hint = "write the integer with a decimal point, such as 100.0"
 	case len(names) == 2 && strings.HasPrefix(names[0], "integer") && strings.HasPrefix(names[1], "number"):
@@ -155,8 +161,10 @@ func celTypeName(t string) string {
 		return celTypeName(strings.TrimSuffix(inner, ")")) + " or null"
 	}
 	switch t {
-	case "int", "uint":
+	case "int":
 		return "integer"
+	case "uint":
+		return "unsigned integer"
 	case "double":
 		return "number"
 	case "string":

@@ -91,8 +91,10 @@ type Limits struct {
 	// MaxLength is the longest expression in bytes. If zero, defaults to
 	// [DefaultMaxLength].
 	MaxLength int
-	// MaxDepth is the deepest nesting of the expression (parentheses,
-	// operators). If zero, defaults to [DefaultMaxDepth].
+	// MaxDepth is the deepest nesting of the expression's parentheses,
+	// brackets and braces; what nests without them (a.b.c) is bounded
+	// by the parser a few levels deeper. If zero, defaults to
+	// [DefaultMaxDepth].
 	MaxDepth int
 	// MaxComparisons is the most comparisons, in tests and string
 	// matches one expression may hold. If zero, defaults to

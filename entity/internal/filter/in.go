@@ -132,8 +132,8 @@ func (t *translator) match(x ast.Expr, fn string, c ast.CallExpr) error {
 	if !ok {
 		return t.refuse(x, fn+"() of "+describe(c.Args()[0])+" is not supported", fn+`() takes a quoted literal, such as name.`+fn+`("x")`)
 	}
-	if strings.IndexByte(s, 0) >= 0 {
-		return t.refuse(x, "text literals cannot hold the NUL character (\\x00)", "")
+	if err := t.nulFree(x, s); err != nil {
+		return err
 	}
 	if err := t.count(x); err != nil {
 		return err

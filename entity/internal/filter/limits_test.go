@@ -27,6 +27,9 @@ func TestLimits(t *testing.T) {
 	nested := func(n int) string {
 		return strings.Repeat("!(", n) + "stock > 1" + strings.Repeat(")", n)
 	}
+	andNested := func(n int) string {
+		return strings.Repeat("!(active && ", n) + "stock > 1" + strings.Repeat(")", n)
+	}
 	tests := []struct {
 		name, expr, want string
 	}{
@@ -37,7 +40,14 @@ func TestLimits(t *testing.T) {
 		{"comparisons at the limit", comparisons(DefaultMaxComparisons), ""},
 		{"comparisons beyond", comparisons(DefaultMaxComparisons + 1), "invalid filter: the expression makes more than 50 comparisons; use in [...] for a list of values"},
 		{"nesting within", nested(20), ""},
+		// Each level is one parenthesis but two conditions deep: the
+		// bound counts what the reader sees.
+		{"nesting within, conditions twice as deep", andNested(DefaultMaxDepth), ""},
+		{"nesting beyond, conditions twice as deep", andNested(DefaultMaxDepth + 1), "invalid filter: the filter nests deeper than 32 levels"},
 		{"nesting beyond", nested(DefaultMaxDepth + 1), "invalid filter: the filter nests deeper than 32 levels"},
+		// Nesting without brackets is bounded by the parser.
+		{"selections beyond", "stock" + strings.Repeat(".a", 100) + " > 1", "invalid filter: the filter nests deeper than 32 levels"},
+		{"invalid UTF-8", "name == \"\xff\"", "invalid filter: the filter is not valid UTF-8"},
 		{"parentheses beyond", strings.Repeat("(", 40) + "stock > 1" + strings.Repeat(")", 40), "invalid filter: the filter nests deeper than 32 levels"},
 	}
 	for _, tt := range tests {

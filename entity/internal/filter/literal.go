@@ -50,10 +50,8 @@ func (t *translator) literal(x ast.Expr) (literal, error) {
 		case types.Double:
 			return literal{kind: litDouble, f: float64(v)}, nil
 		case types.String:
-			if strings.IndexByte(string(v), 0) >= 0 {
-				// PostgreSQL text cannot hold NUL, and binding it is an
-				// SQL error there: refuse it on every engine alike.
-				return literal{}, t.refuse(x, "text literals cannot hold the NUL character (\\x00)", "")
+			if err := t.nulFree(x, string(v)); err != nil {
+				return literal{}, err
 			}
 			return literal{kind: litString, s: string(v)}, nil
 		}
@@ -69,6 +67,16 @@ func (t *translator) literal(x ast.Expr) (literal, error) {
 		return literal{}, t.refuse(x, describe(x)+" is not supported in filters", hintFor(x))
 	}
 	return literal{}, t.refuse(x, describe(x)+" is not a literal", "compare a field with a literal value, such as cost > 100")
+}
+
+// nulFree refuses a text literal x holding NUL: PostgreSQL text cannot
+// hold it, and binding it is an SQL error there, so every engine refuses
+// it alike.
+func (t *translator) nulFree(x ast.Expr, s string) error {
+	if strings.IndexByte(s, 0) >= 0 {
+		return t.refuse(x, "text literals cannot hold the NUL character (\\x00)", "")
+	}
+	return nil
 }
 
 // timeLiteral reads timestamp("RFC 3339") or date("YYYY-MM-DD").

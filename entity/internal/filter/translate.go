@@ -30,7 +30,7 @@ func (e *Env) Translate(expr string, engine Engine, column func(i int) string, b
 		return "", err
 	}
 	t := &translator{env: e, engine: engine, column: column, bind: bind, info: checked.SourceInfo()}
-	if err := t.condition(checked.Expr(), 1); err != nil {
+	if err := t.condition(checked.Expr()); err != nil {
 		return "", err
 	}
 	return t.sql.String(), nil
@@ -47,11 +47,9 @@ type translator struct {
 	comparisons int
 }
 
-// condition writes the SQL of a boolean expression.
-func (t *translator) condition(x ast.Expr, depth int) error {
-	if depth > t.env.limits.MaxDepth {
-		return t.refuse(x, fmt.Sprintf("the expression nests deeper than %d levels", t.env.limits.MaxDepth), "")
-	}
+// condition writes the SQL of a boolean expression. Its nesting is
+// bounded before parsing (see shape) and by the parser's recursion limit.
+func (t *translator) condition(x ast.Expr) error {
 	switch x.Kind() {
 	case ast.LiteralKind:
 		if b, ok := x.AsLiteral().Value().(bool); ok {
@@ -63,20 +61,20 @@ func (t *translator) condition(x ast.Expr, depth int) error {
 			return t.boolField(x, r)
 		}
 	case ast.CallKind:
-		return t.call(x, depth)
+		return t.call(x)
 	}
 	return t.refuse(x, describe(x)+" is not a condition", "compare a field with a literal, such as cost > 100")
 }
 
 // call writes the SQL of an operator or function call.
-func (t *translator) call(x ast.Expr, depth int) error {
+func (t *translator) call(x ast.Expr) error {
 	c := x.AsCall()
 	switch fn := c.FunctionName(); fn {
 	case operators.LogicalAnd, operators.LogicalOr:
-		return t.logical(c, fn, depth)
+		return t.logical(c, fn)
 	case operators.LogicalNot:
 		t.sql.WriteString("NOT ")
-		return t.parenthesized(c.Args()[0], depth)
+		return t.parenthesized(c.Args()[0])
 	case operators.Equals, operators.NotEquals, operators.Less, operators.LessEquals,
 		operators.Greater, operators.GreaterEquals:
 		return t.comparison(x, fn, c.Args()[0], c.Args()[1])
@@ -89,7 +87,7 @@ func (t *translator) call(x ast.Expr, depth int) error {
 }
 
 // logical writes a && or || chain.
-func (t *translator) logical(c ast.CallExpr, fn string, depth int) error {
+func (t *translator) logical(c ast.CallExpr, fn string) error {
 	sep := " AND "
 	if fn == operators.LogicalOr {
 		sep = " OR "
@@ -101,9 +99,9 @@ func (t *translator) logical(c ast.CallExpr, fn string, depth int) error {
 		var err error
 		if arg.Kind() == ast.CallKind && arg.AsCall().FunctionName() == fn {
 			// a && b && c needs no parentheses around a && b.
-			err = t.logical(arg.AsCall(), fn, depth+1)
+			err = t.logical(arg.AsCall(), fn)
 		} else {
-			err = t.parenthesized(arg, depth)
+			err = t.parenthesized(arg)
 		}
 		if err != nil {
 			return err
@@ -112,9 +110,9 @@ func (t *translator) logical(c ast.CallExpr, fn string, depth int) error {
 	return nil
 }
 
-func (t *translator) parenthesized(x ast.Expr, depth int) error {
+func (t *translator) parenthesized(x ast.Expr) error {
 	t.sql.WriteByte('(')
-	if err := t.condition(x, depth+1); err != nil {
+	if err := t.condition(x); err != nil {
 		return err
 	}
 	t.sql.WriteByte(')')
