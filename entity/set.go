@@ -129,12 +129,13 @@ type table struct {
 	e       *Entity
 	o       *Options
 	d       dialect
-	key     *Field // nil for none
-	natural *Field // nil for none
-	scope   *Field // nil for none
-	from    string // quoted table, with its alias t
-	into    string // quoted table
-	cols    string // quoted, qualified columns, in field order
+	key     *Field   // nil for none
+	natural *Field   // nil for none
+	scope   *Field   // nil for none
+	from    string   // quoted table, with its alias t
+	into    string   // quoted table
+	cols    string   // quoted, qualified columns, in field order
+	members [][]byte // each field's JSON member name and colon, in field order
 	filter  *filter.Env
 	fidx    []*Field // the filter environment's fields
 	maxRes  int
@@ -165,8 +166,10 @@ func (s *Set) newTable(in *Entity, o *Options) (*table, error) {
 	}
 	t.from = t.into + " AS " + alias
 	cols := make([]string, len(e.Fields))
+	t.members = make([][]byte, len(e.Fields))
 	for i, f := range e.Fields {
 		cols[i] = t.col(f)
+		t.members[i] = append(appendString(nil, f.Name), ':')
 	}
 	t.cols = strings.Join(cols, ", ")
 	return t, t.newFilter()

@@ -100,15 +100,15 @@ func (t *table) scanRows(rows *sql.Rows, b []byte, limit, maxBytes int) ([]byte,
 	return b, n, false, rows.Close()
 }
 
-// appendRecord appends one record's JSON object, fields in order.
+// appendRecord appends one record's JSON object, fields in order, their
+// member names quoted once, at registration.
 func (t *table) appendRecord(b []byte, vals []any) []byte {
 	b = append(b, '{')
 	for i, f := range t.e.Fields {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, f.Name)
-		b = append(b, ':')
+		b = append(b, t.members[i]...)
 		b = appendValue(b, f.Type, vals[i])
 	}
 	return append(b, '}')
