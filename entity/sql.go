@@ -3,6 +3,7 @@ package entity
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -135,18 +136,9 @@ func (t *table) selectOne(ctx context.Context, tx Querier, w *where, q *query) (
 		return nil, nil, false, err
 	}
 	if t.key != nil {
-		key = vals[slicesIndex(t.e.Fields, t.key)]
+		key = vals[slices.Index(t.e.Fields, t.key)]
 	}
 	return t.appendRecord(nil, vals), key, true, rows.Close()
-}
-
-func slicesIndex(fs []*Field, f *Field) int {
-	for i, x := range fs {
-		if x == f {
-			return i
-		}
-	}
-	return -1
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
