@@ -122,7 +122,7 @@ func searchColumns(e *Entity, names []string) (cols, fields []string, err error)
 		return nil, nil, fmt.Errorf("entity: %s has no searchable fields; name them in SearchIndexOptions.Fields", e.Table)
 	}
 	for _, n := range names {
-		f := fieldNamed(e, n)
+		f := e.Field(n)
 		switch {
 		case f == nil:
 			return nil, nil, fmt.Errorf("entity: %s has no field %q to index", e.Table, n)
@@ -133,15 +133,6 @@ func searchColumns(e *Entity, names []string) (cols, fields []string, err error)
 		fields = append(fields, f.Name)
 	}
 	return cols, fields, nil
-}
-
-func fieldNamed(e *Entity, name string) *Field {
-	for _, f := range e.Fields {
-		if f.Name == name {
-			return f
-		}
-	}
-	return nil
 }
 
 // fieldsOfColumns maps index columns to e's field names, in the index's
