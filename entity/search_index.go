@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -65,7 +66,7 @@ func CreateSearchIndex(ctx context.Context, db Querier, engine Engine, e *Entity
 		return nil, err
 	}
 	if found != nil {
-		if have := searcherFields(found); !equalStrings(have, fields) {
+		if have := searcherFields(found); !slices.Equal(have, fields) {
 			return nil, fmt.Errorf("entity: %s already has a search index, over %s", e.Table, strings.Join(have, ", "))
 		}
 		return found, nil
@@ -160,18 +161,6 @@ func searcherFields(s Searcher) []string {
 		return s.Fields
 	}
 	return nil
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // searchWords checks a search text and splits it into words at white
