@@ -141,11 +141,8 @@ func searchColumns(e *Entity, names []string) (cols, fields []string, err error)
 func fieldsOfColumns(e *Entity, cols []string) []string {
 	var names []string
 	for _, c := range cols {
-		for _, f := range e.Fields {
-			if f.Column == c {
-				names = append(names, f.Name)
-				break
-			}
+		if f := fieldOfColumn(e, c); f != nil {
+			names = append(names, f.Name)
 		}
 	}
 	return names
