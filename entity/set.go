@@ -136,6 +136,8 @@ type table struct {
 	into    string   // quoted table
 	cols    string   // quoted, qualified columns, in field order
 	members [][]byte // each field's JSON member name and colon, in field order
+	ties    []string // the tiebreak's ORDER BY terms
+	order   string   // the ORDER BY clause of a list with no orderBy nor search
 	filter  *filter.Env
 	fidx    []*Field // the filter environment's fields
 	maxRes  int
@@ -172,6 +174,7 @@ func (s *Set) newTable(in *Entity, o *Options) (*table, error) {
 		t.members[i] = append(appendString(nil, f.Name), ':')
 	}
 	t.cols = strings.Join(cols, ", ")
+	t.initOrder()
 	return t, t.newFilter()
 }
 
