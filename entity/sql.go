@@ -72,11 +72,7 @@ func (t *table) equals(q *query, f *Field, col string, v any) string {
 // for no bound), though always one. It returns the records read and
 // whether rows remained.
 func (t *table) scanRows(rows *sql.Rows, b []byte, limit, maxBytes int) ([]byte, int, bool, error) {
-	vals := make([]any, len(t.e.Fields))
-	ptrs := make([]any, len(vals))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
+	vals, ptrs := scanTargets(len(t.e.Fields))
 	n := 0
 	for rows.Next() {
 		if n == limit {
@@ -99,6 +95,15 @@ func (t *table) scanRows(rows *sql.Rows, b []byte, limit, maxBytes int) ([]byte,
 		return b, n, false, err
 	}
 	return b, n, false, rows.Close()
+}
+
+// scanTargets is n values and, for rows.Scan, pointers to them.
+func scanTargets(n int) (vals, ptrs []any) {
+	vals, ptrs = make([]any, n), make([]any, n)
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	return vals, ptrs
 }
 
 // appendRecord appends one record's JSON object, fields in order, their
@@ -124,11 +129,7 @@ func (t *table) selectOne(ctx context.Context, tx Querier, w *where, q *query) (
 		return nil, nil, false, err
 	}
 	defer rows.Close()
-	vals := make([]any, len(t.e.Fields))
-	ptrs := make([]any, len(vals))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
+	vals, ptrs := scanTargets(len(t.e.Fields))
 	if !rows.Next() {
 		return nil, nil, false, rows.Err()
 	}
