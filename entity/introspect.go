@@ -98,7 +98,7 @@ func Introspect(ctx context.Context, db Querier, engine Engine, opts *Introspect
 			return nil, err
 		}
 		for _, name := range searcherFields(s) {
-			fieldNamed(e, name).Searchable = true
+			e.Field(name).Searchable = true
 		}
 	}
 	return entities, nil
@@ -305,7 +305,7 @@ func buildReferences(e *Entity, t *rawTable, byTable map[string]*Entity) {
 		}
 		var to *Field
 		if refCol == "" {
-			to = fieldNamed(target, target.Key)
+			to = target.Field(target.Key)
 		} else {
 			to = fieldOfColumn(target, refCol)
 		}

@@ -60,6 +60,9 @@ func (t *table) orderError(problem string) error {
 // search's rank (best first), then the key (or every field, for an entity
 // with no key) so that pages never overlap.
 func (t *table) orderSQL(terms []orderTerm, rank string) string {
+	if len(terms) == 0 && rank == "" {
+		return t.order
+	}
 	var parts []string
 	keyed := false
 	for _, o := range terms {
@@ -77,9 +80,16 @@ func (t *table) orderSQL(terms []orderTerm, rank string) string {
 		parts = append(parts, rank)
 		fallthrough
 	default:
-		parts = append(parts, t.tiebreak()...)
+		parts = append(parts, t.ties...)
 	}
 	return " ORDER BY " + strings.Join(parts, ", ")
+}
+
+// initOrder writes, once, the tiebreak and the ORDER BY clause of a list
+// with neither orderBy nor search.
+func (t *table) initOrder() {
+	t.ties = t.tiebreak()
+	t.order = " ORDER BY " + strings.Join(t.ties, ", ")
 }
 
 // tiebreak orders rows that tie on everything else: by key, or by every

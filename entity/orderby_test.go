@@ -10,7 +10,9 @@ func orderTable(t testing.TB) *table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &table{e: e, d: pgDialect{}, key: e.Field("id"), o: &Options{}}
+	tb := &table{e: e, d: pgDialect{}, key: e.Field("id"), o: &Options{}}
+	tb.initOrder()
+	return tb
 }
 
 func TestParseOrder(t *testing.T) {
@@ -24,6 +26,9 @@ func TestParseOrder(t *testing.T) {
 	}
 	if got := tb.orderSQL(nil, "rank"); got != ` ORDER BY rank, t."id"` {
 		t.Errorf("orderSQL with a rank = %s", got)
+	}
+	if got := tb.orderSQL(nil, ""); got != ` ORDER BY t."id"` {
+		t.Errorf("orderSQL with neither = %s", got)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/entity/internal/filter"
@@ -168,7 +169,7 @@ func (t *table) list(ctx context.Context, req *ferry.CallToolRequest) (*ferry.To
 		return nil, invalidField("top", "must be from 1 to %d, got %d", MaxTop, in.Top)
 	case in.Skip < 0:
 		return nil, invalidField("skip", "must be at least 0, got %d", in.Skip)
-	case len([]rune(in.Search)) > MaxSearchText:
+	case utf8.RuneCountInString(in.Search) > MaxSearchText:
 		return nil, invalidField("search", "must be at most %d characters", MaxSearchText)
 	}
 	order, err := t.parseOrder(in.OrderBy)

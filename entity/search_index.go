@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -65,7 +66,7 @@ func CreateSearchIndex(ctx context.Context, db Querier, engine Engine, e *Entity
 		return nil, err
 	}
 	if found != nil {
-		if have := searcherFields(found); !equalStrings(have, fields) {
+		if have := searcherFields(found); !slices.Equal(have, fields) {
 			return nil, fmt.Errorf("entity: %s already has a search index, over %s", e.Table, strings.Join(have, ", "))
 		}
 		return found, nil
@@ -122,7 +123,7 @@ func searchColumns(e *Entity, names []string) (cols, fields []string, err error)
 		return nil, nil, fmt.Errorf("entity: %s has no searchable fields; name them in SearchIndexOptions.Fields", e.Table)
 	}
 	for _, n := range names {
-		f := fieldNamed(e, n)
+		f := e.Field(n)
 		switch {
 		case f == nil:
 			return nil, nil, fmt.Errorf("entity: %s has no field %q to index", e.Table, n)
@@ -135,25 +136,13 @@ func searchColumns(e *Entity, names []string) (cols, fields []string, err error)
 	return cols, fields, nil
 }
 
-func fieldNamed(e *Entity, name string) *Field {
-	for _, f := range e.Fields {
-		if f.Name == name {
-			return f
-		}
-	}
-	return nil
-}
-
 // fieldsOfColumns maps index columns to e's field names, in the index's
 // order, skipping columns e leaves out.
 func fieldsOfColumns(e *Entity, cols []string) []string {
 	var names []string
 	for _, c := range cols {
-		for _, f := range e.Fields {
-			if f.Column == c {
-				names = append(names, f.Name)
-				break
-			}
+		if f := fieldOfColumn(e, c); f != nil {
+			names = append(names, f.Name)
 		}
 	}
 	return names
@@ -169,18 +158,6 @@ func searcherFields(s Searcher) []string {
 		return s.Fields
 	}
 	return nil
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // searchWords checks a search text and splits it into words at white

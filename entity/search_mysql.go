@@ -47,7 +47,7 @@ func (s *MySQLSearcher) match(e *Entity, alias, text string) (func(func(any) str
 	q := searchQualifier(MySQL, e, alias)
 	cols := make([]string, len(s.Fields))
 	for i, name := range s.Fields {
-		f := fieldNamed(e, name)
+		f := e.Field(name)
 		if f == nil {
 			return nil, fmt.Errorf("entity: %s has no field %q to search", e.Table, name)
 		}

@@ -129,12 +129,15 @@ type table struct {
 	e       *Entity
 	o       *Options
 	d       dialect
-	key     *Field // nil for none
-	natural *Field // nil for none
-	scope   *Field // nil for none
-	from    string // quoted table, with its alias t
-	into    string // quoted table
-	cols    string // quoted, qualified columns, in field order
+	key     *Field   // nil for none
+	natural *Field   // nil for none
+	scope   *Field   // nil for none
+	from    string   // quoted table, with its alias t
+	into    string   // quoted table
+	cols    string   // quoted, qualified columns, in field order
+	members [][]byte // each field's JSON member name and colon, in field order
+	ties    []string // the tiebreak's ORDER BY terms
+	order   string   // the ORDER BY clause of a list with no orderBy nor search
 	filter  *filter.Env
 	fidx    []*Field // the filter environment's fields
 	maxRes  int
@@ -165,10 +168,13 @@ func (s *Set) newTable(in *Entity, o *Options) (*table, error) {
 	}
 	t.from = t.into + " AS " + alias
 	cols := make([]string, len(e.Fields))
+	t.members = make([][]byte, len(e.Fields))
 	for i, f := range e.Fields {
 		cols[i] = t.col(f)
+		t.members[i] = append(appendString(nil, f.Name), ':')
 	}
 	t.cols = strings.Join(cols, ", ")
+	t.initOrder()
 	return t, t.newFilter()
 }
 

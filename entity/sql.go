@@ -3,6 +3,7 @@ package entity
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -71,11 +72,7 @@ func (t *table) equals(q *query, f *Field, col string, v any) string {
 // for no bound), though always one. It returns the records read and
 // whether rows remained.
 func (t *table) scanRows(rows *sql.Rows, b []byte, limit, maxBytes int) ([]byte, int, bool, error) {
-	vals := make([]any, len(t.e.Fields))
-	ptrs := make([]any, len(vals))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
+	vals, ptrs := scanTargets(len(t.e.Fields))
 	n := 0
 	for rows.Next() {
 		if n == limit {
@@ -100,15 +97,24 @@ func (t *table) scanRows(rows *sql.Rows, b []byte, limit, maxBytes int) ([]byte,
 	return b, n, false, rows.Close()
 }
 
-// appendRecord appends one record's JSON object, fields in order.
+// scanTargets is n values and, for rows.Scan, pointers to them.
+func scanTargets(n int) (vals, ptrs []any) {
+	vals, ptrs = make([]any, n), make([]any, n)
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	return vals, ptrs
+}
+
+// appendRecord appends one record's JSON object, fields in order, their
+// member names quoted once, at registration.
 func (t *table) appendRecord(b []byte, vals []any) []byte {
 	b = append(b, '{')
 	for i, f := range t.e.Fields {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, f.Name)
-		b = append(b, ':')
+		b = append(b, t.members[i]...)
 		b = appendValue(b, f.Type, vals[i])
 	}
 	return append(b, '}')
@@ -123,11 +129,7 @@ func (t *table) selectOne(ctx context.Context, tx Querier, w *where, q *query) (
 		return nil, nil, false, err
 	}
 	defer rows.Close()
-	vals := make([]any, len(t.e.Fields))
-	ptrs := make([]any, len(vals))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
+	vals, ptrs := scanTargets(len(t.e.Fields))
 	if !rows.Next() {
 		return nil, nil, false, rows.Err()
 	}
@@ -135,18 +137,9 @@ func (t *table) selectOne(ctx context.Context, tx Querier, w *where, q *query) (
 		return nil, nil, false, err
 	}
 	if t.key != nil {
-		key = vals[slicesIndex(t.e.Fields, t.key)]
+		key = vals[slices.Index(t.e.Fields, t.key)]
 	}
 	return t.appendRecord(nil, vals), key, true, rows.Close()
-}
-
-func slicesIndex(fs []*Field, f *Field) int {
-	for i, x := range fs {
-		if x == f {
-			return i
-		}
-	}
-	return -1
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

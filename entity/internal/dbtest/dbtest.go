@@ -13,8 +13,10 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,9 +85,19 @@ func Postgres(t testing.TB) *sql.DB {
 		}
 		_ = admin.Close()
 	})
-	db := open(t, "pgx", pgBase+"&search_path="+schema, "PostgreSQL at 127.0.0.1:5432")
+	db := open(t, "pgx", withParam(pgBase, "search_path", schema), "PostgreSQL at 127.0.0.1:5432")
 	t.Cleanup(func() { _ = db.Close() })
 	return db
+}
+
+// withParam adds a query parameter to a URL DSN, whether or not it has a
+// query already (FERRY_TEST_PG may give none).
+func withParam(dsn, name, value string) string {
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	return dsn + sep + url.QueryEscape(name) + "=" + url.QueryEscape(value)
 }
 
 // PostgresSchema returns the schema Postgres made db's search_path.

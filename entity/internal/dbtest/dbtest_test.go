@@ -26,3 +26,14 @@ func TestPostgresSchema(t *testing.T) {
 		t.Fatalf("schema %q is not a fresh ferry_ name", s)
 	}
 }
+
+func TestWithParam(t *testing.T) {
+	for _, tt := range []struct{ dsn, want string }{
+		{"postgres://root@h/test?sslmode=disable", "postgres://root@h/test?sslmode=disable&search_path=ferry_1"},
+		{"postgres://root@h/test", "postgres://root@h/test?search_path=ferry_1"},
+	} {
+		if got := withParam(tt.dsn, "search_path", "ferry_1"); got != tt.want {
+			t.Errorf("withParam(%q) = %q; want %q", tt.dsn, got, tt.want)
+		}
+	}
+}
