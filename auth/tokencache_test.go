@@ -39,7 +39,10 @@ func TestTokenCacheRechecksTimes(t *testing.T) {
 		_, err := j.Authenticate(r)
 		return err
 	}
-	short := token("short", time.Now().Add(time.Second))
+	// exp is in whole seconds: two to three seconds ahead, so that a
+	// loaded machine cannot reach it before the fresh checks below.
+	exp := time.Unix(time.Now().Unix()+3, 0)
+	short := token("short", exp)
 	for range 2 {
 		if err := call(short); err != nil {
 			t.Fatalf("a fresh token: %v", err)
@@ -54,7 +57,7 @@ func TestTokenCacheRechecksTimes(t *testing.T) {
 		t.Errorf("the cache holds %d tokens, more than its size 2", n)
 	}
 	j.cache.put(sum(short), mustVerify(t, j, short))
-	time.Sleep(time.Until(time.Unix(time.Now().Add(time.Second).Unix(), 0)) + 50*time.Millisecond)
+	time.Sleep(time.Until(exp) + 50*time.Millisecond)
 	var bad *InvalidCredentialError
 	if err := call(short); !errors.As(err, &bad) || bad.Reason != reasonTokenExpired {
 		t.Fatalf("a remembered token past its exp: %v, want %q", err, reasonTokenExpired)
