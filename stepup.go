@@ -30,7 +30,7 @@ func (h *HTTPHandler) stepUpCall(ctx context.Context, req *request, method strin
 	}
 	req.tool = p.Name
 	defer func() { req.tool = "" }()
-	return h.srv.stepUpScopes(withRequest(ctx, req), p.Name)
+	return h.srv.stepUpScopes(ctx, req, p.Name)
 }
 
 // stepUpBatch returns the scopes the caller lacks for every tools/call of
