@@ -107,12 +107,19 @@ func (s *Server) allowsEntry(ctx context.Context, scopes, roles []string) bool {
 
 // stepUpScopes returns the scopes the caller of ctx lacks to call the
 // named tool when it is shown to him for step-up ([ServerOptions.StepUp]),
-// and nil otherwise (the tool is served, hidden or unknown).
-func (s *Server) stepUpScopes(ctx context.Context, name string) []string {
+// and nil otherwise (the tool is served, hidden or unknown). r is the
+// request naming the tool, which [ServerOptions.Visible] sees. A tool that
+// needs no scope has none to step up to: it is answered without building
+// the context Visible would read.
+func (s *Server) stepUpScopes(ctx context.Context, r *request, name string) []string {
 	s.mu.RLock()
 	e, ok := s.tools.get(name)
 	s.mu.RUnlock()
-	if !ok || s.toolAccess(ctx, &e.info) != accessStepUp {
+	if !ok || len(e.info.Scopes) == 0 {
+		return nil
+	}
+	ctx = withRequest(ctx, r)
+	if s.toolAccess(ctx, &e.info) != accessStepUp {
 		return nil
 	}
 	return s.stepUpMissing(ctx, e.info.Scopes)

@@ -213,7 +213,7 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []b
 		h.writeError(w, http.StatusBadRequest, nil, NewError(CodeInvalidRequest, "%v", err))
 		return
 	}
-	if missing := h.stepUpBatch(r.Context(), body); missing != nil {
+	if missing := h.stepUpBatch(r, items, sess); missing != nil {
 		h.writeStepUp(w, nil, missing)
 		return
 	}

@@ -40,10 +40,13 @@ const (
 )
 
 // callerKey identifies a caller for the limits: a principal's subject, an
-// anonymous HTTP client's IP, or the anonymous stdio client.
+// anonymous HTTP client's network, or the anonymous stdio client. It holds
+// the network as a [netip.Prefix], not its text, so that keying a call
+// allocates nothing.
 type callerKey struct {
 	kind uint8 // keyPrincipal, keyIP or keyStdio
 	id   string
+	net  netip.Prefix
 }
 
 const (
@@ -55,32 +58,34 @@ const (
 // callerOf returns the key of the caller of ctx, whose request is r.
 func callerOf(ctx context.Context, r *request) callerKey {
 	if p, ok := PrincipalFromContext(ctx); ok {
-		return callerKey{keyPrincipal, p.Subject}
+		return callerKey{kind: keyPrincipal, id: p.Subject}
 	}
 	if r.remote != "" {
-		return callerKey{keyIP, clientNetwork(r.remote)}
+		return clientNetwork(r.remote)
 	}
 	return callerKey{kind: keyStdio}
 }
 
-// clientNetwork returns the network an anonymous HTTP client is counted
-// by: its IPv4 address, or the /64 prefix of its IPv6 address, since one
-// client commonly holds a whole /64.
-func clientNetwork(remote string) string {
+// clientNetwork returns the key of an anonymous HTTP client at remote: the
+// network it is counted by, its IPv4 address or the /64 prefix of its IPv6
+// address, since one client commonly holds a whole /64; or, for a remote
+// address that is no IP, its host.
+func clientNetwork(remote string) callerKey {
 	host, _, err := net.SplitHostPort(remote)
 	if err != nil {
 		host = remote
 	}
 	ip, err := netip.ParseAddr(host)
 	if err != nil {
-		return host
+		return callerKey{kind: keyIP, id: host}
 	}
 	ip = ip.Unmap()
+	bits := 32
 	if ip.Is6() {
-		p, _ := ip.Prefix(64)
-		return p.String()
+		bits = 64
 	}
-	return ip.String()
+	p, _ := ip.Prefix(bits)
+	return callerKey{kind: keyIP, net: p}
 }
 
 // callerState is one caller's calls in flight and token bucket.

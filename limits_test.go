@@ -100,23 +100,23 @@ func TestCallLimitsStayBounded(t *testing.T) {
 	clock := &fakeClock{t: time.Unix(1_000_000, 0)}
 	l.now = clock.now
 	for i := range MaxTrackedCallers {
-		st, err := l.admit(callerKey{keyPrincipal, strconv.Itoa(i)})
+		st, err := l.admit(callerKey{kind: keyPrincipal, id: strconv.Itoa(i)})
 		if err != nil {
 			t.Fatalf("caller %d: %v", i, err)
 		}
 		l.release(st)
 	}
-	if _, err := l.admit(callerKey{keyPrincipal, "new-1"}); err != nil {
+	if _, err := l.admit(callerKey{kind: keyPrincipal, id: "new-1"}); err != nil {
 		t.Fatalf("the first caller beyond the bound: %v", err)
 	}
-	if _, err := l.admit(callerKey{keyPrincipal, "new-2"}); err == nil || !strings.Contains(err.Error(), "retry in 1s") {
+	if _, err := l.admit(callerKey{kind: keyPrincipal, id: "new-2"}); err == nil || !strings.Contains(err.Error(), "retry in 1s") {
 		t.Errorf("a second caller beyond the bound shares the first's bucket; got %v", err)
 	}
 	if len(l.callers) != MaxTrackedCallers {
 		t.Errorf("%d callers tracked", len(l.callers))
 	}
 	clock.advance(2 * time.Second) // every bucket is full again
-	if _, err := l.admit(callerKey{keyPrincipal, "new-3"}); err != nil {
+	if _, err := l.admit(callerKey{kind: keyPrincipal, id: "new-3"}); err != nil {
 		t.Fatalf("after the idle were forgotten: %v", err)
 	}
 	if len(l.callers) != 1 {
@@ -179,4 +179,28 @@ func TestCallTimeoutInASynctestBubble(t *testing.T) {
 			t.Errorf("answered after %v, want %v", d, DefaultCallTimeout)
 		}
 	})
+}
+
+// Keying an anonymous HTTP caller for the limits allocates nothing, since
+// it runs on every tools/call; addresses of one IPv6 /64, and an IPv4
+// address written mapped or not, are one caller.
+func TestCallerOfAllocatesNothing(t *testing.T) {
+	ctx := context.Background()
+	for _, remote := range []string{"192.0.2.1:1234", "[2001:db8::1]:443"} {
+		r := &request{remote: remote}
+		if n := testing.AllocsPerRun(100, func() { _ = callerOf(ctx, r) }); n != 0 {
+			t.Errorf("callerOf(%s): %v allocations", remote, n)
+		}
+	}
+	for _, same := range [][2]string{
+		{"[2001:db8::1]:443", "[2001:db8::ffff:1]:80"},
+		{"192.0.2.1:1234", "[::ffff:192.0.2.1]:1"},
+	} {
+		if a, b := clientNetwork(same[0]), clientNetwork(same[1]); a != b {
+			t.Errorf("%s and %s are two callers: %v, %v", same[0], same[1], a, b)
+		}
+	}
+	if a, b := clientNetwork("192.0.2.1:1"), clientNetwork("192.0.2.2:1"); a == b {
+		t.Errorf("two IPv4 addresses are one caller: %v", a)
+	}
 }

@@ -30,13 +30,23 @@ func (h *HTTPHandler) refusedBy(r *http.Request) (header, option string) {
 	return "", ""
 }
 
+// maxLoggedValue is how many bytes of a refused header the log shows:
+// enough to recognize a client, not the megabyte of headers a request may
+// carry, which every refused request would otherwise write to the log.
+const maxLoggedValue = 256
+
 // refusedValue is the value of the header a request was refused for, as
-// the log shows it: net/http keeps Host apart from the other headers.
+// the log shows it (cut to maxLoggedValue bytes): net/http keeps Host
+// apart from the other headers.
 func refusedValue(r *http.Request, header string) string {
-	if header == "Host" {
-		return r.Host
+	v := r.Host
+	if header != "Host" {
+		v = strings.Join(r.Header.Values(header), ", ")
 	}
-	return strings.Join(r.Header.Values(header), ", ")
+	if len(v) > maxLoggedValue {
+		v = strings.ToValidUTF8(v[:maxLoggedValue], "") + "…"
+	}
+	return v
 }
 
 // allowedHost reports whether a request's Host header names this server:

@@ -3,7 +3,9 @@ package ferry
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestHostAndOriginChecks(t *testing.T) {
@@ -84,5 +86,20 @@ func TestHostAndOriginChecksDoNotAllocate(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("the checks allocate %v times, want 0", allocs)
+	}
+}
+
+// The log shows a refused header cut short: a request cannot make each
+// refusal write its whole headers to the log.
+func TestRefusedValueIsCut(t *testing.T) {
+	req := httptest.NewRequest("POST", "/", nil)
+	req.Header.Set("Origin", "https://"+strings.Repeat("é", 1000))
+	v := refusedValue(req, "Origin")
+	if len(v) > maxLoggedValue+len("…") || !strings.HasPrefix(v, "https://é") || !strings.HasSuffix(v, "…") || !utf8.ValidString(v) {
+		t.Errorf("logged value %d bytes: %q", len(v), v)
+	}
+	req.Host = "evil.example"
+	if v := refusedValue(req, "Host"); v != "evil.example" {
+		t.Errorf("Host logged as %q", v)
 	}
 }

@@ -5,6 +5,7 @@ package ferry
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -29,23 +30,25 @@ func (h *HTTPHandler) stepUpCall(ctx context.Context, req *request, method strin
 	}
 	req.tool = p.Name
 	defer func() { req.tool = "" }()
-	return h.srv.stepUpScopes(withRequest(ctx, req), p.Name)
+	return h.srv.stepUpScopes(ctx, req, p.Name)
 }
 
 // stepUpBatch returns the scopes the caller lacks for every tools/call of
 // a batch that calls tools shown to it for step-up, or nil: such a batch
-// is refused whole, before any of it is served.
-func (h *HTTPHandler) stepUpBatch(ctx context.Context, body []byte) []string {
-	if !h.srv.opts.StepUp {
-		return nil
-	}
-	names, err := ParseToolCalls(body)
-	if err != nil {
-		return nil // serving the batch reports it
+// is refused whole, before any of it is served. Each element is asked
+// about as serving it will ask, with its own request (see stepUpCall), so
+// that Visible sees the same CallInfo in both.
+func (h *HTTPHandler) stepUpBatch(r *http.Request, items []json.RawMessage, sess legacySession) []string {
+	if !h.srv.opts.StepUp || len(items) > h.batch.orDefaults().items {
+		return nil // serving the batch refuses it
 	}
 	var missing []string
-	for _, n := range names {
-		for _, sc := range h.srv.stepUpScopes(ctx, n) {
+	for _, raw := range items {
+		in, err := decodeMessage(raw)
+		if err != nil || in.kind != jsonrpc.KindRequest || in.perr != nil || in.m.Method != "tools/call" {
+			continue // serving it reports it
+		}
+		for _, sc := range h.stepUpCall(r.Context(), h.legacyRequest(r, in.m, sess), in.m.Method, in.p) {
 			if !slices.Contains(missing, sc) {
 				missing = append(missing, sc)
 			}

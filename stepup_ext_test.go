@@ -139,3 +139,37 @@ func TestStepUpOverStdioIsARefusal(t *testing.T) {
 		t.Errorf("answer %s; want %s", out.String(), want)
 	}
 }
+
+// A batch's step-up check asks Visible as each element's call will: with
+// the element's CallInfo. A tool Visible hides from the request (here, by
+// its headers) answers as unknown inside the batch, and its scopes are
+// not named in a 403 challenge.
+func TestStepUpBatchAsksVisibleWithTheCall(t *testing.T) {
+	var runs atomic.Int32
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{
+		Logger: discard, StepUp: true, ProtocolVersions: []string{"2025-03-26"},
+		Visible: func(ctx context.Context, t ferry.ToolInfo) bool {
+			ci, ok := ferry.CallInfoFromContext(ctx)
+			return !ok || t.Name != "refund" || ci.Header.Get("X-Beta") != ""
+		},
+	})
+	srv.AddTool(ferry.Tool{Name: "refund", Description: "Refunds an order.",
+		Scopes: []string{"payments:write"}, Roles: []string{"clerk"}},
+		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			runs.Add(1)
+			return ferry.NewResult(ferry.Text("ran")), nil
+		})
+	ts := httptest.NewServer(asCaller(ferry.NewHTTPHandler(srv, nil)))
+	t.Cleanup(ts.Close)
+	clerk := []string{"X-User", "bob", "X-Roles", "clerk", "X-Scopes", "orders"}
+	init := send(t, ts.URL, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{}}}`, clerk...)
+	sid := init.header.Get("Mcp-Session-Id")
+	got := send(t, ts.URL, `[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"refund","arguments":{}}}]`,
+		append([]string{"Mcp-Session-Id", sid}, clerk...)...)
+	if got.status != http.StatusOK || got.header.Get("WWW-Authenticate") != "" || !strings.Contains(got.body, `unknown tool \"refund\"`) {
+		t.Errorf("batch: %d %q %s", got.status, got.header.Get("WWW-Authenticate"), got.body)
+	}
+	if runs.Load() != 0 {
+		t.Errorf("the tool ran")
+	}
+}

@@ -1,6 +1,9 @@
 package ferry
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // The challenge leaves out offline_access and empty parameters, and no
 // value can end its parameter or split the header.
@@ -21,5 +24,20 @@ func TestChallengeFormat(t *testing.T) {
 		if got := challenge(tt.scopes, tt.metadata, tt.desc); got != tt.want {
 			t.Errorf("challenge(%q, %q, %q) =\n%s\nwant\n%s", tt.scopes, tt.metadata, tt.desc, got, tt.want)
 		}
+	}
+}
+
+// On a StepUp server, the step-up check of a call of a tool that needs no
+// scope allocates nothing: it runs before every HTTP tools/call.
+func TestStepUpCheckOfAnOpenToolAllocatesNothing(t *testing.T) {
+	srv := NewServer("s", "1", &ServerOptions{StepUp: true, Visible: func(context.Context, ToolInfo) bool { return true }})
+	srv.AddTool(Tool{Name: "open", Description: "Needs nothing.", ReadOnly: true},
+		func(context.Context, *CallToolRequest) (*ToolResult, error) { return nil, nil })
+	h := NewHTTPHandler(srv, nil)
+	req := &request{srv: srv, method: "tools/call"}
+	p := &wireParams{Name: "open"}
+	ctx := t.Context()
+	if n := testing.AllocsPerRun(100, func() { _ = h.stepUpCall(ctx, req, "tools/call", p) }); n != 0 {
+		t.Errorf("%v allocations", n)
 	}
 }

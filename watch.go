@@ -123,9 +123,14 @@ func newWatcher(wants func(change) bool) *watcher {
 		ready: make(chan struct{}, 1), full: make(chan struct{})}
 }
 
-// push queues c if the stream wants it and it is not queued already. It
-// never blocks.
+// push queues c if the stream wants it, its caller may hear of it, and it
+// is not queued already. It never blocks. Whether the stream wants c is
+// asked first: it is cheap, and a stream that does not want c makes no
+// call of c's audience (and of [ServerOptions.Visible]).
 func (w *watcher) push(c change) {
+	if !w.wants(c) {
+		return // before the audience, which may run Visible
+	}
 	if c.aud != nil {
 		ctx := w.caller
 		if ctx == nil {
@@ -135,9 +140,6 @@ func (w *watcher) push(c change) {
 			return
 		}
 		c.aud = nil
-	}
-	if !w.wants(c) {
-		return
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()

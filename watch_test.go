@@ -506,3 +506,19 @@ func TestStdioClientThatDoesNotReadAnswersIsEnded(t *testing.T) {
 		c.in.Close()
 	})
 }
+
+// A stream that does not want a change does not ask the change's
+// audience (which may run Visible for every stream) whether it may hear it.
+func TestWatcherAsksAudienceOnlyOfWantedChanges(t *testing.T) {
+	asked := 0
+	aud := &audience{sees: func(context.Context) bool { asked++; return true }}
+	w := newWatcher(func(c change) bool { return c.uri == "wanted" })
+	w.push(change{method: methodResourceUpdated, uri: "other", aud: aud})
+	if asked != 0 {
+		t.Errorf("the audience was asked %d times of an unwanted change", asked)
+	}
+	w.push(change{method: methodResourceUpdated, uri: "wanted", aud: aud})
+	if asked != 1 || len(w.queue) != 1 {
+		t.Errorf("wanted change: asked %d times, %d queued", asked, len(w.queue))
+	}
+}
