@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -252,3 +253,8 @@ func parseHint(v string) (ferry.Hint, error) {
 // outputName is the file gen writes for a type: its name lower-cased, as
 // stringer names its files (BookShelf: bookshelf_tools.go).
 func outputName(typeName string) string { return strings.ToLower(typeName) + "_tools.go" }
+
+// genCommand runs gen as one of ferry's commands.
+func genCommand(_ context.Context, args []string, e *env) error {
+	return gen(args, e.stdout, e.stderr)
+}

@@ -100,21 +100,20 @@ func TestExitCodesAndWhereUsageGoes(t *testing.T) {
 		{args: []string{"help"}, code: 0, stdout: "gen", emptyE: true},
 		{args: []string{"gen", "-colour"}, code: 2, stderr: "flag provided but not defined: -colour", emptyOut: true},
 		{args: []string{"gen"}, code: 2, stderr: "-type is required", emptyOut: true},
-		{args: []string{"frobnicate"}, code: 2, stderr: `unknown command "frobnicate"`, emptyOut: true},
+		{args: []string{"frobnicate"}, code: 2, stderr: `no command "frobnicate"`, emptyOut: true},
 		{args: nil, code: 2, stderr: "usage: ferry", emptyOut: true},
 		{args: []string{"gen", "-type", "Nope", "-dir", filepath.Join("testdata", "locked")}, code: 1, stderr: "no type Nope", emptyOut: true},
 	}
 	for _, tt := range tests {
-		var stdout, stderr strings.Builder
-		code := run(tt.args, &stdout, &stderr)
+		code, stdout, stderr := runFerry(t, tt.args)
 		if code != tt.code {
-			t.Errorf("ferry %q: exit %d, want %d (stderr %q)", tt.args, code, tt.code, stderr.String())
+			t.Errorf("ferry %q: exit %d, want %d (stderr %q)", tt.args, code, tt.code, stderr)
 		}
-		if !strings.Contains(stdout.String(), tt.stdout) || !strings.Contains(stderr.String(), tt.stderr) {
-			t.Errorf("ferry %q: stdout %q, stderr %q", tt.args, stdout.String(), stderr.String())
+		if !strings.Contains(stdout, tt.stdout) || !strings.Contains(stderr, tt.stderr) {
+			t.Errorf("ferry %q: stdout %q, stderr %q", tt.args, stdout, stderr)
 		}
-		if tt.emptyOut && stdout.Len() > 0 || tt.emptyE && stderr.Len() > 0 {
-			t.Errorf("ferry %q: stdout %q, stderr %q; want one empty", tt.args, stdout.String(), stderr.String())
+		if tt.emptyOut && stdout != "" || tt.emptyE && stderr != "" {
+			t.Errorf("ferry %q: stdout %q, stderr %q; want one empty", tt.args, stdout, stderr)
 		}
 	}
 }
@@ -139,13 +138,13 @@ func (*Shop) Audit(context.Context, struct{}) (int, error) { return 0, nil }
 	if err := os.WriteFile(filepath.Join(dir, "shop.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var stdout, stderr strings.Builder
-	if code := run([]string{"gen", "-type", "Shop", "-dir", dir}, &stdout, &stderr); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
+	code, _, stderr := runFerry(t, []string{"gen", "-type", "Shop", "-dir", dir})
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	want := "ferry: gen: warning: Shop.Audit has no doc comment, so its tool has no description: write one and run gen again\n" +
 		"ferry: gen: warning: Shop.Count has no doc comment, so its tool has no description: write one and run gen again\n"
-	if diff := cmp.Diff(want, stderr.String()); diff != "" {
+	if diff := cmp.Diff(want, stderr); diff != "" {
 		t.Errorf("stderr (-want +got):\n%s", diff)
 	}
 	out, err := os.ReadFile(filepath.Join(dir, "shop_tools.go"))

@@ -1,7 +1,23 @@
-// Command ferry is Ferry's command-line tool.
+// Command ferry is Ferry's command-line tool: it runs the demo service,
+// serves a database as MCP tools with no code, talks to any MCP server
+// from a script, checks a server's tools for portability problems, and
+// generates tool descriptions from Go doc comments.
 //
-//	ferry gen -type T [-dir .] [-out file]   write the tool descriptions of type T's methods
-//	ferry help                              print this help
+//	ferry demo                  run the demo shop service (SQLite, nothing to install)
+//	ferry serve -db URL         serve a database's tables as entity tools
+//	ferry tools TARGET          list a server's tools as JSON
+//	ferry call TARGET TOOL ARGS call a tool
+//	ferry prompts TARGET        list a server's prompts
+//	ferry read TARGET URI       read a resource
+//	ferry lint TARGET           list the portability and quality problems of a server
+//	ferry gen -type T [-dir .] [-out file]   write the tool descriptions of a type's methods
+//	ferry help [CMD]            print the help of ferry or of one command
+//	ferry -version              print the version
+//
+// Every command takes -h. Exit codes: 0 success; 1 the command failed
+// (for call: the tool returned an error result; for lint: problems were
+// found); 2 the command line was wrong; 3 the server could not be reached
+// or broke the protocol.
 //
 // # gen
 //
@@ -35,55 +51,171 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
-
-// run runs the command with args (without the program name) and returns
-// its exit code: 0, 1 when the command failed, 2 when it was misused.
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		usage(stderr)
-		return 2
-	}
-	var err error
-	switch args[0] {
-	case "gen":
-		err = gen(args[1:], stdout, stderr)
-	case "help", "-h", "-help", "--help":
-		usage(stdout)
-		return 0
-	default:
-		fmt.Fprintf(stderr, "ferry: unknown command %q\n", args[0])
-		usage(stderr)
-		return 2
-	}
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, errUsage):
-		return 2
-	}
-	fmt.Fprintln(stderr, "ferry:", err)
-	return 1
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
+	stop()
+	os.Exit(code)
 }
+
+// env is what a command may touch of the process: its streams and its
+// environment. Tests give their own.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+}
+
+// Exit codes, documented in the package comment.
+const (
+	exitOK       = 0
+	exitFailed   = 1 // the command failed; for call, the tool returned an error result
+	exitUsage    = 2
+	exitProtocol = 3 // the server could not be reached or broke the protocol
+)
+
+// A command is one subcommand of ferry.
+type command struct {
+	name, summary string
+	run           func(ctx context.Context, args []string, e *env) error
+}
+
+// commands lists ferry's subcommands in the order help shows them. Each
+// lives in the file named after it.
+var commands = []command{
+	{"demo", "run the demo shop service (SQLite, nothing to install)", demo},
+	{"serve", "serve a database's tables as entity tools, with no code", serve},
+	{"tools", "list the tools of an MCP server as JSON", tools},
+	{"call", "call a tool of an MCP server", call},
+	{"prompts", "list the prompts of an MCP server as JSON", prompts},
+	{"read", "read a resource of an MCP server", read},
+	{"lint", "list the portability and quality problems of an MCP server", lint},
+	{"gen", "write the tool descriptions of a type's methods from their doc comments", genCommand},
+}
+
+// run runs ferry with args (without the program name) and returns its exit
+// code.
+func run(ctx context.Context, args []string, e *env) int {
+	if len(args) == 0 {
+		usage(e.stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			c, ok := lookup(args[1])
+			if !ok {
+				fmt.Fprintf(e.stderr, "ferry: no command %q; run \"ferry help\" for the list\n", args[1])
+				return exitUsage
+			}
+			return exitCode(c.run(ctx, []string{"-h"}, e), e)
+		}
+		usage(e.stdout)
+		return exitOK
+	case "version", "-version", "--version":
+		fmt.Fprintln(e.stdout, "ferry", version())
+		return exitOK
+	}
+	c, ok := lookup(name)
+	if !ok {
+		fmt.Fprintf(e.stderr, "ferry: no command %q; run \"ferry help\" for the list\n", name)
+		return exitUsage
+	}
+	return exitCode(c.run(ctx, args[1:], e), e)
+}
+
+func lookup(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// exitCode prints err, if it says something, in one line on stderr and
+// turns it into an exit code.
+func exitCode(err error, e *env) int {
+	var ex *exitError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.Is(err, errUsage):
+		return exitUsage // the usage has been printed
+	case errors.As(err, &ex):
+		if ex.err != nil {
+			fmt.Fprintln(e.stderr, "ferry:", ex.err)
+		}
+		return ex.code
+	}
+	fmt.Fprintln(e.stderr, "ferry:", err)
+	return exitFailed
+}
+
+// exitError gives an error its exit code. A nil err exits quietly with
+// the code (call uses it when the tool's error result is already on
+// stdout).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// protocolError marks err as a connection or protocol failure (exit 3).
+//nolint:unused // the client commands (tools, call, read, lint) use it
+func protocolError(err error) error { return &exitError{code: exitProtocol, err: err} }
 
 // errUsage says the command line was wrong; the usage has been printed.
 var errUsage = errors.New("usage")
 
+// version is the module's version when built by go install, or the VCS
+// revision when built from a checkout.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "devel " + s.Value[:12]
+		}
+	}
+	return "(devel)"
+}
+
 func usage(w io.Writer) {
-	fmt.Fprint(w, `usage: ferry <command> [flags]
+	fmt.Fprint(w, "usage: ferry <command> [flags]\n\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `  help     print this help, or a command's: ferry help CMD
 
-commands:
-  gen    write the tool descriptions of a type's methods from their doc comments
-  help   print this help
-
-Run "ferry gen -h" for gen's flags and directives.
+Run "ferry CMD -h" for a command's flags. "ferry -version" prints the version.
+Exit codes: 0 success, 1 failure (call: the tool returned an error result;
+lint: problems found), 2 usage, 3 connection or protocol failure.
 `)
 }
 
