@@ -1,0 +1,59 @@
+package protomcp
+
+import (
+	"encoding/json"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// ServiceSpec describes the tools and prompts of one protobuf service. The
+// generator writes one per service; [Describe] computes the same at run
+// time from a descriptor.
+type ServiceSpec struct {
+	// Service is the service's full name, such as "weather.v1.WeatherService".
+	Service protoreflect.FullName
+	// Tools lists one tool per unary method, in declaration order.
+	Tools []ToolSpec
+	// Prompts lists the prompts declared with (ferry.v1.prompts).
+	Prompts []PromptSpec
+}
+
+// ToolSpec describes the tool of one unary method.
+type ToolSpec struct {
+	// Method is the method's name in the service, such as "GetForecast".
+	Method protoreflect.Name
+	// Name is the tool's name, such as "get_forecast".
+	Name        string
+	Title       string
+	Description string
+	// InputSchema and OutputSchema are the JSON Schemas of the request and
+	// response messages in the protojson mapping.
+	InputSchema  json.RawMessage
+	OutputSchema json.RawMessage
+	// Hints. ReadOnly and Idempotent come from idempotency_level;
+	// Destructive and OpenWorld from (ferry.v1.tool), nil when not set.
+	ReadOnly    bool
+	Idempotent  bool
+	Destructive *bool
+	OpenWorld   *bool
+}
+
+// PromptSpec describes one prompt declared with (ferry.v1.prompts).
+type PromptSpec struct {
+	Name        string
+	Title       string
+	Description string
+	// Template is the prompt's text with {{arg}} placeholders.
+	Template string
+	// PreferWhen is an optional line saying when a model should prefer it.
+	PreferWhen string
+	// Arguments are the fields of the arguments message.
+	Arguments []PromptArgument
+}
+
+// PromptArgument is one argument of a prompt.
+type PromptArgument struct {
+	Name        string
+	Description string
+	Required    bool
+}
