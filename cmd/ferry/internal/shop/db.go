@@ -130,10 +130,10 @@ func verify(ctx context.Context, path string) error {
 	defer db.Close()
 	var app, version int64
 	if err := db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&app); err != nil {
-		return fmt.Errorf("%w: %s cannot be read as SQLite (%v); move it away or pass another --db", ErrNotShopDatabase, path, err)
+		return fmt.Errorf("%w: %s cannot be read as SQLite (%w); move it away or pass another --db", ErrNotShopDatabase, path, err)
 	}
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return fmt.Errorf("%w: %s cannot be read as SQLite (%v); move it away or pass another --db", ErrNotShopDatabase, path, err)
+		return fmt.Errorf("%w: %s cannot be read as SQLite (%w); move it away or pass another --db", ErrNotShopDatabase, path, err)
 	}
 	switch {
 	case app != applicationID:

@@ -116,7 +116,7 @@ func addOrderTools(b *route.Binding) {
 		Destructive: ferry.HintNo, Idempotent: true, OpenWorld: closed}, "POST /orders/{id}/ship")
 	route.AddJob(b, ferry.Tool{Name: "restock_report", Title: "Restock report",
 		Description: "Checks the stock of several products against their reorder levels and suggests how many units to reorder of each low one.",
-		ReadOnly: true, OpenWorld: closed}, restockReport)
+		ReadOnly:    true, OpenWorld: closed}, restockReport)
 }
 
 // euros formats cents as euros.

@@ -35,8 +35,8 @@ func addPrompts(srv *ferry.Server, store *Store) {
 			}
 			return []ferry.PromptMessage{
 				ferry.UserMessage(ferry.Text(fmt.Sprintf(
-					"Summarize the orders of %s (customer %d, %s, %s). They have %d orders for %s in all.",
-					c.Name, c.ID, c.City, c.Country, placed, euros(total)))),
+					"Summarize the orders of %s (customer %d, %s, %s). Leaving out cancelled ones, they have %s for %s in all.",
+					c.Name, c.ID, c.City, c.Country, plural(placed, "order"), euros(total)))),
 				ferry.AssistantMessage(ferry.Text(fmt.Sprintf(
 					"I will call list_orders with customer_id %d, then get_order for each order still placed, and order_history for any that was cancelled.", c.ID))),
 				ferry.UserMessage(ferry.Text("Answer with what they buy most, which orders are still open and for how much, and one line on anything to follow up.")),
@@ -56,13 +56,21 @@ func (s *Store) customerByEmail(ctx context.Context, email string) (Customer, in
 	var n int
 	var total int64
 	err := s.db.QueryRowContext(ctx, `SELECT c.id, c.email, c.name, c.city, c.country, c.since,
-	(SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.id),
+	(SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.id AND o.status != 'cancelled'),
 	(SELECT COALESCE(SUM(o.total_cents), 0) FROM orders o WHERE o.customer_id = c.id AND o.status != 'cancelled')
 FROM customers c WHERE c.email = ?`, email).Scan(&c.ID, &c.Email, &c.Name, &c.City, &c.Country, &c.Since, &n, &total)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, 0, 0, errNotFound
 	}
 	return c, n, total, err
+}
+
+// plural writes n things.
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }
 
 // maxSuggestions bounds what a completion answers.

@@ -286,11 +286,11 @@ func (s *Store) move(ctx context.Context, id int64, status, note string, also fu
 	if err != nil {
 		return Order{}, err
 	}
-	switch {
-	case o.Status == status: // moved now, or before: nothing more to do
-	case o.Status == "shipped":
+	switch o.Status {
+	case status: // moved now, or before: nothing more to do
+	case "shipped":
 		return o, errShipped
-	case o.Status == "cancelled":
+	case "cancelled":
 		return o, errCanceled
 	}
 	return o, tx.Commit()
