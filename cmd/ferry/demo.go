@@ -84,6 +84,17 @@ func demo(ctx context.Context, args []string, e *env) error {
 		}
 		path = filepath.Join(dir, "ferry", "demo.db")
 	}
+	// The key is checked before the database is touched.
+	k := *key
+	if k == "" {
+		k = e.getenv("FERRY_DEMO_API_KEY")
+	}
+	generated := k == "" && !*stdio
+	if generated {
+		k = "demo-" + rand.Text()
+	} else if !*stdio && len(k) < minKeyLength {
+		return fmt.Errorf("demo: the API key must be at least %d characters; leave it out to have one generated", minKeyLength)
+	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
 	db, err := shop.Open(ctx, path, e.stderr)
 	if err != nil {
@@ -92,16 +103,6 @@ func demo(ctx context.Context, args []string, e *env) error {
 	defer db.Close()
 	if *stdio {
 		return demoStdio(ctx, e, logger, db, path)
-	}
-	k := *key
-	if k == "" {
-		k = e.getenv("FERRY_DEMO_API_KEY")
-	}
-	generated := k == ""
-	if generated {
-		k = "demo-" + rand.Text()
-	} else if len(k) < minKeyLength {
-		return fmt.Errorf("demo: the API key must be at least %d characters; leave it out to have one generated", minKeyLength)
 	}
 	return demoHTTP(ctx, e, logger, db, path, *addr, k, generated)
 }
