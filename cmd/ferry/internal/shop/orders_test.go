@@ -294,3 +294,39 @@ func TestRestockReport(t *testing.T) {
 		t.Errorf("restock_report (-want +got):\n%s", diff)
 	}
 }
+
+// Orders racing for the last units of a product: exactly as many succeed
+// as there are units, and the stock ends at zero, never below.
+func TestPlaceOrderConcurrently(t *testing.T) {
+	t.Parallel()
+	db, _ := openTest(t)
+	s := NewStore(db, nil)
+	const units, buyers = 5, 16
+	if _, err := db.ExecContext(t.Context(), "UPDATE products SET stock = ? WHERE sku = 'CUP-001'", units); err != nil {
+		t.Fatal(err)
+	}
+	results := make(chan error, buyers)
+	for i := range buyers {
+		go func() {
+			_, err := s.PlaceOrder(t.Context(), int64(1+i), []NewLine{{SKU: "CUP-001", Qty: 1}}, "race")
+			results <- err
+		}()
+	}
+	placed := 0
+	for range buyers {
+		var lines linesError
+		switch err := <-results; {
+		case err == nil:
+			placed++
+		case errors.As(err, &lines):
+		default:
+			t.Errorf("PlaceOrder: %v", err)
+		}
+	}
+	if placed != units {
+		t.Errorf("%d orders placed for %d units", placed, units)
+	}
+	if n := count(t, db, "SELECT stock FROM products WHERE sku = 'CUP-001'"); n != 0 {
+		t.Errorf("stock = %d, want 0", n)
+	}
+}

@@ -2,6 +2,7 @@ package shop
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,16 +23,58 @@ import (
 
 const testKey = "k-shop-test-0123456789"
 
-// openTest opens a fresh shop database in t's temporary directory.
+// seeded is a database seeded once for the tests, which openTest copies.
+var seeded struct {
+	once sync.Once
+	data []byte
+	err  error
+}
+
+// openTest opens a fresh shop database in t's temporary directory: a copy
+// of one seeded by Open once per test binary, so each test has its own
+// file without paying for a seed.
 func openTest(t *testing.T) (*sql.DB, string) {
 	t.Helper()
+	seeded.once.Do(func() {
+		dir, err := os.MkdirTemp("", "shop-seed")
+		if err != nil {
+			seeded.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		path := filepath.Join(dir, "shop.db")
+		db, err := Open(context.Background(), path, io.Discard)
+		if err != nil {
+			seeded.err = err
+			return
+		}
+		_ = db.Close() // a clean close folds the WAL into the file
+		seeded.data, seeded.err = os.ReadFile(path)
+	})
+	if seeded.err != nil {
+		t.Fatal(seeded.err)
+	}
 	path := filepath.Join(t.TempDir(), "shop.db")
+	if err := os.WriteFile(path, seeded.data, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	db, err := Open(t.Context(), path, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
 	return db, path
+}
+
+// openSeeded seeds a new database with Open itself.
+func openSeeded(t *testing.T) *sql.DB {
+	t.Helper()
+	db, err := Open(t.Context(), filepath.Join(t.TempDir(), "shop.db"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	return db
 }
 
 // dump returns every row of every table, in key order, as text.
@@ -73,8 +117,8 @@ func count(t *testing.T, db *sql.DB, query string, args ...any) int {
 // Two seeds give the same rows, in the numbers Counts says.
 func TestSeedIsDeterministic(t *testing.T) {
 	t.Parallel()
-	a, _ := openTest(t)
-	b, _ := openTest(t)
+	a := openSeeded(t)
+	b := openSeeded(t)
 	da, db := dump(t, a), dump(t, b)
 	if diff := cmp.Diff(da, db); diff != "" {
 		t.Fatalf("two seeds differ (-first +second):\n%s", diff)
