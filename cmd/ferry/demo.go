@@ -38,7 +38,8 @@ MCP tools:
   get_customer, list_customers    customers: the same (read-only)
   get_order, list_orders          orders, through the REST API
   order_history                   what happened to an order
-  place_order                     one transaction: stock checked, all lines or none
+  place_order                     one transaction: stock checked, all lines or none;
+                                  an idempotency_key makes a retry safe
   cancel_order                    refused as a conflict once shipped
   ship_order                      mark a placed order shipped
   restock_report                  a job that asks the REST API about several products
@@ -64,7 +65,7 @@ func demo(ctx context.Context, args []string, e *env) error {
 	addr := fs.String("http", "127.0.0.1:8080", "serve HTTP at `ADDR`: MCP at /mcp, REST at /api; port 0 picks a free one")
 	stdio := fs.Bool("stdio", false, "serve MCP on stdin and stdout instead of HTTP")
 	dbPath := fs.String("db", "", "the SQLite database `PATH`, created and seeded if absent (default: the user cache dir's ferry/demo.db)")
-	key := fs.String("api-key", "", "the API `KEY` of /mcp and /api, at least 16 characters (default $FERRY_DEMO_API_KEY, else generated)")
+	key := fs.String("api-key", "", "the API `KEY` of /mcp and /api, at least 16 characters (default $FERRY_DEMO_API_KEY, else generated; prefer the variable: other users can read a command line)")
 	if err := parseFlags(fs, args, demoHelp, e.stdout, e.stderr); err != nil {
 		return err
 	}

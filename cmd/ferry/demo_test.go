@@ -293,3 +293,52 @@ func TestDemoBinary(t *testing.T) {
 		}
 	}
 }
+
+// On a non-loopback address the demo serves any Host, since the key
+// guards it, and says so; the connect lines name a reachable address.
+func TestDemoNonLoopback(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "demo.db")
+	stderr := newLineWriter(startLine)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: stderr,
+		getenv: func(k string) string { return map[string]string{"FERRY_DEMO_API_KEY": "k-from-env-0123456789"}[k] }}
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, []string{"demo", "--http", "0.0.0.0:0", "--db", db}, e) }()
+	var m []string
+	select {
+	case m = <-stderr.found:
+	case code := <-done:
+		t.Fatalf("demo exited %d: %s", code, stderr)
+	case <-time.After(60 * time.Second):
+		t.Fatalf("no listening line: %s", stderr)
+	}
+	base, key := m[1], m[2]
+	if key != "k-from-env-0123456789" || !strings.HasPrefix(base, "http://127.0.0.1:") {
+		t.Errorf("url %s, key %s", base, key)
+	}
+	if !strings.Contains(stderr.String(), "not only loopback: anyone who can reach it and has the key can place orders") {
+		t.Errorf("no warning: %s", stderr)
+	}
+	// A request naming another Host is served, with the key.
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, base+"/mcp",
+		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`))
+	req.Host = "shop.example.com:8080"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "server/discover")
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("server/discover for Host shop.example.com: %d", resp.StatusCode)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}

@@ -165,10 +165,18 @@ func (a *API) orders(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, OrderList{Orders: list})
 }
 
-// NewOrder is the body of POST /api/orders.
+// NewOrder is the body of POST /api/orders. An Idempotency-Key header
+// makes it safe to send again (see [Store.PlaceOrder]).
 type NewOrder struct {
 	CustomerID int64     `json:"customer_id" doc:"The customer's number, from list_customers or get_customer." minimum:"1"`
 	Lines      []NewLine `json:"lines" doc:"What to order: one line per product." minItems:"1" maxItems:"20"`
+}
+
+// PlaceOrderIn is the input of place_order: the body of POST /api/orders,
+// and its Idempotency-Key header.
+type PlaceOrderIn struct {
+	NewOrder
+	IdempotencyKey string `json:"idempotency_key,omitzero" doc:"Any unique text, such as a UUID: a retry with the same key returns the order placed the first time instead of ordering twice." maxLength:"100" in:"header=Idempotency-Key"`
 }
 
 var skuPattern = regexp.MustCompile(`^[A-Z]{3}-[0-9]{3}$`)
@@ -211,10 +219,19 @@ func (a *API) place(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, http.StatusUnprocessableEntity, "The order is not valid.", errs...)
 		return
 	}
-	note := "by " + caller(r)
-	o, err := a.store.PlaceOrder(r.Context(), in.CustomerID, in.Lines, note)
+	key := r.Header.Get("Idempotency-Key")
+	if len(key) > 100 {
+		writeProblem(w, http.StatusBadRequest, "The Idempotency-Key header is longer than 100 characters.")
+		return
+	}
+	o, replayed, err := a.store.PlaceOrder(r.Context(), in.CustomerID, in.Lines, key, "by "+caller(r))
 	var lines linesError
 	switch {
+	case errors.Is(err, errKeyReused):
+		writeProblem(w, http.StatusUnprocessableEntity, fmt.Sprintf("The Idempotency-Key was used for order %d, which has another customer or other lines; use a new key for a new order.", o.ID))
+	case replayed:
+		w.Header().Set("Location", fmt.Sprintf("/api/orders/%d", o.ID))
+		writeJSON(w, http.StatusOK, o) // placed before with this key: nothing new
 	case errors.Is(err, errNotFound):
 		writeProblem(w, http.StatusUnprocessableEntity, "The order is not valid.",
 			fieldError{Message: "no customer has this number", Location: "body.customer_id", Value: in.CustomerID})

@@ -47,7 +47,8 @@ var schemaSQL = []string{
 		customer_id INTEGER NOT NULL REFERENCES customers(id),
 		status TEXT NOT NULL CHECK (status IN ('placed', 'shipped', 'cancelled')),
 		placed_at TEXT NOT NULL,
-		total_cents INTEGER NOT NULL CHECK (total_cents >= 0))`,
+		total_cents INTEGER NOT NULL CHECK (total_cents >= 0),
+		idempotency_key TEXT UNIQUE)`,
 	`CREATE INDEX orders_by_customer ON orders (customer_id, id)`,
 	`CREATE TABLE order_lines (
 		order_id INTEGER NOT NULL REFERENCES orders(id),

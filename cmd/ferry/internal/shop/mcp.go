@@ -105,8 +105,9 @@ func addOrderTools(b *route.Binding) {
 		Description: "Lists orders newest first, optionally of one customer or one status, without their lines.", OpenWorld: closed}, "GET /orders")
 	route.AddToolOut[OrderRef, History](b, ferry.Tool{Name: "order_history", Title: "Order history",
 		Description: "Lists what happened to an order, oldest first: placed, shipped or cancelled, when and by whom.", OpenWorld: closed}, "GET /orders/{id}/history")
-	route.AddToolOut[NewOrder, Order](b, ferry.Tool{Name: "place_order", Title: "Place an order",
-		Description: "Places an order for a customer and takes its units from stock. Every line is checked first: if any product is unknown or short of stock, nothing is ordered and each such line is named.",
+	route.AddToolOut[PlaceOrderIn, Order](b, ferry.Tool{Name: "place_order", Title: "Place an order",
+		Description: "Places an order for a customer and takes its units from stock. Every line is checked first: if any product is unknown or short of stock, nothing is ordered and each such line is named. " +
+			"Send an idempotency_key so that a retry never orders twice.",
 		Destructive: ferry.HintNo, OpenWorld: closed}, "POST /orders")
 	route.AddToolOut[CancelIn, Order](b, ferry.Tool{Name: "cancel_order", Title: "Cancel an order",
 		Description: "Cancels an order that has not shipped and puts its units back in stock. A shipped order is refused as a conflict; cancelling a cancelled order changes nothing.",

@@ -21,7 +21,7 @@ func TestPlaceOrderIsAtomic(t *testing.T) {
 	if err := db.QueryRowContext(t.Context(), "SELECT stock FROM products WHERE sku = 'COF-002'").Scan(&short); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.PlaceOrder(t.Context(), 3, []NewLine{{SKU: "TEA-001", Qty: 2}, {SKU: "COF-002", Qty: short + 1}, {SKU: "XYZ-001", Qty: 1}}, "test")
+	_, _, err := s.PlaceOrder(t.Context(), 3, []NewLine{{SKU: "TEA-001", Qty: 2}, {SKU: "COF-002", Qty: short + 1}, {SKU: "XYZ-001", Qty: 1}}, "", "test")
 	var lines linesError
 	if !errors.As(err, &lines) {
 		t.Fatalf("PlaceOrder: %v, want a linesError", err)
@@ -33,7 +33,7 @@ func TestPlaceOrderIsAtomic(t *testing.T) {
 	if diff := cmp.Diff(before, dump(t, db)); diff != "" {
 		t.Errorf("a failed order changed the database (-before +after):\n%s", diff)
 	}
-	if _, err := s.PlaceOrder(t.Context(), 99999, []NewLine{{SKU: "TEA-001", Qty: 1}}, "test"); !errors.Is(err, errNotFound) {
+	if _, _, err := s.PlaceOrder(t.Context(), 99999, []NewLine{{SKU: "TEA-001", Qty: 1}}, "k-1", "test"); !errors.Is(err, errNotFound) {
 		t.Errorf("unknown customer: %v, want errNotFound", err)
 	}
 	if diff := cmp.Diff(before, dump(t, db)); diff != "" {
@@ -308,7 +308,7 @@ func TestPlaceOrderConcurrently(t *testing.T) {
 	results := make(chan error, buyers)
 	for i := range buyers {
 		go func() {
-			_, err := s.PlaceOrder(t.Context(), int64(1+i), []NewLine{{SKU: "CUP-001", Qty: 1}}, "race")
+			_, _, err := s.PlaceOrder(t.Context(), int64(1+i), []NewLine{{SKU: "CUP-001", Qty: 1}}, "", "race")
 			results <- err
 		}()
 	}
@@ -328,5 +328,38 @@ func TestPlaceOrderConcurrently(t *testing.T) {
 	}
 	if n := count(t, db, "SELECT stock FROM products WHERE sku = 'CUP-001'"); n != 0 {
 		t.Errorf("stock = %d, want 0", n)
+	}
+}
+
+// place_order with an idempotency key orders once however often it is
+// sent; the same key with another order is refused.
+func TestPlaceOrderIdempotent(t *testing.T) {
+	t.Parallel()
+	_, db, hs := newTestService(t)
+	orders := count(t, db, "SELECT COUNT(*) FROM orders")
+	stock := count(t, db, "SELECT stock FROM products WHERE sku = 'TEA-001'")
+	args := map[string]any{"customer_id": 3, "lines": []any{map[string]any{"sku": "TEA-001", "qty": 2}}, "idempotency_key": "retry-7f3a"}
+	var first, again Order
+	if r := call(t, hs, "place_order", args); r.IsError || json.Unmarshal(r.StructuredContent, &first) != nil {
+		t.Fatalf("place_order: %+v", r)
+	}
+	if r := call(t, hs, "place_order", args); r.IsError || json.Unmarshal(r.StructuredContent, &again) != nil {
+		t.Fatalf("place_order again: %+v", r)
+	}
+	if diff := cmp.Diff(first, again); diff != "" {
+		t.Errorf("the retry answered another order:\n%s", diff)
+	}
+	if n := count(t, db, "SELECT COUNT(*) FROM orders"); n != orders+1 {
+		t.Errorf("%d orders after two sends, want %d", n, orders+1)
+	}
+	if n := count(t, db, "SELECT stock FROM products WHERE sku = 'TEA-001'"); n != stock-2 {
+		t.Errorf("stock %d, want %d: taken once", n, stock-2)
+	}
+	args["customer_id"] = 4
+	if r := call(t, hs, "place_order", args); !r.IsError || !strings.HasPrefix(r.Content[0].Text, "invalid: The Idempotency-Key was used for order") {
+		t.Errorf("the key with another customer: %+v", r)
+	}
+	if n := count(t, db, "SELECT COUNT(*) FROM orders"); n != orders+1 {
+		t.Errorf("%d orders after a refused reuse, want %d", n, orders+1)
 	}
 }

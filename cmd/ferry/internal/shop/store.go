@@ -14,6 +14,8 @@ var (
 	errNotFound = errors.New("not found")
 	errShipped  = errors.New("the order has shipped")
 	errCanceled = errors.New("the order is cancelled")
+	// errKeyReused is an idempotency key sent again with another order.
+	errKeyReused = errors.New("the idempotency key belongs to another order")
 )
 
 // lineError is a line of a new order the shop cannot fill.
@@ -160,44 +162,75 @@ type NewLine struct {
 // none is. A line whose product is unknown or short of stock fails the
 // whole order with a [linesError] listing every such line; an unknown
 // customer fails it with errNotFound.
-func (s *Store) PlaceOrder(ctx context.Context, customer int64, lines []NewLine, note string) (Order, error) {
+//
+// A non-empty key makes the order idempotent: placing it again with the
+// same key returns the order placed the first time, and replayed true,
+// and changes nothing; the same key with another customer or other lines
+// fails with errKeyReused.
+func (s *Store) PlaceOrder(ctx context.Context, customer int64, lines []NewLine, key, note string) (o Order, replayed bool, err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return Order{}, err
+		return Order{}, false, err
 	}
 	defer func() { _ = tx.Rollback() }()
 	now := s.stamp()
 	// The first statement writes, so the transaction takes the write
 	// lock at once (waiting for busy_timeout) instead of failing later.
-	res, err := tx.ExecContext(ctx, `INSERT INTO orders (customer_id, status, placed_at, total_cents)
-SELECT id, 'placed', ?, 0 FROM customers WHERE id = ?`, now, customer)
+	res, err := tx.ExecContext(ctx, `INSERT INTO orders (customer_id, status, placed_at, total_cents, idempotency_key)
+SELECT id, 'placed', ?, 0, NULLIF(?, '') FROM customers WHERE id = ?
+ON CONFLICT (idempotency_key) DO NOTHING`, now, key, customer)
 	if err != nil {
-		return Order{}, err
+		return Order{}, false, err
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return Order{}, err
+		return Order{}, false, err
 	} else if n == 0 {
-		return Order{}, errNotFound
+		return replay(ctx, tx, customer, lines, key)
 	}
 	id, err := res.LastInsertId()
 	if err != nil {
-		return Order{}, err
+		return Order{}, false, err
 	}
 	total, err := takeStock(ctx, tx, id, lines)
 	if err != nil {
-		return Order{}, err
+		return Order{}, false, err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE orders SET total_cents = ? WHERE id = ?`, total, id); err != nil {
-		return Order{}, err
+		return Order{}, false, err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO order_events (order_id, at, event, note) VALUES (?, ?, 'placed', ?)`, id, now, note); err != nil {
-		return Order{}, err
+		return Order{}, false, err
+	}
+	if o, err = order(ctx, tx, id); err != nil {
+		return Order{}, false, err
+	}
+	return o, false, tx.Commit()
+}
+
+// replay answers an order that inserted nothing: the order placed before
+// with key, if it is the same order, else the reason.
+func replay(ctx context.Context, tx *sql.Tx, customer int64, lines []NewLine, key string) (Order, bool, error) {
+	if key == "" {
+		return Order{}, false, errNotFound // no such customer
+	}
+	var id int64
+	if err := tx.QueryRowContext(ctx, `SELECT id FROM orders WHERE idempotency_key = ?`, key).Scan(&id); errors.Is(err, sql.ErrNoRows) {
+		return Order{}, false, errNotFound // no such customer, and the key is unused
+	} else if err != nil {
+		return Order{}, false, err
 	}
 	o, err := order(ctx, tx, id)
 	if err != nil {
-		return Order{}, err
+		return Order{}, false, err
 	}
-	return o, tx.Commit()
+	same := o.CustomerID == customer && len(o.Lines) == len(lines)
+	for i := 0; same && i < len(lines); i++ {
+		same = o.Lines[i].SKU == lines[i].SKU && o.Lines[i].Qty == lines[i].Qty
+	}
+	if !same {
+		return o, false, errKeyReused
+	}
+	return o, true, nil
 }
 
 // takeStock writes the lines of order id, taking their units from stock,
