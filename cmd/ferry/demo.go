@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ferry-mcp/ferry"
@@ -160,27 +161,30 @@ func demoHTTP(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path
 	return nil
 }
 
-// printHTTPStart says where the demo listens and how to connect to it.
-func printHTTPStart(w io.Writer, path string, addr net.Addr, loopback bool, inv shop.Inventory, key string, generated bool) {
+// printHTTPStart says where the demo listens and how to connect to it,
+// in one write, so that no log record lands in the middle.
+func printHTTPStart(out io.Writer, path string, addr net.Addr, loopback bool, inv shop.Inventory, key string, generated bool) {
+	var w strings.Builder
+	defer func() { _, _ = io.WriteString(out, w.String()) }()
 	host := addr.String()
 	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
 		host = net.JoinHostPort("127.0.0.1", fmt.Sprint(tcp.Port)) // how this machine reaches it
 	}
 	base := "http://" + host
-	fmt.Fprintf(w, "ferry demo: database %s\n", path)
-	fmt.Fprintf(w, "ferry demo: listening on %s (MCP at %s/mcp, REST at %s/api)\n", base, base, base)
-	fmt.Fprintf(w, "ferry demo: %d tools, %d prompts, %d resources and %d resource templates\n",
+	fmt.Fprintf(&w, "ferry demo: database %s\n", path)
+	fmt.Fprintf(&w, "ferry demo: listening on %s (MCP at %s/mcp, REST at %s/api)\n", base, base, base)
+	fmt.Fprintf(&w, "ferry demo: %d tools, %d prompts, %d resources and %d resource templates\n",
 		inv.Tools, inv.Prompts, inv.Resources, inv.Templates)
 	how := "from --api-key or $FERRY_DEMO_API_KEY"
 	if generated {
 		how = "generated for this run; set FERRY_DEMO_API_KEY to keep one"
 	}
-	fmt.Fprintf(w, "ferry demo: API key: %s (%s)\n", key, how)
+	fmt.Fprintf(&w, "ferry demo: API key: %s (%s)\n", key, how)
 	if !loopback {
-		fmt.Fprintf(w, "ferry demo: listening on %s, not only loopback: anyone who can reach it and has the key can place orders; there is no TLS\n", addr)
+		fmt.Fprintf(&w, "ferry demo: listening on %s, not only loopback: anyone who can reach it and has the key can place orders; there is no TLS\n", addr)
 	}
 	auth := "Authorization: Bearer " + key
-	fmt.Fprintf(w, `
+	fmt.Fprintf(&w, `
 Connect Claude Code:
   claude mcp add --transport http shop %[1]s/mcp --header "%[2]s"
 Open the MCP Inspector:
