@@ -1,0 +1,102 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/ferry-mcp/ferry"
+)
+
+// The test binary doubles as a stdio server: run with this variable set,
+// it serves newTestServer on stdin and stdout (versions, comma-separated,
+// in the variable's value; "all" for every one).
+const stdioEnv = "FERRY_CLIENT_TEST_STDIO"
+
+func TestMain(m *testing.M) {
+	if v := os.Getenv(stdioEnv); v != "" {
+		var versions []string
+		if v != "all" {
+			versions = strings.Split(v, ",")
+		}
+		srv := newTestServer(&ferry.ServerOptions{ProtocolVersions: versions, PageSize: 2})
+		if err := srv.Run(context.Background(), &ferry.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+type echoIn struct {
+	Text string `json:"text" doc:"Text to echo." minLength:"1"`
+}
+
+type echoOut struct {
+	Echo string `json:"echo" doc:"The text."`
+}
+
+// newTestServer builds the server the client tests talk to: typed and raw
+// tools, a tool that asks the user, one that samples, prompts, resources
+// and a template. opts may be nil.
+func newTestServer(opts *ferry.ServerOptions) *ferry.Server {
+	if opts == nil {
+		opts = &ferry.ServerOptions{}
+	}
+	if opts.Instructions == "" {
+		opts.Instructions = "Test fixtures."
+	}
+	srv := ferry.NewServer("client-test", "1.2.3", opts)
+	ferry.AddTool(srv, ferry.Tool{Name: "echo", Description: "Returns the text it is given.", ReadOnly: true},
+		func(_ context.Context, in echoIn) (echoOut, error) {
+			return echoOut{Echo: in.Text}, nil
+		})
+	srv.AddTool(ferry.Tool{Name: "fail", Description: "Always fails with an error result.", ReadOnly: true},
+		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			return nil, errors.New("it failed")
+		})
+	srv.AddTool(ferry.Tool{Name: "confirm", Description: "Asks the user to confirm, then says what they chose.", ReadOnly: true},
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			res, err := ferry.Elicit(ctx, &ferry.ElicitParams{Message: "Sure?",
+				RequestedSchema: []byte(`{"type":"object","properties":{"why":{"type":"string"}}}`)})
+			if err != nil {
+				return nil, err
+			}
+			return ferry.NewResult(ferry.Text(fmt.Sprintf("%s %v", res.Action, res.Content["why"]))), nil
+		})
+	srv.AddTool(ferry.Tool{Name: "summarize", Description: "Asks the client's model to summarize a text.", ReadOnly: true},
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			res, err := ferry.CreateMessage(ctx, &ferry.CreateMessageParams{MaxTokens: 10,
+				Messages: []ferry.PromptMessage{ferry.UserMessage(ferry.Text("summarize this"))}})
+			if err != nil {
+				return nil, err
+			}
+			text, _ := res.Content.(*ferry.TextContent)
+			return ferry.NewResult(ferry.Text(res.Model + ": " + text.Text)), nil
+		})
+	srv.AddTool(ferry.Tool{Name: "big", Description: "Returns a text of a hundred kilobytes.", ReadOnly: true},
+		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			return ferry.NewResult(ferry.Text(strings.Repeat("x", 100<<10))), nil
+		})
+	srv.AddPrompt(ferry.Prompt{Name: "greet", Description: "Greets someone by name.",
+		Arguments: []ferry.PromptArgument{{Name: "name", Description: "Who to greet.", Required: true, Values: []string{"ada", "alan", "grace"}}}},
+		func(_ context.Context, req *ferry.GetPromptRequest) (*ferry.PromptResult, error) {
+			return &ferry.PromptResult{Messages: []ferry.PromptMessage{ferry.UserMessage(ferry.Text("Hello, " + req.Arguments["name"]))}}, nil
+		})
+	srv.AddPromptTemplate(ferry.Prompt{Name: "plain", Description: "A prompt without arguments.", Template: "Say hi."})
+	for _, n := range []string{"a", "b", "c"} {
+		srv.AddResource(ferry.Resource{URI: "test://res/" + n, Name: "res-" + n, MIMEType: "text/plain"},
+			func(_ context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
+				return []ferry.ResourceContents{{URI: req.URI, MIMEType: "text/plain", Text: "resource " + n}}, nil
+			})
+	}
+	srv.AddResourceTemplate(ferry.ResourceTemplate{URITemplate: "test://items/{id}", Name: "item"},
+		func(_ context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
+			return []ferry.ResourceContents{{URI: req.URI, Text: "item " + req.Vars["id"]}}, nil
+		})
+	return srv
+}
