@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -17,7 +18,10 @@ import (
 const stdioEnv = "FERRY_CLIENT_TEST_STDIO"
 
 func TestMain(m *testing.M) {
-	if v := os.Getenv(stdioEnv); v != "" {
+	if v := os.Getenv(stdioEnv); v == "garbage" {
+		fmt.Println("starting up...")
+		os.Exit(0)
+	} else if v != "" {
 		var versions []string
 		if v != "all" {
 			versions = strings.Split(v, ",")
@@ -46,6 +50,9 @@ type echoOut struct {
 func newTestServer(opts *ferry.ServerOptions) *ferry.Server {
 	if opts == nil {
 		opts = &ferry.ServerOptions{}
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.Instructions == "" {
 		opts.Instructions = "Test fixtures."

@@ -169,7 +169,14 @@ func (t *streamTransport) call(ctx context.Context, r *outgoing) (*message, erro
 	}
 	if err := t.write(encodeRequest(r.id, r.method, r.params)); err != nil {
 		forget()
-		return nil, err
+		// A server that exited breaks the pipe; its output ending says why
+		// more clearly, and comes at once.
+		select {
+		case <-t.done:
+			return nil, t.closedErr()
+		case <-time.After(time.Second):
+			return nil, err
+		}
 	}
 	select {
 	case m, ok := <-ch:
