@@ -372,3 +372,103 @@ func TestHandlerTransportIsShared(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// Roots are answered in both eras, and notifications sent while a call
+// runs (progress here) reach Options.Notify, on every transport.
+func TestClientRootsAndNotifications(t *testing.T) {
+	for _, d := range dialers() {
+		for _, protocol := range []string{client.Version20260728, client.Version20251125} {
+			t.Run(d.name+"/"+protocol, func(t *testing.T) {
+				t.Parallel()
+				var mu sync.Mutex
+				var progress []string
+				c := connect(t, d, &client.Options{
+					Protocol: protocol,
+					Roots: func(context.Context) ([]client.Root, error) {
+						return []client.Root{{URI: "file:///a"}, {URI: "file:///b", Name: "b"}}, nil
+					},
+					Notify: func(method string, params json.RawMessage) {
+						mu.Lock()
+						defer mu.Unlock()
+						if method == "notifications/progress" {
+							progress = append(progress, string(params))
+						}
+					},
+				}, nil, &ferry.HTTPOptions{Stateful: true})
+				if res, err := c.CallTool(t.Context(), "roots", nil); err != nil || res.Text() != "file:///a,file:///b" {
+					t.Errorf("roots = %+v, %v", res, err)
+				}
+				var res client.ToolResult
+				err := c.Call(t.Context(), "tools/call", map[string]any{"name": "steps", "_meta": map[string]any{"progressToken": "p1"}}, &res)
+				if err != nil || res.Text() != "done" {
+					t.Fatalf("steps = %+v, %v", res, err)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if len(progress) != 2 || !strings.Contains(progress[1], `"progress":2`) || !strings.Contains(progress[0], `"progressToken":"p1"`) {
+					t.Errorf("progress notifications = %q, want two for p1", progress)
+				}
+			})
+		}
+	}
+}
+
+// discoverRefused answers server/discover with status and body, and
+// passes every other request to next: a legacy server, or a proxy, that
+// does not know the method.
+func discoverRefused(next http.Handler, status int, contentType, body string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, _ := io.ReadAll(r.Body)
+		if bytes.Contains(data, []byte(`"method":"server/discover"`)) {
+			w.Header().Set("Content-Type", contentType)
+			w.WriteHeader(status)
+			_, _ = io.WriteString(w, body)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(data))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// The default mode falls back to legacy on the refusals a server that
+// does not know server/discover gives, and not on an authentication
+// refusal, which it reports.
+func TestClientFallsBackOnRefusals(t *testing.T) {
+	rpcErr := `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`
+	cases := []struct {
+		name, contentType, body string
+		status                  int
+		fallsBack               bool
+	}{
+		{"404 method not found", "application/json", rpcErr, 404, true},
+		{"200 method not found", "application/json", rpcErr, 200, true},
+		{"400 plain", "text/plain", "Bad Request: missing session", 400, true},
+		{"404 plain", "text/plain", "404 page not found", 404, true},
+		{"405 plain", "text/plain", "method not allowed", 405, true},
+		{"401", "text/plain", "unauthorized", 401, false},
+		{"500", "text/plain", "oops", 500, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := discoverRefused(ferry.NewHTTPHandler(newTestServer(nil), nil), tc.status, tc.contentType, tc.body)
+			c, err := client.DialHandler(t.Context(), h, nil)
+			if !tc.fallsBack {
+				if err == nil {
+					c.Close()
+					t.Fatalf("connected in %s, want the refusal reported", c.Protocol())
+				}
+				if se, ok := errors.AsType[*client.StatusError](err); !ok || se.StatusCode != tc.status {
+					t.Errorf("err = %v, want a StatusError %d", err, tc.status)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if c.Protocol() != client.Version20251125 {
+				t.Errorf("Protocol() = %q, want %s", c.Protocol(), client.Version20251125)
+			}
+		})
+	}
+}

@@ -89,6 +89,27 @@ func newTestServer(opts *ferry.ServerOptions) *ferry.Server {
 		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			return ferry.NewResult(ferry.Text(strings.Repeat("x", 100<<10))), nil
 		})
+	srv.AddTool(ferry.Tool{Name: "roots", Description: "Lists the client's roots.", ReadOnly: true},
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			roots, err := ferry.ListRoots(ctx)
+			if err != nil {
+				return nil, err
+			}
+			var uris []string
+			for _, r := range roots {
+				uris = append(uris, r.URI)
+			}
+			return ferry.NewResult(ferry.Text(strings.Join(uris, ","))), nil
+		})
+	srv.AddTool(ferry.Tool{Name: "steps", Description: "Reports progress twice, then finishes.", ReadOnly: true},
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			for i := 1; i <= 2; i++ {
+				if err := ferry.NotifyProgress(ctx, ferry.Progress{Progress: float64(i), Total: 2}); err != nil {
+					return nil, err
+				}
+			}
+			return ferry.NewResult(ferry.Text("done")), nil
+		})
 	srv.AddPrompt(ferry.Prompt{Name: "greet", Description: "Greets someone by name.",
 		Arguments: []ferry.PromptArgument{{Name: "name", Description: "Who to greet.", Required: true, Values: []string{"ada", "alan", "grace"}}}},
 		func(_ context.Context, req *ferry.GetPromptRequest) (*ferry.PromptResult, error) {
