@@ -48,9 +48,11 @@ type echoOut struct {
 // tools, a tool that asks the user, one that samples, prompts, resources
 // and a template. opts may be nil.
 func newTestServer(opts *ferry.ServerOptions) *ferry.Server {
-	if opts == nil {
-		opts = &ferry.ServerOptions{}
+	o := ferry.ServerOptions{}
+	if opts != nil {
+		o = *opts // parallel tests share their options
 	}
+	opts = &o
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
