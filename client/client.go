@@ -84,6 +84,10 @@ type transport interface {
 	notify(ctx context.Context, method string, params json.RawMessage) error
 	// setProtocol tells the transport the negotiated version.
 	setProtocol(version string)
+	// cancelByNotice reports whether a request given up is cancelled with
+	// notifications/cancelled, in the given era (rather than by closing
+	// its stream, as modern HTTP does).
+	cancelByNotice(modern bool) bool
 	// close ends the connection.
 	close() error
 }
@@ -228,7 +232,7 @@ func (c *Client) roundTrip(ctx context.Context, method string, p map[string]json
 	r.params = body
 	m, err := c.t.call(ctx, r)
 	if err != nil {
-		if ctx.Err() != nil && !c.modern && method != "initialize" {
+		if ctx.Err() != nil && method != "initialize" && c.t.cancelByNotice(c.modern) {
 			c.cancelled(r.id, ctx.Err())
 		}
 		return nil, err

@@ -116,7 +116,7 @@ func TestClientEveryTransportAndEra(t *testing.T) {
 						t.Errorf("tool %s Raw = %s", tl.Name, tl.Raw)
 					}
 				}
-				if diff := cmp.Diff([]string{"big", "confirm", "echo", "fail", "roots", "steps", "summarize"}, names); diff != "" {
+				if diff := cmp.Diff([]string{"big", "confirm", "echo", "fail", "roots", "steps", "summarize", "wait", "waits"}, names); diff != "" {
 					t.Errorf("tools (-want +got):\n%s", diff)
 				}
 				if tools[2].Annotations == nil || tools[2].Annotations.ReadOnlyHint == nil || !*tools[2].Annotations.ReadOnlyHint {

@@ -44,9 +44,9 @@
 //
 // # Cancellation
 //
-// Cancelling a call's context ends it. In the legacy era the client also
-// sends notifications/cancelled; in the modern era closing the answer's
-// stream is the cancellation.
+// Cancelling a call's context ends it. The client also sends
+// notifications/cancelled for it, except over HTTP in the modern era,
+// where closing the answer's stream is the cancellation.
 //
 // # Concurrency
 //

@@ -281,7 +281,7 @@ func (rc *recorder) bodies() []string {
 func TestClientCancelLegacy(t *testing.T) {
 	started, stopped := make(chan struct{}), make(chan struct{})
 	srv := newTestServer(nil)
-	srv.AddTool(ferry.Tool{Name: "wait", Description: "Waits until cancelled.", ReadOnly: true},
+	srv.AddTool(ferry.Tool{Name: "hold", Description: "Holds until cancelled.", ReadOnly: true},
 		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			close(started)
 			<-ctx.Done()
@@ -297,7 +297,7 @@ func TestClientCancelLegacy(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	go func() { <-started; cancel() }()
-	if _, err := c.CallTool(ctx, "wait", nil); !errors.Is(err, context.Canceled) {
+	if _, err := c.CallTool(ctx, "hold", nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
 	select {
@@ -468,6 +468,48 @@ func TestClientFallsBackOnRefusals(t *testing.T) {
 			defer c.Close()
 			if c.Protocol() != client.Version20251125 {
 				t.Errorf("Protocol() = %q, want %s", c.Protocol(), client.Version20251125)
+			}
+		})
+	}
+}
+
+// Over stdio a cancelled call is cancelled with notifications/cancelled in
+// both eras: the server process counts the wait it saw end.
+func TestClientCancelStdio(t *testing.T) {
+	stdio := dialers()[2]
+	for _, protocol := range []string{client.Version20260728, client.Version20251125} {
+		t.Run(protocol, func(t *testing.T) {
+			t.Parallel()
+			c := connect(t, stdio, &client.Options{Protocol: protocol}, nil, nil)
+			waits := func() string {
+				res, err := c.CallTool(t.Context(), "waits", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res.Text()
+			}
+			ctx, cancel := context.WithCancel(t.Context())
+			done := make(chan error, 1)
+			go func() {
+				_, err := c.CallTool(ctx, "wait", nil)
+				done <- err
+			}()
+			deadline := time.Now().Add(10 * time.Second)
+			for waits() != "1/0" {
+				if time.Now().After(deadline) {
+					t.Fatalf("the wait did not start: %s", waits())
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			cancel()
+			if err := <-done; !errors.Is(err, context.Canceled) {
+				t.Errorf("err = %v, want context.Canceled", err)
+			}
+			for waits() != "1/1" {
+				if time.Now().After(deadline) {
+					t.Fatalf("the server did not see the cancellation: %s", waits())
+				}
+				time.Sleep(10 * time.Millisecond)
 			}
 		})
 	}

@@ -39,6 +39,9 @@ type httpTransport struct {
 	session string     // the legacy Mcp-Session-Id
 }
 
+// cancelByNotice: a modern request is cancelled by closing its stream.
+func (t *httpTransport) cancelByNotice(modern bool) bool { return !modern }
+
 func (t *httpTransport) setProtocol(v string) {
 	t.mu.Lock()
 	t.version = v

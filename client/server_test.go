@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ferry-mcp/ferry"
@@ -16,6 +17,10 @@ import (
 // it serves newTestServer on stdin and stdout (versions, comma-separated,
 // in the variable's value; "all" for every one).
 const stdioEnv = "FERRY_CLIENT_TEST_STDIO"
+
+// waiting and cancelled count the calls of the wait tool that started and
+// that saw their context end: a stdio server process reports its own.
+var waiting, cancelled atomic.Int64
 
 func TestMain(m *testing.M) {
 	if v := os.Getenv(stdioEnv); v == "garbage" {
@@ -111,6 +116,17 @@ func newTestServer(opts *ferry.ServerOptions) *ferry.Server {
 				}
 			}
 			return ferry.NewResult(ferry.Text("done")), nil
+		})
+	srv.AddTool(ferry.Tool{Name: "wait", Description: "Waits until cancelled, and counts it.", ReadOnly: true},
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			waiting.Add(1)
+			<-ctx.Done()
+			cancelled.Add(1)
+			return nil, ctx.Err()
+		})
+	srv.AddTool(ferry.Tool{Name: "waits", Description: "Says how many waits started and were cancelled.", ReadOnly: true},
+		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			return ferry.NewResult(ferry.Text(fmt.Sprintf("%d/%d", waiting.Load(), cancelled.Load()))), nil
 		})
 	srv.AddPrompt(ferry.Prompt{Name: "greet", Description: "Greets someone by name.",
 		Arguments: []ferry.PromptArgument{{Name: "name", Description: "Who to greet.", Required: true, Values: []string{"ada", "alan", "grace"}}}},

@@ -72,6 +72,9 @@ func newStreamTransport(w io.WriteCloser, r io.ReadCloser, peer *Client) *stream
 
 func (t *streamTransport) setProtocol(string) {}
 
+// cancelByNotice: a stream has no other way to cancel, in either era.
+func (t *streamTransport) cancelByNotice(bool) bool { return true }
+
 // read hands each message the server sends to its reader until the
 // stream ends or carries something that is not JSON-RPC.
 func (t *streamTransport) read() {
