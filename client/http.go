@@ -79,7 +79,7 @@ func (t *httpTransport) post(ctx context.Context, body []byte, r *outgoing) (*ht
 	}
 	resp, err := t.hc.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("client: POST %s: %w", t.url, err)
+		return nil, fmt.Errorf("client: %w", err) // a *url.Error names the method and URL
 	}
 	return resp, nil
 }
