@@ -119,6 +119,20 @@ func TestCheckServerFindsProblems(t *testing.T) {
 			}
 			return 0, nil
 		}, `tool "greet": inputSchema: name.pattern "([" does not compile`},
+		{"a required property not declared", func(req map[string]any, _ bool, res map[string]any) (int, any) {
+			for _, tl := range tools(req, res) {
+				if tl.(map[string]any)["name"] == "greet" {
+					tl.(map[string]any)["inputSchema"].(map[string]any)["required"] = []any{"name", "age"}
+				}
+			}
+			return 0, nil
+		}, `tool "greet": inputSchema: required property "age" is not declared`},
+		{"a tool listed twice", func(req map[string]any, _ bool, res map[string]any) (int, any) {
+			if list := tools(req, res); len(list) > 0 {
+				res["result"].(map[string]any)["tools"] = append(list, list[len(list)-1])
+			}
+			return 0, nil
+		}, "is listed twice"},
 		{"not an object schema", func(req map[string]any, _ bool, res map[string]any) (int, any) {
 			for _, tl := range tools(req, res) {
 				tl.(map[string]any)["inputSchema"] = map[string]any{"type": "string"}
