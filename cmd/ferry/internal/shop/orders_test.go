@@ -363,3 +363,16 @@ func TestPlaceOrderIdempotent(t *testing.T) {
 		t.Errorf("%d orders after a refused reuse, want %d", n, orders+1)
 	}
 }
+
+// restock_report refuses SKUs that are not SKUs, naming each, before it
+// asks the API anything: a path in a SKU never becomes a request, and the
+// model reads what to fix instead of an unexpected failure.
+func TestRestockReportRefusesMalformedSKUs(t *testing.T) {
+	t.Parallel()
+	_, _, hs := newTestService(t)
+	r := call(t, hs, "restock_report", map[string]any{"skus": []any{"TEA-001", "../orders/1", "tea-002", "TEA-001/../../orders/1"}})
+	want := `invalid: skus[1] "../orders/1", skus[2] "tea-002", skus[3] "TEA-001/../../orders/1" are not SKUs such as TEA-003; list_products finds them`
+	if !r.IsError || len(r.Content) != 1 || r.Content[0].Text != want {
+		t.Errorf("restock_report with malformed SKUs: %+v\nwant %q", r, want)
+	}
+}
