@@ -162,6 +162,8 @@ func TestDemoRefuses(t *testing.T) {
 		{"an argument", []string{"demo", "extra"}, nil, exitUsage, "demo takes no arguments"},
 		{"a short key", []string{"demo", "--http", "127.0.0.1:0", "--db", filepath.Join(dir, "a.db"), "--api-key", "short"}, nil, exitFailed, "at least 16 characters"},
 		{"a short key from the environment", []string{"demo", "--http", "127.0.0.1:0", "--db", filepath.Join(dir, "b.db")}, []string{"FERRY_DEMO_API_KEY", "short"}, exitFailed, "at least 16 characters"},
+		{"a key with a space", []string{"demo", "--http", "127.0.0.1:0", "--db", filepath.Join(dir, "c.db"), "--api-key", "0123456789abcdef 0123"}, nil, exitFailed, "printable ASCII, without spaces"},
+		{"a key with a non-ASCII letter", []string{"demo", "--http", "127.0.0.1:0", "--db", filepath.Join(dir, "d.db")}, []string{"FERRY_DEMO_API_KEY", "0123456789abcdéf"}, exitFailed, "printable ASCII, without spaces"},
 		{"a foreign file", []string{"demo", "--http", "127.0.0.1:0", "--db", foreign}, nil, exitFailed, "cannot be read as SQLite"},
 	}
 	for _, tt := range tests {
@@ -175,7 +177,7 @@ func TestDemoRefuses(t *testing.T) {
 	if data, _ := os.ReadFile(foreign); !bytes.Equal(data, bytes.Repeat([]byte("my notes\n"), 1000)) {
 		t.Error("the foreign file was changed")
 	}
-	for _, name := range []string{"a.db", "b.db"} {
+	for _, name := range []string{"a.db", "b.db", "c.db", "d.db"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			t.Errorf("%s was created although the key was refused", name)
 		}
