@@ -82,11 +82,11 @@ func Open(ctx context.Context, path string, progress io.Writer) (*sql.DB, error)
 	if path == "" {
 		return nil, errors.New("shop: no database path")
 	}
-	if strings.ContainsAny(path, "?#") {
-		return nil, fmt.Errorf("shop: database path %q: a path with ? or # cannot be opened as an SQLite file name", path)
-	}
 	switch _, err := os.Stat(path); {
 	case errors.Is(err, fs.ErrNotExist):
+		if target, err := os.Readlink(path); err == nil {
+			return nil, fmt.Errorf("shop: %s is a symbolic link to %s, which does not exist; create the directory it names or pass another --db", path, target)
+		}
 		if err := create(ctx, path, progress); err != nil {
 			return nil, err
 		}
@@ -109,10 +109,19 @@ func Open(ctx context.Context, path string, progress io.Writer) (*sql.DB, error)
 }
 
 // dsn is the driver's name of the file at path: foreign keys on, and a
-// writer waits for another up to five seconds instead of failing.
+// writer waits for another up to five seconds instead of failing. The
+// name is an SQLite URI, so the path is made absolute (a leading // would
+// name a host) and its %, ? and # are escaped: each would otherwise make
+// SQLite open another file than the one path names.
 func dsn(path, extra string) string {
-	return "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)" + extra
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return "file:" + uriEscaper.Replace(filepath.ToSlash(path)) + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)" + extra
 }
+
+// uriEscaper escapes what an SQLite URI's path gives a meaning to.
+var uriEscaper = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 
 // verify opens path read-only and checks that it is a shop database of
 // this schema version.
@@ -155,6 +164,7 @@ func create(ctx context.Context, path string, progress io.Writer) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("shop: %w", err)
 	}
+	removeStaleSeeds(path)
 	f, err := os.CreateTemp(dir, filepath.Base(path)+".seeding-*")
 	if err != nil {
 		return fmt.Errorf("shop: %w", err)
@@ -211,3 +221,25 @@ func seedFile(ctx context.Context, path string) error {
 	_, err = db.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", applicationID, SchemaVersion))
 	return err
 }
+
+// staleSeed is the age after which a temporary file of create is taken
+// for one a killed start left, not one another start is seeding now
+// (which takes well under a second).
+const staleSeed = 10 * time.Minute
+
+// removeStaleSeeds removes the temporary files, and their journals, that
+// starts killed while seeding path left, so that they do not pile up.
+// It is best effort: a file it cannot remove stays.
+func removeStaleSeeds(path string) {
+	// The pattern is path's own base with a fixed suffix: a name with
+	// glob characters matches itself only after escaping.
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), globEscaper.Replace(filepath.Base(path))+".seeding-*"))
+	for _, m := range matches {
+		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleSeed {
+			_ = os.Remove(m)
+		}
+	}
+}
+
+// globEscaper escapes what [filepath.Match] gives a meaning to.
+var globEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`)
