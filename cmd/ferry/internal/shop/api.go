@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/ferry-mcp/ferry/route"
 )
@@ -220,7 +221,7 @@ func (a *API) place(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := r.Header.Get("Idempotency-Key")
-	if len(key) > 100 {
+	if utf8.RuneCountInString(key) > 100 { // characters, as the tool's maxLength counts
 		writeProblem(w, http.StatusBadRequest, "The Idempotency-Key header is longer than 100 characters.")
 		return
 	}
@@ -261,12 +262,14 @@ func (a *API) cancel(w http.ResponseWriter, r *http.Request) {
 	}
 	var in cancelBody
 	if r.ContentLength != 0 {
-		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10)).Decode(&in); err != nil {
+		dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&in); err != nil {
 			writeProblem(w, http.StatusBadRequest, "The body is not a cancellation: "+err.Error()+".")
 			return
 		}
 	}
-	if len(in.Reason) > 200 {
+	if utf8.RuneCountInString(in.Reason) > 200 {
 		writeProblem(w, http.StatusUnprocessableEntity, "The reason is too long.",
 			fieldError{Message: "must be at most 200 characters", Location: "body.reason"})
 		return

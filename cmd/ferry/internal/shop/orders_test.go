@@ -376,3 +376,25 @@ func TestRestockReportRefusesMalformedSKUs(t *testing.T) {
 		t.Errorf("restock_report with malformed SKUs: %+v\nwant %q", r, want)
 	}
 }
+
+// The API counts the idempotency key and the cancel reason in characters,
+// as the tools' schemas (maxLength) do: what a tool accepts, the API
+// accepts too. A cancel body with a field the API does not know is
+// refused, as a new order's is.
+func TestLimitsCountCharacters(t *testing.T) {
+	t.Parallel()
+	_, _, hs := newTestService(t)
+	key := strings.Repeat("é", 100)
+	r := call(t, hs, "place_order", map[string]any{"customer_id": 3, "lines": []any{map[string]any{"sku": "TEA-001", "qty": 1}}, "idempotency_key": key})
+	var o Order
+	if r.IsError || json.Unmarshal(r.StructuredContent, &o) != nil {
+		t.Fatalf("place_order with a key of 100 characters: %+v", r)
+	}
+	if r := call(t, hs, "cancel_order", map[string]any{"id": o.ID, "reason": strings.Repeat("é", 200)}); r.IsError {
+		t.Errorf("cancel_order with a reason of 200 characters: %+v", r)
+	}
+	var p problem
+	if status := rest(t, hs, "POST", "/api/orders/2/cancel", `{"reason": "late", "force": true}`, &p); status != http.StatusBadRequest || !strings.Contains(p.Detail, `unknown field "force"`) {
+		t.Errorf("a cancel with an unknown field: %d %+v", status, p)
+	}
+}
