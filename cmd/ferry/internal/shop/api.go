@@ -225,7 +225,7 @@ func (a *API) place(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, http.StatusBadRequest, "The Idempotency-Key header is longer than 100 characters.")
 		return
 	}
-	o, replayed, err := a.store.PlaceOrder(r.Context(), in.CustomerID, in.Lines, key, "by "+caller(r))
+	o, replayed, err := a.store.PlaceOrder(r.Context(), in.CustomerID, in.Lines, callersKey(r, key), "by "+caller(r))
 	var lines linesError
 	switch {
 	case errors.Is(err, errKeyReused):
@@ -288,6 +288,20 @@ func (a *API) ship(w http.ResponseWriter, r *http.Request) {
 	}
 	o, err := a.store.Ship(r.Context(), id)
 	a.answerOrder(w, r, id, o, err)
+}
+
+// callersKey is the idempotency key as the store keeps it: key within
+// the caller's own namespace, so that one caller's key never answers, or
+// names, another caller's order. An empty key stays empty.
+func callersKey(r *http.Request, key string) string {
+	if key == "" {
+		return ""
+	}
+	who := ""
+	if p, ok := principal(r); ok {
+		who = p.Subject
+	}
+	return strconv.Itoa(len(who)) + ":" + who + ":" + key
 }
 
 // caller names who made the request, for an order's history: the key's

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/ferry-mcp/ferry"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -396,5 +398,45 @@ func TestLimitsCountCharacters(t *testing.T) {
 	var p problem
 	if status := rest(t, hs, "POST", "/api/orders/2/cancel", `{"reason": "late", "force": true}`, &p); status != http.StatusBadRequest || !strings.Contains(p.Detail, `unknown field "force"`) {
 		t.Errorf("a cancel with an unknown field: %d %+v", status, p)
+	}
+}
+
+// An idempotency key belongs to the caller who sent it: another caller's
+// order with the same key is a new order, never the first caller's order
+// answered back, nor a refusal that names it.
+func TestIdempotencyKeysAreTheCallers(t *testing.T) {
+	t.Parallel()
+	db, _ := openTest(t)
+	const keyA, keyB = "k-alice-0123456789", "k-bob-0123456789ab"
+	svc, err := New(t.Context(), db, &Options{Keys: map[string]*ferry.Principal{keyA: {Subject: "alice"}, keyB: {Subject: "bob"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(svc.Handler())
+	t.Cleanup(hs.Close)
+	place := func(apiKey, body string) (int, Order) {
+		req, _ := http.NewRequestWithContext(t.Context(), "POST", hs.URL+"/api/orders", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+apiKey)
+		req.Header.Set("Idempotency-Key", "order-1")
+		resp, err := hs.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var o Order
+		_ = json.NewDecoder(resp.Body).Decode(&o)
+		return resp.StatusCode, o
+	}
+	same := `{"customer_id": 3, "lines": [{"sku": "TEA-001", "qty": 1}]}`
+	statusA, a := place(keyA, same)
+	statusB, b := place(keyB, same)
+	if statusA != http.StatusCreated || statusB != http.StatusCreated || a.ID == b.ID {
+		t.Errorf("alice: %d order %d; bob with her key: %d order %d; want two new orders", statusA, a.ID, statusB, b.ID)
+	}
+	if status, c := place(keyB, `{"customer_id": 4, "lines": [{"sku": "TEA-001", "qty": 1}]}`); status != http.StatusUnprocessableEntity || c.ID != 0 {
+		t.Errorf("bob reusing his own key for another order: %d %+v, want 422", status, c)
+	}
+	if status, again := place(keyA, same); status != http.StatusOK || again.ID != a.ID {
+		t.Errorf("alice's retry: %d order %d, want 200 and order %d", status, again.ID, a.ID)
 	}
 }
