@@ -123,8 +123,8 @@ func dsn(path, extra string) string {
 // uriEscaper escapes what an SQLite URI's path gives a meaning to.
 var uriEscaper = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 
-// verify opens path read-only and checks that it is a shop database of
-// this schema version.
+// verify checks that path is a shop database of this schema version,
+// opening it read-only, and that this process may write it.
 func verify(ctx context.Context, path string) error {
 	if fi, err := os.Stat(path); err != nil {
 		return fmt.Errorf("shop: %w", err)
@@ -132,6 +132,11 @@ func verify(ctx context.Context, path string) error {
 		return fmt.Errorf("%w: %s is not a regular file", ErrNotShopDatabase, path)
 	} else if fi.Size() == 0 {
 		return fmt.Errorf("%w: %s is empty; remove it to have the demo create and seed it", ErrNotShopDatabase, path)
+	}
+	// Before SQLite reads it: a WAL file SQLite may not write fails to
+	// open read-only too, with an error that blames the file's format.
+	if err := checkWritable(path); err != nil {
+		return err
 	}
 	db, err := sql.Open("sqlite", dsn(path, "&mode=ro"))
 	if err != nil {
@@ -152,6 +157,16 @@ func verify(ctx context.Context, path string) error {
 		return fmt.Errorf("%w: %s has schema version %d and this demo needs %d; remove it to have it created again", ErrNotShopDatabase, path, version, SchemaVersion)
 	}
 	return nil
+}
+
+// checkWritable refuses a file this process may not write: the shop
+// writes every order to it, so it would start and then fail each one.
+func checkWritable(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return fmt.Errorf("shop: %s cannot be written (%w): the demo writes orders and stock to it; make it writable or pass another --db", path, err)
+	}
+	return f.Close()
 }
 
 // create seeds a new database under a temporary name next to path and

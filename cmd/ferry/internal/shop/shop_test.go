@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -450,5 +451,30 @@ func TestOpenRemovesStaleSeedingFiles(t *testing.T) {
 	}
 	if _, err := os.Stat(fresh); err != nil {
 		t.Errorf("a fresh seeding file, maybe another start's, was removed: %v", err)
+	}
+}
+
+// A shop database this process may not write is refused with a sentence
+// saying so, not taken for a file that is not SQLite, and not served until
+// the first order fails. As root, permissions do not stop a write, so the
+// file is made immutable instead.
+func TestOpenRefusesAReadOnlyFile(t *testing.T) {
+	t.Parallel()
+	_, path := openTest(t)
+	if os.Geteuid() == 0 {
+		if out, err := exec.CommandContext(t.Context(), "chattr", "+i", path).CombinedOutput(); err != nil {
+			t.Skipf("root cannot be stopped from writing without chattr +i: %v %s", err, out)
+		}
+		t.Cleanup(func() { _ = exec.Command("chattr", "-i", path).Run() })
+	} else if err := os.Chmod(path, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(t.Context(), path, io.Discard)
+	if err == nil {
+		_ = db.Close()
+		t.Fatal("Open succeeded")
+	}
+	if want := path + " cannot be written"; !strings.Contains(err.Error(), want) || errors.Is(err, ErrNotShopDatabase) {
+		t.Errorf("Open: %v; want it to say %q, and not ErrNotShopDatabase", err, want)
 	}
 }
