@@ -109,6 +109,11 @@ func TestDemoHTTPInProcess(t *testing.T) {
 		t.Fatalf("no listening line: %s", stderr)
 	}
 	base, key := m[1], m[2]
+	// The generated key is crypto/rand's rand.Text: 26 base32 letters,
+	// 130 bits; a guessable key would let anyone on the machine order.
+	if !regexp.MustCompile(`^demo-[A-Z2-7]{26}$`).MatchString(key) {
+		t.Errorf("generated key %q is not demo- and 26 base32 letters", key)
+	}
 	out := stderr.String()
 	for _, want := range []string{
 		"creating the shop database " + db,
@@ -338,6 +343,14 @@ func TestDemoNonLoopback(t *testing.T) {
 	_ = resp.Body.Close()
 	if resp.StatusCode != 200 {
 		t.Errorf("server/discover for Host shop.example.com: %d", resp.StatusCode)
+	}
+	// Serving any Host never means serving without the key.
+	req.Header.Del("Authorization")
+	req.Body = io.NopCloser(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`))
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	} else if _ = resp.Body.Close(); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("server/discover for Host shop.example.com without the key: %d, want 401", resp.StatusCode)
 	}
 	cancel()
 	if code := <-done; code != 0 {
