@@ -131,6 +131,9 @@ function exercise(get, { http }) {
     assert.ok(!res.isError, text(res));
     assert.deepEqual(res.structuredContent.unknown, ['NOP-000']);
     assert.equal(res.structuredContent.low.length + res.structuredContent.ok.length, 2);
+    const bad = await get().callTool({ name: 'restock_report', arguments: { skus: ['TEA-001', '../orders/1'] } });
+    assert.equal(bad.isError, true);
+    assert.equal(text(bad), 'invalid: skus[1] "../orders/1" is not a SKU such as TEA-003; list_products finds them');
   });
 
   test('prompts, completions and resources', limit, async () => {
