@@ -82,6 +82,7 @@ func Open(ctx context.Context, path string, progress io.Writer) (*sql.DB, error)
 	if path == "" {
 		return nil, errors.New("shop: no database path")
 	}
+	removeStaleSeeds(path)
 	switch _, err := os.Stat(path); {
 	case errors.Is(err, fs.ErrNotExist):
 		if target, err := os.Readlink(path); err == nil {
@@ -179,7 +180,6 @@ func create(ctx context.Context, path string, progress io.Writer) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("shop: %w", err)
 	}
-	removeStaleSeeds(path)
 	f, err := os.CreateTemp(dir, filepath.Base(path)+".seeding-*")
 	if err != nil {
 		return fmt.Errorf("shop: %w", err)

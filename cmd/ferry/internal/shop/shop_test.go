@@ -420,12 +420,24 @@ func TestOpenRefusesADanglingLink(t *testing.T) {
 	}
 }
 
-// A first start after one killed while seeding removes what that one
-// left, once it is old enough not to be another start seeding now.
+// A start after one killed while seeding removes what that one left, once
+// it is old enough not to be another start seeding now: the next first
+// start, and a warm start too, since a later start may have seeded.
 func TestOpenRemovesStaleSeedingFiles(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "shop.db")
+	t.Run("first start", func(t *testing.T) {
+		t.Parallel()
+		testRemovesStaleSeeds(t, filepath.Join(t.TempDir(), "shop.db"))
+	})
+	t.Run("warm start", func(t *testing.T) {
+		t.Parallel()
+		db, path := openTest(t)
+		_ = db.Close()
+		testRemovesStaleSeeds(t, path)
+	})
+}
+
+func testRemovesStaleSeeds(t *testing.T, path string) {
 	stale := []string{path + ".seeding-1", path + ".seeding-1-journal"}
 	fresh := path + ".seeding-2"
 	old := time.Now().Add(-time.Hour)
