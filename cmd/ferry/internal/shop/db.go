@@ -77,7 +77,10 @@ var ErrNotShopDatabase = errors.New("shop: not a demo shop database")
 // changed before it passes: one that is not a shop database of
 // [SchemaVersion] is refused with an error wrapping [ErrNotShopDatabase].
 // The new file is seeded under a temporary name and moved into place only
-// when complete, so an interrupted first start leaves nothing behind.
+// when complete, so an interrupted first start leaves no half-seeded
+// database; the temporary files such a start leaves are removed by a
+// later one once they are [staleSeed] old. The path may hold any
+// character, % ? and # included.
 func Open(ctx context.Context, path string, progress io.Writer) (*sql.DB, error) {
 	if path == "" {
 		return nil, errors.New("shop: no database path")
@@ -163,7 +166,7 @@ func verify(ctx context.Context, path string) error {
 // checkWritable refuses a file this process may not write: the shop
 // writes every order to it, so it would start and then fail each one.
 func checkWritable(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := os.OpenFile(path, os.O_RDWR, 0) //nolint:gosec // the path the user named with --db, opened to learn if it is writable
 	if err != nil {
 		return fmt.Errorf("shop: %s cannot be written (%w): the demo writes orders and stock to it; make it writable or pass another --db", path, err)
 	}
