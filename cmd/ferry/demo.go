@@ -43,7 +43,7 @@ MCP tools:
   place_order                     one transaction: stock checked, all lines or none;
                                   an idempotency_key makes a retry safe
   cancel_order                    refused as a conflict once shipped
-  ship_order                      mark a placed order shipped
+  ship_order                      mark a placed order shipped (cannot be undone)
   restock_report                  a job that asks the REST API about several products
 Prompts: order_summary (customer completes), restock_plan (category completes).
 Resources: shop://policies, shop://orders/{id}, shop://entities,

@@ -89,6 +89,7 @@ function exercise(get, { http }) {
     const hints = Object.fromEntries(listed.map((t) => [t.name, t.annotations]));
     assert.equal(hints.list_products.readOnlyHint, true);
     assert.equal(hints.cancel_order.destructiveHint, true);
+    assert.equal(hints.ship_order.destructiveHint, true);
     assert.equal(hints.place_order.readOnlyHint, false);
   });
 

@@ -53,7 +53,9 @@ func TestToolHints(t *testing.T) {
 		"get_order": read, "list_orders": read, "order_history": read, "restock_report": read,
 		"place_order":  {},
 		"cancel_order": {Destructive: true, Idempotent: true},
-		"ship_order":   {Idempotent: true},
+		// Shipping cannot be undone: a shipped order can no longer be
+		// cancelled, so a client should ask before it runs.
+		"ship_order": {Destructive: true, Idempotent: true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("hints (-want +got):\n%s", diff)
