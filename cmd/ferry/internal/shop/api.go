@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -208,11 +209,24 @@ func (o *NewOrder) validate() []fieldError {
 	return errs
 }
 
+// decodeBody decodes r's body, at most limit bytes, into v: one JSON
+// value with no field v does not have, and nothing after it, so that
+// no part of a body is silently ignored.
+func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, limit))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if err := dec.Decode(&json.RawMessage{}); !errors.Is(err, io.EOF) {
+		return errors.New("there is more after the first JSON value")
+	}
+	return nil
+}
+
 func (a *API) place(w http.ResponseWriter, r *http.Request) {
 	var in NewOrder
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
+	if err := decodeBody(w, r, 64<<10, &in); err != nil {
 		writeProblem(w, http.StatusBadRequest, "The body is not a new order: "+err.Error()+".")
 		return
 	}
@@ -262,9 +276,7 @@ func (a *API) cancel(w http.ResponseWriter, r *http.Request) {
 	}
 	var in cancelBody
 	if r.ContentLength != 0 {
-		dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&in); err != nil {
+		if err := decodeBody(w, r, 4<<10, &in); err != nil {
 			writeProblem(w, http.StatusBadRequest, "The body is not a cancellation: "+err.Error()+".")
 			return
 		}
