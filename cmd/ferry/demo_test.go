@@ -353,7 +353,12 @@ func TestDemoNonLoopback(t *testing.T) {
 		t.Errorf("server/discover for Host shop.example.com without the key: %d, want 401", resp.StatusCode)
 	}
 	cancel()
-	if code := <-done; code != 0 {
-		t.Errorf("exit %d", code)
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("demo did not stop after its context ended")
 	}
 }
