@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/auth"
 	"github.com/ferry-mcp/ferry/cmd/ferry/internal/shop"
 )
 
@@ -42,7 +43,7 @@ MCP tools:
   place_order                     one transaction: stock checked, all lines or none;
                                   an idempotency_key makes a retry safe
   cancel_order                    refused as a conflict once shipped
-  ship_order                      mark a placed order shipped
+  ship_order                      mark a placed order shipped (cannot be undone)
   restock_report                  a job that asks the REST API about several products
 Prompts: order_summary (customer completes), restock_plan (category completes).
 Resources: shop://policies, shop://orders/{id}, shop://entities,
@@ -94,8 +95,10 @@ func demo(ctx context.Context, args []string, e *env) error {
 	generated := k == "" && !*stdio
 	if generated {
 		k = "demo-" + rand.Text()
-	} else if !*stdio && len(k) < minKeyLength {
-		return fmt.Errorf("demo: the API key must be at least %d characters; leave it out to have one generated", minKeyLength)
+	} else if !*stdio {
+		if err := checkDemoKey(k); err != nil {
+			return err
+		}
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
 	db, err := shop.Open(ctx, path, e.stderr)
@@ -107,6 +110,22 @@ func demo(ctx context.Context, args []string, e *env) error {
 		return demoStdio(ctx, e, logger, db, path)
 	}
 	return demoHTTP(ctx, e, logger, db, path, *addr, k, generated)
+}
+
+// checkDemoKey refuses an API key the demo would not accept, before anything
+// is created: one shorter than [minKeyLength] or longer than a header
+// holds, or one with a character that is not printable ASCII.
+func checkDemoKey(k string) error {
+	const hint = "; leave it out to have one generated"
+	switch {
+	case len(k) < minKeyLength:
+		return fmt.Errorf("demo: the API key must be at least %d characters%s", minKeyLength, hint)
+	case len(k) > auth.MaxTokenBytes:
+		return fmt.Errorf("demo: the API key must be at most %d characters%s", auth.MaxTokenBytes, hint)
+	case strings.ContainsFunc(k, func(r rune) bool { return r <= ' ' || r >= 0x7f }):
+		return fmt.Errorf("demo: the API key must be printable ASCII, without spaces%s", hint)
+	}
+	return nil
 }
 
 // usageError prints problem and the usage on stderr.

@@ -109,6 +109,11 @@ func TestDemoHTTPInProcess(t *testing.T) {
 		t.Fatalf("no listening line: %s", stderr)
 	}
 	base, key := m[1], m[2]
+	// The generated key is crypto/rand's rand.Text: 26 base32 letters,
+	// 130 bits; a guessable key would let anyone on the machine order.
+	if !regexp.MustCompile(`^demo-[A-Z2-7]{26}$`).MatchString(key) {
+		t.Errorf("generated key %q is not demo- and 26 base32 letters", key)
+	}
 	out := stderr.String()
 	for _, want := range []string{
 		"creating the shop database " + db,
@@ -162,6 +167,8 @@ func TestDemoRefuses(t *testing.T) {
 		{"an argument", []string{"demo", "extra"}, nil, exitUsage, "demo takes no arguments"},
 		{"a short key", []string{"demo", "--http", "127.0.0.1:0", "--db", filepath.Join(dir, "a.db"), "--api-key", "short"}, nil, exitFailed, "at least 16 characters"},
 		{"a short key from the environment", []string{"demo", "--http", "127.0.0.1:0", "--db", filepath.Join(dir, "b.db")}, []string{"FERRY_DEMO_API_KEY", "short"}, exitFailed, "at least 16 characters"},
+		{"a key with a space", []string{"demo", "--http", "127.0.0.1:0", "--db", filepath.Join(dir, "c.db"), "--api-key", "0123456789abcdef 0123"}, nil, exitFailed, "printable ASCII, without spaces"},
+		{"a key with a non-ASCII letter", []string{"demo", "--http", "127.0.0.1:0", "--db", filepath.Join(dir, "d.db")}, []string{"FERRY_DEMO_API_KEY", "0123456789abcdéf"}, exitFailed, "printable ASCII, without spaces"},
 		{"a foreign file", []string{"demo", "--http", "127.0.0.1:0", "--db", foreign}, nil, exitFailed, "cannot be read as SQLite"},
 	}
 	for _, tt := range tests {
@@ -175,7 +182,7 @@ func TestDemoRefuses(t *testing.T) {
 	if data, _ := os.ReadFile(foreign); !bytes.Equal(data, bytes.Repeat([]byte("my notes\n"), 1000)) {
 		t.Error("the foreign file was changed")
 	}
-	for _, name := range []string{"a.db", "b.db"} {
+	for _, name := range []string{"a.db", "b.db", "c.db", "d.db"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			t.Errorf("%s was created although the key was refused", name)
 		}
@@ -337,8 +344,21 @@ func TestDemoNonLoopback(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Errorf("server/discover for Host shop.example.com: %d", resp.StatusCode)
 	}
+	// Serving any Host never means serving without the key.
+	req.Header.Del("Authorization")
+	req.Body = io.NopCloser(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`))
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	} else if _ = resp.Body.Close(); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("server/discover for Host shop.example.com without the key: %d, want 401", resp.StatusCode)
+	}
 	cancel()
-	if code := <-done; code != 0 {
-		t.Errorf("exit %d", code)
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("demo did not stop after its context ended")
 	}
 }

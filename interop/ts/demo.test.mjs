@@ -89,6 +89,7 @@ function exercise(get, { http }) {
     const hints = Object.fromEntries(listed.map((t) => [t.name, t.annotations]));
     assert.equal(hints.list_products.readOnlyHint, true);
     assert.equal(hints.cancel_order.destructiveHint, true);
+    assert.equal(hints.ship_order.destructiveHint, true);
     assert.equal(hints.place_order.readOnlyHint, false);
   });
 
@@ -131,6 +132,9 @@ function exercise(get, { http }) {
     assert.ok(!res.isError, text(res));
     assert.deepEqual(res.structuredContent.unknown, ['NOP-000']);
     assert.equal(res.structuredContent.low.length + res.structuredContent.ok.length, 2);
+    const bad = await get().callTool({ name: 'restock_report', arguments: { skus: ['TEA-001', '../orders/1'] } });
+    assert.equal(bad.isError, true);
+    assert.equal(text(bad), 'invalid: skus[1] "../orders/1" is not a SKU such as TEA-003; list_products finds them');
   });
 
   test('prompts, completions and resources', limit, async () => {

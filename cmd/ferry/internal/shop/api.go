@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/ferry-mcp/ferry/route"
 )
@@ -207,11 +209,24 @@ func (o *NewOrder) validate() []fieldError {
 	return errs
 }
 
+// decodeBody decodes r's body, at most limit bytes, into v: one JSON
+// value with no field v does not have, and nothing after it, so that
+// no part of a body is silently ignored.
+func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, limit))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if err := dec.Decode(&json.RawMessage{}); !errors.Is(err, io.EOF) {
+		return errors.New("there is more after the first JSON value")
+	}
+	return nil
+}
+
 func (a *API) place(w http.ResponseWriter, r *http.Request) {
 	var in NewOrder
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
+	if err := decodeBody(w, r, 64<<10, &in); err != nil {
 		writeProblem(w, http.StatusBadRequest, "The body is not a new order: "+err.Error()+".")
 		return
 	}
@@ -220,11 +235,11 @@ func (a *API) place(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := r.Header.Get("Idempotency-Key")
-	if len(key) > 100 {
+	if utf8.RuneCountInString(key) > 100 { // characters, as the tool's maxLength counts
 		writeProblem(w, http.StatusBadRequest, "The Idempotency-Key header is longer than 100 characters.")
 		return
 	}
-	o, replayed, err := a.store.PlaceOrder(r.Context(), in.CustomerID, in.Lines, key, "by "+caller(r))
+	o, replayed, err := a.store.PlaceOrder(r.Context(), in.CustomerID, in.Lines, callersKey(r, key), "by "+caller(r))
 	var lines linesError
 	switch {
 	case errors.Is(err, errKeyReused):
@@ -261,12 +276,12 @@ func (a *API) cancel(w http.ResponseWriter, r *http.Request) {
 	}
 	var in cancelBody
 	if r.ContentLength != 0 {
-		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10)).Decode(&in); err != nil {
+		if err := decodeBody(w, r, 4<<10, &in); err != nil {
 			writeProblem(w, http.StatusBadRequest, "The body is not a cancellation: "+err.Error()+".")
 			return
 		}
 	}
-	if len(in.Reason) > 200 {
+	if utf8.RuneCountInString(in.Reason) > 200 {
 		writeProblem(w, http.StatusUnprocessableEntity, "The reason is too long.",
 			fieldError{Message: "must be at most 200 characters", Location: "body.reason"})
 		return
@@ -285,6 +300,20 @@ func (a *API) ship(w http.ResponseWriter, r *http.Request) {
 	}
 	o, err := a.store.Ship(r.Context(), id)
 	a.answerOrder(w, r, id, o, err)
+}
+
+// callersKey is the idempotency key as the store keeps it: key within
+// the caller's own namespace, so that one caller's key never answers, or
+// names, another caller's order. An empty key stays empty.
+func callersKey(r *http.Request, key string) string {
+	if key == "" {
+		return ""
+	}
+	who := ""
+	if p, ok := principal(r); ok {
+		who = p.Subject
+	}
+	return strconv.Itoa(len(who)) + ":" + who + ":" + key
 }
 
 // caller names who made the request, for an order's history: the key's

@@ -77,16 +77,20 @@ var ErrNotShopDatabase = errors.New("shop: not a demo shop database")
 // changed before it passes: one that is not a shop database of
 // [SchemaVersion] is refused with an error wrapping [ErrNotShopDatabase].
 // The new file is seeded under a temporary name and moved into place only
-// when complete, so an interrupted first start leaves nothing behind.
+// when complete, so an interrupted first start leaves no half-seeded
+// database; the temporary files such a start leaves are removed by a
+// later one once they are [staleSeed] old. The path may hold any
+// character, % ? and # included.
 func Open(ctx context.Context, path string, progress io.Writer) (*sql.DB, error) {
 	if path == "" {
 		return nil, errors.New("shop: no database path")
 	}
-	if strings.ContainsAny(path, "?#") {
-		return nil, fmt.Errorf("shop: database path %q: a path with ? or # cannot be opened as an SQLite file name", path)
-	}
+	removeStaleSeeds(path)
 	switch _, err := os.Stat(path); {
 	case errors.Is(err, fs.ErrNotExist):
+		if target, err := os.Readlink(path); err == nil {
+			return nil, fmt.Errorf("shop: %s is a symbolic link to %s, which does not exist; create the directory it names or pass another --db", path, target)
+		}
 		if err := create(ctx, path, progress); err != nil {
 			return nil, err
 		}
@@ -109,13 +113,22 @@ func Open(ctx context.Context, path string, progress io.Writer) (*sql.DB, error)
 }
 
 // dsn is the driver's name of the file at path: foreign keys on, and a
-// writer waits for another up to five seconds instead of failing.
+// writer waits for another up to five seconds instead of failing. The
+// name is an SQLite URI, so the path is made absolute (a leading // would
+// name a host) and its %, ? and # are escaped: each would otherwise make
+// SQLite open another file than the one path names.
 func dsn(path, extra string) string {
-	return "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)" + extra
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return "file:" + uriEscaper.Replace(filepath.ToSlash(path)) + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)" + extra
 }
 
-// verify opens path read-only and checks that it is a shop database of
-// this schema version.
+// uriEscaper escapes what an SQLite URI's path gives a meaning to.
+var uriEscaper = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+
+// verify checks that path is a shop database of this schema version,
+// opening it read-only, and that this process may write it.
 func verify(ctx context.Context, path string) error {
 	if fi, err := os.Stat(path); err != nil {
 		return fmt.Errorf("shop: %w", err)
@@ -123,6 +136,11 @@ func verify(ctx context.Context, path string) error {
 		return fmt.Errorf("%w: %s is not a regular file", ErrNotShopDatabase, path)
 	} else if fi.Size() == 0 {
 		return fmt.Errorf("%w: %s is empty; remove it to have the demo create and seed it", ErrNotShopDatabase, path)
+	}
+	// Before SQLite reads it: a WAL file SQLite may not write fails to
+	// open read-only too, with an error that blames the file's format.
+	if err := checkWritable(path); err != nil {
+		return err
 	}
 	db, err := sql.Open("sqlite", dsn(path, "&mode=ro"))
 	if err != nil {
@@ -143,6 +161,16 @@ func verify(ctx context.Context, path string) error {
 		return fmt.Errorf("%w: %s has schema version %d and this demo needs %d; remove it to have it created again", ErrNotShopDatabase, path, version, SchemaVersion)
 	}
 	return nil
+}
+
+// checkWritable refuses a file this process may not write: the shop
+// writes every order to it, so it would start and then fail each one.
+func checkWritable(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0) //nolint:gosec // the path the user named with --db, opened to learn if it is writable
+	if err != nil {
+		return fmt.Errorf("shop: %s cannot be written (%w): the demo writes orders and stock to it; make it writable or pass another --db", path, err)
+	}
+	return f.Close()
 }
 
 // create seeds a new database under a temporary name next to path and
@@ -211,3 +239,25 @@ func seedFile(ctx context.Context, path string) error {
 	_, err = db.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", applicationID, SchemaVersion))
 	return err
 }
+
+// staleSeed is the age after which a temporary file of create is taken
+// for one a killed start left, not one another start is seeding now
+// (which takes well under a second).
+const staleSeed = 10 * time.Minute
+
+// removeStaleSeeds removes the temporary files, and their journals, that
+// starts killed while seeding path left, so that they do not pile up.
+// It is best effort: a file it cannot remove stays.
+func removeStaleSeeds(path string) {
+	// The pattern is path's own base with a fixed suffix: a name with
+	// glob characters matches itself only after escaping.
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), globEscaper.Replace(filepath.Base(path))+".seeding-*"))
+	for _, m := range matches {
+		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleSeed {
+			_ = os.Remove(m)
+		}
+	}
+}
+
+// globEscaper escapes what [filepath.Match] gives a meaning to.
+var globEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`)

@@ -113,8 +113,8 @@ func addOrderTools(b *route.Binding) {
 		Description: "Cancels an order that has not shipped and puts its units back in stock. A shipped order is refused as a conflict; cancelling a cancelled order changes nothing.",
 		Destructive: ferry.HintYes, Idempotent: true, OpenWorld: closed}, "POST /orders/{id}/cancel")
 	route.AddToolOut[OrderRef, Order](b, ferry.Tool{Name: "ship_order", Title: "Ship an order",
-		Description: "Marks a placed order shipped, as the warehouse does when it leaves. A cancelled order is refused as a conflict; shipping a shipped order changes nothing.",
-		Destructive: ferry.HintNo, Idempotent: true, OpenWorld: closed}, "POST /orders/{id}/ship")
+		Description: "Marks a placed order shipped, as the warehouse does when it leaves; it cannot be undone, and a shipped order can no longer be cancelled. A cancelled order is refused as a conflict; shipping a shipped order changes nothing.",
+		Destructive: ferry.HintYes, Idempotent: true, OpenWorld: closed}, "POST /orders/{id}/ship")
 	route.AddJob(b, ferry.Tool{Name: "restock_report", Title: "Restock report",
 		Description: "Checks the stock of several products against their reorder levels and suggests how many units to reorder of each low one.",
 		ReadOnly:    true, OpenWorld: closed}, restockReport)

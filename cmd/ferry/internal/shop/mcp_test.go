@@ -53,7 +53,9 @@ func TestToolHints(t *testing.T) {
 		"get_order": read, "list_orders": read, "order_history": read, "restock_report": read,
 		"place_order":  {},
 		"cancel_order": {Destructive: true, Idempotent: true},
-		"ship_order":   {Idempotent: true},
+		// Shipping cannot be undone: a shipped order can no longer be
+		// cancelled, so a client should ask before it runs.
+		"ship_order": {Destructive: true, Idempotent: true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("hints (-want +got):\n%s", diff)
@@ -161,5 +163,27 @@ func TestPlaceOrderValidation(t *testing.T) {
 	}
 	if code := rest(t, hs, "POST", "/api/orders", `{"customer_id":1,"lines":[],"admin":true}`, nil); code != http.StatusBadRequest {
 		t.Errorf("unknown field: %d, want 400", code)
+	}
+}
+
+// A body must be one JSON value: a second one after the order (or the
+// cancellation) is refused, and nothing is ordered or cancelled.
+func TestBodiesAreOneValue(t *testing.T) {
+	t.Parallel()
+	_, db, hs := newTestService(t)
+	orders := count(t, db, "SELECT COUNT(*) FROM orders")
+	var p problem
+	if code := rest(t, hs, "POST", "/api/orders", `{"customer_id":1,"lines":[{"sku":"TEA-001","qty":1}]} {"customer_id":2}`, &p); code != http.StatusBadRequest || !strings.Contains(p.Detail, "after the first JSON value") {
+		t.Errorf("an order and more: %d %+v, want 400", code, p)
+	}
+	if n := count(t, db, "SELECT COUNT(*) FROM orders"); n != orders {
+		t.Errorf("%d orders, want %d: nothing ordered", n, orders)
+	}
+	placed := count(t, db, "SELECT id FROM orders WHERE status = 'placed' ORDER BY id LIMIT 1")
+	if code := rest(t, hs, "POST", "/api/orders/"+itoa(int64(placed))+"/cancel", `{"reason":"a"}[]`, &p); code != http.StatusBadRequest {
+		t.Errorf("a cancellation and more: %d %+v, want 400", code, p)
+	}
+	if n := count(t, db, "SELECT COUNT(*) FROM orders WHERE id = ? AND status = 'placed'", placed); n != 1 {
+		t.Errorf("order %d was cancelled", placed)
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/ferry-mcp/ferry"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -361,5 +363,80 @@ func TestPlaceOrderIdempotent(t *testing.T) {
 	}
 	if n := count(t, db, "SELECT COUNT(*) FROM orders"); n != orders+1 {
 		t.Errorf("%d orders after a refused reuse, want %d", n, orders+1)
+	}
+}
+
+// restock_report refuses SKUs that are not SKUs, naming each, before it
+// asks the API anything: a path in a SKU never becomes a request, and the
+// model reads what to fix instead of an unexpected failure.
+func TestRestockReportRefusesMalformedSKUs(t *testing.T) {
+	t.Parallel()
+	_, _, hs := newTestService(t)
+	r := call(t, hs, "restock_report", map[string]any{"skus": []any{"TEA-001", "../orders/1", "tea-002", "TEA-001/../../orders/1"}})
+	want := `invalid: skus[1] "../orders/1", skus[2] "tea-002", skus[3] "TEA-001/../../orders/1" are not SKUs such as TEA-003; list_products finds them`
+	if !r.IsError || len(r.Content) != 1 || r.Content[0].Text != want {
+		t.Errorf("restock_report with malformed SKUs: %+v\nwant %q", r, want)
+	}
+}
+
+// The API counts the idempotency key and the cancel reason in characters,
+// as the tools' schemas (maxLength) do: what a tool accepts, the API
+// accepts too. A cancel body with a field the API does not know is
+// refused, as a new order's is.
+func TestLimitsCountCharacters(t *testing.T) {
+	t.Parallel()
+	_, _, hs := newTestService(t)
+	key := strings.Repeat("é", 100)
+	r := call(t, hs, "place_order", map[string]any{"customer_id": 3, "lines": []any{map[string]any{"sku": "TEA-001", "qty": 1}}, "idempotency_key": key})
+	var o Order
+	if r.IsError || json.Unmarshal(r.StructuredContent, &o) != nil {
+		t.Fatalf("place_order with a key of 100 characters: %+v", r)
+	}
+	if r := call(t, hs, "cancel_order", map[string]any{"id": o.ID, "reason": strings.Repeat("é", 200)}); r.IsError {
+		t.Errorf("cancel_order with a reason of 200 characters: %+v", r)
+	}
+	var p problem
+	if status := rest(t, hs, "POST", "/api/orders/2/cancel", `{"reason": "late", "force": true}`, &p); status != http.StatusBadRequest || !strings.Contains(p.Detail, `unknown field "force"`) {
+		t.Errorf("a cancel with an unknown field: %d %+v", status, p)
+	}
+}
+
+// An idempotency key belongs to the caller who sent it: another caller's
+// order with the same key is a new order, never the first caller's order
+// answered back, nor a refusal that names it.
+func TestIdempotencyKeysAreTheCallers(t *testing.T) {
+	t.Parallel()
+	db, _ := openTest(t)
+	const keyA, keyB = "k-alice-0123456789", "k-bob-0123456789ab"
+	svc, err := New(t.Context(), db, &Options{Keys: map[string]*ferry.Principal{keyA: {Subject: "alice"}, keyB: {Subject: "bob"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(svc.Handler())
+	t.Cleanup(hs.Close)
+	place := func(apiKey, body string) (int, Order) {
+		req, _ := http.NewRequestWithContext(t.Context(), "POST", hs.URL+"/api/orders", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+apiKey)
+		req.Header.Set("Idempotency-Key", "order-1")
+		resp, err := hs.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var o Order
+		_ = json.NewDecoder(resp.Body).Decode(&o)
+		return resp.StatusCode, o
+	}
+	same := `{"customer_id": 3, "lines": [{"sku": "TEA-001", "qty": 1}]}`
+	statusA, a := place(keyA, same)
+	statusB, b := place(keyB, same)
+	if statusA != http.StatusCreated || statusB != http.StatusCreated || a.ID == b.ID {
+		t.Errorf("alice: %d order %d; bob with her key: %d order %d; want two new orders", statusA, a.ID, statusB, b.ID)
+	}
+	if status, c := place(keyB, `{"customer_id": 4, "lines": [{"sku": "TEA-001", "qty": 1}]}`); status != http.StatusUnprocessableEntity || c.ID != 0 {
+		t.Errorf("bob reusing his own key for another order: %d %+v, want 422", status, c)
+	}
+	if status, again := place(keyA, same); status != http.StatusOK || again.ID != a.ID {
+		t.Errorf("alice's retry: %d order %d, want 200 and order %d", status, again.ID, a.ID)
 	}
 }

@@ -3,10 +3,13 @@ package shop
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 
+	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/route"
 )
 
@@ -35,8 +38,12 @@ type RestockReport struct {
 
 // restockReport asks the REST API for each product, through the same key
 // middleware as every call, and compiles the report. A SKU the API does
-// not know is listed as unknown; any other refusal stops the report.
+// not know is listed as unknown; any other refusal stops the report. A
+// SKU that is not one is refused before anything is asked.
 func restockReport(ctx context.Context, in RestockIn) (RestockReport, error) {
+	if err := checkSKUs(in.SKUs); err != nil {
+		return RestockReport{}, err
+	}
 	target := cmp.Or(in.Target, 2)
 	r := RestockReport{Low: []RestockLine{}, OK: []string{}, Unknown: []string{}}
 	seen := map[string]bool{}
@@ -69,4 +76,22 @@ func restockReport(ctx context.Context, in RestockIn) (RestockReport, error) {
 	}
 	slices.SortStableFunc(r.Low, func(a, b RestockLine) int { return cmp.Compare(a.Stock, b.Stock) })
 	return r, nil
+}
+
+// checkSKUs refuses, naming each, the SKUs that are not SKUs: they name
+// no product, and a path in one must never become a request's path.
+func checkSKUs(skus []string) error {
+	var bad []string
+	for i, sku := range skus {
+		if !skuPattern.MatchString(sku) {
+			bad = append(bad, fmt.Sprintf("skus[%d] %q", i, sku))
+		}
+	}
+	switch len(bad) {
+	case 0:
+		return nil
+	case 1:
+		return ferry.Invalid(bad[0] + " is not a SKU such as TEA-003; list_products finds them")
+	}
+	return ferry.Invalid(strings.Join(bad, ", ") + " are not SKUs such as TEA-003; list_products finds them")
 }

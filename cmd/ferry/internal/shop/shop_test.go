@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -360,4 +361,132 @@ func mcpRaw(t *testing.T, hs *httptest.Server, key, method, name string, params 
 func call(t *testing.T, hs *httptest.Server, tool string, args map[string]any) rpcResult {
 	t.Helper()
 	return mcp(t, hs, testKey, "tools/call", tool, map[string]any{"name": tool, "arguments": args})
+}
+
+// A path holding what an SQLite URI gives a meaning to (%, ?, #, a
+// leading //) is the file that is created and reopened: nothing is seeded
+// under another name, and nothing but the database and its WAL files is
+// left in the directory.
+func TestOpenPathsWithURICharacters(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"x%41.db", "a?b.db", "c#d.db", "%2e%2e.db"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			path := filepath.Join(dir, name)
+			if name == "x%41.db" {
+				path = "/" + path // //tmp/... names an authority in a URI
+			}
+			for range 2 {
+				db, err := Open(t.Context(), path, io.Discard)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := count(t, db, "SELECT COUNT(*) FROM products"); n != 60 {
+					t.Errorf("%d products, want 60", n)
+				}
+				_ = db.Close()
+			}
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if base := strings.TrimSuffix(strings.TrimSuffix(e.Name(), "-wal"), "-shm"); base != name {
+					t.Errorf("%s left in the directory", e.Name())
+				}
+			}
+		})
+	}
+}
+
+// A symbolic link to nothing is refused with a sentence saying so, before
+// anything is seeded.
+func TestOpenRefusesADanglingLink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shop.db")
+	if err := os.Symlink(filepath.Join(dir, "gone", "shop.db"), path); err != nil {
+		t.Fatal(err)
+	}
+	var progress bytes.Buffer
+	db, err := Open(t.Context(), path, &progress)
+	if err == nil {
+		_ = db.Close()
+		t.Fatal("Open succeeded")
+	}
+	if want := path + " is a symbolic link to " + filepath.Join(dir, "gone", "shop.db") + ", which does not exist"; !strings.Contains(err.Error(), want) {
+		t.Errorf("Open: %v; want it to say %q", err, want)
+	}
+	if progress.Len() != 0 {
+		t.Errorf("it seeded first: %q", progress.String())
+	}
+}
+
+// A start after one killed while seeding removes what that one left, once
+// it is old enough not to be another start seeding now: the next first
+// start, and a warm start too, since a later start may have seeded.
+func TestOpenRemovesStaleSeedingFiles(t *testing.T) {
+	t.Parallel()
+	t.Run("first start", func(t *testing.T) {
+		t.Parallel()
+		testRemovesStaleSeeds(t, filepath.Join(t.TempDir(), "shop.db"))
+	})
+	t.Run("warm start", func(t *testing.T) {
+		t.Parallel()
+		db, path := openTest(t)
+		_ = db.Close()
+		testRemovesStaleSeeds(t, path)
+	})
+}
+
+func testRemovesStaleSeeds(t *testing.T, path string) {
+	stale := []string{path + ".seeding-1", path + ".seeding-1-journal"}
+	fresh := path + ".seeding-2"
+	old := time.Now().Add(-time.Hour)
+	for _, f := range append(stale, fresh) {
+		if err := os.WriteFile(f, []byte("half a seed"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range stale {
+		if err := os.Chtimes(f, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := Open(t.Context(), path, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = db.Close()
+	for _, f := range stale {
+		if _, err := os.Stat(f); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s is still there: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a fresh seeding file, maybe another start's, was removed: %v", err)
+	}
+}
+
+// A shop database this process may not write is refused with a sentence
+// saying so, not taken for a file that is not SQLite, and not served until
+// the first order fails. As root, permissions do not stop a write, so the
+// file is made immutable instead.
+func TestOpenRefusesAReadOnlyFile(t *testing.T) {
+	t.Parallel()
+	_, path := openTest(t)
+	if os.Geteuid() == 0 {
+		if out, err := exec.CommandContext(t.Context(), "chattr", "+i", path).CombinedOutput(); err != nil {
+			t.Skipf("root cannot be stopped from writing without chattr +i: %v %s", err, out)
+		}
+		t.Cleanup(func() { _ = exec.Command("chattr", "-i", path).Run() })
+	} else if err := os.Chmod(path, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(t.Context(), path, io.Discard)
+	if err == nil {
+		_ = db.Close()
+		t.Fatal("Open succeeded")
+	}
+	if want := path + " cannot be written"; !strings.Contains(err.Error(), want) || errors.Is(err, ErrNotShopDatabase) {
+		t.Errorf("Open: %v; want it to say %q, and not ErrNotShopDatabase", err, want)
+	}
 }

@@ -166,7 +166,8 @@ type NewLine struct {
 // A non-empty key makes the order idempotent: placing it again with the
 // same key returns the order placed the first time, and replayed true,
 // and changes nothing; the same key with another customer or other lines
-// fails with errKeyReused.
+// fails with errKeyReused. The store compares keys as they are: scoping
+// one to its caller is the caller's part (the REST API does it).
 func (s *Store) PlaceOrder(ctx context.Context, customer int64, lines []NewLine, key, note string) (o Order, replayed bool, err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
