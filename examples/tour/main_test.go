@@ -3,13 +3,15 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ferry-mcp/ferry/client"
 )
 
 const testKey = "k-tour-test-0123456789abcdef"
@@ -36,55 +38,33 @@ func serveTour(t *testing.T) *httptest.Server {
 	return ts
 }
 
-// callTool calls a tool with a 2026-07-28 request and returns the HTTP
-// status and the result.
-func callTool(t *testing.T, ts *httptest.Server, key, name, args string) (int, map[string]any) {
+// dial connects to the tour with key in the given protocol version ("" for
+// the default: modern, falling back to legacy).
+func dial(t *testing.T, ts *httptest.Server, key, protocol string) (*client.Client, error) {
 	t.Helper()
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args +
-		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-	req, err := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
+	c, err := client.DialHTTP(context.Background(), ts.URL+"/mcp", &client.Options{
+		Protocol: protocol, Header: http.Header{"Authorization": {"Bearer " + key}}, HTTPClient: ts.Client(),
+	})
+	if err == nil {
+		t.Cleanup(func() { c.Close() })
 	}
-	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json",
-		"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name, "Authorization": "Bearer " + key} {
-		req.Header.Set(k, v)
-	}
-	resp, err := ts.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return resp.StatusCode, nil
-	}
-	var msg struct {
-		Result map[string]any  `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	}
-	if err := json.Unmarshal(raw, &msg); err != nil || msg.Error != nil {
-		t.Fatalf("%s: %s (%v)", name, raw, err)
-	}
-	return resp.StatusCode, msg.Result
+	return c, err
 }
 
-// text returns a result's first text content.
-func text(r map[string]any) string {
-	c, _ := r["content"].([]any)
-	if len(c) == 0 {
-		return ""
-	}
-	m, _ := c[0].(map[string]any)
-	s, _ := m["text"].(string)
-	return s
-}
-
+// The tour's tools answer as the README says, in both eras, and only
+// with the key.
 func TestTour(t *testing.T) {
+	for _, protocol := range []string{"2026-07-28", "2025-11-25"} {
+		t.Run(protocol, func(t *testing.T) { testTour(t, protocol) })
+	}
+}
+
+func testTour(t *testing.T, protocol string) {
 	ts := serveTour(t)
+	c, err := dial(t, ts, testKey, protocol)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		tool, args string
 		isError    bool
@@ -102,17 +82,17 @@ func TestTour(t *testing.T) {
 		{"get_product", `{"sku":"SAW-1"}`, false, `"Hand saw"`},
 	}
 	for _, tt := range tests {
-		status, res := callTool(t, ts, testKey, tt.tool, tt.args)
-		if status != http.StatusOK {
-			t.Fatalf("%s %s: HTTP %d", tt.tool, tt.args, status)
+		res, err := c.CallTool(context.Background(), tt.tool, json.RawMessage(tt.args))
+		if err != nil {
+			t.Fatalf("%s %s: %v", tt.tool, tt.args, err)
 		}
-		isError, _ := res["isError"].(bool)
-		if got := text(res); isError != tt.isError || !strings.Contains(got, tt.want) {
-			t.Errorf("%s %s: isError %v, %q; want isError %v and %q", tt.tool, tt.args, isError, got, tt.isError, tt.want)
+		if got := res.Text(); res.IsError != tt.isError || !strings.Contains(got, tt.want) {
+			t.Errorf("%s %s: isError %v, %q; want isError %v and %q", tt.tool, tt.args, res.IsError, got, tt.isError, tt.want)
 		}
 	}
-	if status, _ := callTool(t, ts, "k-wrong-key-0123456789abcdef", "search_orders", `{"query":"ada"}`); status != http.StatusUnauthorized {
-		t.Errorf("a wrong key: HTTP %d, want 401", status)
+	var re *client.RPCError
+	if _, err := dial(t, ts, "k-wrong-key-0123456789abcdef", protocol); !errors.As(err, &re) || re.HTTPStatus() != http.StatusUnauthorized {
+		t.Errorf("a wrong key: %v, want HTTP 401", err)
 	}
 	resp, err := ts.Client().Get(ts.URL + "/api/orders/A-1")
 	if err != nil {
