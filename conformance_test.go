@@ -25,7 +25,18 @@ import (
 	"github.com/ferry-mcp/ferry"
 )
 
-var update = flag.Bool("update", false, "rewrite the server and response sections of testdata/conformance/*.txtar")
+// The -update flag rewrites the server and response sections of
+// testdata/conformance/*.txtar. ferrytest registers a flag of that name
+// too (for GoldenTools), and a test binary may hold only one, so it is
+// defined here unless ferrytest already did.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the server and response sections of testdata/conformance/*.txtar")
+	}
+}
+
+// updating reports whether the test runs with -update.
+func updating() bool { return flag.Lookup("update").Value.String() == "true" }
 
 // TestConformance replays the golden transcripts in testdata/conformance.
 //
@@ -116,7 +127,7 @@ func runTranscript(t *testing.T, file string) {
 	if client := ar.get("client"); client != nil {
 		got := runStdioTranscript(t, srv, client)
 		want := ar.get("server")
-		if !*update {
+		if !updating() {
 			compareLines(t, "server", want, got)
 		} else if !bytes.Equal(want, got) {
 			ar.set("server", got)
@@ -125,7 +136,7 @@ func runTranscript(t *testing.T, file string) {
 	} else {
 		changed = runHTTPTranscript(t, srv, opts, ar)
 	}
-	if *update && changed {
+	if updating() && changed {
 		if err := os.WriteFile(file, ar.format(), 0o666); err != nil {
 			t.Fatal(err)
 		}
@@ -598,7 +609,7 @@ func runHTTPTranscript(t *testing.T, srv *ferry.Server, opts map[string]string, 
 		got := renderHTTPResponse(resp, normalize(body))
 		name := fmt.Sprintf("response %d", i)
 		want := ar.get(name)
-		if *update {
+		if updating() {
 			if !bytes.Equal(want, got) {
 				ar.set(name, got)
 				changed = true

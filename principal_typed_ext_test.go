@@ -2,10 +2,12 @@ package ferry_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/ferrytest"
 )
 
 type auditIn struct {
@@ -33,15 +35,11 @@ func TestTypedToolTakesThePrincipal(t *testing.T) {
 		t.Errorf("input schema: %v", schemas)
 	}
 	ann := &ferry.Principal{Subject: "ann"}
-	run := func(ctx context.Context, args string) string {
-		in := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"audit","arguments":` + args + `,` + modernMeta + `}}` + "\n"
-		var out strings.Builder
-		if err := srv.Run(ctx, &ferry.IOTransport{Reader: strings.NewReader(in), Writer: &out}); err != nil {
-			t.Fatal(err)
-		}
-		return out.String()
+	run := func(p *ferry.Principal, args string) string {
+		c := ferrytest.NewClient(t, srv, &ferrytest.Options{Principal: p})
+		return string(c.CallTool(t.Context(), "audit", json.RawMessage(args)).Raw)
 	}
-	if out := run(ferry.WithPrincipal(t.Context(), ann), `{"note":"hi"}`); !strings.Contains(out, "noted hi") {
+	if out := run(ann, `{"note":"hi"}`); !strings.Contains(out, "noted hi") {
 		t.Fatalf("call: %s", out)
 	}
 	if len(got) != 2 || got[0] != ann || got[1] != ann {
@@ -51,12 +49,12 @@ func TestTypedToolTakesThePrincipal(t *testing.T) {
 		t.Errorf("call log: %v", rec)
 	}
 	got = nil
-	if out := run(t.Context(), `{"note":"anon"}`); !strings.Contains(out, "noted anon") || len(got) != 2 || got[0] != nil || got[1] != nil {
+	if out := run(nil, `{"note":"anon"}`); !strings.Contains(out, "noted anon") || len(got) != 2 || got[0] != nil || got[1] != nil {
 		t.Errorf("anonymous call: %s, fields %v", out, got)
 	}
 	got = nil
 	for _, args := range []string{`{"note":"x","who":{"Subject":"root","Roles":["admin"]}}`, `{"note":"x","Caller":{"Subject":"root"}}`} {
-		out := run(t.Context(), args)
+		out := run(nil, args)
 		if !strings.Contains(out, `"isError":true`) || !strings.Contains(out, "invalid arguments") || got != nil {
 			t.Errorf("injected %s: %s (handler saw %v)", args, out, got)
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/ferrytest"
 	"github.com/ferry-mcp/ferry/schema"
 	"github.com/google/go-cmp/cmp"
 )
@@ -32,26 +33,16 @@ type orderOut struct {
 	Lines int    `json:"lines"`
 }
 
-// call serves one modern tools/call through Run and returns the result.
+// call serves one modern tools/call in memory (ferrytest's client) and
+// returns the result as JSON values.
 func call(t *testing.T, srv *ferry.Server, tool, args string) map[string]any {
 	t.Helper()
-	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args +
-		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}` + "\n"
-	var out bytes.Buffer
-	if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(line), Writer: &out}); err != nil {
+	res := ferrytest.NewClient(t, srv, nil).CallTool(t.Context(), tool, json.RawMessage(args))
+	var m map[string]any
+	if err := json.Unmarshal(res.Raw, &m); err != nil {
 		t.Fatal(err)
 	}
-	var msg struct {
-		Result map[string]any
-		Error  map[string]any
-	}
-	if err := json.Unmarshal(out.Bytes(), &msg); err != nil {
-		t.Fatalf("answer %q: %v", out.String(), err)
-	}
-	if msg.Error != nil {
-		t.Fatalf("protocol error: %v", msg.Error)
-	}
-	return msg.Result
+	return m
 }
 
 func text(res map[string]any) string {

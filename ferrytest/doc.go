@@ -1,17 +1,54 @@
-// Package ferrytest holds test kits for implementations of Ferry's
-// interfaces, in the style of testing/slogtest: an implementation written
-// outside Ferry runs the same checks as Ferry's own. Today it holds the
-// kit for session stores:
+// Package ferrytest tests Ferry servers and implementations of Ferry's
+// interfaces from ordinary Go tests, with no network.
+//
+// A test connects an in-memory client to a server, calls its tools and
+// checks the results:
+//
+//	func TestAdd(t *testing.T) {
+//		c := ferrytest.NewClient(t, newServer(), nil)
+//		out, _ := ferrytest.Call[AddOut](t, c, "add", AddIn{A: 2, B: 3})
+//		if out.Sum != 5 {
+//			t.Errorf("sum = %d", out.Sum)
+//		}
+//	}
+//
+// # Clients
+//
+// [NewClient] connects a [Client] to a [ferry.Server] through
+// [ferry.NewHTTPHandler] and [client.DialHandler]: requests are served
+// in process, in the modern era (2026-07-28) unless [Options.Protocol]
+// names a legacy version. Its methods fail the test on a protocol or
+// transport error; [Client.Raw] returns the [client.Client] for tests that
+// expect one. [Options.Elicit] and [Options.Sample] answer the server's
+// questions in either era, and [Options.Principal] serves every request as
+// a given caller, so tools limited by scopes or roles are tested without
+// tokens.
+//
+// # Golden tools
+//
+// [GoldenTools] compares tools/list with a file under testdata, so that a
+// change of a name, a description or a schema shows up in review. Run the
+// tests with -update (go test ./... -update) to rewrite the files; the
+// package registers the flag.
+//
+// # Protocol checks
+//
+// [CheckServer] checks that a server answers the protocol correctly in
+// both eras: the handshake, well-formed tools, prompts, resources and
+// templates, deterministic lists, the errors of unknown names and
+// malformed requests. [CheckHandler] runs the same checks against any MCP
+// server's [net/http.Handler].
+//
+// # Session stores
+//
+// [RunSessionStoreTests] checks a [ferry.SessionStore] against the contract
+// its methods document, in the style of testing/slogtest: copies in and
+// out, atomic updates that lose nothing under concurrency, not-found
+// errors, and expiry on the real clock.
 //
 //	func TestRedisSessionStore(t *testing.T) {
 //		ferrytest.RunSessionStoreTests(t, func(t *testing.T, idle time.Duration) ferry.SessionStore {
 //			return newTestRedisStore(t, idle)
 //		})
 //	}
-//
-// # Session stores
-//
-// [RunSessionStoreTests] checks a [ferry.SessionStore] against the contract
-// its methods document: copies in and out, atomic updates that lose
-// nothing under concurrency, not-found errors, and expiry on the real clock.
 package ferrytest

@@ -5,6 +5,7 @@ go 1.26
 replace github.com/ferry-mcp/ferry => ../
 
 require (
+	github.com/ferry-mcp/ferry v0.0.0-00010101000000-000000000000
 	github.com/google/go-cmp v0.7.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 )

@@ -1,0 +1,54 @@
+package client_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/client"
+)
+
+// A client connected in process to a Ferry server's HTTP handler, with no
+// socket: it negotiates the modern era, lists the tools and calls one.
+func ExampleDialHandler() {
+	srv := ferry.NewServer("shop", "1.0.0", nil)
+	ferry.AddTool(srv, ferry.Tool{Name: "echo", Description: "Returns its text.", ReadOnly: true},
+		func(_ context.Context, in echoIn) (echoOut, error) { return echoOut{Echo: in.Text}, nil })
+
+	ctx := context.Background()
+	c, err := client.DialHandler(ctx, ferry.NewHTTPHandler(srv, nil), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close()
+	tools, err := c.ListTools(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := c.CallTool(ctx, "echo", map[string]string{"text": "hi"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(c.Protocol(), c.ServerInfo().Name, len(tools), tools[0].Name)
+	fmt.Println(string(res.StructuredContent))
+	// Output:
+	// 2026-07-28 shop 1 echo
+	// {"echo":"hi"}
+}
+
+// Forcing a legacy version opens a session with initialize instead.
+func ExampleOptions_protocol() {
+	srv := ferry.NewServer("shop", "1.0.0", nil)
+	c, err := client.DialHandler(context.Background(), ferry.NewHTTPHandler(srv, nil), &client.Options{Protocol: client.Version20250618})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close()
+	fmt.Println(c.Protocol(), c.Modern())
+	// Output:
+	// 2025-06-18 false
+}

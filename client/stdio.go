@@ -1,0 +1,228 @@
+package client
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"sync"
+	"time"
+)
+
+// DialCommand starts cmd and connects to the MCP server it runs on its
+// stdin and stdout (newline-delimited JSON-RPC). cmd must not have been
+// started, and its Stdin and Stdout must be nil; its Stderr is left as
+// the caller set it. [Client.Close] closes the server's stdin and waits
+// for it to exit, killing it after a few seconds. opts may be nil.
+func DialCommand(ctx context.Context, cmd *exec.Cmd, opts *Options) (*Client, error) {
+	c := newClient(opts)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("client: %w", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("client: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("client: starting %s: %w", cmd.Path, err)
+	}
+	t := newStreamTransport(stdin, stdout, c)
+	t.cmd = cmd
+	return c.start(ctx, t)
+}
+
+// stopTimeout is how long Close waits for a command to exit on its own.
+const stopTimeout = 3 * time.Second
+
+// maxServing bounds the server requests answered at once on a stream.
+const maxServing = 16
+
+// streamTransport carries newline-delimited JSON-RPC over a pair of
+// streams, such as a command's stdin and stdout.
+type streamTransport struct {
+	w    io.WriteCloser
+	r    io.ReadCloser
+	peer *Client
+	cmd  *exec.Cmd // the command to stop on close, if any
+
+	wmu sync.Mutex // serializes writes to w
+
+	mu      sync.Mutex               // guards pending and err
+	pending map[string]chan *message // requests waiting for a response, by id
+	err     error                    // why reading ended
+
+	done    chan struct{} // closed when reading ends
+	serving chan struct{} // a place per server request being answered
+	wg      sync.WaitGroup
+	ctx     context.Context    //nolint:containedctx // the lifetime of the answers to server requests, cancelled by close
+	cancel  context.CancelFunc // cancels ctx
+}
+
+func newStreamTransport(w io.WriteCloser, r io.ReadCloser, peer *Client) *streamTransport {
+	t := &streamTransport{w: w, r: r, peer: peer, pending: map[string]chan *message{},
+		done: make(chan struct{}), serving: make(chan struct{}, maxServing)}
+	t.ctx, t.cancel = context.WithCancel(context.Background())
+	go t.read()
+	return t
+}
+
+func (t *streamTransport) setProtocol(string) {}
+
+// cancelByNotice: a stream has no other way to cancel, in either era.
+func (t *streamTransport) cancelByNotice(bool) bool { return true }
+
+// read hands each message the server sends to its reader until the
+// stream ends or carries something that is not JSON-RPC.
+func (t *streamTransport) read() {
+	err := t.readLoop()
+	t.mu.Lock()
+	t.err = err
+	for id, ch := range t.pending {
+		close(ch)
+		delete(t.pending, id)
+	}
+	t.mu.Unlock()
+	close(t.done)
+}
+
+func (t *streamTransport) readLoop() error {
+	lines := &eventReader{r: bufio.NewReader(t.r), max: t.peer.opts.MaxResponseBytes}
+	for {
+		line, err := lines.line()
+		if errors.Is(err, io.EOF) {
+			return errors.New("client: the server closed its output")
+		}
+		if err != nil {
+			return fmt.Errorf("client: reading from the server: %w", err)
+		}
+		if len(line) == 0 {
+			continue
+		}
+		m, err := decodeMessage(line)
+		if err != nil {
+			return fmt.Errorf("client: the server wrote a line that is %w: %.80q", err, line)
+		}
+		switch {
+		case m.isRequest():
+			t.serve(m)
+		case m.isNotification():
+			t.peer.notified(m)
+		default:
+			t.mu.Lock()
+			ch, ok := t.pending[string(m.ID)]
+			delete(t.pending, string(m.ID))
+			t.mu.Unlock()
+			if ok {
+				ch <- m
+			}
+		}
+	}
+}
+
+// serve answers a server request in its own goroutine, or refuses it
+// when too many are being answered.
+func (t *streamTransport) serve(m *message) {
+	select {
+	case t.serving <- struct{}{}:
+	default:
+		_ = t.write(encodeResponse(m.ID, nil, &RPCError{Code: CodeInternalError, Message: "the client is answering too many requests"}))
+		return
+	}
+	t.wg.Go(func() {
+		defer func() { <-t.serving }()
+		_ = t.write(t.peer.serve(t.ctx, m))
+	})
+}
+
+// write sends one message as a line.
+func (t *streamTransport) write(b []byte) error {
+	t.wmu.Lock()
+	defer t.wmu.Unlock()
+	if _, err := t.w.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("client: writing to the server: %w", err)
+	}
+	return nil
+}
+
+// closedErr is the error of a request the stream ended under.
+func (t *streamTransport) closedErr() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.err
+}
+
+func (t *streamTransport) call(ctx context.Context, r *outgoing) (*message, error) {
+	id := string(idJSON(r.id))
+	ch := make(chan *message, 1)
+	t.mu.Lock()
+	if t.err != nil {
+		t.mu.Unlock()
+		return nil, t.err
+	}
+	t.pending[id] = ch
+	t.mu.Unlock()
+	forget := func() {
+		t.mu.Lock()
+		delete(t.pending, id)
+		t.mu.Unlock()
+	}
+	if err := t.write(encodeRequest(r.id, r.method, r.params)); err != nil {
+		forget()
+		// A server that exited breaks the pipe; its output ending says why
+		// more clearly, and comes at once.
+		select {
+		case <-t.done:
+			return nil, t.closedErr()
+		case <-time.After(time.Second):
+			return nil, err
+		}
+	}
+	select {
+	case m, ok := <-ch:
+		if !ok {
+			return nil, t.closedErr()
+		}
+		return m, nil
+	case <-ctx.Done():
+		forget()
+		return nil, ctx.Err()
+	}
+}
+
+func (t *streamTransport) notify(_ context.Context, method string, params json.RawMessage) error {
+	return t.write(encodeNotification(method, params))
+}
+
+// close closes the server's input, waits for its output to end (killing
+// a command that does not exit in time) and for the answers being sent.
+func (t *streamTransport) close() error {
+	t.cancel()
+	_ = t.w.Close()
+	timer := time.NewTimer(stopTimeout)
+	defer timer.Stop()
+	select {
+	case <-t.done:
+	case <-timer.C:
+		if t.cmd != nil && t.cmd.Process != nil {
+			_ = t.cmd.Process.Kill()
+		}
+		_ = t.r.Close()
+		<-t.done
+	}
+	t.wg.Wait()
+	if t.cmd == nil {
+		return t.r.Close()
+	}
+	err := t.cmd.Wait()
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok && !ee.Exited() {
+		return nil // killed by close
+	}
+	if err != nil {
+		return fmt.Errorf("client: the server command: %w", err)
+	}
+	return nil
+}

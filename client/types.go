@@ -1,0 +1,174 @@
+package client
+
+import "encoding/json"
+
+// Every item type below keeps the JSON the server sent in Raw, so that a
+// caller can print or check it verbatim; its other fields are decoded from
+// it. Marshalling an item gives Raw back when it is set.
+
+// ServerInfo is what a server says of itself when a client connects: the
+// initialize result (legacy) or the server/discover result (modern).
+type ServerInfo struct {
+	// Name, Title and Version are the server's Implementation.
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version"`
+	// Instructions tell a model how to use the server.
+	Instructions string `json:"instructions,omitempty"`
+	// Capabilities is the server's capabilities object.
+	Capabilities json.RawMessage `json:"capabilities,omitempty"`
+	// SupportedVersions lists the versions a modern server speaks; empty
+	// in the legacy era.
+	SupportedVersions []string `json:"supportedVersions,omitempty"`
+	// Raw is the initialize or server/discover result.
+	Raw json.RawMessage `json:"-"`
+}
+
+// Tool is one tool of tools/list.
+type Tool struct {
+	Name         string           `json:"name"`
+	Title        string           `json:"title,omitempty"`
+	Description  string           `json:"description,omitempty"`
+	InputSchema  json.RawMessage  `json:"inputSchema,omitempty"`
+	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
+	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
+	Raw          json.RawMessage  `json:"-"`
+}
+
+// ToolAnnotations are a tool's hints; a nil hint is one the server did
+// not give.
+type ToolAnnotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// ToolResult is a tools/call result. IsError marks a tool that failed and
+// says why in Content: it is not a protocol error.
+type ToolResult struct {
+	Content           []Content       `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+	Raw               json.RawMessage `json:"-"`
+}
+
+// Text returns the text of the result's text blocks, one per line.
+func (r *ToolResult) Text() string {
+	var s string
+	for i, c := range r.Content {
+		if c.Type != "text" {
+			continue
+		}
+		if i > 0 && s != "" {
+			s += "\n"
+		}
+		s += c.Text
+	}
+	return s
+}
+
+// Content is one content block: text, image, audio, resource_link or
+// resource (embedded). Fields a type does not have are empty.
+type Content struct {
+	Type     string          `json:"type"`
+	Text     string          `json:"text,omitempty"`
+	Data     string          `json:"data,omitempty"`
+	MimeType string          `json:"mimeType,omitempty"`
+	URI      string          `json:"uri,omitempty"`
+	Name     string          `json:"name,omitempty"`
+	Resource json.RawMessage `json:"resource,omitempty"`
+	Raw      json.RawMessage `json:"-"`
+}
+
+// TextContent returns a text block.
+func TextContent(s string) Content { return Content{Type: "text", Text: s} }
+
+// Prompt is one prompt of prompts/list.
+type Prompt struct {
+	Name        string           `json:"name"`
+	Title       string           `json:"title,omitempty"`
+	Description string           `json:"description,omitempty"`
+	Arguments   []PromptArgument `json:"arguments,omitempty"`
+	Raw         json.RawMessage  `json:"-"`
+}
+
+// PromptArgument is an argument a prompt takes.
+type PromptArgument struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+}
+
+// PromptResult is a prompts/get result.
+type PromptResult struct {
+	Description string          `json:"description,omitempty"`
+	Messages    []PromptMessage `json:"messages"`
+	Raw         json.RawMessage `json:"-"`
+}
+
+// PromptMessage is one message of a prompt.
+type PromptMessage struct {
+	Role    string  `json:"role"`
+	Content Content `json:"content"`
+}
+
+// Resource is one resource of resources/list.
+type Resource struct {
+	URI         string          `json:"uri"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	MimeType    string          `json:"mimeType,omitempty"`
+	Raw         json.RawMessage `json:"-"`
+}
+
+// ResourceTemplate is one template of resources/templates/list.
+type ResourceTemplate struct {
+	URITemplate string          `json:"uriTemplate"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	MimeType    string          `json:"mimeType,omitempty"`
+	Raw         json.RawMessage `json:"-"`
+}
+
+// ReadResult is a resources/read result.
+type ReadResult struct {
+	Contents []ResourceContents `json:"contents"`
+	Raw      json.RawMessage    `json:"-"`
+}
+
+// ResourceContents is one part of a resource: Text or Blob (base64).
+type ResourceContents struct {
+	URI      string          `json:"uri"`
+	MimeType string          `json:"mimeType,omitempty"`
+	Text     string          `json:"text,omitempty"`
+	Blob     string          `json:"blob,omitempty"`
+	Raw      json.RawMessage `json:"-"`
+}
+
+// Ref names what a completion/complete request completes an argument of.
+type Ref struct {
+	// Type is "ref/prompt" or "ref/resource".
+	Type string `json:"type"`
+	// Name is the prompt's name, for "ref/prompt".
+	Name string `json:"name,omitempty"`
+	// URI is the resource template, for "ref/resource".
+	URI string `json:"uri,omitempty"`
+}
+
+// PromptRef returns the Ref of a prompt.
+func PromptRef(name string) Ref { return Ref{Type: "ref/prompt", Name: name} }
+
+// ResourceRef returns the Ref of a resource template.
+func ResourceRef(uriTemplate string) Ref { return Ref{Type: "ref/resource", URI: uriTemplate} }
+
+// Completion is a completion/complete result.
+type Completion struct {
+	Values  []string        `json:"values"`
+	Total   int             `json:"total,omitempty"`
+	HasMore bool            `json:"hasMore,omitempty"`
+	Raw     json.RawMessage `json:"-"`
+}

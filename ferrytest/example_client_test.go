@@ -1,0 +1,85 @@
+package ferrytest_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/client"
+	"github.com/ferry-mcp/ferry/ferrytest"
+)
+
+// exampleT stands in for the *testing.T an example has not got: it prints
+// failures and runs cleanups when done.
+type exampleT struct {
+	testing.TB
+	cleanups []func()
+}
+
+func (*exampleT) Helper()                             {}
+func (*exampleT) Context() context.Context            { return context.Background() }
+func (t *exampleT) Cleanup(f func())                  { t.cleanups = append(t.cleanups, f) }
+func (*exampleT) Errorf(format string, args ...any)   { fmt.Printf("FAIL: "+format+"\n", args...) }
+func (t *exampleT) Fatalf(format string, args ...any) { t.Errorf(format, args...); panic("fatal") }
+func (t *exampleT) done() {
+	for i := len(t.cleanups) - 1; i >= 0; i-- {
+		t.cleanups[i]()
+	}
+}
+
+type addIn struct {
+	A int `json:"a" doc:"The first term."`
+	B int `json:"b" doc:"The second term."`
+}
+
+type addOut struct {
+	Sum int `json:"sum" doc:"a + b."`
+}
+
+func newAdder() *ferry.Server {
+	srv := ferry.NewServer("adder", "1.0.0", nil)
+	ferry.AddTool(srv, ferry.Tool{Name: "add", Description: "Adds two integers.", ReadOnly: true},
+		func(_ context.Context, in addIn) (addOut, error) { return addOut{Sum: in.A + in.B}, nil })
+	return srv
+}
+
+// A unit test calls a tool in memory, with no socket, and gets its
+// structured content decoded; the same test runs in a legacy era by
+// naming its version.
+func ExampleNewClient() {
+	t := &exampleT{} // in a test: the test's *testing.T
+	defer t.done()
+
+	c := ferrytest.NewClient(t, newAdder(), nil)
+	out, _ := ferrytest.Call[addOut](t, c, "add", addIn{A: 2, B: 3})
+	fmt.Println(c.Protocol(), out.Sum)
+
+	legacy := ferrytest.NewClient(t, newAdder(), &ferrytest.Options{Protocol: client.Version20251125})
+	fmt.Println(legacy.Protocol(), legacy.CallTool(t.Context(), "add", addIn{A: 1, B: 1}).Text())
+	// Output:
+	// 2026-07-28 5
+	// 2025-11-25 {"sum":2}
+}
+
+// CheckServer runs the protocol checks against a server in both eras; a
+// server that passes reports nothing.
+func ExampleCheckServer() {
+	t := &exampleT{} // in a test: the test's *testing.T
+	defer t.done()
+
+	ferrytest.CheckServer(t, newAdder())
+	fmt.Println("checked")
+	// Output:
+	// checked
+}
+
+// GoldenTools keeps tools/list in a file under testdata, so that a change
+// of a schema or a description shows up in review; go test -update
+// rewrites it.
+func ExampleGoldenTools() {
+	// In a _test.go file:
+	_ = func(t *testing.T) {
+		ferrytest.GoldenTools(t, newAdder(), "testdata/tools.json")
+	}
+}
