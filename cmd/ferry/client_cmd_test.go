@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -242,7 +243,15 @@ func TestServerErrors(t *testing.T) {
 // to legacy against a server that speaks only legacy versions.
 func TestProtocolChoice(t *testing.T) {
 	modern := httpServer(t, shopServer(nil), nil)
-	legacyOnly := httpServer(t, shopServer(&ferry.ServerOptions{ProtocolVersions: []string{"2025-11-25", "2025-06-18"}}), nil)
+	var seen atomic.Value
+	legacyOnly := httpServer(t, shopServer(&ferry.ServerOptions{ProtocolVersions: []string{"2025-11-25", "2025-06-18"}}), func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") != "" { // a request of the session initialize opened
+				seen.Store(r.Header.Get("Mcp-Protocol-Version"))
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
 	tests := []struct {
 		name, url, protocol string
 		want                int
@@ -264,6 +273,9 @@ func TestProtocolChoice(t *testing.T) {
 				t.Errorf("stdout %q", stdout)
 			}
 		})
+	}
+	if code, _, stderr := runFerry(t, []string{"tools", legacyOnly}); code != exitOK || seen.Load() != "2025-11-25" {
+		t.Errorf("fallback: exit %d, stderr %q; the session spoke %v, want 2025-11-25", code, stderr, seen.Load())
 	}
 	code, _, stderr := runFerry(t, []string{"tools", "-protocol", "2024-01-01", modern})
 	if code != exitUsage || !strings.HasPrefix(stderr, `ferry: -protocol "2024-01-01" is not a version ferry speaks`) {
@@ -306,6 +318,7 @@ func TestCredentials(t *testing.T) {
 		{"-header api key", []string{"-header", "X-API-Key:k-secret-7"}, nil},
 		{"-header-env", []string{"-header-env", "SHOP_KEY"}, []string{"SHOP_KEY", "X-Api-Key: k-secret-7"}},
 		{"FERRY_TOKEN", nil, []string{"FERRY_TOKEN", "k-secret-7"}},
+		{"--header, GNU style", []string{"--header=X-API-Key: k-secret-7", "--protocol", "2025-11-25"}, nil},
 		{"-header wins over FERRY_TOKEN", []string{"-header", "Authorization: Bearer k-secret-7"}, []string{"FERRY_TOKEN", "wrong"}},
 	}
 	for _, tt := range tests {
@@ -466,5 +479,18 @@ func TestInterrupt(t *testing.T) {
 	code := run(ctx, []string{"tools", "-quiet", url}, &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }})
 	if code != exitProtocol || errOut.String() != "ferry: connecting to "+url+": interrupted\n" {
 		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+// A URL whose path is no MCP endpoint: exit 3, with a hint about the path.
+func TestWrongPath(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", ferry.NewHTTPHandler(shopServer(nil), nil))
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+	code, stdout, stderr := runFerry(t, []string{"tools", ts.URL + "/"})
+	if code != exitProtocol || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "404") ||
+		!strings.HasSuffix(stderr, "; no MCP endpoint at this URL: check the path (often /mcp)\n") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
