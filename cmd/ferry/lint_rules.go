@@ -57,8 +57,15 @@ func (p problem) String() string {
 	return oneLine(fmt.Sprintf("%s %s: %s [%s]", p.kind, displayName(p.name), p.msg, p.rule))
 }
 
-// displayName writes a name as it is when it is plain, quoted otherwise.
+// maxShownName bounds how much of a name a line shows, in characters.
+const maxShownName = 80
+
+// displayName writes a name as it is when it is plain, quoted otherwise;
+// a name over maxShownName characters is cut and quoted, marked with "...".
 func displayName(name string) string {
+	if utf8.RuneCountInString(name) > maxShownName {
+		return strconv.Quote(string([]rune(name)[:maxShownName])) + "..."
+	}
 	if name == "" || strings.ContainsFunc(name, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) || r == '"' }) {
 		return strconv.Quote(name)
 	}

@@ -32,6 +32,7 @@ func badServer(t *testing.T) string {
 				`,"inputSchema":{"type":"object"}}`,
 			`{"name":"export_everything","annotations":{"title":"Export","readOnlyHint":false,"openWorldHint":false},"description":"` + long +
 				`","inputSchema":{"type":"array"}}`,
+			`{"name":"` + strings.Repeat("x", 200) + `","title":"Long","description":"A name far over the protocol's limit.",` + goodHints + `,"inputSchema":{"type":"object"}}`,
 			`{"name":"no_schema","title":"No schema","description":"Lists nothing, and declares no input schema.",` + goodHints + `}`,
 			`{"name":"weird_schema","title":"Weird","description":"Has a schema that is not JSON Schema.",` + goodHints +
 				`,"inputSchema":{"type":"object","properties":{"n":{"type":"int","description":"A count.","minLength":-1},` +
@@ -75,6 +76,7 @@ var badServerProblems = []string{
 	`tool export_everything: description is 1199 characters; some clients refuse more than 1024 [description-long]`,
 	`tool export_everything: annotations leave destructiveHint, idempotentHint unset; clients then assume the worst [hints-missing]`,
 	`tool export_everything: input schema's root is not "type": "object"; clients refuse the tool [schema-not-object]`,
+	`tool "` + strings.Repeat("x", 80) + `"...: name is 200 characters; at most 128 are allowed [name-invalid]`,
 	`tool no_schema: has no inputSchema; the protocol requires one (at least {"type": "object"}) [input-schema-missing]`,
 	`tool weird_schema: input schema: pattern "(ab" is not a regular expression: missing closing ) at properties.code.pattern [schema-invalid]`,
 	`tool weird_schema: input schema: type "int" is not one of array, boolean, integer, null, number, object, string at properties.n.type [schema-invalid]`,
@@ -111,7 +113,7 @@ func TestLintBadServer(t *testing.T) {
 	if diff := cmp.Diff(badServerProblems, lines(stdout)); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
-	want := "ferry: lint: 37 problems in 8 tools, 3 prompts, 3 resources, 2 resource templates of "
+	want := "ferry: lint: 38 problems in 9 tools, 3 prompts, 3 resources, 2 resource templates of "
 	if !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("stderr %q, want one line starting %q", stderr, want)
 	}
@@ -129,8 +131,8 @@ func TestLintIgnore(t *testing.T) {
 			t.Errorf("ignored rule reported: %s", l)
 		}
 	}
-	if got := len(lines(stdout)); got != len(badServerProblems)-7 {
-		t.Errorf("%d problems, want %d", got, len(badServerProblems)-7)
+	if got := len(lines(stdout)); got != len(badServerProblems)-8 {
+		t.Errorf("%d problems, want %d", got, len(badServerProblems)-8)
 	}
 	code, stdout, stderr := runFerry(t, []string{"lint", "-ignore", "no-such-rule", url})
 	if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, `ferry: lint: -ignore: no rule "no-such-rule"`) {
