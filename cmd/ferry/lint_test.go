@@ -188,3 +188,16 @@ func lines(s string) []string {
 	}
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
+
+// A server whose listing is not the protocol's: exit 3, one line, no
+// problem lines.
+func TestLintGarbageListing(t *testing.T) {
+	for _, page := range []string{`"nope"`, `{"name":7}`} {
+		ts := httptest.NewServer(&rawServer{pages: map[string][][]string{"tools/list": {{page}}}})
+		code, stdout, stderr := runFerry(t, []string{"lint", ts.URL})
+		ts.Close()
+		if code != exitProtocol || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "ferry: listing tools: ") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", page, code, stdout, stderr)
+		}
+	}
+}
