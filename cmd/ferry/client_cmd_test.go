@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -491,6 +492,23 @@ func TestWrongPath(t *testing.T) {
 	code, stdout, stderr := runFerry(t, []string{"tools", ts.URL + "/"})
 	if code != exitProtocol || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "404") ||
 		!strings.HasSuffix(stderr, "; no MCP endpoint at this URL: check the path (often /mcp)\n") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// A stdio server that never answers is killed at -timeout: exit 3 in
+// about that time, not after a grace period.
+func TestSilentStdioServer(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	code, stdout, stderr := runFerry(t, []string{"tools", "-quiet", "-timeout", "1s", "--", exe, silentServerArg})
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("took %v with -timeout 1s", d)
+	}
+	if code != exitProtocol || stdout != "" || !strings.HasSuffix(stderr, ": no answer within 1s; raise -timeout if the server is slow\n") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

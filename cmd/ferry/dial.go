@@ -52,7 +52,8 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 	if t.url != "" {
 		s.Client, err = client.DialHTTP(cctx, t.url, opts)
 	} else {
-		cmd := exec.CommandContext(ctx, t.command[0], t.command[1:]...) //nolint:gosec // the user's own command line
+		// The child lives no longer than the command: past -timeout it is killed.
+		cmd := exec.CommandContext(cctx, t.command[0], t.command[1:]...) //nolint:gosec // the user's own command line
 		cmd.Stderr = stderr
 		s.Client, err = client.DialCommand(cctx, cmd, opts)
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/auth"
@@ -21,7 +22,16 @@ import (
 // it serve shopServer on stdio instead of running tests.
 const stdioServerArg = "ferry-cli-test-stdio-server"
 
+// silentServerArg makes a re-executed test binary a stdio server that
+// reads its input and never answers.
+const silentServerArg = "ferry-cli-test-silent-server"
+
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == silentServerArg {
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		time.Sleep(time.Minute) // stdin closed: still no answer, until killed
+		os.Exit(0)
+	}
 	if len(os.Args) > 1 && os.Args[1] == stdioServerArg {
 		if err := shopServer(nil).Run(context.Background(), &ferry.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "stdio server:", err)
