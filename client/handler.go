@@ -10,7 +10,9 @@ import (
 
 // DialHandler connects to the MCP server h serves, in process: each
 // request is served by h.ServeHTTP through a [HandlerTransport], with no
-// socket. opts may be nil; its HTTPClient is not used.
+// socket. Requests go to http://localhost/mcp, so h may be the MCP
+// handler itself or a mux serving it at /mcp. opts may be nil; its
+// HTTPClient is not used.
 func DialHandler(ctx context.Context, h http.Handler, opts *Options) (*Client, error) {
 	o := Options{}
 	if opts != nil {
