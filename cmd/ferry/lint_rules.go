@@ -30,6 +30,7 @@ var lintRules = []struct{ id, what string }{
 	{"hints-missing", "a tool's annotations leave readOnlyHint (and, for writes, destructiveHint, idempotentHint) or openWorldHint unset"},
 	{"input-schema-missing", "a tool has no inputSchema, which the protocol requires"},
 	{"schema-not-object", `an input or output schema's root is not "type": "object"`},
+	{"schema-root-combinator", "an input schema has anyOf, oneOf or allOf at its root, which the Anthropic API refuses for every request listing the tool"},
 	{"schema-invalid", "a schema is not valid JSON Schema 2020-12"},
 	{"schema-unportable", "a schema holds what some clients reject: $ref, boolean subschemas, long descriptions"},
 	{"property-description-missing", "input schema properties without a description"},
@@ -252,6 +253,18 @@ func (l *linter) schema(tool, what string, raw json.RawMessage) {
 	var root map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &root); err != nil || string(root["type"]) != `"object"` {
 		l.add("tool", tool, "schema-not-object", `%s's root is not "type": "object"; clients refuse the tool`, what)
+	}
+	if what == "input schema" {
+		var at []string
+		for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+			if root[k] != nil {
+				at = append(at, k)
+			}
+		}
+		if len(at) > 0 {
+			l.add("tool", tool, "schema-root-combinator", "input schema has %s at its root, which the Anthropic API refuses "+
+				"(every request that lists the tool fails): express the rule inside the properties, or with if/then/else", strings.Join(at, " and "))
+		}
 	}
 	for _, p := range invalidSchema(raw) {
 		l.add("tool", tool, "schema-invalid", "%s: %s", what, p)

@@ -33,6 +33,9 @@ func badServer(t *testing.T) string {
 			`{"name":"export_everything","annotations":{"title":"Export","readOnlyHint":false,"openWorldHint":false},"description":"` + long +
 				`","inputSchema":{"type":"array"}}`,
 			`{"name":"` + strings.Repeat("x", 200) + `","title":"Long","description":"A name far over the protocol's limit.",` + goodHints + `,"inputSchema":{"type":"object"}}`,
+			`{"name":"either","title":"Either","description":"Finds an order by its number or its reference.",` + goodHints +
+				`,"inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Number."},"ref":{"type":"string","description":"Reference."}},` +
+				`"oneOf":[{"required":["id"]},{"required":["ref"]}]}}`,
 			`{"name":"no_schema","title":"No schema","description":"Lists nothing, and declares no input schema.",` + goodHints + `}`,
 			`{"name":"weird_schema","title":"Weird","description":"Has a schema that is not JSON Schema.",` + goodHints +
 				`,"inputSchema":{"type":"object","properties":{"n":{"type":"int","description":"A count.","minLength":-1},` +
@@ -77,6 +80,7 @@ var badServerProblems = []string{
 	`tool export_everything: annotations leave destructiveHint, idempotentHint unset; clients then assume the worst [hints-missing]`,
 	`tool export_everything: input schema's root is not "type": "object"; clients refuse the tool [schema-not-object]`,
 	`tool "` + strings.Repeat("x", 80) + `"...: name is 200 characters; at most 128 are allowed [name-invalid]`,
+	`tool either: input schema has oneOf at its root, which the Anthropic API refuses (every request that lists the tool fails): express the rule inside the properties, or with if/then/else [schema-root-combinator]`,
 	`tool no_schema: has no inputSchema; the protocol requires one (at least {"type": "object"}) [input-schema-missing]`,
 	`tool weird_schema: input schema: pattern "(ab" is not a regular expression: missing closing ) at properties.code.pattern [schema-invalid]`,
 	`tool weird_schema: input schema: type "int" is not one of array, boolean, integer, null, number, object, string at properties.n.type [schema-invalid]`,
@@ -113,7 +117,7 @@ func TestLintBadServer(t *testing.T) {
 	if diff := cmp.Diff(badServerProblems, lines(stdout)); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
-	want := "ferry: lint: 38 problems in 9 tools, 3 prompts, 3 resources, 2 resource templates of "
+	want := "ferry: lint: 39 problems in 10 tools, 3 prompts, 3 resources, 2 resource templates of "
 	if !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("stderr %q, want one line starting %q", stderr, want)
 	}
