@@ -12,4 +12,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 )
 
-require github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+require (
+	github.com/go-jose/go-jose/v4 v4.1.9 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+)
