@@ -512,3 +512,15 @@ func TestSilentStdioServer(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// A password in the URL (sent as basic auth) never shows in a message.
+func TestURLPasswordHidden(t *testing.T) {
+	url := httpServer(t, shopServer(nil), apiKeyMiddleware(t, "k-1"))
+	withPassword := strings.Replace(url, "http://", "http://ci:pw-s3cr3t@", 1)
+	for _, args := range [][]string{{"tools", withPassword}, {"lint", withPassword}, {"tools", "ftp://ci:pw-s3cr3t@x/mcp"}} {
+		code, _, stderr := runFerry(t, args)
+		if code == exitOK || strings.Contains(stderr, "pw-s3cr3t") || !strings.Contains(stderr, "ci:xxxxx@") {
+			t.Errorf("%q: exit %d, stderr %q; want a failure with the password hidden", args, code, stderr)
+		}
+	}
+}

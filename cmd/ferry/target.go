@@ -80,13 +80,14 @@ func (m *multiFlag) Set(v string) error {
 // target is the server a command talks to: a URL or a stdio command.
 type target struct {
 	url     string
+	shown   string // the URL as messages show it, its password hidden
 	command []string
 }
 
 // String names the target in messages.
 func (t target) String() string {
 	if t.url != "" {
-		return t.url
+		return t.shown
 	}
 	return strings.Join(t.command, " ")
 }
@@ -135,9 +136,13 @@ func splitTarget(positional, command []string) (target, []string, error) {
 	}
 	u, err := url.Parse(positional[0])
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return target{}, nil, fmt.Errorf(`TARGET %q is not an http:// or https:// URL; for a stdio server, put its command after "--"`, positional[0])
+		shown := positional[0]
+		if err == nil {
+			shown = u.Redacted()
+		}
+		return target{}, nil, fmt.Errorf(`TARGET %q is not an http:// or https:// URL; for a stdio server, put its command after "--"`, shown)
 	}
-	return target{url: u.String()}, positional[1:], nil
+	return target{url: u.String(), shown: u.Redacted()}, positional[1:], nil
 }
 
 // header builds the headers every request carries from the flags and the
