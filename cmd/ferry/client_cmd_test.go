@@ -278,6 +278,9 @@ func TestProtocolChoice(t *testing.T) {
 	if code, _, stderr := runFerry(t, []string{"tools", legacyOnly}); code != exitOK || seen.Load() != "2025-11-25" {
 		t.Errorf("fallback: exit %d, stderr %q; the session spoke %v, want 2025-11-25", code, stderr, seen.Load())
 	}
+	if code, _, stderr := runFerry(t, []string{"tools", "-timeout", "0s", modern}); code != exitUsage || stderr != "ferry: -timeout 0s: give a duration above 0, such as 30s\n" {
+		t.Errorf("-timeout 0s: exit %d, stderr %q", code, stderr)
+	}
 	code, _, stderr := runFerry(t, []string{"tools", "-protocol", "2024-01-01", modern})
 	if code != exitUsage || !strings.HasPrefix(stderr, `ferry: -protocol "2024-01-01" is not a version ferry speaks`) {
 		t.Errorf("unknown version: exit %d, stderr %q", code, stderr)

@@ -40,6 +40,9 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 	if err := f.checkProtocol(); err != nil {
 		return nil, nil, nil, &exitError{code: exitUsage, err: err}
 	}
+	if f.timeout <= 0 {
+		return nil, nil, nil, &exitError{code: exitUsage, err: fmt.Errorf("-timeout %v: give a duration above 0, such as 30s", f.timeout)}
+	}
 	header, err := f.header(e.getenv)
 	if err != nil {
 		return nil, nil, nil, &exitError{code: exitUsage, err: err}
