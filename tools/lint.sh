@@ -29,5 +29,5 @@ if [ -n "$unformatted" ]; then
   rc=1
 fi
 echo "golangci-lint run ./..."
-"$BIN/golangci-lint" run --config "$ROOT/.golangci.yml" --max-issues-per-linter 0 --max-same-issues 0 ./... || rc=1
+"$BIN/golangci-lint" run --allow-parallel-runners --config "$ROOT/.golangci.yml" --max-issues-per-linter 0 --max-same-issues 0 ./... || rc=1
 exit "$rc"

@@ -34,12 +34,12 @@ func call(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	if len(rest) < 1 || len(rest) > 2 {
-		return usageError(fs, callHelp, e, "want TOOL and at most one JSON argument after TARGET, have %d arguments", len(rest))
+		return usagef(fs, callHelp, e, "want TOOL and at most one JSON argument after TARGET, have %d arguments", len(rest))
 	}
 	name := rest[0]
 	arguments, err := toolArguments(rest[1:], e)
 	if err != nil {
-		return usageError(fs, callHelp, e, "%v", err)
+		return usagef(fs, callHelp, e, "%v", err)
 	}
 	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {
 		res, err := ask(ctx, s, "calling "+name, func(ctx context.Context) (*client.ToolResult, error) {

@@ -2,15 +2,238 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"database/sql"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/auth"
+	"github.com/ferry-mcp/ferry/cmd/ferry/internal/shop"
 )
 
-// demo is not built yet.
-func demo(_ context.Context, args []string, e *env) error {
-	if len(args) > 0 && args[0] == "-h" {
-		fmt.Fprintln(e.stdout, "usage: ferry demo (not built yet)")
-		return nil
+const demoHelp = `usage: ferry demo [--http ADDR | --stdio] [--db PATH] [--api-key KEY]
+
+Runs a small coffee and tea shop as an MCP server, with nothing to install:
+products, customers, orders and their lines on an SQLite file, created and
+seeded on first start (the same rows every time) and reused after.
+
+Over HTTP it serves MCP at /mcp and its REST API at /api, both behind one
+API key sent as "Authorization: Bearer KEY". The key comes from --api-key,
+else $FERRY_DEMO_API_KEY, else a new random one printed at start. Because a
+key is always required, --http may name a non-loopback address; the demo
+has no TLS, so put a TLS proxy in front of it before it leaves the machine.
+--stdio serves MCP on stdin/stdout instead, needing no key (the process
+is only reachable by whoever started it); nothing but protocol goes to stdout.
+
+MCP tools:
+  get_product, list_products      products: filter, search, orderBy, paging (read-only)
+  get_customer, list_customers    customers: the same (read-only)
+  get_order, list_orders          orders, through the REST API
+  order_history                   what happened to an order
+  place_order                     one transaction: stock checked, all lines or none;
+                                  an idempotency_key makes a retry safe
+  cancel_order                    refused as a conflict once shipped
+  ship_order                      mark a placed order shipped (cannot be undone)
+  restock_report                  a job that asks the REST API about several products
+Prompts: order_summary (customer completes), restock_plan (category completes).
+Resources: shop://policies, shop://orders/{id}, shop://entities,
+shop://relationships, shop://schemas (every tool's JSON Schemas).
+
+REST routes (RFC 9457 problems on error):
+  GET  /api/products/{sku}          GET  /api/orders?customer_id=&status=&limit=
+  POST /api/orders                  GET  /api/orders/{id}
+  GET  /api/orders/{id}/history     POST /api/orders/{id}/cancel
+  POST /api/orders/{id}/ship
+
+Flags:
+`
+
+// minKeyLength is the shortest API key --api-key accepts.
+const minKeyLength = 16
+
+// demo runs the demo shop until ctx is done.
+func demo(ctx context.Context, args []string, e *env) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	addr := fs.String("http", "127.0.0.1:8080", "serve HTTP at `ADDR`: MCP at /mcp, REST at /api; port 0 picks a free one")
+	stdio := fs.Bool("stdio", false, "serve MCP on stdin and stdout instead of HTTP")
+	dbPath := fs.String("db", "", "the SQLite database `PATH`, created and seeded if absent (default: the user cache dir's ferry/demo.db)")
+	key := fs.String("api-key", "", "the API `KEY` of /mcp and /api, at least 16 characters (default $FERRY_DEMO_API_KEY, else generated; prefer the variable: other users can read a command line)")
+	if err := parseFlags(fs, args, demoHelp, e.stdout, e.stderr); err != nil {
+		return err
 	}
-	return errors.New("demo: not built yet")
+	httpSet := false
+	fs.Visit(func(f *flag.Flag) { httpSet = httpSet || f.Name == "http" })
+	switch {
+	case fs.NArg() > 0:
+		return usageError(fs, e, fmt.Sprintf("demo takes no arguments, got %q", fs.Args()))
+	case *stdio && httpSet:
+		return usageError(fs, e, "--http and --stdio exclude each other")
+	}
+	path := *dbPath
+	if path == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return fmt.Errorf("demo: no user cache directory (%w); pass --db PATH", err)
+		}
+		path = filepath.Join(dir, "ferry", "demo.db")
+	}
+	// The key is checked before the database is touched.
+	k := *key
+	if k == "" {
+		k = e.getenv("FERRY_DEMO_API_KEY")
+	}
+	generated := k == "" && !*stdio
+	if generated {
+		k = "demo-" + rand.Text()
+	} else if !*stdio {
+		if err := checkDemoKey(k); err != nil {
+			return err
+		}
+	}
+	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+	db, err := shop.Open(ctx, path, e.stderr)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if *stdio {
+		return demoStdio(ctx, e, logger, db, path)
+	}
+	return demoHTTP(ctx, e, logger, db, path, *addr, k, generated)
+}
+
+// checkDemoKey refuses an API key the demo would not accept, before anything
+// is created: one shorter than [minKeyLength] or longer than a header
+// holds, or one with a character that is not printable ASCII.
+func checkDemoKey(k string) error {
+	const hint = "; leave it out to have one generated"
+	switch {
+	case len(k) < minKeyLength:
+		return fmt.Errorf("demo: the API key must be at least %d characters%s", minKeyLength, hint)
+	case len(k) > auth.MaxTokenBytes:
+		return fmt.Errorf("demo: the API key must be at most %d characters%s", auth.MaxTokenBytes, hint)
+	case strings.ContainsFunc(k, func(r rune) bool { return r <= ' ' || r >= 0x7f }):
+		return fmt.Errorf("demo: the API key must be printable ASCII, without spaces%s", hint)
+	}
+	return nil
+}
+
+// usageError prints problem and the usage on stderr.
+func usageError(fs *flag.FlagSet, e *env, problem string) error {
+	fmt.Fprintln(e.stderr, "ferry:", problem)
+	printUsage(fs, demoHelp, e.stderr)
+	return errUsage
+}
+
+// demoHTTP serves the shop at addr until ctx is done, then stops it
+// gracefully.
+func demoHTTP(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path, addr, key string, generated bool) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	defer ln.Close()
+	tcp, _ := ln.Addr().(*net.TCPAddr)
+	loopback := tcp != nil && tcp.IP.IsLoopback()
+	opts := &shop.Options{Keys: map[string]*ferry.Principal{key: {Subject: "demo"}}, Logger: logger}
+	if !loopback {
+		// Any Host may reach a non-loopback address; the key guards it.
+		opts.AllowedHosts = []string{"*"}
+	}
+	svc, err := shop.New(ctx, db, opts)
+	if err != nil {
+		return err
+	}
+	inv, err := svc.Inventory(ctx)
+	if err != nil {
+		return err
+	}
+	hs := ferry.NewHTTPServer(ln.Addr().String(), svc.Handler())
+	hs.BaseContext = func(net.Listener) context.Context { return ctx }
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	printHTTPStart(e.stderr, path, ln.Addr(), loopback, inv, key, generated)
+	select {
+	case err := <-errc:
+		return fmt.Errorf("demo: %w", err)
+	case <-ctx.Done():
+	}
+	fmt.Fprintln(e.stderr, "ferry demo: stopping")
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(stopCtx); err != nil {
+		_ = hs.Close()
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("demo: %w", err)
+	}
+	return nil
+}
+
+// printHTTPStart says where the demo listens and how to connect to it,
+// in one write, so that no log record lands in the middle.
+func printHTTPStart(out io.Writer, path string, addr net.Addr, loopback bool, inv shop.Inventory, key string, generated bool) {
+	var w strings.Builder
+	defer func() { _, _ = io.WriteString(out, w.String()) }()
+	host := addr.String()
+	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+		host = net.JoinHostPort("127.0.0.1", fmt.Sprint(tcp.Port)) // how this machine reaches it
+	}
+	base := "http://" + host
+	fmt.Fprintf(&w, "ferry demo: database %s\n", path)
+	fmt.Fprintf(&w, "ferry demo: listening on %s (MCP at %s/mcp, REST at %s/api)\n", base, base, base)
+	fmt.Fprintf(&w, "ferry demo: %d tools, %d prompts, %d resources and %d resource templates\n",
+		inv.Tools, inv.Prompts, inv.Resources, inv.Templates)
+	how := "from --api-key or $FERRY_DEMO_API_KEY"
+	if generated {
+		how = "generated for this run; set FERRY_DEMO_API_KEY to keep one"
+	}
+	fmt.Fprintf(&w, "ferry demo: API key: %s (%s)\n", key, how)
+	if !loopback {
+		fmt.Fprintf(&w, "ferry demo: listening on %s, not only loopback: anyone who can reach it and has the key can place orders; there is no TLS\n", addr)
+	}
+	auth := "Authorization: Bearer " + key
+	fmt.Fprintf(&w, `
+Connect Claude Code:
+  claude mcp add --transport http shop %[1]s/mcp --header "%[2]s"
+Open the MCP Inspector:
+  npx @modelcontextprotocol/inspector --server-url %[1]s/mcp --transport http --header "%[2]s"
+Call the REST API:
+  curl -s -H "%[2]s" %[1]s/api/orders/1
+
+Press Ctrl-C to stop.
+`, base, auth)
+}
+
+// demoStdio serves the shop's MCP server on the env's stdin and stdout.
+// The order tools reach the REST API in process with a key of their own,
+// made for this run and never shown.
+func demoStdio(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path string) error {
+	key := "stdio-" + rand.Text()
+	p := &ferry.Principal{Subject: "stdio"}
+	svc, err := shop.New(ctx, db, &shop.Options{Keys: map[string]*ferry.Principal{key: p}, RouteKey: key, Logger: logger})
+	if err != nil {
+		return err
+	}
+	inv, err := svc.Inventory(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "ferry demo: database %s\nferry demo: serving MCP on stdio: %d tools, %d prompts, %d resources and %d resource templates\n",
+		path, inv.Tools, inv.Prompts, inv.Resources, inv.Templates)
+	err = svc.MCP.Run(ferry.WithPrincipal(ctx, p), &ferry.IOTransport{Reader: e.stdin, Writer: e.stdout})
+	if ctx.Err() != nil {
+		return nil // stopped by a signal
+	}
+	return err
 }

@@ -45,11 +45,11 @@ func lint(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	if len(rest) > 0 {
-		return usageError(fs, help, e, "unexpected argument %q after TARGET", rest[0])
+		return usagef(fs, help, e, "unexpected argument %q after TARGET", rest[0])
 	}
 	skip, err := ignoredRules(ignore)
 	if err != nil {
-		return usageError(fs, help, e, "%v", err)
+		return usagef(fs, help, e, "%v", err)
 	}
 	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {
 		ls, err := fetchListing(ctx, s)

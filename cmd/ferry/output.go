@@ -19,7 +19,7 @@ func parseTarget(fs *flag.FlagSet, args []string, help string, e *env) (target, 
 	}
 	t, rest, err := splitTarget(positional, command)
 	if err != nil {
-		return target{}, nil, usageError(fs, help, e, "%v", err)
+		return target{}, nil, usagef(fs, help, e, "%v", err)
 	}
 	return t, rest, nil
 }

@@ -25,7 +25,7 @@ func read(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	if len(rest) != 1 {
-		return usageError(fs, readHelp, e, "want one URI after TARGET, have %d arguments", len(rest))
+		return usagef(fs, readHelp, e, "want one URI after TARGET, have %d arguments", len(rest))
 	}
 	uri := rest[0]
 	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {

@@ -101,7 +101,7 @@ func parseClientArgs(fs *flag.FlagSet, args []string, help string, e *env) (posi
 	if i := slices.Index(args, "--"); i >= 0 {
 		args, command = args[:i], args[i+1:]
 		if len(command) == 0 {
-			return nil, nil, usageError(fs, help, e, `"--" must be followed by the stdio server's command`)
+			return nil, nil, usagef(fs, help, e, `"--" must be followed by the stdio server's command`)
 		}
 	}
 	for {
@@ -117,8 +117,9 @@ func parseClientArgs(fs *flag.FlagSet, args []string, help string, e *env) (posi
 	}
 }
 
-// usageError prints msg and the usage to stderr and returns errUsage.
-func usageError(fs *flag.FlagSet, help string, e *env, format string, args ...any) error {
+// usagef prints a problem of a client command's line (prefixed with the
+// command's name) and the usage to stderr, and returns errUsage.
+func usagef(fs *flag.FlagSet, help string, e *env, format string, args ...any) error {
 	fmt.Fprintf(e.stderr, "ferry: %s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
 	printUsage(fs, help, e.stderr)
 	return errUsage

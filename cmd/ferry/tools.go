@@ -26,7 +26,7 @@ func tools(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	if len(rest) > 0 {
-		return usageError(fs, toolsHelp, e, "unexpected argument %q after TARGET", rest[0])
+		return usagef(fs, toolsHelp, e, "unexpected argument %q after TARGET", rest[0])
 	}
 	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {
 		list, err := ask(ctx, s, "listing tools", s.ListTools)
