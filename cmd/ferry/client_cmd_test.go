@@ -336,8 +336,12 @@ func TestCredentials(t *testing.T) {
 	}
 	code, stdout, stderr := runFerry(t, []string{"call", url, "whoami"})
 	if code != exitProtocol || stdout != "" || strings.Count(stderr, "\n") != 1 ||
-		!strings.Contains(stderr, "401") || !strings.Contains(stderr, "pass them with -header, -header-env or FERRY_TOKEN") {
+		!strings.Contains(stderr, "401") || !strings.HasSuffix(stderr, "; the server needs credentials: pass them with -header, -header-env or FERRY_TOKEN\n") {
 		t.Errorf("no credential: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, _, stderr = runFerry(t, []string{"call", url, "whoami"}, "FERRY_TOKEN", "k-wrong")
+	if code != exitProtocol || !strings.HasSuffix(stderr, "; the server refused the credentials sent (-header, -header-env, FERRY_TOKEN): check them\n") {
+		t.Errorf("wrong credential: exit %d, stderr %q", code, stderr)
 	}
 	if strings.Contains(stderr, "k-secret-7") {
 		t.Errorf("stderr shows the secret: %q", stderr)

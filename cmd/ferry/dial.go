@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os/exec"
 	"strings"
 	"sync"
@@ -24,11 +25,12 @@ const progressDelay = time.Second
 // needs to report progress and failures.
 type session struct {
 	*client.Client
-	parent  context.Context //nolint:containedctx // the process's context, to tell an interrupt from a timeout
-	target  target
-	flags   *clientFlags
-	stderr  io.Writer // safe for concurrent use (a stdio child writes to it too)
-	timeout time.Duration
+	parent       context.Context //nolint:containedctx // the process's context, to tell an interrupt from a timeout
+	target       target
+	flags        *clientFlags
+	stderr       io.Writer // safe for concurrent use (a stdio child writes to it too)
+	timeout      time.Duration
+	credentialed bool // the requests carry headers from the flags or environment, or the URL a user
 }
 
 // dial connects to t within the command's timeout, printing "connecting
@@ -50,7 +52,7 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 	stderr := &lockedWriter{w: e.stderr}
 	cctx, cancel := context.WithTimeout(ctx, f.timeout)
 	opts := &client.Options{Protocol: f.protocol, Header: header, Name: "ferry", Version: version()}
-	s = &session{parent: ctx, target: t, flags: f, stderr: stderr, timeout: f.timeout}
+	s = &session{parent: ctx, target: t, flags: f, stderr: stderr, timeout: f.timeout, credentialed: len(header) > 0 || hasUserInfo(t.url)}
 	done := s.progress("connecting to " + t.String())
 	if t.url != "" {
 		s.Client, err = client.DialHTTP(cctx, t.url, opts)
@@ -108,7 +110,7 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 		return protocolError(fmt.Errorf("%s: no answer within %v; raise -timeout if the server is slow", doing, s.timeout))
 	case errors.As(err, &rpc):
 		hint = rpcHint(rpc)
-		if h := statusHint(rpc.HTTPStatus()); h != "" {
+		if h := s.statusHint(rpc.HTTPStatus()); h != "" {
 			hint = h
 		}
 		status := ""
@@ -117,7 +119,7 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 		}
 		return protocolError(fmt.Errorf("%s: the server answered error %d%s: %s%s", doing, rpc.Code, status, oneLine(rpc.Message), hint))
 	case errors.As(err, &status):
-		hint = statusHint(status.StatusCode)
+		hint = s.statusHint(status.StatusCode)
 	case errors.Is(err, syscall.ECONNREFUSED):
 		hint = "; is the server running, and is the address right?"
 	case isDNSError(err):
@@ -147,12 +149,14 @@ func rpcHint(e *client.RPCError) string {
 }
 
 // statusHint suggests what to do about an HTTP status without a JSON-RPC
-// answer.
-func statusHint(code int) string {
-	switch code {
-	case http.StatusUnauthorized, http.StatusForbidden:
-		return "; the server wants other credentials: pass them with -header, -header-env or " + tokenEnv
-	case http.StatusNotFound, http.StatusMethodNotAllowed:
+// answer, or with one that refuses the request.
+func (s *session) statusHint(code int) string {
+	switch {
+	case (code == http.StatusUnauthorized || code == http.StatusForbidden) && !s.credentialed:
+		return "; the server needs credentials: pass them with -header, -header-env or " + tokenEnv
+	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+		return "; the server refused the credentials sent (-header, -header-env, " + tokenEnv + "): check them"
+	case code == http.StatusNotFound || code == http.StatusMethodNotAllowed:
 		return "; no MCP endpoint at this URL: check the path (often /mcp)"
 	}
 	return ""
@@ -168,4 +172,10 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// hasUserInfo reports whether rawURL names a user (basic auth).
+func hasUserInfo(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	return err == nil && u.User != nil
 }
