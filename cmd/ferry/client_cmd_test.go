@@ -355,7 +355,7 @@ func TestBadHeaders(t *testing.T) {
 		env  []string
 		want string
 	}{
-		{[]string{"-header", "Authorization Bearer s3cr3t"}, nil, `ferry: -header "Authorization Bearer s3cr3t: ..." is not a header line`},
+		{[]string{"-header", "Authorization Bearer s3cr3t"}, nil, `ferry: a -header value (it has no ':') is not a header line "Name: value"`},
 		{[]string{"-header", "X Key: s3cr3t"}, nil, `ferry: -header "X Key: ..." is not a header line`},
 		{[]string{"-header-env", "NOPE"}, nil, "ferry: -header-env NOPE: the environment variable NOPE is empty or not set"},
 		{[]string{"-header-env", "K"}, []string{"K", "s3cr3t"}, "ferry: the environment variable K is not a header line"},
@@ -367,7 +367,7 @@ func TestBadHeaders(t *testing.T) {
 		if code != exitUsage || !strings.HasPrefix(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tt.args, code, stderr, tt.want)
 		}
-		if strings.Contains(stderr, "s3cr3t") && !strings.Contains(tt.want, "s3cr3t") {
+		if strings.Contains(stderr, "s3cr3t") {
 			t.Errorf("%q: stderr shows the secret: %q", tt.args, stderr)
 		}
 	}

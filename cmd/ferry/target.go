@@ -161,9 +161,13 @@ func (f *clientFlags) header(getenv func(string) string) (http.Header, error) {
 		return nil
 	}
 	for _, line := range f.headers {
-		// The value is a secret: the message quotes only the name.
-		name, _, _ := strings.Cut(line, ":")
-		if err := add(line, fmt.Sprintf("-header %q", strings.TrimSpace(name)+": ...")); err != nil {
+		// The value may be a secret: the message quotes only the name, and
+		// nothing of a line without a colon (it may be a bare token).
+		from := "a -header value (it has no ':')"
+		if name, _, ok := strings.Cut(line, ":"); ok {
+			from = fmt.Sprintf("-header %q", strings.TrimSpace(name)+": ...")
+		}
+		if err := add(line, from); err != nil {
 			return nil, err
 		}
 	}
