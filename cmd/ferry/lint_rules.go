@@ -219,8 +219,10 @@ func (l *linter) duplicate(kind, name string, names *nameSet, fold bool) {
 func (l *linter) description(kind, name, d string, quality bool) {
 	d = strings.TrimSpace(d)
 	switch n := utf8.RuneCountInString(d); {
-	case n == 0:
+	case n == 0 && quality:
 		l.add(kind, name, "description-missing", "has no description: say what it does and when to use it")
+	case n == 0:
+		l.add(kind, name, "description-missing", "has no description: say what it holds and when to read it")
 	case n > schema.MaxDescription:
 		l.add(kind, name, "description-long", "description is %d characters; some clients refuse more than %d", n, schema.MaxDescription)
 	case quality && n < minDescription:

@@ -100,7 +100,7 @@ var badServerProblems = []string{
 	`prompt summarize: argument 3 has no name [argument-invalid]`,
 	`resource shop://catalog: has no mimeType; clients cannot tell how to show its contents [mimetype-missing]`,
 	`resource no-scheme: uri is not an absolute URI (scheme:rest) [uri-invalid]`,
-	`resource no-scheme: has no description: say what it does and when to use it [description-missing]`,
+	`resource no-scheme: has no description: say what it holds and when to read it [description-missing]`,
 	`resource shop://catalog: is listed more than once [name-duplicate]`,
 	`template shop://orders/{id: uriTemplate's braces do not pair into non-empty expressions [uri-invalid]`,
 	`template shop://customers/{id}: has no name; the protocol requires one [name-missing]`,
