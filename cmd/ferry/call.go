@@ -2,15 +2,92 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
+
+	"github.com/ferry-mcp/ferry/client"
 )
 
-// call is not built yet.
-func call(_ context.Context, args []string, e *env) error {
-	if len(args) > 0 && args[0] == "-h" {
-		fmt.Fprintln(e.stdout, "usage: ferry call (not built yet)")
-		return nil
+const callHelp = `usage: ferry call [flags] TARGET TOOL [JSON | -]
+       ferry call [flags] TOOL [JSON | -] -- COMMAND [ARGS...]
+
+call calls the tool TOOL of an MCP server with the arguments JSON (a JSON
+object; "-" reads it from stdin; none sends {}) and prints the server's
+result on stdout. A tool that fails returns an error result
+("isError": true): it is printed too, and call exits 1.
+
+  ferry call http://127.0.0.1:8080/mcp get_order '{"id": 7}'
+  echo '{"id": 7}' | ferry call http://127.0.0.1:8080/mcp get_order -
+
+` + targetHelp
+
+// call calls one tool and prints its result.
+func call(ctx context.Context, args []string, e *env) error {
+	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	var f clientFlags
+	f.register(fs)
+	t, rest, err := parseTarget(fs, args, callHelp, e)
+	if err != nil {
+		return err
 	}
-	return errors.New("call: not built yet")
+	if len(rest) < 1 || len(rest) > 2 {
+		return usagef(fs, callHelp, e, "want TOOL and at most one JSON argument after TARGET, have %d arguments", len(rest))
+	}
+	name := rest[0]
+	arguments, err := toolArguments(rest[1:], e)
+	if err != nil {
+		return usagef(fs, callHelp, e, "%v", err)
+	}
+	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {
+		res, err := ask(ctx, s, "calling "+name, func(ctx context.Context) (*client.ToolResult, error) {
+			return s.CallTool(ctx, name, arguments)
+		})
+		if err != nil {
+			return err
+		}
+		if err := printJSON(e.stdout, res.Raw); err != nil {
+			return err
+		}
+		if res.IsError {
+			return &exitError{code: exitFailed, err: fmt.Errorf("call: the tool %s returned an error result (printed on stdout)", displayName(name))}
+		}
+		return nil
+	})
+}
+
+// toolArguments returns the tool's arguments from the command line: a
+// JSON object, "-" for stdin, or nothing for {}.
+func toolArguments(rest []string, e *env) (json.RawMessage, error) {
+	if len(rest) == 0 {
+		return json.RawMessage("{}"), nil
+	}
+	data, from := []byte(rest[0]), "the JSON argument"
+	if rest[0] == "-" {
+		var err error
+		from = "stdin"
+		if data, err = readAll(e.stdin, maxStdin); err != nil {
+			return nil, fmt.Errorf("reading the arguments from stdin: %w", err)
+		}
+	}
+	var obj map[string]json.RawMessage
+	if err := decodeJSON(data, &obj); err != nil {
+		var syntax *json.SyntaxError
+		var kind *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &kind):
+			return nil, fmt.Errorf(`%s is JSON %s, not an object; write the arguments as {"name": value, ...}`, from, kind.Value)
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, fmt.Errorf(`%s is not JSON: it ends before the object does; quote it for the shell: '{"id": 7}'`, from)
+		case errors.As(err, &syntax):
+			return nil, fmt.Errorf("%s is not JSON (at byte %d: %w); quote it for the shell: '{\"id\": 7}'", from, syntax.Offset, err)
+		}
+		return nil, fmt.Errorf("%s is not one JSON object: %w", from, err)
+	}
+	if obj == nil {
+		return nil, fmt.Errorf(`%s is null, not an object; write the arguments as {"name": value, ...}`, from)
+	}
+	return json.RawMessage(data), nil
 }

@@ -19,6 +19,45 @@
 // found); 2 the command line was wrong; 3 the server could not be reached
 // or broke the protocol.
 //
+// # tools, call, prompts, read, lint
+//
+// These talk to any MCP server. TARGET is an http:// or https:// URL of a
+// Streamable HTTP endpoint, or "--" followed by the command line of a
+// stdio server, which ends ferry's command line (the server's stderr goes
+// to ferry's):
+//
+//	ferry tools http://127.0.0.1:8080/mcp
+//	ferry call http://127.0.0.1:8080/mcp get_order '{"id": 7}'
+//	echo '{"id": 7}' | ferry call get_order - -- ./shop-server --stdio
+//	ferry read http://127.0.0.1:8080/mcp shop://catalog
+//	ferry lint -- go run ./conformance/everything
+//
+// They print the server's JSON on stdout, indented, as one document
+// ({"tools": [...]} with every page read, the tools/call result, the
+// resources/read result), and errors on stderr in one line with a hint.
+// Flags may come before or after the other arguments (never after "--"):
+//
+//	-header 'Name: value'  add an HTTP header to every request (repeatable)
+//	-header-env NAME       add the header line "Name: value" held by the environment variable NAME (repeatable)
+//	-protocol VERSION      2026-07-28, 2025-11-25, 2025-06-18 or 2025-03-26; by default
+//	                       server/discover (2026-07-28), falling back to initialize (legacy)
+//	-timeout D             give up after D, connecting included (default 30s)
+//	-quiet                 no progress line ("ferry: connecting to ... ..." after a second)
+//
+// Secrets stay out of the command line through the environment:
+// -header-env, and FERRY_TOKEN, which when set is sent as "Authorization:
+// Bearer $FERRY_TOKEN" unless a header flag sets Authorization. call
+// exits 1 when the tool returned an error result (printed on stdout), 2
+// on malformed JSON arguments, 3 when the server answered with a
+// JSON-RPC error or could not be reached.
+//
+// lint prints one line per problem of the server's tools, prompts,
+// resources and resource templates, ending in the rule's id, and exits 1
+// when it found any (-ignore id,... leaves rules out; "ferry lint -h"
+// lists them):
+//
+//	tool get_order: description is 14 characters; say what it does and when to use it in at least 20 [description-short]
+//
 // # gen
 //
 // gen writes <type>_tools.go, named after the type lower-cased as stringer
@@ -182,8 +221,6 @@ func (e *exitError) Error() string {
 func (e *exitError) Unwrap() error { return e.err }
 
 // protocolError marks err as a connection or protocol failure (exit 3).
-//
-//nolint:unused // the client commands (tools, call, read, lint) use it
 func protocolError(err error) error { return &exitError{code: exitProtocol, err: err} }
 
 // errUsage says the command line was wrong; the usage has been printed.
@@ -215,6 +252,8 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `  help     print this help, or a command's: ferry help CMD
 
 Run "ferry CMD -h" for a command's flags. "ferry -version" prints the version.
+tools, call, prompts, read and lint take a TARGET: an http(s):// URL, or
+"--" and the command of a stdio server (ferry tools -- ./server --stdio).
 Exit codes: 0 success, 1 failure (call: the tool returned an error result;
 lint: problems found), 2 usage, 3 connection or protocol failure.
 `)

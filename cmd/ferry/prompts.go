@@ -2,15 +2,37 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
+	"encoding/json"
+	"flag"
+
+	"github.com/ferry-mcp/ferry/client"
 )
 
-// prompts is not built yet.
-func prompts(_ context.Context, args []string, e *env) error {
-	if len(args) > 0 && args[0] == "-h" {
-		fmt.Fprintln(e.stdout, "usage: ferry prompts (not built yet)")
-		return nil
+const promptsHelp = `usage: ferry prompts [flags] TARGET
+       ferry prompts [flags] -- COMMAND [ARGS...]
+
+prompts lists the prompts of an MCP server: {"prompts": [...]} on stdout,
+every prompt as the server sent it, all pages read.
+
+` + targetHelp
+
+// prompts lists a server's prompts as JSON.
+func prompts(ctx context.Context, args []string, e *env) error {
+	fs := flag.NewFlagSet("prompts", flag.ContinueOnError)
+	var f clientFlags
+	f.register(fs)
+	t, rest, err := parseTarget(fs, args, promptsHelp, e)
+	if err != nil {
+		return err
 	}
-	return errors.New("prompts: not built yet")
+	if len(rest) > 0 {
+		return usagef(fs, promptsHelp, e, "unexpected argument %q after TARGET", rest[0])
+	}
+	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {
+		list, err := ask(ctx, s, "listing prompts", s.ListPrompts)
+		if err != nil {
+			return err
+		}
+		return printList(e.stdout, "prompts", raws(list, func(p *client.Prompt) json.RawMessage { return p.Raw }))
+	})
 }

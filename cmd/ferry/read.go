@@ -2,15 +2,39 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
+	"flag"
+
+	"github.com/ferry-mcp/ferry/client"
 )
 
-// read is not built yet.
-func read(_ context.Context, args []string, e *env) error {
-	if len(args) > 0 && args[0] == "-h" {
-		fmt.Fprintln(e.stdout, "usage: ferry read (not built yet)")
-		return nil
+const readHelp = `usage: ferry read [flags] TARGET URI
+       ferry read [flags] URI -- COMMAND [ARGS...]
+
+read reads the resource URI of an MCP server and prints the server's
+result ({"contents": [...]}) on stdout.
+
+` + targetHelp
+
+// read reads one resource and prints the server's result.
+func read(ctx context.Context, args []string, e *env) error {
+	fs := flag.NewFlagSet("read", flag.ContinueOnError)
+	var f clientFlags
+	f.register(fs)
+	t, rest, err := parseTarget(fs, args, readHelp, e)
+	if err != nil {
+		return err
 	}
-	return errors.New("read: not built yet")
+	if len(rest) != 1 {
+		return usagef(fs, readHelp, e, "want one URI after TARGET, have %d arguments", len(rest))
+	}
+	uri := rest[0]
+	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {
+		res, err := ask(ctx, s, "reading "+uri, func(ctx context.Context) (*client.ReadResult, error) {
+			return s.ReadResource(ctx, uri)
+		})
+		if err != nil {
+			return err
+		}
+		return printJSON(e.stdout, res.Raw)
+	})
 }

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/ferry-mcp/ferry/client"
+)
+
+// progressDelay is how long an operation runs before its progress line is
+// printed.
+const progressDelay = time.Second
+
+// session is a client connected for one command, with what the command
+// needs to report progress and failures.
+type session struct {
+	*client.Client
+	parent       context.Context //nolint:containedctx // the process's context, to tell an interrupt from a timeout
+	target       target
+	flags        *clientFlags
+	stderr       io.Writer // safe for concurrent use (a stdio child writes to it too)
+	timeout      time.Duration
+	credentialed bool // the requests carry headers from the flags or environment, or the URL a user
+}
+
+// dial connects to t within the command's timeout, printing "connecting
+// to ..." on stderr when it takes over a second. It returns the session
+// and the context bounding the command; the caller calls stop when done.
+// Its errors are exit errors: 2 for a bad flag value, 3 for a failure to
+// connect.
+func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cctx context.Context, stop func(), err error) {
+	if err := f.checkProtocol(); err != nil {
+		return nil, nil, nil, &exitError{code: exitUsage, err: err}
+	}
+	if f.timeout <= 0 {
+		return nil, nil, nil, &exitError{code: exitUsage, err: fmt.Errorf("-timeout %v: give a duration above 0, such as 30s", f.timeout)}
+	}
+	header, err := f.header(e.getenv)
+	if err != nil {
+		return nil, nil, nil, &exitError{code: exitUsage, err: err}
+	}
+	stderr := &lockedWriter{w: e.stderr}
+	cctx, cancel := context.WithTimeout(ctx, f.timeout)
+	opts := &client.Options{Protocol: f.protocol, Header: header, Name: "ferry", Version: version()}
+	s = &session{parent: ctx, target: t, flags: f, stderr: stderr, timeout: f.timeout, credentialed: len(header) > 0 || hasUserInfo(t.url)}
+	done := s.progress("connecting to " + t.String())
+	if t.url != "" {
+		s.Client, err = client.DialHTTP(cctx, t.url, opts)
+	} else {
+		// The child lives no longer than the command: past -timeout it is killed.
+		cmd := exec.CommandContext(cctx, t.command[0], t.command[1:]...) //nolint:gosec // the user's own command line
+		cmd.Stderr = stderr
+		s.Client, err = client.DialCommand(cctx, cmd, opts)
+	}
+	done()
+	if err != nil {
+		cancel()
+		return nil, nil, nil, s.failure(cctx, "connecting to "+t.String(), err)
+	}
+	stop = func() {
+		_ = s.Close() // the command's outcome is decided; a child's exit status adds nothing
+		cancel()
+	}
+	return s, cctx, stop, nil
+}
+
+// progress prints "ferry: what ..." on stderr if the returned function is
+// not called within progressDelay, unless -quiet.
+func (s *session) progress(what string) (done func()) {
+	if s.flags.quiet {
+		return func() {}
+	}
+	stopped := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTimer(progressDelay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			fmt.Fprintf(s.stderr, "ferry: %s ...\n", what)
+		case <-stopped:
+		}
+	})
+	return func() {
+		close(stopped)
+		wg.Wait()
+	}
+}
+
+// failure turns an error of the client into an exit error with a hint: 3,
+// since the server could not be reached or broke the protocol.
+func (s *session) failure(ctx context.Context, doing string, err error) error {
+	var rpc *client.RPCError
+	var status *client.StatusError
+	var hint string
+	switch {
+	case s.parent.Err() != nil:
+		return protocolError(fmt.Errorf("%s: interrupted", doing))
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return protocolError(fmt.Errorf("%s: no answer within %v; raise -timeout if the server is slow", doing, s.timeout))
+	case errors.As(err, &rpc):
+		hint = rpcHint(rpc)
+		if h := s.statusHint(rpc.HTTPStatus()); h != "" {
+			hint = h
+		}
+		status := ""
+		if rpc.HTTPStatus() != 0 && rpc.HTTPStatus() != http.StatusOK {
+			status = fmt.Sprintf(" (HTTP %d)", rpc.HTTPStatus())
+		}
+		return protocolError(fmt.Errorf("%s: the server answered error %d%s: %s%s", doing, rpc.Code, status, oneLine(rpc.Message), hint))
+	case errors.As(err, &status):
+		hint = s.statusHint(status.StatusCode)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		hint = "; is the server running, and is the address right?"
+	case isDNSError(err):
+		hint = "; check the host name"
+	case errors.Is(err, exec.ErrNotFound):
+		hint = "; check the command after \"--\""
+	}
+	return protocolError(fmt.Errorf("%s: %s%s", doing, oneLine(strings.TrimPrefix(err.Error(), "client: ")), hint))
+}
+
+func isDNSError(err error) bool {
+	var dns *net.DNSError
+	return errors.As(err, &dns)
+}
+
+// rpcHint suggests what to do about a JSON-RPC error.
+func rpcHint(e *client.RPCError) string {
+	switch e.Code {
+	case client.CodeMethodNotFound:
+		return "; the server does not offer this"
+	case client.CodeInvalidParams:
+		return `; check the name and arguments against "ferry tools" or "ferry prompts"`
+	case client.CodeUnsupportedProtocolVersion:
+		return "; try another -protocol, or none"
+	}
+	return ""
+}
+
+// statusHint suggests what to do about an HTTP status without a JSON-RPC
+// answer, or with one that refuses the request.
+func (s *session) statusHint(code int) string {
+	switch {
+	case (code == http.StatusUnauthorized || code == http.StatusForbidden) && !s.credentialed:
+		return "; the server needs credentials: pass them with -header, -header-env or " + tokenEnv
+	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+		return "; the server refused the credentials sent (-header, -header-env, " + tokenEnv + "): check them"
+	case code == http.StatusNotFound || code == http.StatusMethodNotAllowed:
+		return "; no MCP endpoint at this URL: check the path (often /mcp)"
+	}
+	return ""
+}
+
+// lockedWriter serializes writes to w.
+type lockedWriter struct {
+	mu sync.Mutex // guards w
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// hasUserInfo reports whether rawURL names a user (basic auth).
+func hasUserInfo(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	return err == nil && u.User != nil
+}

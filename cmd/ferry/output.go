@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// parseTarget parses a client command's line (see parseClientArgs) and
+// takes the target from it; it returns the target and the positional
+// arguments after it. Its errors are usage errors, already printed.
+func parseTarget(fs *flag.FlagSet, args []string, help string, e *env) (target, []string, error) {
+	positional, command, err := parseClientArgs(fs, args, help, e)
+	if err != nil {
+		return target{}, nil, err
+	}
+	t, rest, err := splitTarget(positional, command)
+	if err != nil {
+		return target{}, nil, usagef(fs, help, e, "%v", err)
+	}
+	return t, rest, nil
+}
+
+// withSession connects to t, runs fn with the session and the command's
+// context, and disconnects.
+func withSession(ctx context.Context, t target, f *clientFlags, e *env, fn func(context.Context, *session) error) error {
+	s, cctx, stop, err := dial(ctx, t, f, e)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	return fn(cctx, s)
+}
+
+// ask runs one request of the session: fn, with a progress line after a
+// second, its failure turned into an exit error naming what it was doing.
+func ask[T any](ctx context.Context, s *session, doing string, fn func(context.Context) (T, error)) (T, error) {
+	done := s.progress(doing)
+	v, err := fn(ctx)
+	done()
+	if err != nil {
+		var zero T
+		return zero, s.failure(ctx, doing, err)
+	}
+	return v, nil
+}
+
+// printJSON writes the JSON data indented, as one document ending in a
+// newline.
+func printJSON(w io.Writer, data []byte) error {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, data, "", "  "); err != nil {
+		return protocolError(fmt.Errorf("the server's answer is not JSON: %w", err))
+	}
+	buf.WriteByte('\n')
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// printList writes {"key": [items...]}, the items as the server sent them.
+func printList(w io.Writer, key string, items []json.RawMessage) error {
+	if items == nil {
+		items = []json.RawMessage{}
+	}
+	data, err := json.Marshal(map[string][]json.RawMessage{key: items})
+	if err != nil {
+		return protocolError(fmt.Errorf("the server's %s are not JSON: %w", key, err))
+	}
+	return printJSON(w, data)
+}
+
+// raws returns the raw JSON of each item.
+func raws[T any](items []T, raw func(*T) json.RawMessage) []json.RawMessage {
+	out := make([]json.RawMessage, len(items))
+	for i := range items {
+		out[i] = raw(&items[i])
+	}
+	return out
+}

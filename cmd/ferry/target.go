@@ -1,0 +1,227 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/textproto"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// targetHelp is the part of the usage that tools, call, prompts, read and
+// lint share: what TARGET is and how credentials are passed.
+const targetHelp = `TARGET is an http:// or https:// URL of a Streamable HTTP endpoint
+(http://127.0.0.1:8080/mcp), or "--" followed by the command of a stdio
+server, which ends the command line:
+
+  ferry tools http://127.0.0.1:8080/mcp
+  ferry tools -- go run ./conformance/everything
+
+Flags may come before or after the other arguments, never after "--".
+
+Credentials: -header 'Name: value' (repeatable) adds a header to every HTTP
+request. To keep a secret out of the command line and shell history, put
+it in the environment: -header-env NAME (repeatable) adds the header line
+"Name: value" held by the variable NAME, and FERRY_TOKEN, when set, sends
+"Authorization: Bearer $FERRY_TOKEN" unless a header flag sets
+Authorization itself.
+
+Protocol: -protocol "" (the default) asks server/discover (2026-07-28)
+first and falls back to initialize (the newest legacy version the server
+offers) when the server does not answer it; a version forces that era.
+
+Exit codes: 0 success, 1 failure (call: the tool returned an error result;
+lint: problems found), 2 usage, 3 connection or protocol failure (the
+server could not be reached, timed out, or answered with an error).
+
+flags:
+`
+
+// tokenEnv is the environment variable whose value, when set, is sent as a
+// bearer token.
+const tokenEnv = "FERRY_TOKEN"
+
+// protocols lists the versions -protocol accepts besides "".
+var protocols = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"}
+
+// clientFlags are the flags of every command that talks to a server.
+type clientFlags struct {
+	headers   multiFlag
+	headerEnv multiFlag
+	protocol  string
+	timeout   time.Duration
+	quiet     bool
+}
+
+// register adds the flags to fs.
+func (f *clientFlags) register(fs *flag.FlagSet) {
+	fs.Var(&f.headers, "header", "add the HTTP header `'Name: value'` to every request (repeatable)")
+	fs.Var(&f.headerEnv, "header-env", "add the header line \"Name: value\" held by the environment variable `NAME` (repeatable)")
+	fs.StringVar(&f.protocol, "protocol", "", "the protocol `version`: "+strings.Join(protocols, ", ")+`; "" tries 2026-07-28, then legacy`)
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "give up after this long, connecting included")
+	fs.BoolVar(&f.quiet, "quiet", false, "print no progress line on stderr")
+}
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string { return strings.Join(*m, ", ") }
+
+func (m *multiFlag) Set(v string) error {
+	*m = append(*m, v)
+	return nil
+}
+
+// target is the server a command talks to: a URL or a stdio command.
+type target struct {
+	url     string
+	shown   string // the URL as messages show it, its password hidden
+	command []string
+}
+
+// String names the target in messages.
+func (t target) String() string {
+	if t.url != "" {
+		return t.shown
+	}
+	return strings.Join(t.command, " ")
+}
+
+// parseClientArgs parses the command line of a client command: flags, then
+// positional arguments, with the stdio command after "--". Flags may be
+// interspersed with the positional arguments before "--". It returns the
+// positional arguments and the command (nil without "--"). Errors are
+// usage errors, already printed with the usage.
+func parseClientArgs(fs *flag.FlagSet, args []string, help string, e *env) (positional, command []string, err error) {
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, command = args[:i], args[i+1:]
+		if len(command) == 0 {
+			return nil, nil, usagef(fs, help, e, `"--" must be followed by the stdio server's command`)
+		}
+	}
+	for {
+		if err := parseFlags(fs, args, help, e.stdout, e.stderr); err != nil {
+			return nil, nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, command, nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// usagef prints a problem of a client command's line (prefixed with the
+// command's name) and the usage to stderr, and returns errUsage.
+func usagef(fs *flag.FlagSet, help string, e *env, format string, args ...any) error {
+	fmt.Fprintf(e.stderr, "ferry: %s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
+	printUsage(fs, help, e.stderr)
+	return errUsage
+}
+
+// splitTarget takes the target from the positional arguments: the first
+// one, a URL, unless command holds a stdio command. It returns the target
+// and the positional arguments after it.
+func splitTarget(positional, command []string) (target, []string, error) {
+	if command != nil {
+		return target{command: command}, positional, nil
+	}
+	if len(positional) == 0 {
+		return target{}, nil, errors.New(`no TARGET: give a server's http(s):// URL, or "--" and a stdio server's command`)
+	}
+	u, err := url.Parse(positional[0])
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		shown := positional[0]
+		if err == nil {
+			shown = u.Redacted()
+		}
+		return target{}, nil, fmt.Errorf(`TARGET %q is not an http:// or https:// URL; for a stdio server, put its command after "--"`, shown)
+	}
+	return target{url: u.String(), shown: u.Redacted()}, positional[1:], nil
+}
+
+// header builds the headers every request carries from the flags and the
+// environment. A malformed line is a usage error.
+func (f *clientFlags) header(getenv func(string) string) (http.Header, error) {
+	h := http.Header{}
+	add := func(line, from string) error {
+		name, value, ok := strings.Cut(line, ":")
+		name = strings.TrimSpace(name)
+		value = strings.TrimSpace(value)
+		if !ok || !validHeaderName(name) || strings.ContainsAny(value, "\r\n\x00") {
+			return fmt.Errorf(`%s is not a header line "Name: value"`, from)
+		}
+		h.Add(textproto.CanonicalMIMEHeaderKey(name), value)
+		return nil
+	}
+	for _, line := range f.headers {
+		// The value may be a secret: the message quotes only the name, and
+		// nothing of a line without a colon (it may be a bare token).
+		from := "a -header value (it has no ':')"
+		if name, _, ok := strings.Cut(line, ":"); ok {
+			from = fmt.Sprintf("-header %q", strings.TrimSpace(name)+": ...")
+		}
+		if err := add(line, from); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range f.headerEnv {
+		line := getenv(name)
+		if line == "" {
+			return nil, fmt.Errorf("-header-env %s: the environment variable %s is empty or not set", name, name)
+		}
+		if err := add(line, "the environment variable "+name); err != nil {
+			return nil, err
+		}
+	}
+	if token := getenv(tokenEnv); token != "" && h.Get("Authorization") == "" {
+		if strings.ContainsAny(token, "\r\n\x00") {
+			return nil, fmt.Errorf("%s holds a line break; it must be a bare token", tokenEnv)
+		}
+		h.Set("Authorization", "Bearer "+strings.TrimSpace(token))
+	}
+	return h, nil
+}
+
+// validHeaderName reports whether name is an HTTP header field name (a
+// token of RFC 9110).
+func validHeaderName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range []byte(name) {
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// checkProtocol returns a usage problem with -protocol, or nil.
+func (f *clientFlags) checkProtocol() error {
+	if f.protocol == "" || slices.Contains(protocols, f.protocol) {
+		return nil
+	}
+	return fmt.Errorf(`-protocol %q is not a version ferry speaks; use one of %s, or "" to let the server choose`, f.protocol, strings.Join(protocols, ", "))
+}
+
+// maxStdin bounds the JSON read from stdin.
+const maxStdin = 16 << 20
+
+// readAll reads r up to limit bytes and fails beyond.
+func readAll(r io.Reader, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("more than %d bytes", limit)
+	}
+	return data, nil
+}
