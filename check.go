@@ -7,7 +7,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/ferry-mcp/ferry/internal/toolname"
+	"github.com/ferry-mcp/ferry/toolname"
 	"github.com/ferry-mcp/ferry/schema"
 )
 

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/ferry-mcp/ferry/internal/toolname"
+	"github.com/ferry-mcp/ferry/toolname"
 )
 
 // ToolDescriber is implemented by the code `ferry gen` writes for a type

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ferry-mcp/ferry/internal/toolname"
+	"github.com/ferry-mcp/ferry/toolname"
 	"github.com/ferry-mcp/ferry/schema"
 )
 

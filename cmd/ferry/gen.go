@@ -22,7 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ferry-mcp/ferry"
-	"github.com/ferry-mcp/ferry/internal/toolname"
+	"github.com/ferry-mcp/ferry/toolname"
 )
 
 // genHelp is gen's usage, before its flags.

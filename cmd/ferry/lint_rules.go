@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ferry-mcp/ferry/schema"
+	"github.com/ferry-mcp/ferry/toolname"
 )
 
 // The lint rules, by their stable ids. lintRules lists them for the help
@@ -142,7 +143,7 @@ func (l *linter) tool(raw json.RawMessage, names *nameSet) {
 		l.add("tool", "", "schema-invalid", "the listing's entry is not a tool object: %v", err)
 		return
 	}
-	if err := checkToolName(t.Name); err != nil {
+	if err := toolname.Check(t.Name); err != nil {
 		l.add("tool", t.Name, "name-invalid", "%v", err)
 	}
 	l.duplicate("tool", t.Name, names, true)
@@ -164,24 +165,6 @@ func (l *linter) tool(raw json.RawMessage, names *nameSet) {
 	if !isAbsent(t.OutputSchema) {
 		l.schema(t.Name, "output schema", t.OutputSchema)
 	}
-}
-
-// checkToolName returns what breaks the protocol's tool name rule
-// (2025-11-25: 1 to 128 characters of A-Z a-z 0-9 _ - .), or nil.
-func checkToolName(name string) error {
-	const maxLen = 128
-	switch {
-	case name == "":
-		return errors.New("has no name")
-	case len(name) > maxLen:
-		return fmt.Errorf("name is %d characters; at most %d are allowed", len(name), maxLen)
-	}
-	for _, c := range name {
-		if c != '_' && c != '-' && c != '.' && (c > unicode.MaxASCII || !unicode.IsLetter(c) && !unicode.IsDigit(c)) {
-			return fmt.Errorf("name has %q; use only A-Z, a-z, 0-9, '_', '-' and '.'", c)
-		}
-	}
-	return nil
 }
 
 // nameSet remembers the names of one kind, exactly and folded.

@@ -68,19 +68,6 @@ func TestInvalidSchemaDepth(t *testing.T) {
 	}
 }
 
-func TestCheckToolName(t *testing.T) {
-	for _, ok := range []string{"a", "get_order", "orders.v2-list", "A9", strings.Repeat("a", 128)} {
-		if err := checkToolName(ok); err != nil {
-			t.Errorf("%q: %v", ok, err)
-		}
-	}
-	for _, bad := range []string{"", "get order", "ordér", "a/b", strings.Repeat("a", 129), "a:b"} {
-		if checkToolName(bad) == nil {
-			t.Errorf("%q: accepted", bad)
-		}
-	}
-}
-
 func TestPairedBraces(t *testing.T) {
 	for s, want := range map[string]bool{
 		"shop://orders/{id}": true, "a://{x}{?y,z}": true, "plain://x": true,

@@ -52,3 +52,16 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckEdges(t *testing.T) {
+	for _, ok := range []string{"a", "get_order", "orders.v2-list", "A9", strings.Repeat("a", 128)} {
+		if err := Check(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "get order", "ordér", "a/b", strings.Repeat("a", 129), "a:b"} {
+		if Check(bad) == nil {
+			t.Errorf("%q: accepted", bad)
+		}
+	}
+}

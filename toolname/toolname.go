@@ -1,6 +1,6 @@
 // Package toolname holds the rules for tool names: which names the protocol
 // accepts, and how a Go identifier becomes one. Every part of Ferry that
-// names tools (AddMethods, ferry gen, and later entity and route) uses it,
+// names tools (AddMethods, ferry gen, ferry lint, entity, protomcp) uses it,
 // so that they agree.
 package toolname
 
