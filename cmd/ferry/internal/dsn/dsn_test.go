@@ -1,0 +1,124 @@
+package dsn
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ferry-mcp/ferry/entity"
+)
+
+// A SQLite path with characters a URI reads as syntax opens that very
+// file, read-only unless writes are asked for, and a missing file is an
+// error rather than a new empty database.
+func TestSQLitePathIsTheFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "odd ?dir#%41")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "shop?.db")
+	w, err := Parse(path, &Options{Writes: true})
+	if err == nil {
+		t.Fatalf("Parse(%q) of a missing file: no error", path)
+	}
+	if !strings.Contains(err.Error(), "never creates") {
+		t.Errorf("missing file: %v; want it to say it never creates one", err)
+	}
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range []string{path, "file:" + strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(path, "%", "%25"), "?", "%3F"), "#", "%23")} {
+		w, err = Parse(raw, &Options{Writes: true})
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", raw, err)
+		}
+		if w.Engine != entity.SQLite || w.Display != path {
+			t.Errorf("Parse(%q) = %s %q; want sqlite %q", raw, w.Engine, w.Display, path)
+		}
+		db, err := w.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY)"); err != nil {
+			t.Fatalf("write through %q: %v", raw, err)
+		}
+		_ = db.Close()
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != "shop?.db" {
+		t.Errorf("files in %s: %v; want only shop?.db", dir, entries)
+	}
+
+	ro, err := Parse(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := ro.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(context.Background(), "INSERT INTO t DEFAULT VALUES"); err == nil {
+		t.Error("a read-only SQLite database took an insert")
+	}
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM t").Scan(&n); err != nil {
+		t.Errorf("read-only SQLite cannot read: %v", err)
+	}
+}
+
+func TestParseRefusesBadURLs(t *testing.T) {
+	const pw = "s3cr3t-Pa55"
+	for _, tt := range []struct{ raw, want string }{
+		{"", "no database URL"},
+		{"mongodb://x/y", `unsupported database scheme "mongodb"`},
+		{"postgres://user:" + pw + "@/db", "no host"},
+		{"postgres://user:" + pw + "@host:5432", "no database"},
+		{"postgres://user:" + pw + "@host:99999/db", "not valid"},
+		{"mysql://user:" + pw + "@host:3306", "no database"},
+		{"mysql://user:" + pw + "@host:3306/a/b", "more than one path segment"},
+		{"mysql://:" + pw + "@host:3306/db", "no user"},
+		{"mysql://user:" + pw + "@host/db?multiStatements=true", `parameter "multiStatements"`},
+		{"mysql://user:" + pw + "@host/db?allowAllFiles=true", `parameter "allowAllFiles"`},
+		{"mysql://user:" + pw + "@host/db?tls=maybe", `tls="maybe"`},
+		{"mysql://user:" + pw + "@host/db?charset=utf8;drop", "malformed"},
+		{"mysql://user:" + pw + "@host/db?charset=utf8%27", "not a character set"},
+		{"mysql://user:" + pw + "@host:3306/db%zz", "malformed"},
+		{"file://otherhost/x.db", `not host "otherhost"`},
+		{"file:x.db?mode=rwc", `parameter "mode"`},
+		{"postgres://user:" + pw + "@host/db\n", "control character"},
+	} {
+		_, err := Parse(tt.raw, nil)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Parse(%q) = %v; want an error with %q", tt.raw, err, tt.want)
+			continue
+		}
+		if strings.Contains(err.Error(), pw) {
+			t.Errorf("Parse(%q): the error shows the password: %v", tt.raw, err)
+		}
+	}
+}
+
+func TestDisplayRedactsThePassword(t *testing.T) {
+	for _, tt := range []struct {
+		raw    string
+		engine entity.Engine
+		want   string
+	}{
+		{"postgres://app:p%40ss@db.example:5432/shop?sslmode=disable&search_path=sales", entity.PostgreSQL, "postgres://app:xxxxx@db.example:5432/shop?sslmode=disable&search_path=sales"},
+		{"postgresql://app@db.example/shop", entity.PostgreSQL, "postgresql://app@db.example/shop"},
+		{"mysql://root:p%40ss%2Fw%3Ard@127.0.0.1:3306/test", entity.MySQL, "mysql://root:xxxxx@127.0.0.1:3306/test"},
+		{"mariadb://root@127.0.0.1/test?tls=false", entity.MySQL, "mariadb://root@127.0.0.1/test?tls=false"},
+	} {
+		d, err := Parse(tt.raw, &Options{Password: "from-env"})
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.raw, err)
+			continue
+		}
+		if d.Engine != tt.engine || d.Display != tt.want {
+			t.Errorf("Parse(%q) = %s %q; want %s %q", tt.raw, d.Engine, d.Display, tt.engine, tt.want)
+		}
+	}
+}
