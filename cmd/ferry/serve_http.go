@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/auth"
+)
+
+// shutdownTimeout bounds the wait for calls in flight when ferry serve is
+// stopped.
+const shutdownTimeout = 5 * time.Second
+
+// checkExposure refuses to serve a non-loopback address with no
+// authentication, unless -insecure says so. It runs before anything is
+// opened, so the mistake costs nothing.
+func (c *serveConfig) checkExposure() error {
+	if c.stdio || c.apiKeyEnv != "" || c.jwks != "" || c.insecure || isLoopback(c.httpAddr) {
+		return nil
+	}
+	return usageError(fmt.Sprintf("-http %s is reachable from other machines and no authentication is set: give -api-key-env NAME or -jwt-jwks URL, or -insecure to serve it open", c.httpAddr))
+}
+
+// isLoopback reports whether addr (host:port) listens on loopback only.
+// An empty host listens on every interface.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// serveHTTP listens, builds the authentication the flags ask for, and
+// serves srv at /mcp until ctx ends.
+func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server) error {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", s.cfg.httpAddr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %v; is another server using the port? (-http ADDR picks another)", s.cfg.httpAddr, err)
+	}
+	defer ln.Close()
+	addr := ln.Addr().String()
+	resource := s.cfg.resource
+	if resource == "" {
+		resource = "http://" + addr + "/mcp"
+	}
+	mw, res, closeAuth, err := s.authentication(resource)
+	if err != nil {
+		return err
+	}
+	defer closeAuth()
+	hosts := append([]string(nil), s.cfg.allowHosts...)
+	if u, err := url.Parse(resource); err == nil && u.Host != "" {
+		hosts = append(hosts, u.Host)
+	}
+	hopts := &ferry.HTTPOptions{AllowedHosts: hosts}
+	mux := http.NewServeMux()
+	if res != nil {
+		res.Mount(mux)
+		hopts.ResourceMetadataURL = res.MetadataURL()
+	}
+	mux.Handle("/mcp", mw(ferry.NewHTTPHandler(srv, hopts)))
+	hs := ferry.NewHTTPServer(addr, mux)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	s.say("listening on http://%s/mcp", addr)
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serving %s: %v", addr, err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	err = hs.Shutdown(sctx)
+	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}
+
+// authentication returns the middleware the flags ask for, the RFC 9728
+// resource when JWTs are accepted, and what to close at the end. It says
+// on stderr which mode it is.
+func (s *server) authentication(resource string) (func(http.Handler) http.Handler, *auth.Resource, func(), error) {
+	var (
+		authns []auth.Authenticator
+		res    *auth.Resource
+		modes  []string
+	)
+	closer := func() {}
+	if s.cfg.jwks != "" {
+		var err error
+		if res, err = auth.NewResource(resource, []string{s.cfg.issuer}, nil); err != nil {
+			return nil, nil, nil, usageError("-resource-url: " + err.Error())
+		}
+		keys, err := auth.NewRemoteKeySet(s.cfg.jwks, nil)
+		if err != nil {
+			return nil, nil, nil, usageError("-jwt-jwks: " + err.Error())
+		}
+		closer = func() { _ = keys.Close() }
+		aud := s.cfg.audience
+		if aud == "" {
+			aud = res.URI()
+		}
+		jwt, err := auth.NewJWT(&auth.JWTOptions{Keys: keys, Issuer: s.cfg.issuer, Audiences: []string{aud}})
+		if err != nil {
+			closer()
+			return nil, nil, nil, usageError("-jwt-*: " + err.Error())
+		}
+		authns = append(authns, jwt)
+		modes = append(modes, fmt.Sprintf("JWT bearer tokens of %s for audience %s (keys from %s; metadata at %s)", s.cfg.issuer, aud, s.cfg.jwks, res.MetadataURL()))
+	}
+	if s.cfg.apiKeyEnv != "" {
+		keys, err := apiKeys(s.cfg.apiKeyEnv, s.env.getenv(s.cfg.apiKeyEnv))
+		if err != nil {
+			closer()
+			return nil, nil, nil, err
+		}
+		authns = append(authns, auth.APIKeys(keys.Lookup, nil))
+		modes = append(modes, fmt.Sprintf("API keys from $%s (%d)", s.cfg.apiKeyEnv, keys.Len()))
+	}
+	if len(authns) == 0 {
+		if isLoopback(s.cfg.httpAddr) {
+			s.say("auth: none (loopback only)")
+		} else {
+			s.say("auth: NONE (-insecure): anyone who reaches %s can call the tools", s.cfg.httpAddr)
+		}
+		return func(h http.Handler) http.Handler { return h }, nil, closer, nil
+	}
+	s.say("auth: %s", strings.Join(modes, "; "))
+	mw := auth.Middleware(&auth.Options{Authenticators: authns, Resource: res, Logger: s.log})
+	return mw, res, closer, nil
+}
+
+// staticKeys is the accepted API keys.
+type staticKeys struct {
+	*auth.StaticKeys
+	n int
+}
+
+func (k staticKeys) Len() int { return k.n }
+
+// apiKeys reads the comma-separated keys of an environment variable; each
+// key's caller is named after its place in the list ("api-key-1"), never
+// after the key.
+func apiKeys(name, value string) (staticKeys, error) {
+	m := map[string]*ferry.Principal{}
+	for k := range strings.SplitSeq(value, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			m[k] = &ferry.Principal{Subject: "api-key-" + strconv.Itoa(len(m)+1)}
+		}
+	}
+	if len(m) == 0 {
+		return staticKeys{}, usageError(fmt.Sprintf("-api-key-env %s: $%s is empty or unset; set it to the accepted keys, comma-separated", name, name))
+	}
+	keys, err := auth.NewStaticKeys(m)
+	if err != nil {
+		// The error may quote a key: say only which rule it broke.
+		return staticKeys{}, usageError(fmt.Sprintf("-api-key-env %s: a key in $%s is not usable (control characters, or over %d bytes)", name, name, auth.MaxTokenBytes))
+	}
+	return staticKeys{keys, len(m)}, nil
+}
