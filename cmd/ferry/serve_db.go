@@ -91,7 +91,11 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 	}
 	entities, err := entity.Introspect(ctx, db.db, db.engine, opts)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the tables of %s: %s", db.display, oneLine(err))
+		hint := ""
+		if len(s.cfg.tables) > 0 {
+			hint = " (check the names given to -tables)"
+		}
+		return nil, fmt.Errorf("cannot read the tables of %s: %s%s", db.display, oneLine(err), hint)
 	}
 	if err := s.checkTables(entities, conf, db); err != nil {
 		return nil, err

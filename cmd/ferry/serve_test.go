@@ -1,0 +1,217 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Read-only by default: the write tools are not listed and cannot be
+// called, and the read tools serve the rows, on every engine.
+func TestServeReadOnlyByDefault(t *testing.T) {
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			d := eng.open(t)
+			d.shop(t)
+			s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0"})
+			if diff := cmp.Diff(readTools, s.tools(t).names()); diff != "" {
+				t.Errorf("tools (-want +got):\n%s", diff)
+			}
+			r := s.post(t, "tools/call", map[string]any{"name": "create_product", "arguments": map[string]any{"sku": "X", "name": "X", "price": 1}})
+			if r.Error == nil {
+				t.Errorf("create_product on a read-only server: %s; want an unknown-tool error", r.Result)
+			}
+			rows := records(t, s.call(t, "list_products", map[string]any{"orderBy": "price desc"}))
+			if len(rows) != 3 || rows[0]["sku"] != "TEE-2" {
+				t.Errorf("list_products = %v; want 3 rows, TEE-2 first", rows)
+			}
+			got := s.call(t, "get_product", map[string]any{"sku": "MUG-1"})
+			if got.IsError || got.Structured["data"].(map[string]any)["name"] != "Blue mug" {
+				t.Errorf("get_product by sku: %s", got.text())
+			}
+			for _, want := range []string{"serving 3 tables of", "customers, products, visits", "5 tools, read-only", "auth: none (loopback only)"} {
+				if !contains(s.stderr.String(), want) {
+					t.Errorf("stderr lacks %q:\n%s", want, s.stderr.String())
+				}
+			}
+			var n int
+			if err := d.db.QueryRow("SELECT count(*) FROM products").Scan(&n); err != nil || n != 3 {
+				t.Errorf("products after the refused create: %d, %v", n, err)
+			}
+		})
+	}
+}
+
+// With -writes, a created record can be read back, by key and by natural
+// key, and changed and deleted.
+func TestServeWrites(t *testing.T) {
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			d := eng.open(t)
+			d.shop(t)
+			s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-writes"})
+			want := []string{"create_customer", "create_product", "delete_customer", "delete_product", "get_customer", "get_product",
+				"list_customers", "list_products", "list_visits", "update_customer", "update_product"}
+			if diff := cmp.Diff(want, s.tools(t).names()); diff != "" {
+				t.Errorf("tools (-want +got):\n%s", diff)
+			}
+			created := s.call(t, "create_product", map[string]any{"sku": "CAP-9", "name": "Cap", "price": "12.50"})
+			if created.IsError {
+				t.Fatalf("create_product: %s", created.text())
+			}
+			id := created.Structured["data"].(map[string]any)["id"]
+			got := s.call(t, "get_product", map[string]any{"id": id})
+			data, _ := got.Structured["data"].(map[string]any)
+			if got.IsError || data["sku"] != "CAP-9" || data["name"] != "Cap" {
+				t.Errorf("get_product %v after create: %s", id, got.text())
+			}
+			if u := s.call(t, "update_product", map[string]any{"sku": "CAP-9", "name": "Flat cap"}); u.IsError {
+				t.Errorf("update_product: %s", u.text())
+			}
+			var name string
+			if err := d.db.QueryRow("SELECT name FROM products WHERE sku = 'CAP-9'").Scan(&name); err != nil || name != "Flat cap" {
+				t.Errorf("the database after update: %q, %v", name, err)
+			}
+			if del := s.call(t, "delete_product", map[string]any{"id": id}); del.IsError {
+				t.Errorf("delete_product: %s", del.text())
+			}
+			if got := s.call(t, "get_product", map[string]any{"id": id}); !got.IsError || !contains(got.text(), "not-found") {
+				t.Errorf("get_product after delete: %s; want not-found", got.text())
+			}
+			if !contains(s.stderr.String(), "11 tools, with writes") {
+				t.Errorf("stderr does not say writes are on:\n%s", s.stderr.String())
+			}
+		})
+	}
+}
+
+func TestServeTablesFlags(t *testing.T) {
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			d := eng.open(t)
+			d.shop(t)
+			only := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-tables", "products, visits"})
+			if diff := cmp.Diff([]string{"get_product", "list_products", "list_visits"}, only.tools(t).names()); diff != "" {
+				t.Errorf("-tables products,visits (-want +got):\n%s", diff)
+			}
+			minus := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-tables", "products,customers", "-exclude-tables", "customers"})
+			if diff := cmp.Diff([]string{"get_product", "list_products"}, minus.tools(t).names()); diff != "" {
+				t.Errorf("-tables products,customers -exclude-tables customers (-want +got):\n%s", diff)
+			}
+			code, stderr := failServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-tables", "products,prodcuts"})
+			if code != exitFailed || !contains(stderr, `"prodcuts"`) || !contains(stderr, "check the names given to -tables") || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("-tables with a missing table: exit %d, %q; want 1 and one line naming it", code, stderr)
+			}
+			code, stderr = failServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-exclude-tables", "products,customers,visits"})
+			if code != exitFailed || !contains(stderr, "no tables to serve") {
+				t.Errorf("every table excluded: exit %d, %q; want 1, no tables to serve", code, stderr)
+			}
+		})
+	}
+}
+
+const shopConfig = `# what introspection cannot tell
+tables:
+  products:
+    description: Products the shop sells; price is in euros.
+    hidden: [cost_price]
+    filter: [name, price]
+    sort: [price]
+    search: [name, description]
+    fields:
+      price: The unit price, tax included.
+  customers:
+    natural_key: email
+`
+
+// The config file hides a column (from the schema, the results and the
+// filters), describes a table and a field, limits filtering and sorting,
+// and gives search over the fields it names.
+func TestServeConfig(t *testing.T) {
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			d := eng.open(t)
+			d.shop(t)
+			conf := filepath.Join(t.TempDir(), "serve.yaml")
+			if err := os.WriteFile(conf, []byte(shopConfig), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-config", conf})
+			l := s.tools(t)
+			for _, tool := range l.Tools {
+				if contains(string(tool.InputSchema), "cost_price") || contains(tool.Description, "cost_price") {
+					t.Errorf("%s mentions the hidden column: %s %s", tool.Name, tool.Description, tool.InputSchema)
+				}
+				if strings.HasSuffix(tool.Name, "_product") || strings.HasSuffix(tool.Name, "_products") {
+					if !contains(tool.Description, "Products the shop sells") {
+						t.Errorf("%s lacks the configured description: %s", tool.Name, tool.Description)
+					}
+				}
+				if tool.Name == "list_products" && !contains(string(tool.InputSchema), `"search"`) {
+					t.Errorf("list_products has no search argument: %s", tool.InputSchema)
+				}
+			}
+			got := s.call(t, "get_product", map[string]any{"sku": "MUG-1"})
+			if got.IsError || contains(got.text(), "cost_price") || contains(got.text(), "2.1") {
+				t.Errorf("get_product shows the hidden column: %s", got.text())
+			}
+			rows := records(t, s.call(t, "list_products", map[string]any{"search": "MUG", "orderBy": "price desc"}))
+			if len(rows) != 2 || rows[0]["sku"] != "MUG-3" {
+				t.Errorf("search MUG = %v; want MUG-3 then MUG-1", rows)
+			}
+			// LIKE's wildcards in the text are characters, not patterns.
+			if rows := records(t, s.call(t, "list_products", map[string]any{"search": "mu_"})); len(rows) != 0 {
+				t.Errorf("search mu_ found %v; _ must not match any character", rows)
+			}
+			if rows := records(t, s.call(t, "list_products", map[string]any{"search": "100% cotton_"})); len(rows) != 1 {
+				t.Errorf("search for 100%% cotton_ found %v; want the shirt", rows)
+			}
+			for _, bad := range []map[string]any{{"filter": "sku == 'MUG-1'"}, {"filter": "cost_price > 1.0"}, {"orderBy": "name"}} {
+				if r := s.call(t, "list_products", bad); !r.IsError {
+					t.Errorf("list_products %v: not refused; the config does not allow it", bad)
+				}
+			}
+			if rows := records(t, s.call(t, "list_products", map[string]any{"filter": "price > 10.0"})); len(rows) != 2 {
+				t.Errorf("filter price > 10 = %v; want 2 rows", rows)
+			}
+			if c := s.call(t, "get_customer", map[string]any{"email": "ada@example.com"}); c.IsError {
+				t.Errorf("get_customer by the configured natural key: %s", c.text())
+			}
+		})
+	}
+}
+
+// A config file with a mistake stops start-up with one line naming the
+// file, the line and the column.
+func TestServeConfigErrors(t *testing.T) {
+	d := sqliteTestDB(t)
+	d.shop(t)
+	for _, tt := range []struct{ name, config, want string }{
+		{"unknown key", "tables:\n  products:\n    hiden: [cost_price]\n", `:3:5: unknown key "hiden" in table products`},
+		{"unknown top key", "table:\n  products: {}\n", `:1:1: unknown key "table"`},
+		{"unknown table", "tables:\n  prodcuts:\n    description: x\n", `:2:3: table "prodcuts" is not in`},
+		{"unknown hidden column", "tables:\n  products:\n    hidden: [cost]\n", `:3:14: table products has no column "cost" to hide`},
+		{"unknown filter column", "tables:\n  products:\n    filter: [name, prise]\n", `:3:20: table products has no column "prise"`},
+		{"hidden and filtered", "tables:\n  products:\n    hidden: [cost_price]\n    filter: [cost_price]\n", `:4:14: filter names "cost_price", which is hidden`},
+		{"search on a number", "tables:\n  products:\n    search: [price]\n", `:3:14: search names "price", which is number`},
+		{"nullable natural key", "tables:\n  products:\n    natural_key: description\n", `natural_key "description" may be NULL`},
+		{"list as text", "tables:\n  products:\n    sort: price\n", `:3:11: table products: sort must be a list`},
+		{"twice", "tables:\n  products: {}\n  products: {}\n", `:3:3: "products" is given twice in tables (first at line 2)`},
+		{"alias", "tables:\n  products: &p {}\n  customers: *p\n", `anchors and aliases are not allowed`},
+		{"not YAML", "tables: [\n", `serve.yaml: `},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			conf := filepath.Join(t.TempDir(), "serve.yaml")
+			if err := os.WriteFile(conf, []byte(tt.config), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			code, stderr := failServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-config", conf})
+			if code != exitFailed || !contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q; want 1 and one line with %q", code, stderr, tt.want)
+			}
+		})
+	}
+}
