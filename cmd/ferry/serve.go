@@ -151,6 +151,11 @@ func (s *server) run(ctx context.Context) error {
 	if err := s.cfg.checkExposure(); err != nil {
 		return err
 	}
+	a, err := s.prepareAuth()
+	if err != nil {
+		return err
+	}
+	defer a.close()
 	start := time.Now()
 	db, err := s.openDatabase(ctx)
 	if err != nil {
@@ -185,7 +190,7 @@ func (s *server) run(ctx context.Context) error {
 		}
 		return nil
 	}
-	return s.serveHTTP(ctx, srv)
+	return s.serveHTTP(ctx, srv, a)
 }
 
 // oneLine joins a multi-line error's lines.

@@ -45,7 +45,7 @@ func isLoopback(addr string) bool {
 
 // serveHTTP listens, builds the authentication the flags ask for, and
 // serves srv at /mcp until ctx ends.
-func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server) error {
+func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup) error {
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", s.cfg.httpAddr)
 	if err != nil {
@@ -57,11 +57,10 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server) error {
 	if resource == "" {
 		resource = "http://" + addr + "/mcp"
 	}
-	mw, res, closeAuth, err := s.authentication(resource)
+	mw, res, err := s.authentication(a, resource)
 	if err != nil {
 		return err
 	}
-	defer closeAuth()
 	hosts := append([]string(nil), s.cfg.allowHosts...)
 	if u, err := url.Parse(resource); err == nil && u.Host != "" {
 		hosts = append(hosts, u.Host)
@@ -91,46 +90,79 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server) error {
 	return err
 }
 
-// authentication returns the middleware the flags ask for, the RFC 9728
-// resource when JWTs are accepted, and what to close at the end. It says
-// on stderr which mode it is.
-func (s *server) authentication(resource string) (func(http.Handler) http.Handler, *auth.Resource, func(), error) {
+// authSetup is the credentials the flags accept, read and checked
+// before anything is opened.
+type authSetup struct {
+	jwks    *auth.RemoteKeySet // nil without -jwt-jwks
+	apiKeys staticKeys         // zero without -api-key-env
+}
+
+// close stops the JWKS fetcher.
+func (a *authSetup) close() {
+	if a.jwks != nil {
+		_ = a.jwks.Close()
+	}
+}
+
+// prepareAuth reads and checks the authentication flags, so that a
+// mistake in them stops ferry serve before it opens the database.
+func (s *server) prepareAuth() (*authSetup, error) {
+	a := &authSetup{}
+	if s.cfg.jwks != "" {
+		// The issuer and resource URL are checked as the resource will
+		// take them; the real resource names the bound address.
+		uri := s.cfg.resource
+		if uri == "" {
+			uri = "http://127.0.0.1/mcp"
+		}
+		if _, err := auth.NewResource(uri, []string{s.cfg.issuer}, nil); err != nil {
+			return nil, usageError("-jwt-issuer or -resource-url: " + err.Error())
+		}
+		keys, err := auth.NewRemoteKeySet(s.cfg.jwks, nil)
+		if err != nil {
+			return nil, usageError("-jwt-jwks: " + err.Error())
+		}
+		a.jwks = keys
+	}
+	if s.cfg.apiKeyEnv != "" {
+		keys, err := apiKeys(s.cfg.apiKeyEnv, s.env.getenv(s.cfg.apiKeyEnv))
+		if err != nil {
+			a.close()
+			return nil, err
+		}
+		a.apiKeys = keys
+	}
+	return a, nil
+}
+
+// authentication returns the middleware the flags ask for and the RFC
+// 9728 resource when JWTs are accepted, for the endpoint at resource. It
+// says on stderr which mode it is.
+func (s *server) authentication(a *authSetup, resource string) (func(http.Handler) http.Handler, *auth.Resource, error) {
 	var (
 		authns []auth.Authenticator
 		res    *auth.Resource
 		modes  []string
 	)
-	closer := func() {}
-	if s.cfg.jwks != "" {
+	if a.jwks != nil {
 		var err error
 		if res, err = auth.NewResource(resource, []string{s.cfg.issuer}, nil); err != nil {
-			return nil, nil, nil, usageError("-resource-url: " + err.Error())
+			return nil, nil, usageError("-resource-url: " + err.Error())
 		}
-		keys, err := auth.NewRemoteKeySet(s.cfg.jwks, nil)
-		if err != nil {
-			return nil, nil, nil, usageError("-jwt-jwks: " + err.Error())
-		}
-		closer = func() { _ = keys.Close() }
 		aud := s.cfg.audience
 		if aud == "" {
 			aud = res.URI()
 		}
-		jwt, err := auth.NewJWT(&auth.JWTOptions{Keys: keys, Issuer: s.cfg.issuer, Audiences: []string{aud}})
+		jwt, err := auth.NewJWT(&auth.JWTOptions{Keys: a.jwks, Issuer: s.cfg.issuer, Audiences: []string{aud}})
 		if err != nil {
-			closer()
-			return nil, nil, nil, usageError("-jwt-*: " + err.Error())
+			return nil, nil, usageError("-jwt-issuer or -jwt-audience: " + err.Error())
 		}
 		authns = append(authns, jwt)
 		modes = append(modes, fmt.Sprintf("JWT bearer tokens of %s for audience %s (keys from %s; metadata at %s)", s.cfg.issuer, aud, s.cfg.jwks, res.MetadataURL()))
 	}
-	if s.cfg.apiKeyEnv != "" {
-		keys, err := apiKeys(s.cfg.apiKeyEnv, s.env.getenv(s.cfg.apiKeyEnv))
-		if err != nil {
-			closer()
-			return nil, nil, nil, err
-		}
-		authns = append(authns, auth.APIKeys(keys.Lookup, nil))
-		modes = append(modes, fmt.Sprintf("API keys from $%s (%d)", s.cfg.apiKeyEnv, keys.Len()))
+	if a.apiKeys.StaticKeys != nil {
+		authns = append(authns, auth.APIKeys(a.apiKeys.Lookup, nil))
+		modes = append(modes, fmt.Sprintf("API keys from $%s (%d)", s.cfg.apiKeyEnv, a.apiKeys.Len()))
 	}
 	if len(authns) == 0 {
 		if isLoopback(s.cfg.httpAddr) {
@@ -138,11 +170,11 @@ func (s *server) authentication(resource string) (func(http.Handler) http.Handle
 		} else {
 			s.say("auth: NONE (-insecure): anyone who reaches %s can call the tools", s.cfg.httpAddr)
 		}
-		return func(h http.Handler) http.Handler { return h }, nil, closer, nil
+		return func(h http.Handler) http.Handler { return h }, nil, nil
 	}
 	s.say("auth: %s", strings.Join(modes, "; "))
 	mw := auth.Middleware(&auth.Options{Authenticators: authns, Resource: res, Logger: s.log})
-	return mw, res, closer, nil
+	return mw, res, nil
 }
 
 // staticKeys is the accepted API keys.
