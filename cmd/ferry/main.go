@@ -182,6 +182,7 @@ func (e *exitError) Error() string {
 func (e *exitError) Unwrap() error { return e.err }
 
 // protocolError marks err as a connection or protocol failure (exit 3).
+//
 //nolint:unused // the client commands (tools, call, read, lint) use it
 func protocolError(err error) error { return &exitError{code: exitProtocol, err: err} }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/ferry-mcp/ferry"
 )
 
+//nolint:gosec // G101: the help shows the URL form, with no credential
 const serveHelp = `usage: ferry serve -db URL [flags]
 
 Serves the tables of a database as MCP entity tools, with no code: a table

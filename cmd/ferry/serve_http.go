@@ -49,7 +49,7 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", s.cfg.httpAddr)
 	if err != nil {
-		return fmt.Errorf("cannot listen on %s: %v; is another server using the port? (-http ADDR picks another)", s.cfg.httpAddr, err)
+		return fmt.Errorf("cannot listen on %s: %w; is another server using the port? (-http ADDR picks another)", s.cfg.httpAddr, err)
 	}
 	defer ln.Close()
 	addr := ln.Addr().String()
@@ -78,7 +78,7 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 	s.say("listening on http://%s/mcp", addr)
 	select {
 	case err := <-errc:
-		return fmt.Errorf("serving %s: %v", addr, err)
+		return fmt.Errorf("serving %s: %w", addr, err)
 	case <-ctx.Done():
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -214,5 +218,62 @@ func TestServeConfigErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 1 and one line with %q", code, stderr, tt.want)
 			}
 		})
+	}
+}
+
+// -stdio serves one client on stdin and stdout, and nothing but protocol
+// messages reaches stdout; the start-up lines go to stderr.
+func TestServeStdio(t *testing.T) {
+	d := sqliteTestDB(t)
+	d.shop(t)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr lockedBuffer
+	e := &env{stdin: inR, stdout: outW, stderr: &stderr, getenv: envFunc(nil)}
+	done := make(chan int, 1)
+	go func() {
+		done <- run(t.Context(), []string{"serve", "-db", d.url, "-stdio", "-writes"}, e)
+		_ = outW.Close()
+	}()
+	lines := bufio.NewScanner(outR)
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	ask := func(req string) map[string]any {
+		t.Helper()
+		if _, err := io.WriteString(inW, req+"\n"); err != nil {
+			t.Fatalf("write: %v (stderr: %s)", err, stderr.String())
+		}
+		if !lines.Scan() {
+			t.Fatalf("no answer to %s: %v (stderr: %s)", req, lines.Err(), stderr.String())
+		}
+		var m map[string]any
+		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+			t.Fatalf("stdout line %q: %v", lines.Text(), err)
+		}
+		return m
+	}
+	list := ask(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + meta + `}}`)
+	tools, _ := list["result"].(map[string]any)["tools"].([]any)
+	if len(tools) != 11 {
+		t.Errorf("tools over stdio with -writes: %d; want 11", len(tools))
+	}
+	call := ask(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_customer","arguments":{"email":"bo@example.com"},` + meta + `}}`)
+	if res, _ := call["result"].(map[string]any); res == nil || res["isError"] == true {
+		t.Errorf("create_customer over stdio: %v", call)
+	}
+	_ = inW.Close()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d at the end of input: %s", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ferry serve -stdio did not end with its input")
+	}
+	if !contains(stderr.String(), "serving MCP over stdio") {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	var n int
+	if err := d.db.QueryRow("SELECT count(*) FROM customers WHERE email = 'bo@example.com'").Scan(&n); err != nil || n != 1 {
+		t.Errorf("the customer created over stdio: %d, %v", n, err)
 	}
 }

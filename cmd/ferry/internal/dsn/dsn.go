@@ -109,7 +109,7 @@ func parseURL(raw string) (*url.URL, error) {
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, fmt.Errorf("the database URL is malformed: %v", err)
+		return nil, fmt.Errorf("the database URL is malformed: %w", err)
 	}
 	return u, nil
 }
@@ -119,7 +119,7 @@ func parseURL(raw string) (*url.URL, error) {
 func query(u *url.URL) (url.Values, error) {
 	q, err := url.ParseQuery(u.RawQuery)
 	if err != nil {
-		return nil, fmt.Errorf("the database URL's query is malformed: %v", err)
+		return nil, fmt.Errorf("the database URL's query is malformed: %w", err)
 	}
 	return q, nil
 }
@@ -136,7 +136,7 @@ func sqliteURL(raw string, o Options) (*Database, error) {
 	path := u.Path
 	if u.Opaque != "" {
 		if path, err = url.PathUnescape(u.Opaque); err != nil {
-			return nil, fmt.Errorf("the SQLite path is malformed: %v", err)
+			return nil, fmt.Errorf("the SQLite path is malformed: %w", err)
 		}
 	}
 	if path == "" {
@@ -163,14 +163,14 @@ func sqlitePath(path string, q url.Values, o Options) (*Database, error) {
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, fmt.Errorf("the SQLite path %q: %v", path, err)
+		return nil, fmt.Errorf("the SQLite path %q: %w", path, err)
 	}
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, fmt.Errorf("no SQLite database at %s (ferry serve never creates one; check the path)", abs)
 	case err != nil:
-		return nil, fmt.Errorf("the SQLite database %s: %v", abs, err)
+		return nil, fmt.Errorf("the SQLite database %s: %w", abs, err)
 	case fi.IsDir():
 		return nil, fmt.Errorf("%s is a directory, not a SQLite database", abs)
 	}
@@ -325,7 +325,7 @@ func mysqlURL(raw string, o Options) (*Database, error) {
 			return nil, fmt.Errorf("the MySQL URL gives parameter %q more than once", k)
 		}
 		if err := set(cfg, vs[0]); err != nil {
-			return nil, fmt.Errorf("the MySQL URL: %v", err)
+			return nil, fmt.Errorf("the MySQL URL: %w", err)
 		}
 	}
 	// Entity reads DATETIME and TIMESTAMP as time.Time in UTC.
@@ -339,7 +339,7 @@ func mysqlURL(raw string, o Options) (*Database, error) {
 	cfg.AllowAllFiles = false
 	connector, err := mysql.NewConnector(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("the MySQL URL: %v", err)
+		return nil, fmt.Errorf("the MySQL URL: %w", err)
 	}
 	return &Database{
 		Engine:  entity.MySQL,

@@ -19,7 +19,7 @@ func TestSQLitePathIsTheFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "shop?.db")
-	w, err := Parse(path, &Options{Writes: true})
+	_, err := Parse(path, &Options{Writes: true})
 	if err == nil {
 		t.Fatalf("Parse(%q) of a missing file: no error", path)
 	}
@@ -30,7 +30,7 @@ func TestSQLitePathIsTheFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, raw := range []string{path, "file:" + strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(path, "%", "%25"), "?", "%3F"), "#", "%23")} {
-		w, err = Parse(raw, &Options{Writes: true})
+		w, err := Parse(raw, &Options{Writes: true})
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", raw, err)
 		}

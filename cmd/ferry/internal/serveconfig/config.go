@@ -78,14 +78,14 @@ type Pos struct {
 
 // Load reads and parses the config file at path.
 func Load(path string) (*Config, error) {
-	f, err := os.Open(path)
+	f, err := os.Open(path) //nolint:gosec // the file the user named with -config
 	if err != nil {
-		return nil, fmt.Errorf("config: %v", err)
+		return nil, fmt.Errorf("config: %w", err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("config %s: %v", path, err)
+		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	if len(data) > MaxBytes {
 		return nil, fmt.Errorf("config %s: larger than %d bytes", path, MaxBytes)
