@@ -157,32 +157,11 @@ func (s *server) run(ctx context.Context) error {
 		return err
 	}
 	defer a.close()
-	start := time.Now()
-	db, err := s.openDatabase(ctx)
+	srv, db, err := s.build(ctx)
 	if err != nil {
 		return err
 	}
 	defer db.db.Close()
-	srv := ferry.NewServer("ferry-serve", version(), &ferry.ServerOptions{
-		Title:       "ferry serve: " + db.display,
-		Description: "The tables of " + db.display + " as entity tools.",
-		Logger:      s.log,
-		ReadOnly:    !s.cfg.writes,
-		CallTimeout: s.cfg.callTimeout,
-	})
-	served, err := s.addEntities(ctx, srv, db)
-	if err != nil {
-		return err
-	}
-	if err := srv.Check(); err != nil {
-		return fmt.Errorf("the database's tables cannot be served: %v", oneLine(err))
-	}
-	s.say("serving %d %s of %s: %s", len(served.tables), plural(len(served.tables), "table", "tables"), db.display, strings.Join(served.tables, ", "))
-	mode := "read-only (give -writes for create, update and delete)"
-	if s.cfg.writes {
-		mode = "with writes (create, update, delete)"
-	}
-	s.say("%d tools, %s; ready in %s", served.tools, mode, time.Since(start).Round(time.Millisecond))
 	if s.cfg.stdio {
 		s.say("serving MCP over stdio")
 		err := srv.Run(ctx, &ferry.IOTransport{Reader: s.env.stdin, Writer: s.env.stdout})
@@ -192,6 +171,51 @@ func (s *server) run(ctx context.Context) error {
 		return nil
 	}
 	return s.serveHTTP(ctx, srv, a)
+}
+
+// build opens the database and makes the server of its tables, checked,
+// saying on stderr what it serves. The caller closes the database.
+func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
+	start := time.Now()
+	db, err := s.openDatabase(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	srv := ferry.NewServer("ferry-serve", version(), &ferry.ServerOptions{
+		Title:       "ferry serve: " + db.display,
+		Description: "The tables of " + db.display + " as entity tools.",
+		Logger:      s.log,
+		ReadOnly:    !s.cfg.writes,
+		CallTimeout: s.cfg.callTimeout,
+	})
+	served, err := s.addEntities(ctx, srv, db)
+	if err == nil {
+		if err = srv.Check(); err != nil {
+			err = fmt.Errorf("the database's tables cannot be served: %s", oneLine(err))
+		}
+	}
+	if err != nil {
+		_ = db.db.Close()
+		return nil, nil, err
+	}
+	s.say("serving %d %s of %s: %s", len(served.tables), plural(len(served.tables), "table", "tables"), db.display, nameList(served.tables, maxListed))
+	mode := "read-only (give -writes for create, update and delete)"
+	if s.cfg.writes {
+		mode = "with writes (create, update, delete)"
+	}
+	s.say("%d tools, %s; ready in %s", served.tools, mode, time.Since(start).Round(time.Millisecond))
+	return srv, db, nil
+}
+
+// maxListed is how many table names the start-up line shows.
+const maxListed = 20
+
+// nameList joins names, the first limit of them, saying how many more.
+func nameList(names []string, limit int) string {
+	if len(names) <= limit {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:limit], ", ") + fmt.Sprintf(" and %d more", len(names)-limit)
 }
 
 // oneLine joins a multi-line error's lines.

@@ -83,7 +83,7 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 			return nil, err
 		}
 	}
-	stop := s.progress("reading the tables of " + db.display + "…")
+	stop := s.progress("reading the tables of "+db.display+"…", progressAfter)
 	defer stop()
 	opts := &entity.IntrospectOptions{Tables: s.cfg.tables, ExcludeTables: s.cfg.exclude}
 	if conf != nil {
@@ -107,12 +107,18 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 	out := &servedTables{}
 	for _, e := range entities {
 		o := &entity.Options{}
+		// Introspection marks the fields a full-text index covers: a
+		// table with none has no index to look for (which costs a catalog
+		// scan per table on SQLite).
+		indexed := slices.ContainsFunc(e.Fields, func(f *entity.Field) bool { return f.Searchable })
 		if t := tableConfig(conf, e.Table); t != nil {
-			if o.Searcher, err = s.configure(ctx, db, e, t); err != nil {
+			if o.Searcher, err = s.configure(ctx, db, e, t, indexed); err != nil {
 				return nil, err
 			}
-		} else if o.Searcher, err = entity.FindSearchIndex(ctx, db.db, db.engine, e); err != nil {
-			return nil, fmt.Errorf("table %s: cannot read its search index: %s", e.Table, oneLine(err))
+		} else if indexed {
+			if o.Searcher, err = searchIndex(ctx, db, e); err != nil {
+				return nil, err
+			}
 		}
 		if _, err := set.Add(e, o); err != nil {
 			return nil, fmt.Errorf("table %s: %s", e.Table, oneLine(err))
@@ -160,7 +166,7 @@ func tableConfig(c *serveconfig.Config, table string) *serveconfig.Table {
 // configure applies a table's config to e and returns its searcher: the
 // full-text index when it covers the fields the config names (or the
 // config names none), else LIKE over the named fields.
-func (s *server) configure(ctx context.Context, db *openedDB, e *entity.Entity, t *serveconfig.Table) (entity.Searcher, error) {
+func (s *server) configure(ctx context.Context, db *openedDB, e *entity.Entity, t *serveconfig.Table, indexed bool) (entity.Searcher, error) {
 	cols, err := columns(ctx, db, e.Table)
 	if err != nil {
 		return nil, err
@@ -172,14 +178,25 @@ func (s *server) configure(ctx context.Context, db *openedDB, e *entity.Entity, 
 	if search != nil && len(search) == 0 {
 		return nil, nil // search: [] turns search off
 	}
-	idx, err := entity.FindSearchIndex(ctx, db.db, db.engine, e)
-	if err != nil {
-		return nil, fmt.Errorf("table %s: cannot read its search index: %s", e.Table, oneLine(err))
+	var idx entity.Searcher
+	if indexed {
+		if idx, err = searchIndex(ctx, db, e); err != nil {
+			return nil, err
+		}
 	}
 	if search == nil || idx != nil && sameFields(indexFields(idx), search) {
 		return idx, nil
 	}
 	return &likesearch.Searcher{Engine: db.engine, Fields: search}, nil
+}
+
+// searchIndex returns the searcher of e's full-text index, or nil.
+func searchIndex(ctx context.Context, db *openedDB, e *entity.Entity) (entity.Searcher, error) {
+	idx, err := entity.FindSearchIndex(ctx, db.db, db.engine, e)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: cannot read its search index: %s", e.Table, oneLine(err))
+	}
+	return idx, nil
 }
 
 func indexFields(s entity.Searcher) []string {
@@ -221,12 +238,12 @@ func columns(ctx context.Context, db *openedDB, table string) ([]string, error) 
 }
 
 // progress prints msg on stderr if the returned stop is not called within
-// progressAfter, so that a slow start says what it is doing.
-func (s *server) progress(msg string) (stop func()) {
+// after, so that a slow start says what it is doing.
+func (s *server) progress(msg string, after time.Duration) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		t := time.NewTimer(progressAfter)
+		t := time.NewTimer(after)
 		defer t.Stop()
 		select {
 		case <-t.C:

@@ -277,3 +277,24 @@ func TestServeStdio(t *testing.T) {
 		t.Errorf("the customer created over stdio: %d, %v", n, err)
 	}
 }
+
+// A start-up step that takes longer than the progress delay says what it
+// is doing; one that ends first says nothing.
+func TestServeProgressLine(t *testing.T) {
+	var stderr lockedBuffer
+	s := &server{env: &env{stderr: &stderr}}
+	s.progress("quick…", time.Hour)()
+	if stderr.String() != "" {
+		t.Errorf("a quick step printed %q", stderr.String())
+	}
+	stop := s.progress("reading the tables of shop.db…", time.Millisecond)
+	deadline := time.Now().Add(5 * time.Second)
+	for stderr.String() == "" && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	stop()
+	stop()
+	if got, want := stderr.String(), "ferry serve: reading the tables of shop.db…\n"; got != want {
+		t.Errorf("progress = %q; want %q", got, want)
+	}
+}

@@ -51,14 +51,14 @@ type testDB struct {
 // engines lists the three engines' test databases.
 var engines = []struct {
 	name string
-	open func(t *testing.T) *testDB
+	open func(t testing.TB) *testDB
 }{
 	{"sqlite", sqliteTestDB},
 	{"postgres", postgresTestDB},
 	{"mysql", mysqlTestDB},
 }
 
-func sqliteTestDB(t *testing.T) *testDB {
+func sqliteTestDB(t testing.TB) *testDB {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "shop.db")
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
@@ -71,7 +71,7 @@ func sqliteTestDB(t *testing.T) *testDB {
 
 // postgresTestDB makes a fresh schema, named in the URL's search_path,
 // and drops it when the test ends.
-func postgresTestDB(t *testing.T) *testDB {
+func postgresTestDB(t testing.TB) *testDB {
 	t.Helper()
 	admin := pingOrSkip(t, "pgx", testPG, "PostgreSQL at 127.0.0.1:5432")
 	schema := freshName("ferry_serve_")
@@ -99,7 +99,7 @@ func postgresTestDB(t *testing.T) *testDB {
 
 // mysqlTestDB makes a fresh database on the MariaDB server and drops it
 // when the test ends.
-func mysqlTestDB(t *testing.T) *testDB {
+func mysqlTestDB(t testing.TB) *testDB {
 	t.Helper()
 	u, err := url.Parse(testMySQL)
 	if err != nil {
@@ -125,7 +125,7 @@ func mysqlTestDB(t *testing.T) *testDB {
 	return &testDB{engine: "mysql", url: u.String(), db: db}
 }
 
-func pingOrSkip(t *testing.T, driver, dsn, what string) *sql.DB {
+func pingOrSkip(t testing.TB, driver, dsn, what string) *sql.DB {
 	t.Helper()
 	db, err := sql.Open(driver, dsn)
 	if err != nil {
@@ -143,7 +143,7 @@ func pingOrSkip(t *testing.T, driver, dsn, what string) *sql.DB {
 	return db
 }
 
-func mustExec(t *testing.T, db *sql.DB, stmts ...string) {
+func mustExec(t testing.TB, db *sql.DB, stmts ...string) {
 	t.Helper()
 	for _, s := range stmts {
 		if _, err := db.Exec(s); err != nil {
@@ -155,7 +155,7 @@ func mustExec(t *testing.T, db *sql.DB, stmts ...string) {
 // shop creates the tables the serve tests use: products (with a natural
 // key and a cost the config hides), customers, and a table with no
 // primary key.
-func (d *testDB) shop(t *testing.T) {
+func (d *testDB) shop(t testing.TB) {
 	t.Helper()
 	id := map[string]string{
 		"sqlite":   "INTEGER PRIMARY KEY",
