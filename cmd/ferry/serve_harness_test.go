@@ -138,6 +138,8 @@ func (s *served) post(t *testing.T, method string, params map[string]any, header
 	req.Header.Set("Mcp-Method", method)
 	if name, ok := params["name"].(string); ok {
 		req.Header.Set("Mcp-Name", name)
+	} else if uri, ok := params["uri"].(string); ok {
+		req.Header.Set("Mcp-Name", uri)
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])

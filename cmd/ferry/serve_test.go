@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -182,6 +183,10 @@ func TestServeConfig(t *testing.T) {
 			if rows := records(t, s.call(t, "list_products", map[string]any{"filter": "price > 10.0"})); len(rows) != 2 {
 				t.Errorf("filter price > 10 = %v; want 2 rows", rows)
 			}
+			res := s.post(t, "resources/read", map[string]any{"uri": "db://entities"})
+			if res.Status != 200 || res.Error != nil || !contains(string(res.Result), "Products the shop sells") || contains(string(res.Result), "cost_price") {
+				t.Errorf("db://entities: status %d, error %+v, %.300s; want the description and no hidden column", res.Status, res.Error, res.Result)
+			}
 			if c := s.call(t, "get_product", map[string]any{"sku": "MUG-1"}); !c.IsError {
 				t.Errorf("get_product by sku, no longer the natural key: %s; want it refused", c.text())
 			}
@@ -296,5 +301,42 @@ func TestServeProgressLine(t *testing.T) {
 	stop()
 	if got, want := stderr.String(), "ferry serve: reading the tables of shop.db…\n"; got != want {
 		t.Errorf("progress = %q; want %q", got, want)
+	}
+}
+
+// A MySQL password full of URL and DSN syntax reaches the server as it
+// is, whether percent-encoded in the URL or given in $FERRY_DB_PASSWORD.
+func TestServeMySQLPasswordWithSyntax(t *testing.T) {
+	d := mysqlTestDB(t)
+	d.shop(t)
+	u, err := url.Parse(d.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := freshName("fu_")
+	const pw = `p@ss/w:rd?#%&;)(tcp(evil:1)/x?allowAllFiles=true`
+	mustExec(t, d.db, "CREATE USER '"+user+"'@'%' IDENTIFIED BY '"+strings.ReplaceAll(pw, "'", "''")+"'",
+		"GRANT SELECT ON "+strings.TrimPrefix(u.Path, "/")+".* TO '"+user+"'@'%'")
+	t.Cleanup(func() {
+		if _, err := d.db.Exec("DROP USER '" + user + "'@'%'"); err != nil {
+			t.Errorf("drop user %s: %v", user, err)
+		}
+	})
+	u.User = url.UserPassword(user, pw)
+	s := startServe(t, []string{"-db", u.String(), "-http", "127.0.0.1:0"})
+	if rows := records(t, s.call(t, "list_customers", nil)); len(rows) != 1 {
+		t.Errorf("list_customers as %s: %v", user, rows)
+	}
+	if e := s.stderr.String(); contains(e, "w:rd") || !contains(e, user+":xxxxx@") {
+		t.Errorf("stderr shows the password or no redaction:\n%s", e)
+	}
+	u.User = url.User(user)
+	s = startServe(t, []string{"-db", u.String(), "-http", "127.0.0.1:0"}, "FERRY_DB_PASSWORD", pw)
+	if rows := records(t, s.call(t, "list_customers", nil)); len(rows) != 1 {
+		t.Errorf("list_customers with the password from the environment: %v", rows)
+	}
+	code, stderr := failServe(t, []string{"-db", u.String(), "-http", "127.0.0.1:0"}, "FERRY_DB_PASSWORD", pw+"x")
+	if code != exitFailed || !contains(stderr, "cannot connect") || contains(stderr, "w:rd") {
+		t.Errorf("a wrong password: exit %d, %q", code, stderr)
 	}
 }

@@ -165,7 +165,7 @@ func sqlitePath(path string, q url.Values, o Options) (*Database, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the SQLite path %q: %w", path, err)
 	}
-	fi, err := os.Stat(abs)
+	fi, err := os.Stat(abs) //nolint:gosec // G703: the file the user named with -db
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, fmt.Errorf("no SQLite database at %s (ferry serve never creates one; check the path)", abs)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ferry-mcp/ferry/entity"
 )
@@ -119,6 +120,39 @@ func TestDisplayRedactsThePassword(t *testing.T) {
 		}
 		if d.Engine != tt.engine || d.Display != tt.want {
 			t.Errorf("Parse(%q) = %s %q; want %s %q", tt.raw, d.Engine, d.Display, tt.engine, tt.want)
+		}
+	}
+}
+
+// A PostgreSQL database opened without writes starts its sessions
+// read-only, and keeps the URL's search_path; with writes it does not.
+func TestPostgresSessionSettings(t *testing.T) {
+	base := os.Getenv("FERRY_TEST_PG")
+	if base == "" {
+		base = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+	}
+	for _, writes := range []bool{false, true} {
+		d, err := Parse(base+"&search_path=ferry_dsn_nowhere", &Options{Writes: writes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := d.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		var ro, path string
+		if err := db.QueryRowContext(ctx, "SELECT current_setting('default_transaction_read_only'), current_setting('search_path')").Scan(&ro, &path); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("PostgreSQL does not answer (CI is set): %v", err)
+			}
+			t.Skipf("PostgreSQL does not answer: %v", err)
+		}
+		want := map[bool]string{false: "on", true: "off"}[writes]
+		if ro != want || path != "ferry_dsn_nowhere" {
+			t.Errorf("writes %v: default_transaction_read_only %s, search_path %s; want %s, ferry_dsn_nowhere", writes, ro, path, want)
 		}
 	}
 }

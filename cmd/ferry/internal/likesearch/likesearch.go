@@ -5,6 +5,11 @@
 // config file names; it scans the table, so a large table is better served
 // by entity.CreateSearchIndex.
 //
+// Case is folded by LOWER in SQL and strings.ToLower for the words.
+// SQLite's LOWER folds ASCII letters only, so on SQLite a non-ASCII
+// letter is found only where the column holds it in lower case ("école",
+// not "ÉCOLE"); PostgreSQL and MySQL fold every letter.
+//
 // The words are bound as parameters, with LIKE's wildcards escaped: a
 // model's "%" or "_" is a character to find, never a pattern.
 package likesearch
