@@ -151,6 +151,19 @@ func TestServeRefusesOpenNonLoopback(t *testing.T) {
 	if !contains(s.stderr.String(), "auth: NONE (-insecure)") {
 		t.Errorf("an open server does not say so:\n%s", s.stderr.String())
 	}
+	if !contains(s.stderr.String(), "give -allow-host NAME") {
+		t.Errorf("no hint about -allow-host:\n%s", s.stderr.String())
+	}
+
+	// With a key, a non-loopback address is served, for the hosts allowed.
+	keyed := startServe(t, []string{"-db", d.url, "-http", "0.0.0.0:0", "-api-key-env", "K", "-allow-host", "shop.example"}, "K", "key-1")
+	keyed.url = strings.Replace(keyed.url, "0.0.0.0", "127.0.0.1", 1)
+	if got := keyed.tools(t, "X-API-Key", "key-1", "Host", "shop.example").names(); len(got) != len(readTools) {
+		t.Errorf("tools for an allowed host: %v", got)
+	}
+	if r := keyed.post(t, "tools/list", nil, "X-API-Key", "key-1", "Host", "evil.example"); r.Status != http.StatusForbidden {
+		t.Errorf("a Host not allowed: status %d; want 403", r.Status)
+	}
 	for _, addr := range []string{"127.0.0.1:0", "localhost:0", "[::1]:0"} {
 		if !isLoopback(addr) {
 			t.Errorf("isLoopback(%q) = false", addr)

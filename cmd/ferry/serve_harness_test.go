@@ -142,6 +142,10 @@ func (s *served) post(t *testing.T, method string, params map[string]any, header
 		req.Header.Set("Mcp-Name", uri)
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i] == "Host" {
+			req.Host = headers[i+1]
+			continue
+		}
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	resp, err := http.DefaultClient.Do(req)

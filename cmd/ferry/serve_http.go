@@ -76,6 +76,9 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	s.say("listening on http://%s/mcp", addr)
+	if !isLoopback(addr) && len(s.cfg.allowHosts) == 0 && s.cfg.resource == "" {
+		s.say("note: only requests for a loopback host are served; give -allow-host NAME (or -resource-url URL) for the name other machines use")
+	}
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serving %s: %w", addr, err)

@@ -13,13 +13,16 @@
 //
 // A database opened without Options.Writes is read-only where the
 // connection can say so: SQLite opens the file with mode=ro and
-// PostgreSQL sessions start with default_transaction_read_only on.
-// MySQL has no such connection setting; entity's read-only transactions
-// and the server's read-only switch cover it.
+// PostgreSQL sessions start with default_transaction_read_only on;
+// MySQL and MariaDB connections run SET SESSION TRANSACTION READ ONLY
+// before they are used. A database user with only the privileges it needs
+// remains the stronger guard.
 package dsn
 
 import (
+	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net"
@@ -341,9 +344,36 @@ func mysqlURL(raw string, o Options) (*Database, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the MySQL URL: %w", err)
 	}
+	var c driver.Connector = connector
+	if !o.Writes {
+		c = readOnlyConnector{connector}
+	}
 	return &Database{
 		Engine:  entity.MySQL,
 		Display: u.Redacted(),
-		open:    func() (*sql.DB, error) { return sql.OpenDB(connector), nil },
+		open:    func() (*sql.DB, error) { return sql.OpenDB(c), nil },
 	}, nil
+}
+
+// readOnlyConnector makes each MySQL or MariaDB connection's transactions
+// read-only (SET SESSION TRANSACTION READ ONLY, which both spell alike),
+// autocommitted statements included, before database/sql hands it out.
+type readOnlyConnector struct{ driver.Connector }
+
+// Connect implements driver.Connector.
+func (c readOnlyConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ex, ok := conn.(driver.ExecerContext)
+	if !ok {
+		_ = conn.Close()
+		return nil, errors.New("dsn: the MySQL connection cannot run statements")
+	}
+	if _, err := ex.ExecContext(ctx, "SET SESSION TRANSACTION READ ONLY", nil); err != nil {
+		_ = conn.Close()
+		return nil, fmt.Errorf("making the session read-only: %w", err)
+	}
+	return conn, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -153,6 +154,47 @@ func TestPostgresSessionSettings(t *testing.T) {
 		want := map[bool]string{false: "on", true: "off"}[writes]
 		if ro != want || path != "ferry_dsn_nowhere" {
 			t.Errorf("writes %v: default_transaction_read_only %s, search_path %s; want %s, ferry_dsn_nowhere", writes, ro, path, want)
+		}
+	}
+}
+
+// A MySQL database opened without writes refuses a write (DDL included)
+// on every connection; with writes it takes one.
+func TestMySQLSessionReadOnly(t *testing.T) {
+	base := os.Getenv("FERRY_TEST_MYSQL_URL")
+	if base == "" {
+		base = "mysql://root@127.0.0.1:3306/test"
+	}
+	table := "test.ferry_dsn_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	for _, writes := range []bool{false, true} {
+		d, err := Parse(base, &Options{Writes: writes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := d.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := db.PingContext(ctx); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("MariaDB does not answer (CI is set): %v", err)
+			}
+			t.Skipf("MariaDB does not answer: %v", err)
+		}
+		_, err = db.ExecContext(ctx, "CREATE TABLE "+table+" (id INT)")
+		switch {
+		case !writes && (err == nil || !strings.Contains(err.Error(), "READ ONLY")):
+			t.Errorf("read-only: CREATE TABLE = %v; want a read-only refusal", err)
+		case writes && err != nil:
+			t.Errorf("with writes: CREATE TABLE: %v", err)
+		}
+		if err == nil {
+			if _, err := db.ExecContext(ctx, "DROP TABLE "+table); err != nil {
+				t.Errorf("drop %s: %v", table, err)
+			}
 		}
 	}
 }
