@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -338,5 +340,83 @@ func TestServeMySQLPasswordWithSyntax(t *testing.T) {
 	code, stderr := failServe(t, []string{"-db", u.String(), "-http", "127.0.0.1:0"}, "FERRY_DB_PASSWORD", pw+"x")
 	if code != exitFailed || !contains(stderr, "cannot connect") || contains(stderr, "w:rd") {
 		t.Errorf("a wrong password: exit %d, %q", code, stderr)
+	}
+}
+
+// A legacy (2025-06-18) client, which starts with initialize and carries
+// its session id, gets the same tools.
+func TestServeLegacyEra(t *testing.T) {
+	d := sqliteTestDB(t)
+	d.shop(t)
+	s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0"})
+	post := func(session, body string) (*http.Response, map[string]any) {
+		t.Helper()
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.url, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&m)
+		return resp, m
+	}
+	resp, init := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"legacy","version":"1"}}}`)
+	session := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || session == "" {
+		t.Fatalf("initialize: %d, session %q, %v", resp.StatusCode, session, init)
+	}
+	post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	_, list := post(session, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	tools, _ := list["result"].(map[string]any)["tools"].([]any)
+	if len(tools) != len(readTools) {
+		t.Errorf("legacy tools/list: %v", list)
+	}
+	_, call := post(session, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_customer","arguments":{"email":"ada@example.com"}}}`)
+	if res, _ := call["result"].(map[string]any); res == nil || res["isError"] == true || !contains(fmt.Sprint(res["structuredContent"]), "Ada") {
+		t.Errorf("legacy get_customer: %v", call)
+	}
+}
+
+// A table and a column whose names need quoting can be configured: the
+// config names them as the database does.
+func TestServeConfigOddNames(t *testing.T) {
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			d := eng.open(t)
+			q := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+			if d.engine == "mysql" {
+				q = func(s string) string { return "`" + s + "`" }
+			}
+			mustExec(t, d.db,
+				"CREATE TABLE "+q(`Odd "Name`)+" (id INTEGER PRIMARY KEY, "+q("Secret Col")+" VARCHAR(20), label VARCHAR(20))",
+				"INSERT INTO "+q(`Odd "Name`)+" VALUES (1, 'hush', 'shown')")
+			conf := filepath.Join(t.TempDir(), "serve.yaml")
+			if err := os.WriteFile(conf, []byte("tables:\n  'Odd \"Name':\n    hidden: [Secret Col]\n    description: A table with an odd name.\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-config", conf})
+			l := s.tools(t)
+			if len(l.Tools) != 2 {
+				t.Fatalf("tools: %v", l.names())
+			}
+			list := l.Tools[1].Name
+			rows := records(t, s.call(t, list, nil))
+			if len(rows) != 1 || rows[0]["label"] != "shown" || len(rows[0]) != 2 {
+				t.Errorf("%s = %v; want id and label only", list, rows)
+			}
+			if !contains(l.Tools[1].Description, "A table with an odd name.") {
+				t.Errorf("%s description: %s", list, l.Tools[1].Description)
+			}
+		})
 	}
 }
