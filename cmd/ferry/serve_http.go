@@ -86,11 +86,16 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
-	err = hs.Shutdown(sctx)
-	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && err == nil {
-		err = serr
+	if err := hs.Shutdown(sctx); err != nil {
+		// Streams still open (a GET stream, subscriptions/listen) are
+		// cut: the user asked to stop.
+		s.say("stopping: connections still open after %s are closed", shutdownTimeout)
+		_ = hs.Close()
 	}
-	return err
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serving %s: %w", addr, err)
+	}
+	return nil
 }
 
 // authSetup is the credentials the flags accept, read and checked
