@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/ferry-mcp/ferry/entity"
 	"io"
 	"net/http"
 	"net/url"
@@ -418,5 +419,51 @@ func TestServeConfigOddNames(t *testing.T) {
 				t.Errorf("%s description: %s", list, l.Tools[1].Description)
 			}
 		})
+	}
+}
+
+// A full-text index introspection finds gives search by words; a config
+// naming the index's fields keeps it, and one naming other fields
+// searches them by substring instead.
+func TestServeSearchIndexOrLike(t *testing.T) {
+	d := sqliteTestDB(t)
+	d.shop(t)
+	es, err := entity.Introspect(t.Context(), d.db, entity.SQLite, &entity.IntrospectOptions{Tables: []string{"products"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := entity.CreateSearchIndex(t.Context(), d.db, entity.SQLite, es[0], &entity.SearchIndexOptions{Fields: []string{"name", "description"}}); err != nil {
+		t.Fatal(err)
+	}
+	config := func(yaml string) []string {
+		if yaml == "" {
+			return nil
+		}
+		conf := filepath.Join(t.TempDir(), "serve.yaml")
+		if err := os.WriteFile(conf, []byte(yaml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return []string{"-config", conf}
+	}
+	for _, tt := range []struct {
+		name, yaml string
+		mu, mug    int // rows found by "mu" and by "mug"
+	}{
+		{"index", "", 0, 2},
+		{"index named by the config", "tables:\n  products:\n    search: [description, name]\n", 0, 2},
+		{"other fields", "tables:\n  products:\n    search: [name]\n", 2, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := startServe(t, append([]string{"-db", d.url, "-http", "127.0.0.1:0", "-tables", "products"}, config(tt.yaml)...))
+			for word, want := range map[string]int{"mu": tt.mu, "mug": tt.mug} {
+				if rows := records(t, s.call(t, "list_products", map[string]any{"search": word})); len(rows) != want {
+					t.Errorf("search %q found %d rows; want %d", word, len(rows), want)
+				}
+			}
+		})
+	}
+	s := startServe(t, append([]string{"-db", d.url, "-http", "127.0.0.1:0", "-tables", "products"}, config("tables:\n  products:\n    search: []\n")...))
+	if r := s.call(t, "list_products", map[string]any{"search": "mug"}); !r.IsError {
+		t.Errorf("search: [] left search on: %s", r.text())
 	}
 }
