@@ -203,7 +203,7 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 	if s.cfg.writes {
 		mode = "with writes (create, update, delete)"
 	}
-	s.say("%d tools, %s; ready in %s", served.tools, mode, time.Since(start).Round(time.Millisecond))
+	s.say("%d tools, %s; schemas at %s://entities and %s://relationships; ready in %s", served.tools, mode, resourceScheme, resourceScheme, time.Since(start).Round(time.Millisecond))
 	return srv, db, nil
 }
 

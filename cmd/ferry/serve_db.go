@@ -22,6 +22,10 @@ const (
 	envDBPassword = "FERRY_DB_PASSWORD" //nolint:gosec // the variable's name, not a credential
 )
 
+// resourceScheme is the scheme of the entity schema resources
+// (db://entities, db://entities/{name}, db://relationships).
+const resourceScheme = "db"
+
 // connectTimeout bounds the first ping of the database.
 const connectTimeout = 10 * time.Second
 
@@ -125,7 +129,7 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 		}
 		out.tables = append(out.tables, e.Table)
 	}
-	set.AddResources("db")
+	set.AddResources(resourceScheme)
 	out.tools = len(srv.Catalog().Tools())
 	return out, nil
 }

@@ -87,6 +87,14 @@ func Parse(raw string, opts *Options) (*Database, error) {
 	if strings.ContainsAny(raw, "\x00\r\n") {
 		return nil, errors.New("the database URL holds a control character")
 	}
+	switch {
+	case raw == ":memory:":
+		return nil, errors.New("an in-memory SQLite database would be empty: give the path of a database file")
+	case strings.Contains(raw, "@tcp(") || strings.Contains(raw, "@unix("):
+		return nil, errors.New("this looks like a go-sql-driver DSN: give a URL, mysql://user:password@host:3306/db")
+	case !strings.Contains(raw, "://") && strings.Contains(raw, "=") && strings.Contains(raw, " "):
+		return nil, errors.New("this looks like a PostgreSQL key=value DSN: give a URL, postgres://user@host:5432/db?sslmode=disable")
+	}
 	scheme, _, hasScheme := strings.Cut(raw, ":")
 	// A Windows path (C:\x) or a path with a colon but no "//" is a path.
 	if !hasScheme || len(scheme) == 1 || strings.ContainsAny(scheme, `/\.`) {

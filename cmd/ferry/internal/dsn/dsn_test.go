@@ -75,6 +75,10 @@ func TestParseRefusesBadURLs(t *testing.T) {
 	const pw = "s3cr3t-Pa55"
 	for _, tt := range []struct{ raw, want string }{
 		{"", "no database URL"},
+		{":memory:", "in-memory SQLite database would be empty"},
+		{"file:x?mode=memory&cache=shared", `parameter "mode"`},
+		{"root:" + pw + "@tcp(127.0.0.1:3306)/test", "go-sql-driver DSN: give a URL"},
+		{"host=127.0.0.1 user=postgres password=" + pw + " dbname=test", "key=value DSN: give a URL"},
 		{"mongodb://x/y", `unsupported database scheme "mongodb"`},
 		{"postgres://user:" + pw + "@/db", "no host"},
 		{"postgres://user:" + pw + "@host:5432", "no database"},
@@ -197,4 +201,21 @@ func TestMySQLSessionReadOnly(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Parse never panics, and a password in a URL never shows in its error.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"postgres://u@h:5432/d?sslmode=disable", "mysql://u@h/d?tls=true", "file:x.db", "shop.db", "postgres://u@h:99999/d", "mysql://u@[::1/d"} {
+		f.Add(s)
+	}
+	const pw = "Zq9-secret-Xw7"
+	f.Fuzz(func(t *testing.T, raw string) {
+		_, _ = Parse(raw, nil)
+		for _, scheme := range []string{"postgres://u:", "mysql://u:"} {
+			_, err := Parse(scheme+pw+"@"+raw, nil)
+			if err != nil && strings.Contains(err.Error(), pw) {
+				t.Fatalf("Parse(%q): the error shows the password: %v", scheme+pw+"@"+raw, err)
+			}
+		}
+	})
 }
