@@ -131,8 +131,24 @@ func TestServeJWT(t *testing.T) {
 			t.Errorf("%s: status %d; want 401", name, r.Status)
 		}
 	}
-	if !contains(s.stderr.String(), "auth: JWT bearer tokens of "+iss) {
+	if e := s.stderr.String(); !contains(e, "auth: JWT bearer tokens of "+iss) || contains(e, "warning") {
 		t.Errorf("stderr does not name the auth mode:\n%s", s.stderr.String())
+	}
+}
+
+// A JWKS that does not answer at start-up is a warning, not a failure;
+// tokens get 503 until it answers.
+func TestServeJWKSDown(t *testing.T) {
+	d := sqliteTestDB(t)
+	d.shop(t)
+	keys := newJWKSServer(t)
+	const iss = "https://login.example.com"
+	s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-jwt-jwks", "http://127.0.0.1:1/jwks.json", "-jwt-issuer", iss})
+	if !contains(s.stderr.String(), "warning: cannot fetch the JWKS at http://127.0.0.1:1/jwks.json yet") {
+		t.Errorf("no warning:\n%s", s.stderr.String())
+	}
+	if r := s.post(t, "tools/list", nil, "Authorization", "Bearer "+keys.token(t, iss, s.url, time.Hour)); r.Status != http.StatusServiceUnavailable {
+		t.Errorf("a token while the JWKS is down: status %d; want 503", r.Status)
 	}
 }
 

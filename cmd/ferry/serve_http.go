@@ -131,6 +131,14 @@ func (s *server) prepareAuth() (*authSetup, error) {
 			return nil, usageError("-jwt-jwks: " + err.Error())
 		}
 		a.jwks = keys
+		// A JWKS that does not answer yet is not fatal (the identity
+		// provider may start later), but the user should know.
+		ctx, cancel := context.WithTimeout(context.Background(), auth.DefaultJWKSTimeout)
+		err = keys.Refresh(ctx)
+		cancel()
+		if err != nil {
+			s.say("warning: cannot fetch the JWKS at %s yet (%s); tokens get 503 until it answers", s.cfg.jwks, oneLine(err))
+		}
 	}
 	if s.cfg.apiKeyEnv != "" {
 		keys, err := apiKeys(s.cfg.apiKeyEnv, s.env.getenv(s.cfg.apiKeyEnv))
