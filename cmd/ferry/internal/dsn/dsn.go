@@ -352,7 +352,7 @@ func mysqlURL(raw string, o Options) (*Database, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the MySQL URL: %w", err)
 	}
-	var c driver.Connector = connector
+	c := connector
 	if !o.Writes {
 		c = readOnlyConnector{connector}
 	}
