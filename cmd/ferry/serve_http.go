@@ -71,7 +71,11 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 		res.Mount(mux)
 		hopts.ResourceMetadataURL = res.MetadataURL()
 	}
-	mux.Handle("/mcp", mw(ferry.NewHTTPHandler(srv, hopts)))
+	h, err := newHandler(srv, hopts)
+	if err != nil {
+		return err
+	}
+	mux.Handle("/mcp", mw(h))
 	hs := ferry.NewHTTPServer(addr, mux)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -96,6 +100,18 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 		return fmt.Errorf("serving %s: %w", addr, err)
 	}
 	return nil
+}
+
+// newHandler is ferry.NewHTTPHandler with its start-up check's panic
+// turned into an error: the check runs again there, and a table dropped
+// since build checked it must stop start-up with a message, not a panic.
+func newHandler(srv *ferry.Server, opts *ferry.HTTPOptions) (h *ferry.HTTPHandler, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the database's tables cannot be served: %s", oneLine(fmt.Errorf("%v", r)))
+		}
+	}()
+	return ferry.NewHTTPHandler(srv, opts), nil
 }
 
 // authSetup is the credentials the flags accept, read and checked
