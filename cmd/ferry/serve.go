@@ -181,12 +181,14 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// Clients see the database's name, never its host, user or path.
 	srv := ferry.NewServer("ferry-serve", version(), &ferry.ServerOptions{
-		Title:       "ferry serve: " + db.display,
-		Description: "The tables of " + db.display + " as entity tools.",
-		Logger:      s.log,
-		ReadOnly:    !s.cfg.writes,
-		CallTimeout: s.cfg.callTimeout,
+		Title:        "ferry serve: " + db.name,
+		Description:  "The tables of the " + string(db.engine) + " database " + db.name + " as entity tools.",
+		Instructions: instructions(s.cfg.writes),
+		Logger:       s.log,
+		ReadOnly:     !s.cfg.writes,
+		CallTimeout:  s.cfg.callTimeout,
 	})
 	served, err := s.addEntities(ctx, srv, db)
 	if err == nil {
@@ -205,6 +207,17 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 	}
 	s.say("%d tools, %s; schemas at %s://entities and %s://relationships; ready in %s", served.tools, mode, resourceScheme, resourceScheme, time.Since(start).Round(time.Millisecond))
 	return srv, db, nil
+}
+
+// instructions tell the model how the tools work together.
+func instructions(writes bool) string {
+	s := "Each table has a list tool (list_<plural>: filter is a CEL expression over the fields it names, " +
+		"orderBy, top and skip page on, search where offered) and, with a single-column key, a get tool " +
+		"(get_<name>) by key or natural key. " + resourceScheme + "://entities describes every table's fields."
+	if writes {
+		return s + " create_, update_ and delete_ tools change records; update changes only the fields given."
+	}
+	return s + " The server is read-only."
 }
 
 // maxListed is how many table names the start-up line shows.

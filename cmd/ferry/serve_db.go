@@ -38,6 +38,7 @@ type openedDB struct {
 	db      *sql.DB
 	engine  entity.Engine
 	display string // the URL, password redacted
+	name    string // the database's name alone, for clients
 }
 
 // openDatabase resolves the database URL from the flags and environment,
@@ -68,7 +69,7 @@ func (s *server) openDatabase(ctx context.Context) (*openedDB, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("cannot connect to %s: %s; check that the server runs and the URL's host, port, user, password and database", d.Display, oneLine(err))
 	}
-	return &openedDB{db: db, engine: d.Engine, display: d.Display}, nil
+	return &openedDB{db: db, engine: d.Engine, display: d.Display, name: d.Name}, nil
 }
 
 // servedTables is what addEntities registered.

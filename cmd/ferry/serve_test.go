@@ -376,6 +376,13 @@ func TestServeLegacyEra(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || session == "" {
 		t.Fatalf("initialize: %d, session %q, %v", resp.StatusCode, session, init)
 	}
+	info, _ := init["result"].(map[string]any)["serverInfo"].(map[string]any)
+	if info["title"] != "ferry serve: shop.db" || contains(fmt.Sprint(init), filepath.Dir(d.url)) {
+		t.Errorf("serverInfo %v shows more than the database's name (or not it)", info)
+	}
+	if ins, _ := init["result"].(map[string]any)["instructions"].(string); !contains(ins, "read-only") {
+		t.Errorf("instructions %q", ins)
+	}
 	post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	_, list := post(session, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
 	tools, _ := list["result"].(map[string]any)["tools"].([]any)

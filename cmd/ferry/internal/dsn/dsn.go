@@ -65,7 +65,11 @@ type Database struct {
 	// Display is the URL as it may be printed: the password, if any, is
 	// replaced by "xxxxx".
 	Display string
-	open    func() (*sql.DB, error)
+	// Name is the database's name alone (a SQLite file's base name, a
+	// server database's name), for what clients are shown: no host, user
+	// or path.
+	Name string
+	open func() (*sql.DB, error)
 }
 
 // Open returns a handle to the database. Like sql.Open, it does not
@@ -200,6 +204,7 @@ func sqlitePath(path string, q url.Values, o Options) (*Database, error) {
 	return &Database{
 		Engine:  entity.SQLite,
 		Display: abs,
+		Name:    filepath.Base(abs),
 		open:    func() (*sql.DB, error) { return sql.Open("sqlite", dsn) },
 	}, nil
 }
@@ -253,6 +258,7 @@ func postgres(raw string, o Options) (*Database, error) {
 	return &Database{
 		Engine:  entity.PostgreSQL,
 		Display: u.Redacted(),
+		Name:    cfg.Database,
 		open:    func() (*sql.DB, error) { return stdlib.OpenDB(*cfg), nil },
 	}, nil
 }
@@ -359,6 +365,7 @@ func mysqlURL(raw string, o Options) (*Database, error) {
 	return &Database{
 		Engine:  entity.MySQL,
 		Display: u.Redacted(),
+		Name:    db,
 		open:    func() (*sql.DB, error) { return sql.OpenDB(c), nil },
 	}, nil
 }

@@ -123,8 +123,8 @@ func TestDisplayRedactsThePassword(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tt.raw, err)
 			continue
 		}
-		if d.Engine != tt.engine || d.Display != tt.want {
-			t.Errorf("Parse(%q) = %s %q; want %s %q", tt.raw, d.Engine, d.Display, tt.engine, tt.want)
+		if d.Engine != tt.engine || d.Display != tt.want || d.Name == "" || strings.ContainsAny(d.Name, "@:/") {
+			t.Errorf("Parse(%q) = %s %q (name %q); want %s %q", tt.raw, d.Engine, d.Display, d.Name, tt.engine, tt.want)
 		}
 	}
 }
