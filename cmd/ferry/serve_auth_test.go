@@ -205,6 +205,8 @@ func TestServeBadDatabase(t *testing.T) {
 		{[]string{"-db", "postgres://postgres:" + pw + "@127.0.0.1:1/test?sslmode=disable"}, nil, exitFailed, "cannot connect to postgres://postgres:xxxxx@127.0.0.1:1/test"},
 		{[]string{"-db", "mysql://root:" + pw + "@127.0.0.1:1/test"}, nil, exitFailed, "cannot connect to mysql://root:xxxxx@127.0.0.1:1/test"},
 		{[]string{"-db", "postgres://postgres@127.0.0.1:5432/ferry_no_such_db_x?sslmode=disable"}, []string{"FERRY_DB_PASSWORD", pw}, exitFailed, "ferry_no_such_db_x"},
+		{[]string{"-db", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable&search_path=ferry_no_such_schema_x"}, nil, exitFailed, "the search_path names none that exists"},
+		{[]string{"-db", d.url, "-config", "/no/such/serve.yaml"}, nil, exitFailed, "config: open /no/such/serve.yaml"},
 		{[]string{"-db-env", "SHOP_DB"}, nil, exitUsage, "$SHOP_DB is empty or unset"},
 		{[]string{"-db", d.url, "-db-env", "SHOP_DB"}, nil, exitUsage, "exclude each other"},
 		{[]string{"-db", d.url, "-stdio", "-http", "127.0.0.1:0"}, nil, exitUsage, "exclude each other"},

@@ -97,7 +97,10 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 	entities, err := entity.Introspect(ctx, db.db, db.engine, opts)
 	if err != nil {
 		hint := ""
-		if len(s.cfg.tables) > 0 {
+		switch {
+		case db.engine == entity.PostgreSQL && strings.Contains(err.Error(), "no current schema"):
+			return nil, fmt.Errorf("no schema to read in %s: the search_path names none that exists; check search_path in the URL", db.display)
+		case len(s.cfg.tables) > 0:
 			hint = " (check the names given to -tables)"
 		}
 		return nil, fmt.Errorf("cannot read the tables of %s: %s%s", db.display, oneLine(err), hint)
