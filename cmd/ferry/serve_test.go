@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -472,5 +473,26 @@ func TestServeSearchIndexOrLike(t *testing.T) {
 	s := startServe(t, append([]string{"-db", d.url, "-http", "127.0.0.1:0", "-tables", "products"}, config("tables:\n  products:\n    search: []\n")...))
 	if r := s.call(t, "list_products", map[string]any{"search": "mug"}); !r.IsError {
 		t.Errorf("search: [] left search on: %s", r.text())
+	}
+}
+
+// A view is served with read tools only, even with -writes.
+func TestServeViewIsReadOnly(t *testing.T) {
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			d := eng.open(t)
+			d.shop(t)
+			mustExec(t, d.db, "CREATE VIEW cheap_products AS SELECT id, sku, name, price FROM products WHERE price < 15")
+			s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-writes", "-tables", "cheap_products"})
+			names := s.tools(t).names()
+			if slices.ContainsFunc(names, func(n string) bool {
+				return strings.HasPrefix(n, "create_") || strings.HasPrefix(n, "update_") || strings.HasPrefix(n, "delete_")
+			}) || !slices.Contains(names, "list_cheap_products") {
+				t.Errorf("tools of a view with -writes: %v; want read tools only", names)
+			}
+			if rows := records(t, s.call(t, "list_cheap_products", nil)); len(rows) != 2 {
+				t.Errorf("list_cheap_products = %v; want the two mugs", rows)
+			}
+		})
 	}
 }
