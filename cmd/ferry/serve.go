@@ -3,14 +3,256 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/ferry-mcp/ferry"
 )
 
-// serve is not built yet.
-func serve(_ context.Context, args []string, e *env) error {
-	if len(args) > 0 && args[0] == "-h" {
-		fmt.Fprintln(e.stdout, "usage: ferry serve (not built yet)")
+//nolint:gosec // G101: the help shows the URL form, with no credential
+const serveHelp = `usage: ferry serve -db URL [flags]
+
+Serves the tables of a database as MCP entity tools, with no code: a table
+named products gives list_products and get_product, and with -writes
+create_product, update_product and delete_product. Read-only by default.
+
+  -db takes a SQLite path or file: URL, postgres://user@host:5432/db?sslmode=disable
+  (search_path honoured) or mysql://user:password@host:3306/db. The password
+  may instead come from $FERRY_DB_PASSWORD; -db-env NAME reads the whole URL
+  from $NAME; with neither -db nor -db-env, $FERRY_DB is read.
+
+Over HTTP (MCP at /mcp) a client needs a credential: -api-key-env NAME
+(accepted keys, comma-separated, in $NAME; sent as X-API-Key or
+"Authorization: Bearer") or -jwt-jwks, -jwt-issuer and -jwt-audience (JWT
+bearer tokens; RFC 9728 metadata is served). With neither, only a loopback
+address is served, unless -insecure. -stdio serves one local client.
+
+The optional -config YAML file sets per table a description, a natural key,
+hidden columns, and the fields filter, sort and search may use:
+
+  tables:
+    products:
+      description: Products the shop sells.
+      natural_key: sku
+      hidden: [cost_price]
+      filter: [name, price]
+      sort: [name, price]
+      search: [name, description]
+      fields:
+        price: The unit price in euros.
+
+flags:
+`
+
+// serveConfig is the parsed command line of ferry serve.
+type serveConfig struct {
+	db, dbEnv            string
+	tables, exclude      []string
+	writes               bool
+	httpAddr             string
+	stdio                bool
+	apiKeyEnv            string
+	jwks, issuer         string
+	audience, resource   string
+	insecure             bool
+	allowHosts           []string
+	configFile           string
+	timeout, callTimeout time.Duration
+}
+
+// serve runs ferry serve.
+func serve(ctx context.Context, args []string, e *env) error {
+	c, err := parseServeFlags(args, e)
+	if err != nil {
+		return err
+	}
+	s := &server{cfg: c, env: e, log: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
+	return s.run(ctx)
+}
+
+func parseServeFlags(args []string, e *env) (*serveConfig, error) {
+	c := &serveConfig{}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.StringVar(&c.db, "db", "", "the database: a SQLite path or file: URL, a postgres:// or a mysql:// URL (default $FERRY_DB)")
+	fs.StringVar(&c.dbEnv, "db-env", "", "read the database URL from this environment variable instead of -db")
+	fs.Func("tables", "serve only these tables (comma-separated)", listFlag(&c.tables))
+	fs.Func("exclude-tables", "leave these tables out (comma-separated)", listFlag(&c.exclude))
+	fs.BoolVar(&c.writes, "writes", false, "add the create, update and delete tools (default read-only)")
+	fs.StringVar(&c.httpAddr, "http", "127.0.0.1:8080", "serve MCP over HTTP at this address, at /mcp")
+	fs.BoolVar(&c.stdio, "stdio", false, "serve one client over standard input and output instead of HTTP")
+	fs.StringVar(&c.apiKeyEnv, "api-key-env", "", "accept the API keys listed (comma-separated) in this environment variable")
+	fs.StringVar(&c.jwks, "jwt-jwks", "", "accept JWT bearer tokens signed by a key of this JWKS URL (https, or http on loopback)")
+	fs.StringVar(&c.issuer, "jwt-issuer", "", "the issuer (iss) JWTs must have; required with -jwt-jwks")
+	fs.StringVar(&c.audience, "jwt-audience", "", "an audience (aud) JWTs must hold (default the resource URL)")
+	fs.StringVar(&c.resource, "resource-url", "", "the public URL of the MCP endpoint, for RFC 9728 metadata (default http://ADDR/mcp)")
+	fs.BoolVar(&c.insecure, "insecure", false, "serve a non-loopback address with no authentication")
+	fs.Func("allow-host", "a Host header value to serve besides loopback ones (comma-separated, repeatable)", listFlag(&c.allowHosts))
+	fs.StringVar(&c.configFile, "config", "", "a YAML file of per-table settings (see above)")
+	fs.DurationVar(&c.timeout, "statement-timeout", 0, "bound each call's SQL on the engine (default 10s)")
+	fs.DurationVar(&c.callTimeout, "call-timeout", 0, "bound each tool call (default the server's)")
+	if err := parseFlags(fs, args, serveHelp, e.stdout, e.stderr); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "ferry: serve takes no arguments (got %q); the database is -db URL\n", fs.Arg(0))
+		printUsage(fs, serveHelp, e.stderr)
+		return nil, errUsage
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case c.stdio && set["http"]:
+		return nil, serveUsage("-http and -stdio exclude each other; give one")
+	case c.db != "" && c.dbEnv != "":
+		return nil, serveUsage("-db and -db-env exclude each other; give one")
+	case c.jwks == "" && (c.issuer != "" || c.audience != ""):
+		return nil, serveUsage("-jwt-issuer and -jwt-audience need -jwt-jwks URL")
+	case c.jwks != "" && c.issuer == "":
+		return nil, serveUsage("-jwt-jwks needs -jwt-issuer ISSUER (the iss tokens must carry)")
+	case c.stdio && (c.apiKeyEnv != "" || c.jwks != ""):
+		return nil, serveUsage("-stdio serves the local process that started ferry: authentication flags apply to -http only")
+	}
+	return c, nil
+}
+
+// serveUsage is a command-line mistake, exit 2, in one line.
+func serveUsage(msg string) error {
+	return &exitError{code: exitUsage, err: errors.New(msg + "; see ferry serve -h")}
+}
+
+// listFlag appends comma-separated, trimmed, non-empty values to *dst.
+func listFlag(dst *[]string) func(string) error {
+	return func(v string) error {
+		for p := range strings.SplitSeq(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				*dst = append(*dst, p)
+			}
+		}
 		return nil
 	}
-	return errors.New("serve: not built yet")
+}
+
+// server is one run of ferry serve.
+type server struct {
+	cfg *serveConfig
+	env *env
+	log *slog.Logger
+}
+
+// say prints a start-up line on stderr.
+func (s *server) say(format string, args ...any) {
+	fmt.Fprintf(s.env.stderr, "ferry serve: "+format+"\n", args...)
+}
+
+func (s *server) run(ctx context.Context) error {
+	if err := s.cfg.checkExposure(); err != nil {
+		return err
+	}
+	a, err := s.prepareAuth()
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	srv, db, err := s.build(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.db.Close()
+	if s.cfg.stdio {
+		s.say("serving MCP over stdio")
+		err := srv.Run(ctx, &ferry.IOTransport{Reader: s.env.stdin, Writer: s.env.stdout})
+		if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+			return err
+		}
+		return nil
+	}
+	return s.serveHTTP(ctx, srv, a)
+}
+
+// build opens the database and makes the server of its tables, checked,
+// saying on stderr what it serves. The caller closes the database.
+func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
+	start := time.Now()
+	db, err := s.openDatabase(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Clients see the database's name, never its host, user or path.
+	srv := ferry.NewServer("ferry-serve", version(), &ferry.ServerOptions{
+		Title:        "ferry serve: " + db.name,
+		Description:  "The tables of the " + string(db.engine) + " database " + db.name + " as entity tools.",
+		Instructions: instructions(s.cfg.writes),
+		Logger:       s.log,
+		ReadOnly:     !s.cfg.writes,
+		CallTimeout:  s.cfg.callTimeout,
+	})
+	served, err := s.addEntities(ctx, srv, db)
+	if err == nil {
+		if err = srv.Check(); err != nil {
+			err = fmt.Errorf("the database's tables cannot be served: %s", joinLines(err))
+		}
+	}
+	if err != nil {
+		_ = db.db.Close()
+		return nil, nil, err
+	}
+	s.say("serving %d %s of %s: %s", len(served.tables), plural(len(served.tables), "table", "tables"), db.display, nameList(served.tables, maxListed))
+	mode := "read-only (give -writes for create, update and delete)"
+	if s.cfg.writes {
+		mode = "with writes (create, update, delete)"
+	}
+	s.say("%d tools, %s; schemas at %s://entities and %s://relationships; ready in %s", served.tools, mode, resourceScheme, resourceScheme, time.Since(start).Round(time.Millisecond))
+	return srv, db, nil
+}
+
+// instructions tell the model how the tools work together.
+func instructions(writes bool) string {
+	s := "Each table has a list tool (list_<plural>: filter is a CEL expression over the fields it names, " +
+		"orderBy, top and skip page on, search where offered) and, with a single-column key, a get tool " +
+		"(get_<name>) by key or natural key. " + resourceScheme + "://entities describes every table's fields."
+	if writes {
+		return s + " create_, update_ and delete_ tools change records; update changes only the fields given."
+	}
+	return s + " The server is read-only."
+}
+
+// maxListed is how many table names the start-up line shows.
+const maxListed = 20
+
+// nameList joins names, the first limit of them, saying how many more.
+func nameList(names []string, limit int) string {
+	if len(names) <= limit {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:limit], ", ") + fmt.Sprintf(" and %d more", len(names)-limit)
+}
+
+// joinLines joins a multi-line error's lines.
+func joinLines(err error) string {
+	var b strings.Builder
+	for line := range strings.Lines(err.Error()) {
+		line = strings.Join(strings.Fields(line), " ")
+		switch {
+		case line == "":
+			continue
+		case b.Len() == 0:
+		case strings.HasSuffix(b.String(), ":"):
+			b.WriteByte(' ')
+		default:
+			b.WriteString("; ")
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -1,0 +1,267 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/cmd/ferry/internal/dsn"
+	"github.com/ferry-mcp/ferry/cmd/ferry/internal/likesearch"
+	"github.com/ferry-mcp/ferry/cmd/ferry/internal/serveconfig"
+	"github.com/ferry-mcp/ferry/entity"
+)
+
+// Environment variables ferry serve reads.
+const (
+	envDB         = "FERRY_DB"          // the database URL, when neither -db nor -db-env is given
+	envDBPassword = "FERRY_DB_PASSWORD" //nolint:gosec // the variable's name, not a credential
+)
+
+// resourceScheme is the scheme of the entity schema resources
+// (db://entities, db://entities/{name}, db://relationships).
+const resourceScheme = "db"
+
+// connectTimeout bounds the first ping of the database.
+const connectTimeout = 10 * time.Second
+
+// progressAfter is how long start-up runs quietly before saying what it
+// is doing.
+const progressAfter = time.Second
+
+// openedDB is the database being served.
+type openedDB struct {
+	db      *sql.DB
+	engine  entity.Engine
+	display string // the URL, password redacted
+	name    string // the database's name alone, for clients
+}
+
+// openDatabase resolves the database URL from the flags and environment,
+// opens it and checks that it answers.
+func (s *server) openDatabase(ctx context.Context) (*openedDB, error) {
+	raw := s.cfg.db
+	switch {
+	case s.cfg.dbEnv != "":
+		if raw = s.env.getenv(s.cfg.dbEnv); raw == "" {
+			return nil, serveUsage(fmt.Sprintf("-db-env %s: $%s is empty or unset", s.cfg.dbEnv, s.cfg.dbEnv))
+		}
+	case raw == "":
+		if raw = s.env.getenv(envDB); raw == "" {
+			return nil, serveUsage("no database: give -db URL (a SQLite path, postgres://… or mysql://…) or set $" + envDB)
+		}
+	}
+	d, err := dsn.Parse(raw, &dsn.Options{Password: s.env.getenv(envDBPassword), Writes: s.cfg.writes})
+	if err != nil {
+		return nil, serveUsage("-db: " + err.Error())
+	}
+	db, err := d.Open()
+	if err != nil {
+		return nil, fmt.Errorf("cannot open %s: %w", d.Display, err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	if err := db.PingContext(pctx); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("cannot connect to %s: %s; check that the server runs and the URL's host, port, user, password and database", d.Display, joinLines(err))
+	}
+	return &openedDB{db: db, engine: d.Engine, display: d.Display, name: d.Name}, nil
+}
+
+// servedTables is what addEntities registered.
+type servedTables struct {
+	tables []string // table names, in entity order
+	tools  int
+}
+
+// addEntities introspects the database and registers each table's tools
+// on srv, with the config file's settings applied.
+func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedDB) (*servedTables, error) {
+	var conf *serveconfig.Config
+	if s.cfg.configFile != "" {
+		var err error
+		if conf, err = serveconfig.Load(s.cfg.configFile); err != nil {
+			return nil, err
+		}
+	}
+	stop := s.progress("reading the tables of "+db.display+"…", progressAfter)
+	defer stop()
+	opts := &entity.IntrospectOptions{Tables: s.cfg.tables, ExcludeTables: s.cfg.exclude}
+	if conf != nil {
+		opts.ExcludeColumns = conf.HiddenColumns()
+	}
+	entities, err := entity.Introspect(ctx, db.db, db.engine, opts)
+	if err != nil {
+		hint := ""
+		switch {
+		case db.engine == entity.PostgreSQL && strings.Contains(err.Error(), "no current schema"):
+			return nil, fmt.Errorf("no schema to read in %s: the search_path names none that exists; check search_path in the URL", db.display)
+		case len(s.cfg.tables) > 0:
+			hint = " (check the names given to -tables)"
+		}
+		return nil, fmt.Errorf("cannot read the tables of %s: %s%s", db.display, joinLines(err), hint)
+	}
+	if err := s.checkTables(entities, conf, db); err != nil {
+		return nil, err
+	}
+	set, err := entity.NewSet(srv, db.db, &entity.SetOptions{Engine: db.engine, ReadOnly: !s.cfg.writes, Timeout: s.cfg.timeout})
+	if err != nil {
+		return nil, err
+	}
+	out := &servedTables{}
+	for _, e := range entities {
+		o := &entity.Options{}
+		// Introspection marks the fields a full-text index covers: a
+		// table with none has no index to look for (which costs a catalog
+		// scan per table on SQLite).
+		indexed := slices.ContainsFunc(e.Fields, func(f *entity.Field) bool { return f.Searchable })
+		if t := tableConfig(conf, e.Table); t != nil {
+			if o.Searcher, err = s.configure(ctx, db, e, t, indexed); err != nil {
+				return nil, err
+			}
+		} else if indexed {
+			if o.Searcher, err = searchIndex(ctx, db, e); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := set.Add(e, o); err != nil {
+			return nil, fmt.Errorf("table %s: %s", e.Table, joinLines(err))
+		}
+		out.tables = append(out.tables, e.Table)
+	}
+	set.AddResources(resourceScheme)
+	out.tools = len(srv.Catalog().Tools())
+	return out, nil
+}
+
+// checkTables refuses a start that would serve nothing, or not what the
+// flags and the config file name.
+func (s *server) checkTables(entities []*entity.Entity, conf *serveconfig.Config, db *openedDB) error {
+	have := map[string]bool{}
+	for _, e := range entities {
+		have[e.Table] = true
+	}
+	for _, t := range s.cfg.tables {
+		if !have[t] && !slices.Contains(s.cfg.exclude, t) {
+			return fmt.Errorf("table %q not found in %s, or none of its columns can be served; check the name (without -tables every table is listed at start-up)", t, db.display)
+		}
+	}
+	if conf != nil {
+		for _, name := range conf.Order {
+			skipped := slices.Contains(s.cfg.exclude, name) || len(s.cfg.tables) > 0 && !slices.Contains(s.cfg.tables, name)
+			if !have[name] && !skipped {
+				return conf.Tables[name].Errorf("table %q is not in %s, or none of its columns can be served", name, db.display)
+			}
+		}
+	}
+	if len(entities) == 0 {
+		return fmt.Errorf("no tables to serve in %s; check the database (and the schema: search_path on PostgreSQL) and -tables/-exclude-tables", db.display)
+	}
+	return nil
+}
+
+func tableConfig(c *serveconfig.Config, table string) *serveconfig.Table {
+	if c == nil {
+		return nil
+	}
+	return c.Tables[table]
+}
+
+// configure applies a table's config to e and returns its searcher: the
+// full-text index when it covers the fields the config names (or the
+// config names none), else LIKE over the named fields.
+func (s *server) configure(ctx context.Context, db *openedDB, e *entity.Entity, t *serveconfig.Table, indexed bool) (entity.Searcher, error) {
+	cols, err := columns(ctx, db, e.Table)
+	if err != nil {
+		return nil, err
+	}
+	search, err := t.Apply(e, cols)
+	if err != nil {
+		return nil, err
+	}
+	if search != nil && len(search) == 0 {
+		return nil, nil // search: [] turns search off
+	}
+	var idx entity.Searcher
+	if indexed {
+		if idx, err = searchIndex(ctx, db, e); err != nil {
+			return nil, err
+		}
+	}
+	if search == nil || idx != nil && sameFields(indexFields(idx), search) {
+		return idx, nil
+	}
+	return &likesearch.Searcher{Engine: db.engine, Fields: search}, nil
+}
+
+// searchIndex returns the searcher of e's full-text index, or nil.
+func searchIndex(ctx context.Context, db *openedDB, e *entity.Entity) (entity.Searcher, error) {
+	idx, err := entity.FindSearchIndex(ctx, db.db, db.engine, e)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: cannot read its search index: %s", e.Table, joinLines(err))
+	}
+	return idx, nil
+}
+
+func indexFields(s entity.Searcher) []string {
+	switch s := s.(type) {
+	case *entity.FTS5Searcher:
+		return s.Fields
+	case *entity.PostgresSearcher:
+		return s.Fields
+	case *entity.MySQLSearcher:
+		return s.Fields
+	}
+	return nil
+}
+
+func sameFields(a, b []string) bool {
+	a, b = slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b))
+	return slices.Equal(a, b)
+}
+
+// columns lists every column of table (hidden and unserved ones too), from
+// a query that reads no row. The name comes from introspection and is
+// quoted for the engine.
+func columns(ctx context.Context, db *openedDB, table string) ([]string, error) {
+	q := `"`
+	if db.engine == entity.MySQL {
+		q = "`"
+	}
+	quoted := q + strings.ReplaceAll(table, q, q+q) + q
+	rows, err := db.db.QueryContext(ctx, "SELECT * FROM "+quoted+" WHERE 1 = 0") //nolint:gosec // G202: a name the database gave, quoted
+	if err != nil {
+		return nil, fmt.Errorf("table %s: cannot read its columns: %s", table, joinLines(err))
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, fmt.Errorf("table %s: cannot read its columns: %s", table, joinLines(err))
+	}
+	return cols, rows.Close()
+}
+
+// progress prints msg on stderr if the returned stop is not called within
+// after, so that a slow start says what it is doing.
+func (s *server) progress(msg string, after time.Duration) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTimer(after)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			s.say("%s", msg)
+		case <-done:
+		}
+	})
+	var once sync.Once
+	return func() {
+		once.Do(func() { close(done) })
+		wg.Wait()
+	}
+}
