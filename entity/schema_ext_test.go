@@ -19,6 +19,7 @@ import (
 
 type toolEntry struct {
 	Name         string          `json:"name"`
+	Title        string          `json:"title"`
 	Description  string          `json:"description"`
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema"`
@@ -66,20 +67,20 @@ func TestToolsHintsAndSchemas(t *testing.T) {
 	c, _ := shop(t, db, nil, nil)
 	tools := toolsOf(t, c)
 	want := map[string]string{
-		"get_product":     "ro=y destr=n idem=y open=n",
-		"list_products":   "ro=y destr=n idem=y open=n",
-		"create_product":  "ro=n destr=n idem=n open=n",
-		"update_product":  "ro=n destr=n idem=y open=n",
-		"delete_product":  "ro=n destr=y idem=n open=n",
-		"get_category":    "ro=y destr=n idem=y open=n",
-		"list_categories": "ro=y destr=n idem=y open=n",
-		"create_category": "ro=n destr=n idem=n open=n",
-		"update_category": "ro=n destr=n idem=y open=n",
-		"delete_category": "ro=n destr=y idem=n open=n",
+		"get_product":     "Get product: ro=y destr=n idem=y open=n",
+		"list_products":   "List products: ro=y destr=n idem=y open=n",
+		"create_product":  "Create product: ro=n destr=n idem=n open=n",
+		"update_product":  "Update product: ro=n destr=n idem=y open=n",
+		"delete_product":  "Delete product: ro=n destr=y idem=n open=n",
+		"get_category":    "Get category: ro=y destr=n idem=y open=n",
+		"list_categories": "List categories: ro=y destr=n idem=y open=n",
+		"create_category": "Create category: ro=n destr=n idem=n open=n",
+		"update_category": "Update category: ro=n destr=n idem=y open=n",
+		"delete_category": "Delete category: ro=n destr=y idem=n open=n",
 	}
 	got := map[string]string{}
 	for name, e := range tools {
-		got[name] = hints(e)
+		got[name] = e.Title + ": " + hints(e)
 		if len(e.OutputSchema) == 0 {
 			t.Errorf("%s has no output schema", name)
 		}

@@ -15,7 +15,7 @@ func (t *table) register() {
 		if !t.has(op) {
 			continue
 		}
-		tool := ferry.Tool{Name: t.toolName(op), Description: t.describe(op), OpenWorld: ferry.HintNo}
+		tool := ferry.Tool{Name: t.toolName(op), Title: t.title(op), Description: t.describe(op), OpenWorld: ferry.HintNo}
 		var h ferry.ToolHandler
 		switch op {
 		case Get:
@@ -45,6 +45,15 @@ func refusing(h ferry.ToolHandler) ferry.ToolHandler {
 		}
 		return res, err
 	}
+}
+
+// title is a tool's display title: "List products", "Get order line".
+func (t *table) title(op Op) string {
+	verb, noun := op.String(), t.e.Name
+	if op == List {
+		noun = t.e.Plural
+	}
+	return strings.ToUpper(verb[:1]) + verb[1:] + " " + strings.ReplaceAll(noun, "_", " ")
 }
 
 // describe writes a tool's description.
