@@ -76,7 +76,7 @@ func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node
 	for i := range fields.Len() {
 		fd := fields.Get(i)
 		fb := readFieldBehavior(fd)
-		if b.mode == input && fb.outputOnly || b.mode == output && fb.inputOnly {
+		if b.mode == input && fb.outputOnly {
 			continue
 		}
 		present[fd.Name()] = true
@@ -138,6 +138,11 @@ func (b *builder) field(fd protoreflect.FieldDescriptor, fb fieldBehavior) (*nod
 	}
 	if fb.outputOnly && b.mode == output {
 		n.note("Set by the server.")
+	}
+	if fb.inputOnly && b.mode == output {
+		// Kept, not left out: protojson writes whatever the server set,
+		// and every field with EmitDefaultValues.
+		n.note("Input only: not meant to be returned.")
 	}
 	n.Description = joinDescription(desc, n.Description, n.notes)
 	return n, fb.required || rules.required(), nil

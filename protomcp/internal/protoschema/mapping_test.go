@@ -93,6 +93,7 @@ func TestMapping(t *testing.T) {
 		{"immutable is said", "Resource", "region", false, `{"type":"string","description":"The region, fixed at creation. It cannot be changed once set."}`},
 		{"output only is kept in output", "Resource", "createTime", true, `{"type":"string","description":"When it was made. A time in RFC 3339 form with a Z or an offset, such as 2026-07-28T09:30:00Z. Set by the server.","format":"date-time"}`},
 		{"input only is kept in input", "Resource", "secret", false, `{"type":"string","description":"A secret sent but never returned."}`},
+		{"input only is said in output", "Resource", "secret", true, `{"type":"string","description":"A secret sent but never returned. Input only: not meant to be returned."}`},
 
 		{"min and max length", "StringRules", "minMax", false, `{"type":"string","minLength":2,"maxLength":5}`},
 		{"len", "StringRules", "exact", false, `{"type":"string","minLength":3,"maxLength":3}`},
@@ -168,8 +169,7 @@ func schemaOf(t *testing.T, md protoreflect.MessageDescriptor, output bool) map[
 
 // TestRequired checks the required lists: field behaviour REQUIRED,
 // buf.validate required, fields whose zero value breaks their rules; none
-// in outputs; OUTPUT_ONLY fields left out of inputs, INPUT_ONLY out of
-// outputs.
+// in outputs; OUTPUT_ONLY fields left out of inputs.
 func TestRequired(t *testing.T) {
 	t.Parallel()
 	reg := compileFiles(t)
@@ -180,7 +180,7 @@ func TestRequired(t *testing.T) {
 		absent  []string
 	}{
 		{"Resource", false, []string{"owner", "region", "nested"}, []string{"createTime"}},
-		{"Resource", true, nil, []string{"secret"}},
+		{"Resource", true, nil, nil},
 		{"CollectionRules", false, []string{"tags", "scores", "blob", "key", "color", "primary", "item", "name"}, nil},
 		{"NumberRules", false, []string{"odd", "answer", "ratio", "notZero", "ids", "neg"}, nil},
 		{"StringRules", false, []string{"minMax", "exact", "code", "prefixed", "size", "email", "uuid", "uri", "host", "ip", "ipv4", "ipv6", "address", "fixed", "tuuid", "flagged", "hostPort"}, nil},
