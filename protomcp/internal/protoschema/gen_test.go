@@ -53,7 +53,7 @@ func (g *gen) message(md protoreflect.MessageDescriptor, depth int) *dynamicpb.M
 			continue
 		}
 		rules, _ := protovalidate.ResolveFieldRules(fd)
-		must := fb.required && g.mode == input || rules.GetRequired() ||
+		must := fb.required && g.mode == input || rules.GetRequired() || fd.Cardinality() == protoreflect.Required ||
 			rules != nil && !fd.HasPresence() && rules.GetIgnore() == validate.Ignore_IGNORE_UNSPECIFIED
 		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
 			must = true // exclusive picked this member
