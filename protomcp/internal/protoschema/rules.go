@@ -189,7 +189,7 @@ func (e *elemRules) applyMessage(n *node, md protoreflect.MessageDescriptor, m m
 			return nil
 		}
 	}
-	return fmt.Errorf("%s rules on a %s field", ruleKind(e.r), md.FullName())
+	return fmt.Errorf("%s rules on a field of type %s", ruleKind(e.r), md.FullName())
 }
 
 // applyScalar applies the rules of a scalar or enum value.
@@ -309,7 +309,7 @@ func setIf(dst **uint64, v *uint64) {
 
 // typedRules applies the rules of r's type to c, for a value of fd's type.
 func typedRules(c *node, r *validate.FieldRules, fd protoreflect.FieldDescriptor, m mode) error {
-	mismatch := fmt.Errorf("%s rules on a %s field", ruleKind(r), fd.Kind())
+	mismatch := fmt.Errorf("%s rules on a field of type %s", ruleKind(r), fd.Kind())
 	switch fd.Kind() {
 	case protoreflect.StringKind:
 		if sr := r.GetString(); sr != nil {
@@ -402,15 +402,8 @@ func (mr *messageRules) oneofGroups(md protoreflect.MessageDescriptor) []oneofGr
 // min_len 1, a number with gt 0, a list with min_items 1), since an absent
 // field is its zero value to protovalidate. protovalidate itself is asked,
 // with an empty message, so that CEL rules count too.
-func impliedRequired(md protoreflect.MessageDescriptor, m mode) (map[protoreflect.Name]bool, error) {
-	if m == output || !hasFieldRules(md) {
-		return nil, nil
-	}
-	v, err := protovalidate.New(protovalidate.WithDisableLazy(), protovalidate.WithMessageDescriptors(md))
-	if err != nil {
-		return nil, fmt.Errorf("compiling its buf.validate rules: %w", err)
-	}
-	err = v.Validate(dynamicpb.NewMessage(md))
+func impliedRequired(v protovalidate.Validator, md protoreflect.MessageDescriptor) (map[protoreflect.Name]bool, error) {
+	err := v.Validate(dynamicpb.NewMessage(md))
 	var ve *protovalidate.ValidationError
 	if err == nil || !errors.As(err, &ve) {
 		if err != nil {
