@@ -169,6 +169,7 @@ func (b *builder) field(fd protoreflect.FieldDescriptor, fb fieldBehavior) (*nod
 	if err != nil {
 		return nil, false, err
 	}
+	rules.excludeZero(n, b.mode)
 	n.notes = append(n.notes, rules.notes()...)
 	if fb.immutable && b.mode == input {
 		n.note("It cannot be changed once set.")

@@ -1,6 +1,7 @@
 package protoschema
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -76,6 +77,40 @@ func (f *fieldRules) mapValues() *elemRules {
 		return nil
 	}
 	return nested(f.r.GetMap().GetValues())
+}
+
+// excludeZero makes an input refuse the zero value of a field without
+// presence that the rules require: protojson reads "" or 0 as unset, which
+// protovalidate's required refuses, while the required keyword only asks
+// for the property.
+func (f *fieldRules) excludeZero(n *node, m mode) {
+	fd := f.fd
+	if m == output || !f.required() || fd.HasPresence() && !fd.IsList() && !fd.IsMap() {
+		return
+	}
+	switch {
+	case fd.IsList():
+		if n.MinItems == nil || *n.MinItems == 0 {
+			n.MinItems = uptr(1)
+		}
+	case fd.IsMap():
+		if n.MinProperties == nil || *n.MinProperties == 0 {
+			n.MinProperties = uptr(1)
+		}
+	case fd.Kind() == protoreflect.StringKind || fd.Kind() == protoreflect.BytesKind:
+		if n.MinLength == nil || *n.MinLength == 0 {
+			n.MinLength = uptr(1)
+		}
+	case fd.Kind() == protoreflect.BoolKind:
+		n.Const = json.RawMessage(`true`)
+	case fd.Kind() == protoreflect.EnumKind:
+		zero := string(zeroJSON(fd))
+		n.addNot(&node{Const: json.RawMessage(zero)})
+	case is64(fd):
+		n.addNot(&node{Enum: []any{0, "0"}})
+	default:
+		n.addNot(&node{Const: json.RawMessage(`0`)})
+	}
 }
 
 // applyRepeated applies min_items, max_items and unique to the array n.
@@ -163,7 +198,11 @@ func (e *elemRules) applyMessage(n *node, md protoreflect.MessageDescriptor, m m
 		return nil
 	}
 	if w := wrapped(md); w != nil {
-		return e.applyValue(n, w, m)
+		// IGNORE_IF_ZERO_VALUE skips an unset wrapper (null), not a zero
+		// in it: the keywords apply to the value as they are.
+		inner := *e
+		inner.ignoreZero = false
+		return inner.applyValue(n, w, m)
 	}
 	t := target(n, m)
 	switch md.FullName() {
@@ -297,6 +336,9 @@ func merge(n, c *node) {
 		n.Type = c.Type
 		if nullable {
 			n.nullable()
+		}
+		if !contains(n.Type, "string") {
+			n.Pattern = "" // the pattern only ever checked a string form
 		}
 	}
 }
