@@ -91,7 +91,10 @@ func (f *propertyFixture) valid(g *gen, md protoreflect.MessageDescriptor) *dyna
 func TestPropertyValidMessagesFit(t *testing.T) {
 	f := newFixture(t)
 	item := message(t, f.reg, "Item")
-	const draws = 150
+	draws := 150
+	if raceEnabled || testing.Short() {
+		draws = 30
+	}
 	f.reg.RangeFilesByPackage("test.v1", func(fd protoreflect.FileDescriptor) bool {
 		msgs := fd.Messages()
 		for i := range msgs.Len() {
@@ -271,7 +274,11 @@ func TestPropertyBrokenRulesAreRefused(t *testing.T) {
 			}
 			fd := md.Fields().ByName(protoreflect.Name(tt.field))
 			g := newGen(uint64(i)+1, input, item)
-			for range 20 {
+			tries := 20
+			if raceEnabled || testing.Short() {
+				tries = 4
+			}
+			for range tries {
 				msg := f.valid(g, md)
 				if msg == nil {
 					t.Fatal("no valid message to break")
