@@ -170,6 +170,8 @@ func (b *builder) field(fd protoreflect.FieldDescriptor, fb fieldBehavior) (*nod
 		return nil, false, err
 	}
 	rules.excludeZero(n, b.mode)
+	n.Default = defaultJSON(fd)
+	n.Deprecated = deprecated(fd)
 	n.notes = append(n.notes, rules.notes()...)
 	if fb.immutable && b.mode == input {
 		n.note("It cannot be changed once set.")

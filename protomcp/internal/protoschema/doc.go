@@ -37,6 +37,9 @@
 //     integer and bool keys a propertyNames pattern or enum.
 //   - proto3 optional: the property is there or not, as for any field;
 //     the zero value of an optional field is written when set.
+//   - proto2 required labels are required in inputs (protojson refuses a
+//     message without them); explicit defaults are the default keyword;
+//     deprecated fields carry deprecated true.
 //
 // # Well-known types
 //
@@ -116,12 +119,17 @@
 //     max_pairs as minProperties and maxProperties, keys rules on
 //     propertyNames (string rules; numeric ones as a sentence), values
 //     rules on the values.
-//   - required: the field is required. A field without presence whose zero
+//   - required: the field is required, and for a field without presence
+//     its zero value is refused (minLength or minItems 1, not 0, true for
+//     a bool), since protojson reads the zero value as unset. A field
+//     without presence whose zero
 //     value breaks its rules (min_len 1, gt 0, min_items 1, a CEL rule) is
 //     required too, since an absent field is its zero value to
 //     protovalidate; protovalidate itself is asked, with an empty message.
 //   - ignore: IGNORE_ALWAYS drops the rules; IGNORE_IF_ZERO_VALUE puts the
 //     keywords in an anyOf beside the zero value.
+//   - example values of a rule are the examples keyword, in protojson form
+//     (in outputs too).
 //   - Timestamp, Duration, FieldMask and Any rules, and CEL rules of
 //     fields and messages, have no keyword: each is a sentence in the
 //     description ("Checked when called: …", with the rule's message or

@@ -198,12 +198,14 @@ func (e *elemRules) applyMessage(n *node, md protoreflect.MessageDescriptor, m m
 		return nil
 	}
 	if w := wrapped(md); w != nil {
+		n.Examples = examples(e.r, w)
 		// IGNORE_IF_ZERO_VALUE skips an unset wrapper (null), not a zero
 		// in it: the keywords apply to the value as they are.
 		inner := *e
 		inner.ignoreZero = false
 		return inner.applyValue(n, w, m)
 	}
+	n.Examples = examples(e.r, nil)
 	t := target(n, m)
 	switch md.FullName() {
 	case "google.protobuf.Any":
@@ -236,6 +238,7 @@ func (e *elemRules) applyScalar(n *node, fd protoreflect.FieldDescriptor, m mode
 	if e == nil {
 		return nil
 	}
+	n.Examples = examples(e.r, fd)
 	if e.nested {
 		n.notes = append(n.notes, celNotes(e.r.GetCel(), e.r.GetCelExpression())...)
 	}
