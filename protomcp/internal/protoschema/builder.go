@@ -50,15 +50,14 @@ func newBuilder(m mode, opts *Options) *builder {
 	return b
 }
 
-// message returns the schema of a message-typed value; desc is the
-// description of the field holding it ("" at the root).
-func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node, error) {
+// message returns the schema of a message-typed value.
+func (b *builder) message(md protoreflect.MessageDescriptor) (*node, error) {
 	if n := wellKnown(md, b.mode); n != nil {
 		b.nodes++
 		return n, nil
 	}
 	if cut := b.cut(md); cut != "" {
-		return &node{Type: types{"object"}, Description: joinDescription(desc, cut, nil)}, nil
+		return &node{Type: types{"object"}, Description: cut}, nil
 	}
 	b.stack[md.FullName()]++
 	b.depth++
@@ -75,6 +74,20 @@ func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node
 	if err != nil {
 		return nil, err
 	}
+	present, err := b.properties(n, md)
+	if err != nil {
+		return nil, err
+	}
+	b.oneofs(n, md, msgRules, present)
+	n.notes = append(n.notes, msgRules.notes()...)
+	n.Description = joinDescription(b.describe(md), n.notes)
+	n.notes = nil
+	return n, nil
+}
+
+// properties adds md's fields to n, and the required ones to its required
+// list, in declaration order. It returns the fields the schema lists.
+func (b *builder) properties(n *node, md protoreflect.MessageDescriptor) (map[protoreflect.Name]bool, error) {
 	fields := md.Fields()
 	present := map[protoreflect.Name]bool{}
 	required := map[protoreflect.Name]bool{}
@@ -92,6 +105,9 @@ func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node
 		n.Properties = append(n.Properties, property{name: fd.JSONName(), schema: fs})
 		required[fd.Name()] = req || fd.Cardinality() == protoreflect.Required
 	}
+	if b.mode == output {
+		return present, nil // protojson leaves unset and zero fields out
+	}
 	// After the fields, whose own errors say more than protovalidate's.
 	implied, err := b.impliedRequired(md)
 	if err != nil {
@@ -99,26 +115,20 @@ func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node
 	}
 	for i := range fields.Len() {
 		fd := fields.Get(i)
-		if b.mode == input && present[fd.Name()] && (required[fd.Name()] || implied[fd.Name()]) {
+		if present[fd.Name()] && (required[fd.Name()] || implied[fd.Name()]) {
 			n.Required = append(n.Required, fd.JSONName())
 		}
 	}
-	if n.Properties == nil {
-		n.Properties = properties{}
-	}
-	b.oneofs(n, md, msgRules, present)
-	n.notes = append(n.notes, msgRules.notes()...)
-	n.Description = joinDescription(desc, b.describe(md), n.notes)
-	n.notes = nil
-	return n, nil
+	return present, nil
 }
 
-// impliedRequired is [impliedRequired], once per message.
+// impliedRequired returns the fields of md that [zeroBreaksRules] finds,
+// once per message.
 func (b *builder) impliedRequired(md protoreflect.MessageDescriptor) (map[protoreflect.Name]bool, error) {
 	if r, ok := b.implied[md.FullName()]; ok {
 		return r, nil
 	}
-	if b.mode == output || !hasFieldRules(md) {
+	if !hasFieldRules(md) {
 		return nil, nil
 	}
 	if b.validator == nil {
@@ -128,7 +138,7 @@ func (b *builder) impliedRequired(md protoreflect.MessageDescriptor) (map[protor
 		}
 		b.validator = v
 	}
-	r, err := impliedRequired(b.validator, md)
+	r, err := zeroBreaksRules(b.validator, md)
 	if err != nil {
 		return nil, err
 	}
@@ -189,18 +199,27 @@ func (b *builder) field(fd protoreflect.FieldDescriptor, fb fieldBehavior) (*nod
 }
 
 // value returns the schema of one value of fd's type (an element, for a
-// repeated field), with the element rules r applied.
+// repeated field), with the element rules r applied and their sentences in
+// its description.
 func (b *builder) value(fd protoreflect.FieldDescriptor, r *elemRules) (*node, error) {
+	var n *node
+	var err error
 	if md := fd.Message(); md != nil {
-		n, err := b.message(md, "")
-		if err != nil {
+		if n, err = b.message(md); err != nil {
 			return nil, err
 		}
-		return n, r.applyMessage(n, md, b.mode)
+		err = r.applyMessage(n, md, b.mode)
+	} else {
+		b.nodes++
+		n = scalar(fd, b.mode)
+		err = r.applyScalar(n, fd, b.mode)
 	}
-	b.nodes++
-	n := scalar(fd, b.mode)
-	return n, r.applyScalar(n, fd, b.mode)
+	if err != nil {
+		return nil, err
+	}
+	n.Description = joinDescription(n.Description, n.notes)
+	n.notes = nil
+	return n, nil
 }
 
 func (b *builder) listField(fd protoreflect.FieldDescriptor, rules *fieldRules) (*node, error) {

@@ -148,6 +148,7 @@ func TestMapping(t *testing.T) {
 		{"bytes length", "CollectionRules", "blob", false, `{"type":"string","description":"At least 1 byte. At most 6 bytes.","minLength":2,"maxLength":8,"pattern":"^[A-Za-z0-9+/_-]*={0,2}$","contentEncoding":"base64"}`},
 		{"enum defined only and not in", "CollectionRules", "color", false, `{"type":"string","enum":["COLOR_RED","COLOR_GREEN"]}`},
 		{"enum in", "CollectionRules", "primary", false, `{"type":"string","enum":["COLOR_RED"]}`},
+		{"item rule sentences are on the item", "CollectionRules", "numbers/items", false, `{"type":["integer","string"],"description":"Bounds apply to its value whether it is written as a number or a string.","minimum":1,"pattern":"^-?[0-9]+$"}`},
 		{"required string is not empty", "CollectionRules", "name", false, `{"type":"string","minLength":1}`},
 		{"required message", "CollectionRules", "item", false, `{"type":"object","description":"An item of a list.","properties":{"name":{"type":"string","description":"The item's name."},"count":{"type":"integer"}},"additionalProperties":false}`},
 		{"oneof required is exactly one", "CollectionRules", "not", false, `{"anyOf":[{"required":["user","group"]},{"not":{"anyOf":[{"required":["user"]},{"required":["group"]}]}}]}`},

@@ -442,12 +442,12 @@ func (mr *messageRules) oneofGroups(md protoreflect.MessageDescriptor) []oneofGr
 	return groups
 }
 
-// impliedRequired returns the fields of md an input must hold: fields
+// zeroBreaksRules returns the fields of md an input must hold: fields
 // without presence whose zero value breaks their rules (a string with
 // min_len 1, a number with gt 0, a list with min_items 1), since an absent
 // field is its zero value to protovalidate. protovalidate itself is asked,
 // with an empty message, so that CEL rules count too.
-func impliedRequired(v protovalidate.Validator, md protoreflect.MessageDescriptor) (map[protoreflect.Name]bool, error) {
+func zeroBreaksRules(v protovalidate.Validator, md protoreflect.MessageDescriptor) (map[protoreflect.Name]bool, error) {
 	err := v.Validate(dynamicpb.NewMessage(md))
 	var ve *protovalidate.ValidationError
 	if err == nil || !errors.As(err, &ve) {

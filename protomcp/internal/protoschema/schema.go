@@ -91,7 +91,7 @@ func (o *Options) Output(md protoreflect.MessageDescriptor) (json.RawMessage, er
 
 func build(md protoreflect.MessageDescriptor, m mode, opts *Options) (json.RawMessage, error) {
 	b := newBuilder(m, opts)
-	root, err := b.message(md, "")
+	root, err := b.message(md)
 	if err != nil {
 		return nil, fmt.Errorf("protoschema: %s: %w", md.FullName(), err)
 	}
