@@ -6,6 +6,8 @@ import (
 
 	"buf.build/go/protovalidate"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/dynamicpb"
 )
 
 // builder builds one schema. It is not safe for concurrent use.
@@ -15,7 +17,8 @@ type builder struct {
 	maxDepth  int
 	maxNodes  int
 	describe  func(protoreflect.Descriptor) string
-	validator protovalidate.Validator // nil until needed, unless given
+	validator protovalidate.Validator             // nil until needed, unless given
+	types     protoregistry.ExtensionTypeResolver // the extensions the root's file sees, or nil
 
 	nodes int                           // subschemas built so far
 	stack map[protoreflect.FullName]int // messages being expanded, with their count on the path
@@ -132,7 +135,11 @@ func (b *builder) impliedRequired(md protoreflect.MessageDescriptor) (map[protor
 		return nil, nil
 	}
 	if b.validator == nil {
-		v, err := protovalidate.New()
+		var opts []protovalidate.ValidatorOption
+		if b.types != nil {
+			opts = append(opts, protovalidate.WithExtensionTypeResolver(b.types))
+		}
+		v, err := protovalidate.New(opts...)
 		if err != nil {
 			return nil, fmt.Errorf("making a protovalidate validator: %w", err)
 		}
@@ -162,7 +169,7 @@ func (b *builder) cut(md protoreflect.MessageDescriptor) string {
 // field returns the schema of fd's value and whether the field is
 // required by its field behavior or its rules.
 func (b *builder) field(fd protoreflect.FieldDescriptor, fb fieldBehavior) (*node, bool, error) {
-	rules, err := readFieldRules(fd)
+	rules, err := readFieldRules(fd, b.types)
 	if err != nil {
 		return nil, false, err
 	}
@@ -347,4 +354,26 @@ func listNames(names []string) string {
 		return q[0]
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// extensionTypes returns the extensions declared in f and the files it
+// imports, transitively: those its options can use, such as predefined
+// buf.validate rules.
+func extensionTypes(f protoreflect.FileDescriptor) *dynamicpb.Types {
+	files := &protoregistry.Files{}
+	var add func(f protoreflect.FileDescriptor)
+	add = func(f protoreflect.FileDescriptor) {
+		if _, err := files.FindFileByPath(f.Path()); err == nil {
+			return
+		}
+		if files.RegisterFile(f) != nil {
+			return // a name clash: leave the file's extensions out
+		}
+		imports := f.Imports()
+		for i := range imports.Len() {
+			add(imports.Get(i).FileDescriptor)
+		}
+	}
+	add(f)
+	return dynamicpb.NewTypes(files)
 }

@@ -7,23 +7,26 @@ import (
 
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	"buf.build/go/protovalidate"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
 )
 
 // fieldRules are the buf.validate rules of one field; a nil *fieldRules or
 // a nil r has none.
 type fieldRules struct {
-	fd protoreflect.FieldDescriptor
-	r  *validate.FieldRules
+	fd    protoreflect.FieldDescriptor
+	r     *validate.FieldRules
+	types protoregistry.ExtensionTypeResolver // names predefined rules; may be nil
 }
 
-func readFieldRules(fd protoreflect.FieldDescriptor) (*fieldRules, error) {
+func readFieldRules(fd protoreflect.FieldDescriptor, types protoregistry.ExtensionTypeResolver) (*fieldRules, error) {
 	r, err := protovalidate.ResolveFieldRules(fd)
 	if err != nil {
 		return nil, fmt.Errorf("reading its buf.validate rules: %w", err)
 	}
-	return &fieldRules{fd: fd, r: r}, nil
+	return &fieldRules{fd: fd, r: r, types: types}, nil
 }
 
 // active reports whether the rules apply at all.
@@ -47,36 +50,36 @@ func (f *fieldRules) elem() *elemRules {
 	if !f.active() {
 		return nil
 	}
-	return &elemRules{r: f.r, ignoreZero: f.r.GetIgnore() == validate.Ignore_IGNORE_IF_ZERO_VALUE}
+	return &elemRules{r: f.r, types: f.types, ignoreZero: f.r.GetIgnore() == validate.Ignore_IGNORE_IF_ZERO_VALUE}
 }
 
 // nested returns the rules of an element, key or value.
-func nested(r *validate.FieldRules) *elemRules {
+func (f *fieldRules) nested(r *validate.FieldRules) *elemRules {
 	if r == nil || r.GetIgnore() == validate.Ignore_IGNORE_ALWAYS {
 		return nil
 	}
-	return &elemRules{r: r, nested: true, ignoreZero: r.GetIgnore() == validate.Ignore_IGNORE_IF_ZERO_VALUE}
+	return &elemRules{r: r, types: f.types, nested: true, ignoreZero: r.GetIgnore() == validate.Ignore_IGNORE_IF_ZERO_VALUE}
 }
 
 func (f *fieldRules) items() *elemRules {
 	if !f.active() {
 		return nil
 	}
-	return nested(f.r.GetRepeated().GetItems())
+	return f.nested(f.r.GetRepeated().GetItems())
 }
 
 func (f *fieldRules) mapKeys() *elemRules {
 	if !f.active() {
 		return nil
 	}
-	return nested(f.r.GetMap().GetKeys())
+	return f.nested(f.r.GetMap().GetKeys())
 }
 
 func (f *fieldRules) mapValues() *elemRules {
 	if !f.active() {
 		return nil
 	}
-	return nested(f.r.GetMap().GetValues())
+	return f.nested(f.r.GetMap().GetValues())
 }
 
 // excludeZero makes an input refuse the zero value of a field without
@@ -169,6 +172,45 @@ func target(n *node, m mode) *node {
 	return n
 }
 
+// predefinedNotes returns a sentence for each predefined rule set in r's
+// typed rules: an extension of the rules message, whose CEL protovalidate
+// runs, with no keyword. protovalidate's resolver leaves such extensions
+// as unknown fields; types names them.
+func predefinedNotes(r *validate.FieldRules, types protoregistry.ExtensionTypeResolver) []string {
+	rm := r.ProtoReflect()
+	which := rm.WhichOneof(rm.Descriptor().Oneofs().ByName("type"))
+	if which == nil {
+		return nil
+	}
+	typed := rm.Get(which).Message()
+	var notes []string
+	typed.Range(func(fd protoreflect.FieldDescriptor, _ protoreflect.Value) bool {
+		if fd.IsExtension() {
+			notes = append(notes, fmt.Sprintf("Checked when called: the rule %s.", fd.FullName()))
+		}
+		return true
+	})
+	for b := typed.GetUnknown(); len(b) > 0; {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			break
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b[n:])
+		if m < 0 {
+			break
+		}
+		b = b[n+m:]
+		name := fmt.Sprintf("number %d of %s", num, typed.Descriptor().FullName())
+		if types != nil {
+			if xt, err := types.FindExtensionByNumber(typed.Descriptor().FullName(), num); err == nil {
+				name = string(xt.TypeDescriptor().FullName())
+			}
+		}
+		notes = append(notes, fmt.Sprintf("Checked when called: the rule %s.", name))
+	}
+	return notes
+}
+
 // ruleKind names the type of rules r holds, for errors.
 func ruleKind(r *validate.FieldRules) string {
 	if t := r.ProtoReflect().WhichOneof(r.ProtoReflect().Descriptor().Oneofs().ByName("type")); t != nil {
@@ -182,6 +224,7 @@ func ruleKind(r *validate.FieldRules) string {
 // on the value itself). A nil *elemRules has none.
 type elemRules struct {
 	r          *validate.FieldRules
+	types      protoregistry.ExtensionTypeResolver
 	nested     bool
 	ignoreZero bool // IGNORE_IF_ZERO_VALUE: the zero value passes
 }
@@ -206,12 +249,12 @@ func (e *elemRules) applyMessage(n *node, md protoreflect.MessageDescriptor, m m
 		return inner.applyValue(n, w, m)
 	}
 	n.Examples = examples(e.r, nil)
+	n.notes = append(n.notes, predefinedNotes(e.r, e.types)...)
 	t := target(n, m)
 	switch md.FullName() {
 	case "google.protobuf.Any":
 		if ar := e.r.GetAny(); ar != nil {
-			anyRules(t, ar)
-			n.notes = append(n.notes, t.notes...)
+			anyRules(n, t, ar)
 			return nil
 		}
 	case "google.protobuf.Duration":
@@ -252,6 +295,7 @@ func (e *elemRules) applyScalar(n *node, fd protoreflect.FieldDescriptor, m mode
 // to n. With IGNORE_IF_ZERO_VALUE, the keywords go in an anyOf beside the
 // zero value.
 func (e *elemRules) applyValue(n *node, fd protoreflect.FieldDescriptor, m mode) error {
+	n.notes = append(n.notes, predefinedNotes(e.r, e.types)...)
 	c := &node{}
 	if err := typedRules(c, e.r, fd, m); err != nil {
 		return err

@@ -442,13 +442,21 @@ func zeroJSON(fd protoreflect.FieldDescriptor) json.RawMessage {
 	return json.RawMessage(`0`)
 }
 
-// anyRules applies buf.validate Any rules to the "@type" property.
-func anyRules(c *node, ar *validate.AnyRules) {
+// anyRules applies buf.validate Any rules: in as an enum of "@type" (in
+// the keyword target t, whose properties are those of n), both as
+// sentences on n.
+func anyRules(n, t *node, ar *validate.AnyRules) {
 	if in := ar.GetIn(); len(in) > 0 {
-		c.note("Its @type is one of " + strings.Join(in, ", ") + ".")
+		n.note("Its @type is one of " + strings.Join(in, ", ") + ".")
+		if t == n && len(n.Properties) > 0 && n.Properties[0].name == "@type" {
+			n.Properties[0].schema.Enum = anySlice(in)
+		}
 	}
 	if notIn := ar.GetNotIn(); len(notIn) > 0 {
-		c.note("Its @type is none of " + strings.Join(notIn, ", ") + ".")
+		n.note("Its @type is none of " + strings.Join(notIn, ", ") + ".")
+		if t == n && len(n.Properties) > 0 && n.Properties[0].name == "@type" {
+			n.Properties[0].schema.addNot(&node{Enum: anySlice(notIn)})
+		}
 	}
 }
 

@@ -91,6 +91,9 @@ func (o *Options) Output(md protoreflect.MessageDescriptor) (json.RawMessage, er
 
 func build(md protoreflect.MessageDescriptor, m mode, opts *Options) (json.RawMessage, error) {
 	b := newBuilder(m, opts)
+	if f := md.ParentFile(); f != nil {
+		b.types = extensionTypes(f)
+	}
 	root, err := b.message(md)
 	if err != nil {
 		return nil, fmt.Errorf("protoschema: %s: %w", md.FullName(), err)
