@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/dynamicpb"
 )
 
 // maxDepth bounds how deeply the arguments may nest, as protojson's own
@@ -79,9 +80,7 @@ func (d *decoder) decode(args json.RawMessage, m proto.Message) schema.Errors {
 	if err := d.opts.Unmarshal(args, m); err != nil {
 		// What the walk above does not check (the forms of the well-known
 		// types): protojson's own sentence.
-		msg := strings.TrimPrefix(err.Error(), "proto:")
-		msg = strings.TrimSpace(strings.ReplaceAll(msg, "\u00a0", " "))
-		return schema.Errors{{Message: msg}}
+		return schema.Errors{{Message: protojsonMessage(err)}}
 	}
 	return nil
 }
@@ -96,7 +95,8 @@ func (d *decoder) message(errs *schema.Errors, p path, md protoreflect.MessageDe
 		return
 	}
 	if wellKnown(md) {
-		return // protojson checks the special forms
+		d.wellKnown(errs, p, md, v)
+		return
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
@@ -318,6 +318,31 @@ func intHi(fd protoreflect.FieldDescriptor) float64 {
 		return math.MaxUint64
 	}
 	return math.MaxInt64
+}
+
+// wellKnown checks a value of a well-known type, which has a JSON form of
+// its own (a Timestamp is a string, a Struct any object), with protojson,
+// and reports its sentence at the value's path.
+func (d *decoder) wellKnown(errs *schema.Errors, p path, md protoreflect.MessageDescriptor, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		d.fail(errs, p, "is not a JSON value")
+		return
+	}
+	if err := d.opts.Unmarshal(data, dynamicpb.NewMessage(md)); err != nil {
+		d.fail(errs, p, protojsonMessage(err))
+	}
+}
+
+// protojsonMessage strips protojson's prefix and position from its error.
+func protojsonMessage(err error) string {
+	msg := strings.TrimSpace(strings.ReplaceAll(strings.TrimPrefix(err.Error(), "proto:"), "\u00a0", " "))
+	if strings.HasPrefix(msg, "(line ") {
+		if _, rest, ok := strings.Cut(msg, "): "); ok {
+			msg = rest
+		}
+	}
+	return msg
 }
 
 // wellKnown reports whether md is a google.protobuf type with a JSON form
