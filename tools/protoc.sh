@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# protoc.sh generates the committed protobuf code, or checks that it is
+# current. It installs the pinned toolchain on first use:
+#   protoc          Debian package protobuf-compiler (apt-get, when root)
+#   protoc-gen-go          google.golang.org/protobuf  v1.36.12  (go install)
+#   protoc-gen-connect-go  connectrpc.com/connect      v1.21.1   (go install)
+#   protoc-gen-ferry       built from protomcp/cmd/protoc-gen-ferry
+# into .tmp/bin. buf/validate, google/api/field_behavior and descriptor.proto
+# come from the Go modules that register them (protomcp/internal/cmd/
+# protodeps) as a descriptor set, so no include directory, vendored .proto
+# text or Buf Schema Registry is needed.
+#
+#   tools/protoc.sh            regenerate in place
+#   tools/protoc.sh check      regenerate into a temporary directory, with
+#                              the golden files of protoc-gen-ferry's tests,
+#                              and fail if anything committed differs
+set -euo pipefail
+
+PROTOC_GEN_GO_VERSION=v1.36.12
+PROTOC_GEN_CONNECT_GO_VERSION=v1.21.1
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BIN=$ROOT/.tmp/bin
+mkdir -p "$BIN"
+
+install_tools() {
+  if ! command -v protoc >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      echo "protoc.sh: installing protobuf-compiler with apt-get" >&2
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -q protobuf-compiler >&2
+    else
+      echo "protoc.sh: protoc not found; install the protobuf-compiler package" >&2
+      return 1
+    fi
+  fi
+  if [ "$("$BIN/protoc-gen-go" --version 2>/dev/null)" != "protoc-gen-go $PROTOC_GEN_GO_VERSION" ]; then
+    echo "protoc.sh: installing protoc-gen-go@$PROTOC_GEN_GO_VERSION into $BIN" >&2
+    GOBIN=$BIN go install "google.golang.org/protobuf/cmd/protoc-gen-go@$PROTOC_GEN_GO_VERSION"
+  fi
+  if [ "$("$BIN/protoc-gen-connect-go" --version 2>/dev/null)" != "${PROTOC_GEN_CONNECT_GO_VERSION#v}" ]; then
+    echo "protoc.sh: installing protoc-gen-connect-go@$PROTOC_GEN_CONNECT_GO_VERSION into $BIN" >&2
+    GOBIN=$BIN go install "connectrpc.com/connect/cmd/protoc-gen-connect-go@$PROTOC_GEN_CONNECT_GO_VERSION"
+  fi
+  (cd "$ROOT/protomcp" && go build -o "$BIN/protoc-gen-ferry" ./cmd/protoc-gen-ferry)
+  (cd "$ROOT/protomcp" && go run ./internal/cmd/protodeps "$ROOT/.tmp/protodeps.binpb")
+}
+
+# run_protoc OUT MODULE INCLUDE FILE PLUGIN... runs protoc on FILE (relative
+# to INCLUDE) writing each PLUGIN's output under OUT by Go import path
+# within MODULE.
+run_protoc() {
+  local out=$1 module=$2 include=$3 file=$4 args=() p
+  shift 4
+  mkdir -p "$out"
+  for p in "$@"; do
+    args+=("--plugin=protoc-gen-$p=$BIN/protoc-gen-$p" "--${p}_out=$out" "--${p}_opt=module=$module")
+  done
+  protoc --descriptor_set_in="$ROOT/.tmp/protodeps.binpb" -I "$include" -I "$ROOT/protomcp/proto" "${args[@]}" "$file"
+}
+
+# generate DEST writes every generated file under DEST, laid out as in the
+# repository.
+generate() {
+  local dest=$1
+  run_protoc "$dest/protomcp" github.com/ferry-mcp/ferry/protomcp "$ROOT/protomcp/proto" \
+    ferry/v1/options.proto go
+  run_protoc "$dest/examples/weather" github.com/ferry-mcp/ferry/examples/weather "$ROOT/examples/weather/proto" \
+    weather/v1/weather.proto go connect-go ferry
+}
+
+install_tools
+case "${1:-}" in
+"")
+  generate "$ROOT"
+  ;;
+check)
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  generate "$tmp"
+  (cd "$ROOT/protomcp" && go test -count=1 -run '^TestGolden$' ./cmd/protoc-gen-ferry -args -update -golden-dir "$tmp/golden" >/dev/null)
+  rc=0
+  diff -ru "$ROOT/protomcp/ferrypb" "$tmp/protomcp/ferrypb" || rc=1
+  diff -ru "$ROOT/examples/weather/gen" "$tmp/examples/weather/gen" || rc=1
+  diff -ru "$ROOT/protomcp/cmd/protoc-gen-ferry/testdata/golden" "$tmp/golden" || rc=1
+  if [ "$rc" != 0 ]; then
+    echo "protoc.sh: generated code is stale; run tools/protoc.sh and commit the result" >&2
+  fi
+  exit "$rc"
+  ;;
+*)
+  echo "usage: tools/protoc.sh [check]" >&2
+  exit 2
+  ;;
+esac
