@@ -126,20 +126,31 @@ type binaryCodec struct{}
 
 func (binaryCodec) Name() string { return "proto" }
 
+// Marshal marshals a *message, or a proto.Message of Connect's own (the
+// gRPC status, which the protocol marshals with the "proto" codec).
 func (binaryCodec) Marshal(v any) ([]byte, error) {
-	m, ok := v.(*message)
-	if !ok || m.m == nil {
-		return nil, fmt.Errorf("protomcp: cannot marshal %T", v)
+	switch m := v.(type) {
+	case *message:
+		if m.m != nil {
+			return proto.Marshal(m.m)
+		}
+	case proto.Message:
+		return proto.Marshal(m)
 	}
-	return proto.Marshal(m.m)
+	return nil, fmt.Errorf("protomcp: cannot marshal %T", v)
 }
 
+// Unmarshal unmarshals into a *message or a proto.Message of Connect's own.
 func (binaryCodec) Unmarshal(data []byte, v any) error {
-	m, ok := v.(*message)
-	if !ok || m.m == nil {
-		return fmt.Errorf("protomcp: cannot unmarshal into %T", v)
+	switch m := v.(type) {
+	case *message:
+		if m.m != nil {
+			return proto.Unmarshal(data, m.m)
+		}
+	case proto.Message:
+		return proto.Unmarshal(data, m)
 	}
-	return proto.Unmarshal(data, m.m)
+	return fmt.Errorf("protomcp: cannot unmarshal into %T", v)
 }
 
 // inProcess is an HTTP client that serves each request with a handler in

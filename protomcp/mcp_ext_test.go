@@ -39,7 +39,7 @@ func testShop(t testing.TB) shop {
 	shopOnce.Do(func() {
 		shopVal.files, shopVal.sd, shopErr = testservice.Files(context.Background())
 		if shopErr == nil {
-			shopVal.spec, shopErr = testservice.Spec(shopVal.sd)
+			shopVal.spec, shopErr = protomcp.Describe(shopVal.sd, nil)
 		}
 	})
 	if shopErr != nil {

@@ -28,4 +28,7 @@ type Options struct {
 	// token over stdio. A forwarded header of the MCP request replaces
 	// one of the same name. If nil, none are set.
 	Header http.Header
+	// Describe configures how [AddDescribed] computes the spec (a tool
+	// name prefix). [AddService] does not read it.
+	Describe DescribeOptions
 }

@@ -23,6 +23,8 @@ import (
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate" // registers buf/validate/validate.proto
+	_ "github.com/ferry-mcp/ferry/protomcp/ferrypb/v1"                          // registers ferry/v1/options.proto
+	_ "google.golang.org/genproto/googleapis/api/annotations"                   // registers google/api/field_behavior.proto
 )
 
 //go:embed shop.proto
