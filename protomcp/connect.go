@@ -38,7 +38,10 @@ func Handler(h http.Handler, opts ...connect.ClientOption) Dispatcher {
 	if h == nil {
 		panic("protomcp: Handler needs a handler") //nolint:forbidigo // a programmer error at construction, documented
 	}
-	return newConnectDispatcher(&inProcess{h: h, limit: DefaultMaxResponseBytes}, inProcessBaseURL, opts)
+	// Compressing a response that never leaves the process only costs:
+	// the client does not ask for gzip.
+	all := append([]connect.ClientOption{connect.WithAcceptCompression("gzip", nil, nil)}, opts...)
+	return newConnectDispatcher(&inProcess{h: h, limit: DefaultMaxResponseBytes}, inProcessBaseURL, all)
 }
 
 // Client returns a [Dispatcher] that forwards each call to the Connect,
@@ -132,7 +135,7 @@ func (binaryCodec) Marshal(v any) ([]byte, error) {
 	switch m := v.(type) {
 	case *message:
 		if m.m != nil {
-			return proto.Marshal(m.m)
+			return marshalBinary.Marshal(m.m)
 		}
 	case proto.Message:
 		return proto.Marshal(m)
@@ -145,7 +148,7 @@ func (binaryCodec) Unmarshal(data []byte, v any) error {
 	switch m := v.(type) {
 	case *message:
 		if m.m != nil {
-			return proto.Unmarshal(data, m.m)
+			return unmarshalBinary.Unmarshal(data, m.m)
 		}
 	case proto.Message:
 		return proto.Unmarshal(data, m)
@@ -210,3 +213,10 @@ func (w *recorder) Write(p []byte) (int, error) {
 
 // Flush lets handlers that flush write to the recorder.
 func (w *recorder) Flush() {}
+
+// The binary codec's options: proto3 has no required fields to check, and
+// checking a dynamic message for them allocates.
+var (
+	marshalBinary   = proto.MarshalOptions{AllowPartial: true}
+	unmarshalBinary = proto.UnmarshalOptions{AllowPartial: true}
+)
