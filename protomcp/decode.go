@@ -3,6 +3,7 @@ package protomcp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"maps"
 	"math"
 	"slices"
@@ -250,8 +251,10 @@ func floatValue(v any) string {
 }
 
 // intValue checks an integer in [lo, hi], given as a number or, as
-// protojson allows (and as 64-bit integers are written), as a string.
-func intValue(v any, lo, hi float64, wide bool) string {
+// protojson allows (and as 64-bit integers are written), as a string. A
+// literal of digits is compared exactly; one with a fraction or an exponent
+// ("1e3", which protojson reads as 1000) by its value.
+func intValue(v any, lo int64, hi uint64, wide bool) string {
 	var lit string
 	switch x := v.(type) {
 	case json.Number:
@@ -265,15 +268,40 @@ func intValue(v any, lo, hi float64, wide bool) string {
 		}
 		return "must be " + want + ", got " + show(v)
 	}
-	f, err := strconv.ParseFloat(lit, 64)
-	if err != nil || f != math.Trunc(f) || strings.ContainsAny(lit, " \t") {
-		return "must be an integer, got " + show(v)
+	notInt := "must be an integer, got " + show(v)
+	outside := "must be between " + strconv.FormatInt(lo, 10) + " and " + strconv.FormatUint(hi, 10) + ", got " + show(v)
+	if strings.ContainsAny(lit, ".eE") {
+		f, err := strconv.ParseFloat(lit, 64)
+		switch {
+		case err != nil || f != math.Trunc(f) || math.IsInf(f, 0):
+			return notInt
+		case f < float64(lo) || f > float64(hi):
+			return outside
+		}
+		return ""
 	}
-	if f < lo || f > hi {
-		return "must be between " + strconv.FormatFloat(lo, 'f', -1, 64) + " and " + strconv.FormatFloat(hi, 'f', -1, 64) + ", got " + show(v)
+	if neg, ok := strings.CutPrefix(lit, "-"); ok {
+		n, err := strconv.ParseUint(neg, 10, 64)
+		switch {
+		case errors.Is(err, strconv.ErrRange):
+			return outside
+		case err != nil:
+			return notInt
+		case n == 0:
+			return ""
+		case lo >= 0 || n-1 > uint64(-(lo + 1)):
+			return outside
+		}
+		return ""
 	}
-	if wide && lo >= 0 && strings.HasPrefix(lit, "-") {
-		return "must be at least 0, got " + show(v)
+	n, err := strconv.ParseUint(lit, 10, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return outside
+	case err != nil:
+		return notInt
+	case n > hi:
+		return outside
 	}
 	return ""
 }
@@ -287,37 +315,24 @@ func mapKey(fd protoreflect.FieldDescriptor, k string) string {
 			return "is not allowed: the keys of this map are true or false"
 		}
 	case protoreflect.StringKind:
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
-		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		if _, err := strconv.ParseInt(k, 10, 64); err != nil || intValue(k, intLo(fd), intHi(fd), true) != "" {
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		if strings.ContainsAny(k, ".eE") || intValue(k, math.MinInt32, math.MaxInt32, false) != "" {
+			return "is not allowed: the keys of this map are integers from -2147483648 to 2147483647"
+		}
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		if strings.ContainsAny(k, ".eE") || intValue(k, math.MinInt64, math.MaxInt64, true) != "" {
 			return "is not allowed: the keys of this map are integers"
 		}
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		if strings.ContainsAny(k, ".eE") || intValue(k, 0, math.MaxUint32, false) != "" {
+			return "is not allowed: the keys of this map are integers from 0 to 4294967295"
+		}
 	default:
-		if _, err := strconv.ParseUint(k, 10, 64); err != nil || intValue(k, 0, intHi(fd), true) != "" {
+		if strings.ContainsAny(k, ".eE") || intValue(k, 0, math.MaxUint64, true) != "" {
 			return "is not allowed: the keys of this map are integers of at least 0"
 		}
 	}
 	return ""
-}
-
-func intLo(fd protoreflect.FieldDescriptor) float64 {
-	switch fd.Kind() {
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		return math.MinInt32
-	}
-	return math.MinInt64
-}
-
-func intHi(fd protoreflect.FieldDescriptor) float64 {
-	switch fd.Kind() {
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		return math.MaxInt32
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		return math.MaxUint32
-	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return math.MaxUint64
-	}
-	return math.MaxInt64
 }
 
 // wellKnown checks a value of a well-known type, which has a JSON form of

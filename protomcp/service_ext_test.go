@@ -215,3 +215,33 @@ func TestBadRequestDetailsAreListed(t *testing.T) {
 }
 
 func errFrom(s string) error { return errors.New(s) }
+
+func TestRuleMessagesReadAsTheRootsSentences(t *testing.T) {
+	m := newShopServer(t, nil)
+	r := m.call(t, "place_order", `{"lines":[{"sku":"ABC","quantity":1}]}`)
+	if !r.IsError || !strings.Contains(r.Text, "- customerEmail: is required") {
+		t.Errorf("got %+v", r)
+	}
+	r = m.call(t, "get_item", `{"sku":"abc"}`)
+	if !r.IsError || !strings.Contains(r.Text, "- sku: does not match regex pattern `^[A-Z0-9-]+$`") {
+		t.Errorf("got %+v", r)
+	}
+}
+
+func TestIntegersAreCheckedExactly(t *testing.T) {
+	m := newShopServer(t, nil)
+	for args, want := range map[string]string{
+		`{"quantity":"9223372036854775808"}`: "must be between -2147483648 and 2147483647",
+		`{"quantity":-1.5}`:                  "must be an integer, got -1.5",
+		`{"quantity":"1e1"}`:                 "",
+		`{"quantity":true}`:                  "must be an integer, got true",
+	} {
+		r := m.call(t, "place_order", `{"customerEmail":"a@example.com","lines":[`+args+`]}`)
+		switch {
+		case want == "" && strings.Contains(r.Text, "lines[0].quantity"):
+			t.Errorf("%s: got %q", args, r.Text)
+		case want != "" && !strings.Contains(r.Text, "lines[0].quantity: "+want):
+			t.Errorf("%s: got %q, want %q", args, r.Text, want)
+		}
+	}
+}

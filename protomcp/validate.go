@@ -32,15 +32,16 @@ func violations(v protovalidate.Validator, m proto.Message) (schema.Errors, erro
 	return errs, nil
 }
 
-// violationMessage writes a violation as the root's sentences read: "must
-// be at least 3 characters" rather than "value length must be ...".
+// violationMessage writes a violation as the root's sentences read, after
+// the path: "must be at least 3 characters" rather than "value length must
+// be at least 3 characters", "is required" rather than "value is required".
 func violationMessage(v *validate.Violation) string {
 	msg := v.GetMessage()
 	if msg == "" {
 		return "breaks the rule " + strconv.Quote(v.GetRuleId())
 	}
 	for _, p := range []string{"value length ", "value ", "values "} {
-		if rest, ok := strings.CutPrefix(msg, p); ok && strings.HasPrefix(rest, "must") {
+		if rest, ok := strings.CutPrefix(msg, p); ok && rest != "" {
 			return rest
 		}
 	}
