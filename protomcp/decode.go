@@ -289,7 +289,7 @@ func intValue(v any, lo int64, hi uint64, wide bool) string {
 			return notInt
 		case n == 0:
 			return ""
-		case lo >= 0 || n-1 > uint64(-(lo + 1)):
+		case lo >= 0 || n-1 > uint64(-(lo+1)):
 			return outside
 		}
 		return ""
