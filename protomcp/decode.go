@@ -86,6 +86,17 @@ func (d *decoder) decode(args json.RawMessage, m proto.Message) schema.Errors {
 	return nil
 }
 
+// lenient fills m from args as protojson does when told to discard unknown
+// fields, and reports whether it could: after decode refused only unknown
+// fields, the rest of the request can still be checked against its rules,
+// so that the model reads every problem at once.
+func (d *decoder) lenient(args json.RawMessage, m proto.Message) bool {
+	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	return protojson.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(args, m) == nil
+}
+
 func (d *decoder) fail(errs *schema.Errors, p path, msg string) {
 	*errs = append(*errs, &schema.Error{Path: p.String(), Message: msg})
 }

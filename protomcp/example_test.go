@@ -66,7 +66,7 @@ func ExampleAddService() {
 	}
 	// Output:
 	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"sku\":\"BOOK-1\",\"name\":\"Item BOOK-1\",\"priceCents\":\"1250\",\"tags\":[\"new\"],\"kind\":\"KIND_BOOK\"}"}],"structuredContent":{"sku":"BOOK-1","name":"Item BOOK-1","priceCents":"1250","tags":["new"],"kind":"KIND_BOOK"}}}
-	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"invalid arguments:\n- color: is not allowed: unknown property \"color\"; known properties: sku"}],"isError":true}}
+	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"invalid arguments:\n- color: is not allowed: unknown property \"color\"; known properties: sku\n- sku: must be at least 3 characters\n- sku: does not match regex pattern `^[A-Z0-9-]+$`"}],"isError":true}}
 	// {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"not-found: no item has the SKU MISSING"}],"isError":true}}
 }
 

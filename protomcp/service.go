@@ -10,6 +10,7 @@ import (
 
 	"buf.build/go/protovalidate"
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/schema"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -165,7 +166,7 @@ var marshal = protojson.MarshalOptions{UseProtoNames: false, EmitUnpopulated: fa
 func (t *tool) call(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 	in := t.in.New().Interface()
 	if errs := t.dec.decode(req.Arguments, in); len(errs) > 0 {
-		return ferry.InvalidArgumentsResult(errs), nil
+		return ferry.InvalidArgumentsResult(t.alsoBroken(req.Arguments, errs)), nil
 	}
 	errs, err := violations(t.validator, in)
 	if err != nil {
@@ -192,6 +193,31 @@ func (t *tool) call(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Too
 	}
 	text := buf.Bytes()
 	return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(string(text))}, StructuredContent: json.RawMessage(text)}, nil
+}
+
+// alsoBroken adds to the decoding errors errs the rules the rest of the
+// arguments break, when the request can be read without its unknown
+// fields, so that a call is refused once with every problem. A rule broken
+// at a path already reported is left out.
+func (t *tool) alsoBroken(args json.RawMessage, errs schema.Errors) schema.Errors {
+	rest := t.in.New().Interface()
+	if !t.dec.lenient(args, rest) {
+		return errs
+	}
+	more, err := violations(t.validator, rest)
+	if err != nil {
+		return errs
+	}
+	seen := make(map[string]bool, len(errs))
+	for _, e := range errs {
+		seen[e.Path] = true
+	}
+	for _, e := range more {
+		if !seen[e.Path] {
+			errs = append(errs, e)
+		}
+	}
+	return errs
 }
 
 // headers builds the headers that travel with each call.

@@ -245,3 +245,12 @@ func TestIntegersAreCheckedExactly(t *testing.T) {
 		}
 	}
 }
+
+func TestAnUnknownFieldAndABrokenRuleAreReportedTogether(t *testing.T) {
+	m := newShopServer(t, nil)
+	r := m.call(t, "get_item", `{"sku":"x","colour":"red"}`)
+	want := "invalid arguments:\n- colour: is not allowed: unknown property \"colour\"; known properties: sku\n- sku: must be at least 3 characters"
+	if !r.IsError || !strings.HasPrefix(r.Text, want) {
+		t.Errorf("got %q, want it to start with %q", r.Text, want)
+	}
+}
