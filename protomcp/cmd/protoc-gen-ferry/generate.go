@@ -227,13 +227,13 @@ func str(g *protogen.GeneratedFile, field, value string) {
 	}
 }
 
-// literal returns s as a Go raw string literal when it can be one, else
-// as an interpreted one.
+// literal returns s as a Go raw string literal, with any backquote
+// written as + "`" +, when it can be one; else as an interpreted literal.
 func literal(s string) string {
-	if strings.ContainsAny(s, "`\r") || !strconv.CanBackquote(strings.ReplaceAll(s, "\n", "")) {
+	if strings.Contains(s, "\r") || !strconv.CanBackquote(strings.ReplaceAll(strings.ReplaceAll(s, "\n", ""), "`", "")) {
 		return strconv.Quote(s)
 	}
-	return "`" + s + "`"
+	return "`" + strings.ReplaceAll(s, "`", "` + \"`\" + `") + "`"
 }
 
 func lowerFirst(s string) string {

@@ -1,0 +1,264 @@
+package protoschema
+
+import (
+	"fmt"
+	"strings"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// builder builds one schema. It is not safe for concurrent use.
+type builder struct {
+	mode      mode
+	recursion int
+	maxDepth  int
+	maxNodes  int
+	describe  func(protoreflect.Descriptor) string
+
+	nodes int                           // subschemas built so far
+	stack map[protoreflect.FullName]int // messages being expanded, with their count on the path
+	depth int                           // len of the path
+}
+
+func newBuilder(m mode, opts *Options) *builder {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	b := &builder{mode: m, recursion: o.Recursion, maxDepth: o.MaxDepth, maxNodes: o.MaxNodes,
+		describe: o.Description, stack: map[protoreflect.FullName]int{}}
+	switch {
+	case b.recursion == 0:
+		b.recursion = DefaultRecursion
+	case b.recursion < 0:
+		b.recursion = 0
+	}
+	if b.maxDepth <= 0 {
+		b.maxDepth = DefaultMaxDepth
+	}
+	if b.maxNodes <= 0 {
+		b.maxNodes = DefaultMaxNodes
+	}
+	if b.describe == nil {
+		b.describe = comment
+	}
+	return b
+}
+
+// message returns the schema of a message-typed value; desc is the
+// description of the field holding it ("" at the root).
+func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node, error) {
+	if n := wellKnown(md, b.mode); n != nil {
+		b.nodes++
+		return n, nil
+	}
+	if cut := b.cut(md); cut != "" {
+		return &node{Type: types{"object"}, Description: joinDescription(desc, cut, nil)}, nil
+	}
+	b.stack[md.FullName()]++
+	b.depth++
+	defer func() {
+		b.stack[md.FullName()]--
+		b.depth--
+	}()
+	b.nodes++
+	n := &node{Type: types{"object"}, AdditionalProperties: false}
+	msgRules, err := readMessageRules(md)
+	if err != nil {
+		return nil, err
+	}
+	implied, err := impliedRequired(md, b.mode)
+	if err != nil {
+		return nil, err
+	}
+	fields := md.Fields()
+	present := map[protoreflect.Name]bool{}
+	for i := range fields.Len() {
+		fd := fields.Get(i)
+		fb := readFieldBehavior(fd)
+		if b.mode == input && fb.outputOnly || b.mode == output && fb.inputOnly {
+			continue
+		}
+		present[fd.Name()] = true
+		fs, required, err := b.field(fd, fb)
+		if err != nil {
+			return nil, fmt.Errorf("field %s: %w", fd.Name(), err)
+		}
+		n.Properties = append(n.Properties, property{name: fd.JSONName(), schema: fs})
+		if b.mode == input && (required || implied[fd.Name()]) {
+			n.Required = append(n.Required, fd.JSONName())
+		}
+	}
+	if n.Properties == nil {
+		n.Properties = properties{}
+	}
+	b.oneofs(n, md, msgRules, present)
+	n.notes = append(n.notes, msgRules.notes()...)
+	n.Description = joinDescription(desc, b.describe(md), n.notes)
+	n.notes = nil
+	return n, nil
+}
+
+// cut returns why md is not expanded here, or "".
+func (b *builder) cut(md protoreflect.MessageDescriptor) string {
+	switch {
+	case b.stack[md.FullName()] > b.recursion:
+		return fmt.Sprintf("A %s, which contains itself: its fields are not listed at this depth, and are checked when the tool is called.", md.FullName())
+	case b.depth >= b.maxDepth:
+		return fmt.Sprintf("A %s, nested too deep to list its fields here; they are checked when the tool is called.", md.FullName())
+	case b.nodes >= b.maxNodes:
+		return fmt.Sprintf("A %s, whose fields are not listed because the schema reached its size limit; they are checked when the tool is called.", md.FullName())
+	}
+	return ""
+}
+
+// field returns the schema of fd's value and whether the field is
+// required by its field behavior or its rules.
+func (b *builder) field(fd protoreflect.FieldDescriptor, fb fieldBehavior) (*node, bool, error) {
+	rules, err := readFieldRules(fd)
+	if err != nil {
+		return nil, false, err
+	}
+	desc := b.describe(fd)
+	var n *node
+	switch {
+	case fd.IsMap():
+		n, err = b.mapField(fd, rules)
+	case fd.IsList():
+		n, err = b.listField(fd, rules)
+	default:
+		n, err = b.value(fd, rules.elem())
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	n.notes = append(n.notes, rules.notes()...)
+	if fb.immutable && b.mode == input {
+		n.note("It cannot be changed once set.")
+	}
+	if fb.outputOnly && b.mode == output {
+		n.note("Set by the server.")
+	}
+	n.Description = joinDescription(desc, n.Description, n.notes)
+	return n, fb.required || rules.required(), nil
+}
+
+// value returns the schema of one value of fd's type (an element, for a
+// repeated field), with the element rules r applied.
+func (b *builder) value(fd protoreflect.FieldDescriptor, r *elemRules) (*node, error) {
+	if md := fd.Message(); md != nil {
+		n, err := b.message(md, "")
+		if err != nil {
+			return nil, err
+		}
+		return n, r.applyMessage(n, md, b.mode)
+	}
+	b.nodes++
+	n := scalar(fd, b.mode)
+	return n, r.applyScalar(n, fd, b.mode)
+}
+
+func (b *builder) listField(fd protoreflect.FieldDescriptor, rules *fieldRules) (*node, error) {
+	item, err := b.value(fd, rules.items())
+	if err != nil {
+		return nil, err
+	}
+	b.nodes++
+	n := &node{Type: types{"array"}, Items: item}
+	return n, rules.applyRepeated(n, b.mode)
+}
+
+func (b *builder) mapField(fd protoreflect.FieldDescriptor, rules *fieldRules) (*node, error) {
+	val, err := b.value(fd.MapValue(), rules.mapValues())
+	if err != nil {
+		return nil, err
+	}
+	b.nodes++
+	n := &node{Type: types{"object"}, AdditionalProperties: val}
+	n.PropertyNames = mapKey(fd.MapKey())
+	if err := rules.mapKeys().applyKey(n, fd.MapKey(), b.mode); err != nil {
+		return nil, err
+	}
+	return n, rules.applyMap(n, b.mode)
+}
+
+// oneofs adds "at most one of" for md's oneofs and its message-level
+// oneof rules ("exactly one" when required), in an input only, and says it
+// in the description. Everything goes in one not over an anyOf: the pairs
+// of members that may not be set together, and for a required group the
+// schema of "none set". Some clients refuse anyOf, allOf and oneOf at the
+// top of a tool's input schema; none refuses not.
+func (b *builder) oneofs(n *node, md protoreflect.MessageDescriptor, mr *messageRules, present map[protoreflect.Name]bool) {
+	var groups []oneofGroup
+	oneofs := md.Oneofs()
+	for i := range oneofs.Len() {
+		od := oneofs.Get(i)
+		if od.IsSynthetic() {
+			continue
+		}
+		g := oneofGroup{required: mr.oneofRequired(od)}
+		fields := od.Fields()
+		for j := range fields.Len() {
+			g.fields = append(g.fields, fields.Get(j))
+		}
+		groups = append(groups, g)
+	}
+	groups = append(groups, mr.oneofGroups(md)...)
+	var banned []*node
+	for _, g := range groups {
+		var names []string
+		for _, fd := range g.fields {
+			if present[fd.Name()] {
+				names = append(names, fd.JSONName())
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		required := g.required && b.mode == input
+		switch {
+		case required && len(names) == 1:
+			n.note(fmt.Sprintf("Set %s.", listNames(names)))
+		case required:
+			n.note(fmt.Sprintf("Set exactly one of %s.", listNames(names)))
+		case len(names) > 1:
+			n.note(fmt.Sprintf("Set at most one of %s.", listNames(names)))
+		}
+		if b.mode == output {
+			continue // the encoder writes one member at most: nothing to check
+		}
+		for i := range names {
+			for j := i + 1; j < len(names); j++ {
+				banned = append(banned, &node{Required: []string{names[i], names[j]}})
+			}
+		}
+		if required {
+			var any []*node
+			for _, name := range names {
+				any = append(any, &node{Required: []string{name}})
+			}
+			banned = append(banned, &node{Not: &node{AnyOf: any}})
+		}
+	}
+	if len(banned) > 0 {
+		n.Not = &node{AnyOf: banned}
+	}
+}
+
+// oneofGroup is a set of fields of which at most one may be set.
+type oneofGroup struct {
+	fields   []protoreflect.FieldDescriptor
+	required bool
+}
+
+// listNames writes names as "`a`, `b` or `c`".
+func listNames(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "`" + n + "`"
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}

@@ -1,0 +1,442 @@
+package protoschema
+
+import (
+	"errors"
+	"fmt"
+
+	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
+	"buf.build/go/protovalidate"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/dynamicpb"
+)
+
+// fieldRules are the buf.validate rules of one field; a nil *fieldRules or
+// a nil r has none.
+type fieldRules struct {
+	fd protoreflect.FieldDescriptor
+	r  *validate.FieldRules
+}
+
+func readFieldRules(fd protoreflect.FieldDescriptor) (*fieldRules, error) {
+	r, err := protovalidate.ResolveFieldRules(fd)
+	if err != nil {
+		return nil, fmt.Errorf("reading its buf.validate rules: %w", err)
+	}
+	return &fieldRules{fd: fd, r: r}, nil
+}
+
+// active reports whether the rules apply at all.
+func (f *fieldRules) active() bool {
+	return f != nil && f.r != nil && f.r.GetIgnore() != validate.Ignore_IGNORE_ALWAYS
+}
+
+// required reports whether the rules require the field.
+func (f *fieldRules) required() bool { return f.active() && f.r.GetRequired() }
+
+// notes returns the sentences for the field's CEL rules.
+func (f *fieldRules) notes() []string {
+	if !f.active() {
+		return nil
+	}
+	return celNotes(f.r.GetCel(), f.r.GetCelExpression())
+}
+
+// elem returns the rules of a singular field's value.
+func (f *fieldRules) elem() *elemRules {
+	if !f.active() {
+		return nil
+	}
+	return &elemRules{r: f.r, ignoreZero: f.r.GetIgnore() == validate.Ignore_IGNORE_IF_ZERO_VALUE}
+}
+
+// nested returns the rules of an element, key or value.
+func nested(r *validate.FieldRules) *elemRules {
+	if r == nil || r.GetIgnore() == validate.Ignore_IGNORE_ALWAYS {
+		return nil
+	}
+	return &elemRules{r: r, nested: true, ignoreZero: r.GetIgnore() == validate.Ignore_IGNORE_IF_ZERO_VALUE}
+}
+
+func (f *fieldRules) items() *elemRules {
+	if !f.active() {
+		return nil
+	}
+	return nested(f.r.GetRepeated().GetItems())
+}
+
+func (f *fieldRules) mapKeys() *elemRules {
+	if !f.active() {
+		return nil
+	}
+	return nested(f.r.GetMap().GetKeys())
+}
+
+func (f *fieldRules) mapValues() *elemRules {
+	if !f.active() {
+		return nil
+	}
+	return nested(f.r.GetMap().GetValues())
+}
+
+// applyRepeated applies min_items, max_items and unique to the array n.
+func (f *fieldRules) applyRepeated(n *node, m mode) error {
+	if !f.active() || f.r.GetType() == nil {
+		return nil
+	}
+	rr := f.r.GetRepeated()
+	if rr == nil {
+		return fmt.Errorf("%s rules on a repeated field", ruleKind(f.r))
+	}
+	t := target(n, m)
+	if rr.HasMinItems() {
+		t.MinItems = uptr(rr.GetMinItems())
+	}
+	if rr.HasMaxItems() {
+		t.MaxItems = uptr(rr.GetMaxItems())
+	}
+	t.UniqueItems = rr.GetUnique()
+	if f.r.GetIgnore() == validate.Ignore_IGNORE_IF_ZERO_VALUE && t.MinItems != nil {
+		t.AnyOf = []*node{{MaxItems: uptr(0)}, {MinItems: t.MinItems}}
+		t.MinItems = nil
+	}
+	return nil
+}
+
+// applyMap applies min_pairs and max_pairs to the object n.
+func (f *fieldRules) applyMap(n *node, m mode) error {
+	if !f.active() || f.r.GetType() == nil {
+		return nil
+	}
+	mr := f.r.GetMap()
+	if mr == nil {
+		return fmt.Errorf("%s rules on a map field", ruleKind(f.r))
+	}
+	t := target(n, m)
+	if mr.HasMinPairs() {
+		t.MinProperties = uptr(mr.GetMinPairs())
+	}
+	if mr.HasMaxPairs() {
+		t.MaxProperties = uptr(mr.GetMaxPairs())
+	}
+	if f.r.GetIgnore() == validate.Ignore_IGNORE_IF_ZERO_VALUE && t.MinProperties != nil {
+		t.AnyOf = []*node{{MaxProperties: uptr(0)}, {MinProperties: t.MinProperties}}
+		t.MinProperties = nil
+	}
+	return nil
+}
+
+// target returns the node rule keywords go in: n for an input, and for an
+// output a scratch node whose notes alone are kept (see [Output]).
+func target(n *node, m mode) *node {
+	if m == output {
+		return &node{}
+	}
+	return n
+}
+
+// ruleKind names the type of rules r holds, for errors.
+func ruleKind(r *validate.FieldRules) string {
+	if t := r.ProtoReflect().WhichOneof(r.ProtoReflect().Descriptor().Oneofs().ByName("type")); t != nil {
+		return string(t.Name())
+	}
+	return "no"
+}
+
+// elemRules are the rules of one value: a singular field's, or a repeated
+// field's element, a map's key or value (nested, whose CEL rules are said
+// on the value itself). A nil *elemRules has none.
+type elemRules struct {
+	r          *validate.FieldRules
+	nested     bool
+	ignoreZero bool // IGNORE_IF_ZERO_VALUE: the zero value passes
+}
+
+// applyMessage applies the rules of a message-typed value.
+func (e *elemRules) applyMessage(n *node, md protoreflect.MessageDescriptor, m mode) error {
+	if e == nil {
+		return nil
+	}
+	if e.nested {
+		n.notes = append(n.notes, celNotes(e.r.GetCel(), e.r.GetCelExpression())...)
+	}
+	if e.r.GetType() == nil {
+		return nil
+	}
+	if w := wrapped(md); w != nil {
+		return e.applyValue(n, w, m)
+	}
+	t := target(n, m)
+	switch md.FullName() {
+	case "google.protobuf.Any":
+		if ar := e.r.GetAny(); ar != nil {
+			anyRules(t, ar)
+			n.notes = append(n.notes, t.notes...)
+			return nil
+		}
+	case "google.protobuf.Duration":
+		if dr := e.r.GetDuration(); dr != nil {
+			n.notes = append(n.notes, durationNotes(dr)...)
+			return nil
+		}
+	case "google.protobuf.Timestamp":
+		if tr := e.r.GetTimestamp(); tr != nil {
+			n.notes = append(n.notes, timestampNotes(tr)...)
+			return nil
+		}
+	case "google.protobuf.FieldMask":
+		if fr := e.r.GetFieldMask(); fr != nil {
+			n.notes = append(n.notes, fieldMaskNotes(fr)...)
+			return nil
+		}
+	}
+	return fmt.Errorf("%s rules on a %s field", ruleKind(e.r), md.FullName())
+}
+
+// applyScalar applies the rules of a scalar or enum value.
+func (e *elemRules) applyScalar(n *node, fd protoreflect.FieldDescriptor, m mode) error {
+	if e == nil {
+		return nil
+	}
+	if e.nested {
+		n.notes = append(n.notes, celNotes(e.r.GetCel(), e.r.GetCelExpression())...)
+	}
+	if e.r.GetType() == nil {
+		return nil
+	}
+	return e.applyValue(n, fd, m)
+}
+
+// applyValue applies the typed rules of a scalar (or a wrapper's value fd)
+// to n. With IGNORE_IF_ZERO_VALUE, the keywords go in an anyOf beside the
+// zero value.
+func (e *elemRules) applyValue(n *node, fd protoreflect.FieldDescriptor, m mode) error {
+	c := &node{}
+	if err := typedRules(c, e.r, fd, m); err != nil {
+		return err
+	}
+	n.notes = append(n.notes, c.notes...)
+	c.notes = nil
+	if m == output {
+		return nil
+	}
+	if e.ignoreZero {
+		zero := &node{Const: zeroJSON(fd)}
+		if is64(fd) {
+			zero = &node{Enum: []any{0, "0"}}
+		}
+		n.AnyOf = []*node{zero, c}
+		return nil
+	}
+	merge(n, c)
+	return nil
+}
+
+// applyKey applies a map's key rules to its propertyNames.
+func (e *elemRules) applyKey(n *node, kd protoreflect.FieldDescriptor, m mode) error {
+	if e == nil || e.r.GetType() == nil {
+		return nil
+	}
+	if n.PropertyNames == nil {
+		n.PropertyNames = &node{}
+	}
+	c := &node{}
+	// Keys are strings in JSON, so only string rules become keywords;
+	// numeric key bounds are said in the description.
+	if sr := e.r.GetString(); sr != nil {
+		if err := stringRules(c, sr); err != nil {
+			return err
+		}
+	} else if err := typedRules(&node{}, e.r, kd, m); err != nil {
+		return err
+	} else {
+		n.note("Its keys are also checked against numeric bounds when the tool is called.")
+	}
+	n.notes = append(n.notes, c.notes...)
+	c.notes = nil
+	if m == input {
+		merge(n.PropertyNames, c)
+	}
+	return nil
+}
+
+// merge copies the keywords set in c into n.
+func merge(n, c *node) {
+	if c.Pattern != "" {
+		n.addPattern(c.Pattern)
+	}
+	if c.Not != nil {
+		n.addNot(c.Not)
+	}
+	n.AllOf = append(n.AllOf, c.AllOf...)
+	if c.AnyOf != nil {
+		if n.AnyOf == nil {
+			n.AnyOf = c.AnyOf
+		} else {
+			n.AllOf = append(n.AllOf, &node{AnyOf: c.AnyOf})
+		}
+	}
+	setIf(&n.MinLength, c.MinLength)
+	setIf(&n.MaxLength, c.MaxLength)
+	if c.Minimum != "" || c.ExclusiveMinimum != "" {
+		n.Minimum, n.ExclusiveMinimum = c.Minimum, c.ExclusiveMinimum
+	}
+	if c.Maximum != "" || c.ExclusiveMaximum != "" {
+		n.Maximum, n.ExclusiveMaximum = c.Maximum, c.ExclusiveMaximum
+	}
+	if c.Format != "" {
+		n.Format = c.Format
+	}
+	if c.Const != nil {
+		n.Const = c.Const
+	}
+	if c.Enum != nil {
+		n.Enum = c.Enum
+	}
+	if c.Type != nil {
+		nullable := contains(n.Type, "null")
+		n.Type = c.Type
+		if nullable {
+			n.nullable()
+		}
+	}
+}
+
+func setIf(dst **uint64, v *uint64) {
+	if v != nil {
+		*dst = v
+	}
+}
+
+// typedRules applies the rules of r's type to c, for a value of fd's type.
+func typedRules(c *node, r *validate.FieldRules, fd protoreflect.FieldDescriptor, m mode) error {
+	mismatch := fmt.Errorf("%s rules on a %s field", ruleKind(r), fd.Kind())
+	switch fd.Kind() {
+	case protoreflect.StringKind:
+		if sr := r.GetString(); sr != nil {
+			return stringRules(c, sr)
+		}
+	case protoreflect.BytesKind:
+		if br := r.GetBytes(); br != nil {
+			bytesRules(c, br)
+			return nil
+		}
+	case protoreflect.BoolKind:
+		if br := r.GetBool(); br != nil {
+			if br.HasConst() {
+				c.Const = jsonValue(br.GetConst())
+			}
+			return nil
+		}
+	case protoreflect.EnumKind:
+		if er := r.GetEnum(); er != nil {
+			enumRules(c, er, fd.Enum())
+			return nil
+		}
+	default:
+		if nr := numericRulesOf(r, fd.Kind()); nr != nil {
+			return numericRules(c, nr, fd, m)
+		}
+	}
+	return mismatch
+}
+
+// celNotes returns one sentence per CEL rule: its message, or else its
+// expression. protovalidate checks them when the tool is called.
+func celNotes(rules []*validate.Rule, exprs []string) []string {
+	var notes []string
+	for _, r := range rules {
+		text := r.GetMessage()
+		if text == "" {
+			text = r.GetExpression()
+		}
+		notes = append(notes, "Checked when called: "+text)
+	}
+	for _, e := range exprs {
+		notes = append(notes, "Checked when called: "+e)
+	}
+	return notes
+}
+
+// messageRules are a message's buf.validate rules; a nil r has none.
+type messageRules struct {
+	md protoreflect.MessageDescriptor
+	r  *validate.MessageRules
+}
+
+func readMessageRules(md protoreflect.MessageDescriptor) (*messageRules, error) {
+	r, err := protovalidate.ResolveMessageRules(md)
+	if err != nil {
+		return nil, fmt.Errorf("reading its buf.validate rules: %w", err)
+	}
+	return &messageRules{md: md, r: r}, nil
+}
+
+// notes returns the sentences for the message's CEL rules.
+func (mr *messageRules) notes() []string {
+	return celNotes(mr.r.GetCel(), mr.r.GetCelExpression())
+}
+
+// oneofRequired reports whether (buf.validate.oneof).required is set on od.
+func (mr *messageRules) oneofRequired(od protoreflect.OneofDescriptor) bool {
+	r, err := protovalidate.ResolveOneofRules(od)
+	return err == nil && r.GetRequired()
+}
+
+// oneofGroups returns the message-level oneof rules as groups.
+func (mr *messageRules) oneofGroups(md protoreflect.MessageDescriptor) []oneofGroup {
+	var groups []oneofGroup
+	for _, o := range mr.r.GetOneof() {
+		g := oneofGroup{required: o.GetRequired()}
+		for _, name := range o.GetFields() {
+			if fd := md.Fields().ByName(protoreflect.Name(name)); fd != nil {
+				g.fields = append(g.fields, fd)
+			}
+		}
+		groups = append(groups, g)
+	}
+	return groups
+}
+
+// impliedRequired returns the fields of md an input must hold: fields
+// without presence whose zero value breaks their rules (a string with
+// min_len 1, a number with gt 0, a list with min_items 1), since an absent
+// field is its zero value to protovalidate. protovalidate itself is asked,
+// with an empty message, so that CEL rules count too.
+func impliedRequired(md protoreflect.MessageDescriptor, m mode) (map[protoreflect.Name]bool, error) {
+	if m == output || !hasFieldRules(md) {
+		return nil, nil
+	}
+	v, err := protovalidate.New(protovalidate.WithDisableLazy(), protovalidate.WithMessageDescriptors(md))
+	if err != nil {
+		return nil, fmt.Errorf("compiling its buf.validate rules: %w", err)
+	}
+	err = v.Validate(dynamicpb.NewMessage(md))
+	var ve *protovalidate.ValidationError
+	if err == nil || !errors.As(err, &ve) {
+		if err != nil {
+			return nil, fmt.Errorf("checking its buf.validate rules: %w", err)
+		}
+		return nil, nil
+	}
+	implied := map[protoreflect.Name]bool{}
+	for _, viol := range ve.Violations {
+		path := viol.Proto.GetField().GetElements()
+		fd := viol.FieldDescriptor
+		if len(path) != 1 || fd == nil || fd.ContainingMessage().FullName() != md.FullName() || fd.HasPresence() {
+			continue
+		}
+		implied[fd.Name()] = true
+	}
+	return implied, nil
+}
+
+// hasFieldRules reports whether any field of md has buf.validate rules.
+func hasFieldRules(md protoreflect.MessageDescriptor) bool {
+	fields := md.Fields()
+	for i := range fields.Len() {
+		if r, err := protovalidate.ResolveFieldRules(fields.Get(i)); err == nil && r != nil {
+			return true
+		}
+	}
+	return false
+}
