@@ -1,7 +1,6 @@
 package protomcp
 
 import (
-	"log/slog"
 	"net/http"
 
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -29,7 +28,7 @@ type Options struct {
 	// token over stdio. A forwarded header of the MCP request replaces
 	// one of the same name. If nil, none are set.
 	Header http.Header
-	// Logger receives the errors masked from the model, with their
-	// reference. If nil, nothing is logged.
-	Logger *slog.Logger
+	// Describe configures how [AddDescribed] computes the spec (a tool
+	// name prefix). [AddService] does not read it.
+	Describe DescribeOptions
 }

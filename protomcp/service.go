@@ -1,16 +1,269 @@
 package protomcp
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
 
+	"buf.build/go/protovalidate"
 	"github.com/ferry-mcp/ferry"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/dynamicpb"
 )
 
-// AddService registers a tool on srv for every [ToolSpec] of spec and a
-// prompt for every [PromptSpec], calling the methods through d.
+// AddService registers on srv a tool for every [ToolSpec] of spec and a
+// prompt for every [PromptSpec], calling the methods through d. It finds
+// the service and its messages by name in [Options.Files]; a service,
+// method or message it cannot find, a streaming method, or a problem with
+// the options is returned as an error naming it, and nothing is
+// registered. Problems of the tools and prompts themselves (a name the
+// protocol refuses, a schema that is not an object) are reported by
+// [ferry.Server.Check], as for any tool.
+//
+// A call's arguments are decoded with protojson strictly: an unknown
+// field, a value of the wrong type or an enum name that does not exist is
+// refused with its path ("items[2].sku: ..."), every one at once, in the
+// sentences of the root's schema errors, and the method is not called.
+// The request is then checked with protovalidate (the buf.validate rules,
+// CEL expressions included); each violation is reported with its path in
+// the same form. Then d is called with the request and the headers that
+// travel with it (see [Dispatcher]): Mcp-Tool, Mcp-Session-Id when the
+// call has a session, Authorization, Cookie, traceparent and tracestate
+// when the MCP request carried them, [Options.Forward] and the fixed
+// [Options.Header].
+//
+// The response is the result's structured content, marshalled with
+// protojson (JSON names, fields at their default value left out, as the
+// output schema allows), and the same JSON is its text block. An error is
+// mapped by its Connect code (see [RefusalCode]): a refusal reading
+// "code: status message", with the field violations of a
+// google.rpc.BadRequest detail listed; the other codes are masked from
+// the model and logged with a reference, as for any tool error.
 func AddService(srv *ferry.Server, spec *ServiceSpec, d Dispatcher, opts *Options) error {
 	if srv == nil || spec == nil || d == nil {
 		return errors.New("protomcp: AddService needs a server, a spec and a dispatcher")
 	}
-	return errors.New("protomcp: AddService is not implemented yet")
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Files == nil {
+		o.Files = protoregistry.GlobalFiles
+	}
+	if o.Types == nil {
+		o.Types = protoregistry.GlobalTypes
+	}
+	hdr, err := newHeaders(o.Forward, o.Header)
+	if err != nil {
+		return err
+	}
+	desc, err := o.Files.FindDescriptorByName(spec.Service)
+	if err != nil {
+		return fmt.Errorf("protomcp: service %s: not found in the descriptors (is its .pb.go imported?): %w", spec.Service, err)
+	}
+	sd, ok := desc.(protoreflect.ServiceDescriptor)
+	if !ok {
+		return fmt.Errorf("protomcp: %s is not a service", spec.Service)
+	}
+	tools := make([]*tool, 0, len(spec.Tools))
+	var problems []error
+	var inputs []protoreflect.MessageDescriptor
+	for i := range spec.Tools {
+		t, err := newTool(&spec.Tools[i], sd, &o, d, hdr)
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		tools = append(tools, t)
+		inputs = append(inputs, t.method.Input())
+	}
+	prompts, err := newPrompts(spec)
+	problems = append(problems, err)
+	if err := errors.Join(problems...); err != nil {
+		return err
+	}
+	v, err := protovalidate.New(protovalidate.WithMessageDescriptors(inputs...))
+	if err != nil {
+		return fmt.Errorf("protomcp: service %s: its buf.validate rules do not compile: %w", spec.Service, err)
+	}
+	for _, t := range tools {
+		t.validator = v
+		srv.AddTool(t.ferryTool(), t.call)
+	}
+	for _, p := range prompts {
+		srv.AddPromptTemplate(p)
+	}
+	return nil
+}
+
+// tool is one registered method: everything its calls need, resolved at
+// registration and only read by calls, so calls run concurrently.
+type tool struct {
+	spec      *ToolSpec
+	method    protoreflect.MethodDescriptor
+	in, out   protoreflect.MessageType
+	dec       *decoder
+	validator protovalidate.Validator
+	d         Dispatcher
+	hdr       *headers
+}
+
+func newTool(ts *ToolSpec, sd protoreflect.ServiceDescriptor, o *Options, d Dispatcher, hdr *headers) (*tool, error) {
+	md := sd.Methods().ByName(ts.Method)
+	switch {
+	case md == nil:
+		return nil, fmt.Errorf("protomcp: tool %q: service %s has no method %s", ts.Name, sd.FullName(), ts.Method)
+	case md.IsStreamingClient() || md.IsStreamingServer():
+		return nil, fmt.Errorf("protomcp: tool %q: method %s is streaming; only unary methods can be tools", ts.Name, md.FullName())
+	}
+	spec := *ts
+	return &tool{spec: &spec, method: md, in: messageType(o.Types, md.Input()), out: messageType(o.Types, md.Output()),
+		dec: newDecoder(md.Input()), d: d, hdr: hdr}, nil
+}
+
+// messageType returns the Go type registered for md when it is md's own,
+// and otherwise a dynamic type built from md.
+func messageType(types *protoregistry.Types, md protoreflect.MessageDescriptor) protoreflect.MessageType {
+	if mt, err := types.FindMessageByName(md.FullName()); err == nil && mt.Descriptor() == md {
+		return mt
+	}
+	return dynamicpb.NewMessageType(md)
+}
+
+func (t *tool) ferryTool() ferry.Tool {
+	s := t.spec
+	ft := ferry.Tool{Name: s.Name, Title: s.Title, Description: s.Description, ReadOnly: s.ReadOnly, Idempotent: s.Idempotent,
+		Destructive: hint(s.Destructive), OpenWorld: hint(s.OpenWorld),
+		RawInputSchema: s.InputSchema, RawOutputSchema: s.OutputSchema}
+	if len(ft.RawInputSchema) == 0 {
+		ft.RawInputSchema = json.RawMessage(`{"type":"object"}`)
+	}
+	return ft
+}
+
+func hint(b *bool) ferry.Hint {
+	switch {
+	case b == nil:
+		return ferry.HintUnset
+	case *b:
+		return ferry.HintYes
+	}
+	return ferry.HintNo
+}
+
+// marshal writes responses: JSON names, defaults left out (so that an
+// unset message field is absent rather than null, which an object schema
+// refuses).
+var marshal = protojson.MarshalOptions{UseProtoNames: false, EmitUnpopulated: false}
+
+// call serves one tools/call.
+func (t *tool) call(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+	in := t.in.New().Interface()
+	if errs := t.dec.decode(req.Arguments, in); len(errs) > 0 {
+		return ferry.InvalidArgumentsResult(errs), nil
+	}
+	errs, err := violations(t.validator, in)
+	if err != nil {
+		return nil, fmt.Errorf("protomcp: validating the request of %s: %w", t.method.FullName(), err)
+	}
+	if len(errs) > 0 {
+		return ferry.InvalidArgumentsResult(errs), nil
+	}
+	out, err := t.d.Invoke(ctx, t.method, in, t.hdr.build(ctx, t.spec.Name))
+	if err != nil {
+		return nil, toolError(err)
+	}
+	if out == nil || out.ProtoReflect().Descriptor().FullName() != t.method.Output().FullName() {
+		return nil, fmt.Errorf("protomcp: %s: the dispatcher returned %T, not a %s", t.method.FullName(), out, t.method.Output().FullName())
+	}
+	data, err := marshal.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("protomcp: %s: marshalling the response: %w", t.method.FullName(), err)
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(data))
+	if err := json.Compact(&buf, data); err != nil { // protojson's spacing varies on purpose; the text does not
+		return nil, fmt.Errorf("protomcp: %s: marshalling the response: %w", t.method.FullName(), err)
+	}
+	text := buf.Bytes()
+	return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(string(text))}, StructuredContent: json.RawMessage(text)}, nil
+}
+
+// headers builds the headers that travel with each call.
+type headers struct {
+	forward []string // canonical
+	fixed   http.Header
+}
+
+// forwardedAlways are the MCP request's headers every call carries: the
+// caller's credentials and the W3C trace context.
+var forwardedAlways = []string{"Authorization", "Cookie", "Traceparent", "Tracestate"}
+
+// The headers a call carries of its own.
+const (
+	HeaderTool    = "Mcp-Tool"       // the tool's name
+	HeaderSession = "Mcp-Session-Id" // the legacy session's id, when there is one
+)
+
+func newHeaders(forward []string, fixed http.Header) (*headers, error) {
+	h := &headers{forward: append([]string(nil), forwardedAlways...), fixed: http.Header{}}
+	var problems []error
+	own := func(k string) bool {
+		switch k {
+		case "Host", "Content-Type", "Content-Length", "Transfer-Encoding", "Connection", "Connect-Protocol-Version", "Te":
+			return true
+		}
+		return len(k) > 4 && k[:4] == "Mcp-" || len(k) > 5 && (k[:5] == "Grpc-")
+	}
+	for _, k := range forward {
+		c := http.CanonicalHeaderKey(k)
+		switch {
+		case own(c):
+			problems = append(problems, fmt.Errorf("protomcp: Options.Forward: %q cannot be forwarded: the call sets it", k))
+		case !containsString(h.forward, c):
+			h.forward = append(h.forward, c)
+		}
+	}
+	for k, vs := range fixed {
+		c := http.CanonicalHeaderKey(k)
+		if own(c) {
+			problems = append(problems, fmt.Errorf("protomcp: Options.Header: %q cannot be set: the call sets it", k))
+			continue
+		}
+		h.fixed[c] = append([]string(nil), vs...)
+	}
+	return h, errors.Join(problems...)
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// build returns the headers of one call of the tool named tool.
+func (h *headers) build(ctx context.Context, tool string) http.Header {
+	out := make(http.Header, len(h.fixed)+4)
+	for k, vs := range h.fixed {
+		out[k] = vs
+	}
+	out[HeaderTool] = []string{tool}
+	ci, _ := ferry.CallInfoFromContext(ctx)
+	if ci.SessionID != "" {
+		out[HeaderSession] = []string{ci.SessionID}
+	}
+	for _, k := range h.forward {
+		if vs := ci.Header[k]; len(vs) > 0 {
+			out[k] = vs
+		}
+	}
+	return out
 }
