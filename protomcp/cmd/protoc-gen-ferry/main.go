@@ -25,7 +25,22 @@
 // Options (--ferry_opt, or opt: in buf.gen.yaml), besides protoc-gen-go's
 // paths and module:
 //
-//	prefix=P   put P before every default tool name
+//	prefix=P                   put P before every default tool name
+//	connect_package_suffix=S   the suffix of protoc-gen-connect-go's package,
+//	                           if its package_suffix option was set; default
+//	                           "connect"
+//
+// With buf, list it as a local plugin beside protoc-gen-go and
+// protoc-gen-connect-go in buf.gen.yaml:
+//
+//	plugins:
+//	  - local: protoc-gen-ferry
+//	    out: gen
+//	    opt: [paths=source_relative, prefix=weather_]
+//
+// The handler interface the direct adapter calls is protoc-gen-connect-go's
+// default one (connect.Request and connect.Response); its simple=true form
+// is not supported yet.
 package main
 
 import (
@@ -52,7 +67,8 @@ const version = "v0.1.0"
 
 // config holds the plugin's own parameters.
 type config struct {
-	prefix string
+	prefix        string
+	connectSuffix string
 }
 
 // set sets the parameter name to value; protogen handles its own (paths,
@@ -62,6 +78,12 @@ func (c *config) set(name, value string) error {
 	case "prefix":
 		c.prefix = value
 		return nil
+	case "connect_package_suffix":
+		if value == "" {
+			return fmt.Errorf("protoc-gen-ferry: connect_package_suffix is empty")
+		}
+		c.connectSuffix = value
+		return nil
 	}
-	return fmt.Errorf("protoc-gen-ferry: unknown option %q; it takes prefix, besides paths, module and M", name)
+	return fmt.Errorf("protoc-gen-ferry: unknown option %q; it takes prefix and connect_package_suffix, besides paths, module and M", name)
 }
