@@ -191,3 +191,9 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// addShop registers the shop dispatched through its Connect handler.
+func addShop(m *mcpServer, s shop) error {
+	m.calls = new(testservice.Calls)
+	return protomcp.AddService(m.srv, s.spec, protomcp.Handler(testservice.Handler(s.sd, m.calls)), &protomcp.Options{Files: s.files})
+}
