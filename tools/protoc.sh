@@ -27,7 +27,9 @@ install_tools() {
   if ! command -v protoc >/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
       echo "protoc.sh: installing protobuf-compiler with apt-get" >&2
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -q protobuf-compiler >&2
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get install -y -q protobuf-compiler >&2 ||
+        { apt-get update -q >&2 && apt-get install -y -q protobuf-compiler >&2; }
     else
       echo "protoc.sh: protoc not found; install the protobuf-compiler package" >&2
       return 1
