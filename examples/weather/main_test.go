@@ -57,6 +57,16 @@ type result struct {
 // result member.
 func (a *testApp) rpc(t *testing.T, method, name, params string, header ...string) json.RawMessage {
 	t.Helper()
+	result, rpcErr := a.send(t, method, name, params, header...)
+	if result == nil {
+		t.Fatalf("%s answered the error %s", method, rpcErr)
+	}
+	return result
+}
+
+// send sends one MCP request and returns its result or error member.
+func (a *testApp) send(t *testing.T, method, name, params string, header ...string) (result, rpcErr json.RawMessage) {
+	t.Helper()
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{` + meta
 	if params != "" {
@@ -84,10 +94,10 @@ func (a *testApp) rpc(t *testing.T, method, name, params string, header ...strin
 		Result json.RawMessage
 		Error  json.RawMessage
 	}
-	if err := json.Unmarshal(data, &msg); err != nil || msg.Result == nil {
+	if err := json.Unmarshal(data, &msg); err != nil || (msg.Result == nil && msg.Error == nil) {
 		t.Fatalf("%s answered %d %s", method, resp.StatusCode, data)
 	}
-	return msg.Result
+	return msg.Result, msg.Error
 }
 
 // call calls tool with args (a JSON object).
@@ -184,6 +194,8 @@ func TestBadArgumentsNeverReachTheService(t *testing.T) {
 		{`{"city":"Lisbon","days":9}`, "days"},
 		{`{"city":""}`, "city"},
 		{`{"city":"Lisbon","weeks":1}`, "weeks"},
+		// A CEL rule, with no schema keyword: protovalidate refuses it.
+		{`{"city":"Lisbon2"}`, "city: a city name has no digits"},
 	} {
 		got := a.call(t, "get_forecast", tt.args)
 		if !got.IsError || !strings.Contains(got.Text, tt.want) {
@@ -252,6 +264,10 @@ func TestToolsAndPromptsFromTheProto(t *testing.T) {
 	wantText := "I want to go on a hike in Bergen this week. Pick the best day and say what to wear.\n\nTool preference: Use get_forecast for the weather rather than guessing it."
 	if prompt.Messages[0].Content.Text != wantText {
 		t.Errorf("prompt text %q, want %q", prompt.Messages[0].Content.Text, wantText)
+	}
+	result, rpcErr := a.send(t, "prompts/get", "plan_outing", `"name":"plan_outing","arguments":{"city":"Bergen"}`)
+	if result != nil || !strings.Contains(string(rpcErr), "-32602") || !strings.Contains(string(rpcErr), "activity") {
+		t.Errorf("plan_outing without its required activity: result %s, error %s", result, rpcErr)
 	}
 }
 

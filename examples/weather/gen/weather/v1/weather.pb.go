@@ -437,9 +437,10 @@ var File_weather_v1_weather_proto protoreflect.FileDescriptor
 const file_weather_v1_weather_proto_rawDesc = "" +
 	"\n" +
 	"\x18weather/v1/weather.proto\x12\n" +
-	"weather.v1\x1a\x1bbuf/validate/validate.proto\x1a\x16ferry/v1/options.proto\x1a\x1fgoogle/api/field_behavior.proto\"V\n" +
-	"\x12GetForecastRequest\x12!\n" +
-	"\x04city\x18\x01 \x01(\tB\r\xe2A\x01\x02\xbaH\x06r\x04\x10\x01\x18PR\x04city\x12\x1d\n" +
+	"weather.v1\x1a\x1bbuf/validate/validate.proto\x1a\x16ferry/v1/options.proto\x1a\x1fgoogle/api/field_behavior.proto\"\x9c\x01\n" +
+	"\x12GetForecastRequest\x12g\n" +
+	"\x04city\x18\x01 \x01(\tBS\xe2A\x01\x02\xbaHL\xba\x01C\n" +
+	"\x0ecity.no_digits\x12\x19a city name has no digits\x1a\x16!this.matches('[0-9]')r\x04\x10\x01\x18PR\x04city\x12\x1d\n" +
 	"\x04days\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x18\a(\x00R\x04days\"V\n" +
 	"\x13GetForecastResponse\x12\x12\n" +
 	"\x04city\x18\x01 \x01(\tR\x04city\x12+\n" +
