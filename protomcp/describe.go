@@ -48,6 +48,7 @@ type DescribeOptions struct {
 // It reports every problem it finds at once, each naming the method or
 // prompt: an invalid or repeated tool name, a prompt name repeated without
 // regard to case, a prompt placeholder that names no argument, and so on.
+// It only reads sd, so it may be called concurrently.
 func Describe(sd protoreflect.ServiceDescriptor, opts *DescribeOptions) (*ServiceSpec, error) {
 	spec, errs := describe(sd, opts)
 	if len(errs) > 0 {

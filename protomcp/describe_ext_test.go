@@ -167,6 +167,11 @@ func TestDescribeRefuses(t *testing.T) {
 			want: []string{`prefix "a/b" has '/' at byte 1`},
 		},
 		{
+			name: "a comment too long for a description",
+			body: "\n// " + strings.Repeat("Long. ", 180) + "\nrpc Ping(Req) returns (Resp);",
+			want: []string{`demo.v1.S.Ping: its comment is 1079 characters; clients accept descriptions of at most 1024`},
+		},
+		{
 			name: "destructive and read-only",
 			body: `rpc Ping(Req) returns (Resp) { option idempotency_level = NO_SIDE_EFFECTS; option (ferry.v1.tool).destructive = true; }`,
 			want: []string{`demo.v1.S.Ping: (ferry.v1.tool).destructive is true on a NO_SIDE_EFFECTS method`},
