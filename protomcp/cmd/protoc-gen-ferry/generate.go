@@ -81,7 +81,7 @@ func generateFile(p *protogen.Plugin, f *protogen.File, specs map[protoreflect.F
 	g.P()
 	for _, s := range f.Services {
 		w := &writer{g: g, svc: s, spec: specs[s.Desc.FullName()], connectPkg: connectPkg}
-		w.spec2()
+		w.specVar()
 		w.register()
 		w.direct()
 	}
@@ -95,8 +95,8 @@ type writer struct {
 	connectPkg protogen.GoImportPath
 }
 
-// spec2 writes the ServiceSpec variable.
-func (w *writer) spec2() {
+// specVar writes the ServiceSpec variable.
+func (w *writer) specVar() {
 	g, s := w.g, w.spec
 	g.P("// ", w.svc.GoName, "Spec describes the tools and prompts of ", s.Service, ".")
 	for _, sk := range s.Skipped {
