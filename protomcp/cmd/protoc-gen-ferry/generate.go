@@ -57,8 +57,8 @@ func generate(p *protogen.Plugin, cfg *config) error {
 }
 
 // generateFile writes f's services into package <go package>ferry, with
-// the package's doc comment if doc is set (the first file of the package
-// in the run).
+// the package's doc comment if doc is set (for the first file of the
+// package in the run, so that a package of several files has one).
 func generateFile(p *protogen.Plugin, f *protogen.File, specs map[protoreflect.FullName]*protomcp.ServiceSpec, cfg *config, doc bool) {
 	pkg := string(f.GoPackageName) + "ferry"
 	dir := path.Dir(f.GeneratedFilenamePrefix)
@@ -74,8 +74,8 @@ func generateFile(p *protogen.Plugin, f *protogen.File, specs map[protoreflect.F
 	g.P("// source: ", f.Desc.Path())
 	g.P()
 	if doc {
-		g.P("// Package ", pkg, " serves the services of ", string(f.GoImportPath), " as MCP")
-		g.P("// tools and prompts on a [ferry.Server].")
+		g.P("// Package ", pkg, " serves the services of package ", string(f.GoPackageName), " as MCP tools")
+		g.P("// and prompts on a [ferry.Server].")
 	}
 	g.P("package ", pkg)
 	g.P()
