@@ -48,13 +48,23 @@ type DescribeOptions struct {
 // It reports every problem it finds at once, each naming the method or
 // prompt: an invalid or repeated tool name, a prompt name repeated without
 // regard to case, a prompt placeholder that names no argument, and so on.
+// It only reads sd, so it may be called concurrently.
 func Describe(sd protoreflect.ServiceDescriptor, opts *DescribeOptions) (*ServiceSpec, error) {
+	spec, errs := describe(sd, opts)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return spec, nil
+}
+
+// describe returns what it can of sd's spec, with every problem found.
+func describe(sd protoreflect.ServiceDescriptor, opts *DescribeOptions) (*ServiceSpec, []error) {
 	var o DescribeOptions
 	if opts != nil {
 		o = *opts
 	}
 	if err := naming.CheckPrefix(o.Prefix); err != nil {
-		return nil, fmt.Errorf("protomcp: %w", err)
+		return nil, []error{fmt.Errorf("protomcp: %w", err)}
 	}
 	spec := &ServiceSpec{Service: sd.FullName()}
 	var errs []error
@@ -82,10 +92,7 @@ func Describe(sd protoreflect.ServiceDescriptor, opts *DescribeOptions) (*Servic
 		errs = append(errs, err)
 	}
 	spec.Prompts = prompts
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return spec, nil
+	return spec, errs
 }
 
 // DescribeAll describes several services that are to be served together,
@@ -98,9 +105,9 @@ func DescribeAll(services []protoreflect.ServiceDescriptor, opts *DescribeOption
 	tools := map[string]protoreflect.FullName{}
 	prompts := map[string]string{}
 	for _, sd := range services {
-		spec, err := Describe(sd, opts)
-		if err != nil {
-			errs = append(errs, err)
+		spec, problems := describe(sd, opts)
+		errs = append(errs, problems...)
+		if spec == nil {
 			continue
 		}
 		for _, t := range spec.Tools {

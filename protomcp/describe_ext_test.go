@@ -1,12 +1,17 @@
 package protomcp_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/ferry-mcp/ferry/protomcp"
 	"github.com/ferry-mcp/ferry/protomcp/internal/prototest"
@@ -162,6 +167,11 @@ func TestDescribeRefuses(t *testing.T) {
 			want: []string{`prefix "a/b" has '/' at byte 1`},
 		},
 		{
+			name: "a comment too long for a description",
+			body: "\n// " + strings.Repeat("Long. ", 180) + "\nrpc Ping(Req) returns (Resp);",
+			want: []string{`demo.v1.S.Ping: its comment is 1079 characters; clients accept descriptions of at most 1024`},
+		},
+		{
 			name: "destructive and read-only",
 			body: `rpc Ping(Req) returns (Resp) { option idempotency_level = NO_SIDE_EFFECTS; option (ferry.v1.tool).destructive = true; }`,
 			want: []string{`demo.v1.S.Ping: (ferry.v1.tool).destructive is true on a NO_SIDE_EFFECTS method`},
@@ -242,5 +252,69 @@ func TestDescribeAllCollisions(t *testing.T) {
 	specs, err := protomcp.DescribeAll([]protoreflect.ServiceDescriptor{a}, nil)
 	if err != nil || len(specs) != 1 || len(specs[0].Tools) != 2 {
 		t.Fatalf("DescribeAll(A) = %v, %v", specs, err)
+	}
+}
+
+// TestDescribeWithoutSourceInfo describes a service decoded from a
+// descriptor set without source info, whose options were read with no
+// Ferry extension known (so they are unknown fields), as a FileDescriptorSet
+// file or gRPC reflection gives them: the options still apply, and the
+// descriptions name the method.
+func TestDescribeWithoutSourceInfo(t *testing.T) {
+	t.Parallel()
+	files := prototest.Compile(t, map[string]string{"demo.proto": describeProto}, "demo.proto")
+	set := &descriptorpb.FileDescriptorSet{}
+	seen := map[string]bool{}
+	var add func(fd protoreflect.FileDescriptor)
+	add = func(fd protoreflect.FileDescriptor) {
+		if seen[fd.Path()] {
+			return
+		}
+		seen[fd.Path()] = true
+		for i := range fd.Imports().Len() {
+			add(fd.Imports().Get(i).FileDescriptor)
+		}
+		fdp := protodesc.ToFileDescriptorProto(fd)
+		fdp.SourceCodeInfo = nil
+		set.File = append(set.File, fdp)
+	}
+	add(files[0])
+	b, err := proto.Marshal(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded := &descriptorpb.FileDescriptorSet{}
+	if err := (proto.UnmarshalOptions{Resolver: new(protoregistry.Types)}).Unmarshal(b, decoded); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := protodesc.NewFiles(decoded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := reg.FindDescriptorByName("demo.v1.DemoService")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := protomcp.Describe(d.(protoreflect.ServiceDescriptor), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tool := range spec.Tools {
+		got = append(got, fmt.Sprintf("%s %q readOnly=%v destructive=%v: %s", tool.Name, tool.Title, tool.ReadOnly, tool.Destructive != nil && *tool.Destructive, tool.Description))
+	}
+	want := []string{
+		`get_forecast "Get forecast" readOnly=true destructive=false: Calls the GetForecast method of demo.v1.DemoService.`,
+		`get_http_status "Get HTTP status" readOnly=false destructive=false: Calls the GetHTTPStatus method of demo.v1.DemoService.`,
+		`purge "Purge all data" readOnly=false destructive=true: Calls the PurgeAll method of demo.v1.DemoService.`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	if len(spec.Prompts) != 2 || spec.Prompts[0].Arguments[0].Description != "" || !spec.Prompts[0].Arguments[0].Required {
+		t.Errorf("prompts %+v: want both, required from field behaviour, no descriptions", spec.Prompts)
+	}
+	if len(spec.Skipped) != 4 {
+		t.Errorf("skipped %+v", spec.Skipped)
 	}
 }

@@ -27,7 +27,9 @@ install_tools() {
   if ! command -v protoc >/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
       echo "protoc.sh: installing protobuf-compiler with apt-get" >&2
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -q protobuf-compiler >&2
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get install -y -q protobuf-compiler >&2 ||
+        { apt-get update -q >&2 && apt-get install -y -q protobuf-compiler >&2; }
     else
       echo "protoc.sh: protoc not found; install the protobuf-compiler package" >&2
       return 1
@@ -79,7 +81,7 @@ check)
   generate "$tmp"
   (cd "$ROOT/protomcp" && go test -count=1 -run '^TestGolden$' ./cmd/protoc-gen-ferry -args -update -golden-dir "$tmp/golden" >/dev/null)
   rc=0
-  diff -ru "$ROOT/protomcp/ferrypb" "$tmp/protomcp/ferrypb" || rc=1
+  diff -u "$ROOT/protomcp/ferrypb/v1/options.pb.go" "$tmp/protomcp/ferrypb/v1/options.pb.go" || rc=1
   diff -ru "$ROOT/examples/weather/gen" "$tmp/examples/weather/gen" || rc=1
   diff -ru "$ROOT/protomcp/cmd/protoc-gen-ferry/testdata/golden" "$tmp/golden" || rc=1
   if [ "$rc" != 0 ]; then

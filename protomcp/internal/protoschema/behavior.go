@@ -13,7 +13,7 @@ import (
 type fieldBehavior struct {
 	required   bool // REQUIRED: required in inputs
 	outputOnly bool // OUTPUT_ONLY: left out of inputs
-	inputOnly  bool // INPUT_ONLY: left out of outputs
+	inputOnly  bool // INPUT_ONLY: said in the output's description
 	immutable  bool // IMMUTABLE: said in the input's description
 }
 

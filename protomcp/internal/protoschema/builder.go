@@ -18,6 +18,8 @@ type builder struct {
 	nodes int                           // subschemas built so far
 	stack map[protoreflect.FullName]int // messages being expanded, with their count on the path
 	depth int                           // len of the path
+
+	implied map[protoreflect.FullName]map[protoreflect.Name]bool // impliedRequired, by message
 }
 
 func newBuilder(m mode, opts *Options) *builder {
@@ -26,7 +28,8 @@ func newBuilder(m mode, opts *Options) *builder {
 		o = *opts
 	}
 	b := &builder{mode: m, recursion: o.Recursion, maxDepth: o.MaxDepth, maxNodes: o.MaxNodes,
-		describe: o.Description, stack: map[protoreflect.FullName]int{}}
+		describe: o.Description, stack: map[protoreflect.FullName]int{},
+		implied: map[protoreflect.FullName]map[protoreflect.Name]bool{}}
 	switch {
 	case b.recursion == 0:
 		b.recursion = DefaultRecursion
@@ -63,11 +66,14 @@ func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node
 	}()
 	b.nodes++
 	n := &node{Type: types{"object"}, AdditionalProperties: false}
+	if md.ExtensionRanges().Len() > 0 {
+		n.AdditionalProperties = nil // protojson reads and writes extensions as "[full.name]" members
+	}
 	msgRules, err := readMessageRules(md)
 	if err != nil {
 		return nil, err
 	}
-	implied, err := impliedRequired(md, b.mode)
+	implied, err := b.impliedRequired(md)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +82,7 @@ func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node
 	for i := range fields.Len() {
 		fd := fields.Get(i)
 		fb := readFieldBehavior(fd)
-		if b.mode == input && fb.outputOnly || b.mode == output && fb.inputOnly {
+		if b.mode == input && fb.outputOnly {
 			continue
 		}
 		present[fd.Name()] = true
@@ -85,7 +91,7 @@ func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node
 			return nil, fmt.Errorf("field %s: %w", fd.Name(), err)
 		}
 		n.Properties = append(n.Properties, property{name: fd.JSONName(), schema: fs})
-		if b.mode == input && (required || implied[fd.Name()]) {
+		if b.mode == input && (required || implied[fd.Name()] || fd.Cardinality() == protoreflect.Required) {
 			n.Required = append(n.Required, fd.JSONName())
 		}
 	}
@@ -97,6 +103,19 @@ func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node
 	n.Description = joinDescription(desc, b.describe(md), n.notes)
 	n.notes = nil
 	return n, nil
+}
+
+// impliedRequired is [impliedRequired], once per message.
+func (b *builder) impliedRequired(md protoreflect.MessageDescriptor) (map[protoreflect.Name]bool, error) {
+	if r, ok := b.implied[md.FullName()]; ok {
+		return r, nil
+	}
+	r, err := impliedRequired(md, b.mode)
+	if err != nil {
+		return nil, err
+	}
+	b.implied[md.FullName()] = r
+	return r, nil
 }
 
 // cut returns why md is not expanded here, or "".
@@ -138,6 +157,11 @@ func (b *builder) field(fd protoreflect.FieldDescriptor, fb fieldBehavior) (*nod
 	}
 	if fb.outputOnly && b.mode == output {
 		n.note("Set by the server.")
+	}
+	if fb.inputOnly && b.mode == output {
+		// Kept, not left out: protojson writes whatever the server set,
+		// and every field with EmitDefaultValues.
+		n.note("Input only: not meant to be returned.")
 	}
 	n.Description = joinDescription(desc, n.Description, n.notes)
 	return n, fb.required || rules.required(), nil
@@ -227,22 +251,44 @@ func (b *builder) oneofs(n *node, md protoreflect.MessageDescriptor, mr *message
 		if b.mode == output {
 			continue // the encoder writes one member at most: nothing to check
 		}
-		for i := range names {
-			for j := i + 1; j < len(names); j++ {
-				banned = append(banned, &node{Required: []string{names[i], names[j]}})
-			}
-		}
-		if required {
-			var any []*node
-			for _, name := range names {
-				any = append(any, &node{Required: []string{name}})
-			}
-			banned = append(banned, &node{Not: &node{AnyOf: any}})
-		}
+		banned = append(banned, excluded(names, required)...)
 	}
 	if len(banned) > 0 {
 		n.Not = &node{AnyOf: banned}
 	}
+}
+
+// maxPairs is the size of the largest group whose members are banned in
+// pairs; a larger one gets the linear form, since pairs grow as the square.
+const maxPairs = 8
+
+// excluded returns the schemas of what a group of members may not be:
+// two members set, and when required, none. Up to [maxPairs] members it
+// lists each pair; beyond, one oneOf over "only this member" for each and
+// "none" (dropped when required), which matches exactly when at most one
+// (or exactly one) is set, is banned when it does not match.
+func excluded(names []string, required bool) []*node {
+	var banned []*node
+	any := make([]*node, len(names))
+	for i, name := range names {
+		any[i] = &node{Required: []string{name}}
+	}
+	if len(names) > maxPairs {
+		alts := any
+		if !required {
+			alts = append(alts[:len(alts):len(alts)], &node{Not: &node{AnyOf: any}})
+		}
+		return []*node{{Not: &node{OneOf: alts}}}
+	}
+	for i := range names {
+		for j := i + 1; j < len(names); j++ {
+			banned = append(banned, &node{Required: []string{names[i], names[j]}})
+		}
+	}
+	if required {
+		banned = append(banned, &node{Not: &node{AnyOf: any}})
+	}
+	return banned
 }
 
 // oneofGroup is a set of fields of which at most one may be set.

@@ -90,9 +90,13 @@ func TestMapping(t *testing.T) {
 		{"proto3 optional is a plain property", "Choice", "note", false, `{"type":"string"}`},
 		{"recursion cut", "Node", "children/items/children/items", false, `{"type":"object","description":"A test.v1.Node, which contains itself: its fields are not listed at this depth, and are checked when the tool is called."}`},
 		{"mutual recursion cut", "Ping", "pong/ping/pong/ping", false, `{"type":"object","description":"A test.v1.Ping, which contains itself: its fields are not listed at this depth, and are checked when the tool is called."}`},
+		{"proto2 closed enum output is names only", "Legacy", "size", true, `{"type":"string","enum":["SMALL","LARGE"]}`},
+		{"group by its JSON name", "Legacy", "extra", false, `{"type":"object","properties":{"level":{"type":"integer"}},"additionalProperties":false}`},
+		{"wide oneof is linear", "Wide", "not", false, `{"anyOf":[{"not":{"oneOf":[{"required":["a"]},{"required":["b"]},{"required":["c"]},{"required":["d"]},{"required":["e"]},{"required":["f"]},{"required":["g"]},{"required":["h"]},{"required":["i"]},{"required":["j"]},{"not":{"anyOf":[{"required":["a"]},{"required":["b"]},{"required":["c"]},{"required":["d"]},{"required":["e"]},{"required":["f"]},{"required":["g"]},{"required":["h"]},{"required":["i"]},{"required":["j"]}]}}]}}]}`},
 		{"immutable is said", "Resource", "region", false, `{"type":"string","description":"The region, fixed at creation. It cannot be changed once set."}`},
 		{"output only is kept in output", "Resource", "createTime", true, `{"type":"string","description":"When it was made. A time in RFC 3339 form with a Z or an offset, such as 2026-07-28T09:30:00Z. Set by the server.","format":"date-time"}`},
 		{"input only is kept in input", "Resource", "secret", false, `{"type":"string","description":"A secret sent but never returned."}`},
+		{"input only is said in output", "Resource", "secret", true, `{"type":"string","description":"A secret sent but never returned. Input only: not meant to be returned."}`},
 
 		{"min and max length", "StringRules", "minMax", false, `{"type":"string","minLength":2,"maxLength":5}`},
 		{"len", "StringRules", "exact", false, `{"type":"string","minLength":3,"maxLength":3}`},
@@ -168,8 +172,7 @@ func schemaOf(t *testing.T, md protoreflect.MessageDescriptor, output bool) map[
 
 // TestRequired checks the required lists: field behaviour REQUIRED,
 // buf.validate required, fields whose zero value breaks their rules; none
-// in outputs; OUTPUT_ONLY fields left out of inputs, INPUT_ONLY out of
-// outputs.
+// in outputs; OUTPUT_ONLY fields left out of inputs.
 func TestRequired(t *testing.T) {
 	t.Parallel()
 	reg := compileFiles(t)
@@ -180,12 +183,13 @@ func TestRequired(t *testing.T) {
 		absent  []string
 	}{
 		{"Resource", false, []string{"owner", "region", "nested"}, []string{"createTime"}},
-		{"Resource", true, nil, []string{"secret"}},
+		{"Resource", true, nil, nil},
 		{"CollectionRules", false, []string{"tags", "scores", "blob", "key", "color", "primary", "item", "name"}, nil},
 		{"NumberRules", false, []string{"odd", "answer", "ratio", "notZero", "ids", "neg"}, nil},
 		{"StringRules", false, []string{"minMax", "exact", "code", "prefixed", "size", "email", "uuid", "uri", "host", "ip", "ipv4", "ipv6", "address", "fixed", "tuuid", "flagged", "hostPort"}, nil},
 		{"StringRules", true, nil, nil},
 		{"Scalars", false, nil, nil},
+		{"Legacy", false, []string{"id"}, nil},
 	}
 	for _, tt := range tests {
 		got := schemaOf(t, message(t, reg, tt.message), tt.output)
@@ -208,4 +212,45 @@ func TestRequired(t *testing.T) {
 func asList(v any) []any {
 	l, _ := v.([]any)
 	return l
+}
+
+// TestMessageRules checks JSON documents against the input schemas of
+// messages with oneofs, oneof rules and extension ranges, where the rule
+// is between members rather than in one value.
+func TestMessageRules(t *testing.T) {
+	t.Parallel()
+	reg := compileFiles(t)
+	tests := []struct {
+		message, doc string
+		ok           bool
+	}{
+		{"Choice", `{}`, true},
+		{"Choice", `{"text":"a","yes":true}`, true},
+		{"Choice", `{"text":"a","number":1}`, false},
+		{"Choice", `{"yes":true,"no":false}`, false},
+		{"Wide", `{}`, true},
+		{"Wide", `{"c":"x"}`, true},
+		{"Wide", `{"a":"x","j":"y"}`, false},
+		{"Wide", `{"a":"x","b":"y","c":"z"}`, false},
+		{"CollectionRules", `{"tags":["a"],"scores":{"ab":1},"blob":"AA==","key":"AAAAAA==","color":"COLOR_RED","primary":"COLOR_RED","item":{},"name":"n","user":"u"}`, true},
+		{"CollectionRules", `{"tags":["a"],"scores":{"ab":1},"blob":"AA==","key":"AAAAAA==","color":"COLOR_RED","primary":"COLOR_RED","item":{},"name":"n"}`, false},
+		{"CollectionRules", `{"tags":["a"],"scores":{"ab":1},"blob":"AA==","key":"AAAAAA==","color":"COLOR_RED","primary":"COLOR_RED","item":{},"name":"n","user":"u","group":"g"}`, false},
+		{"Legacy", `{"id":"x","[test.v1.tag]":"t"}`, true},
+		{"Legacy", `{"size":"SMALL"}`, false},
+		{"Scalars", `{"unknown":1}`, false},
+		{"Scalars", `{"anInt64":"12","aUint64":12,"aDouble":"NaN","aFloat":1.5,"someBytes":"AQID"}`, true},
+		{"Scalars", `{"anInt64":"1.5"}`, false},
+		{"Scalars", `{"aDouble":"1.5"}`, false},
+		{"Scalars", `{"color":1}`, false},
+	}
+	for _, tt := range tests {
+		data, err := Input(message(t, reg, tt.message))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = validates(compileSchema(t, data), []byte(tt.doc))
+		if (err == nil) != tt.ok {
+			t.Errorf("%s %s: got %v, want ok=%v", tt.message, tt.doc, err, tt.ok)
+		}
+	}
 }

@@ -33,6 +33,7 @@ type node struct {
 	Enum                 []any           `json:"enum,omitempty"`
 	Not                  *node           `json:"not,omitempty"`
 	AnyOf                []*node         `json:"anyOf,omitempty"`
+	OneOf                []*node         `json:"oneOf,omitempty"`
 	AllOf                []*node         `json:"allOf,omitempty"`
 
 	// notes are sentences for rules that have no keyword; they end up in

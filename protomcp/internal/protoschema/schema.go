@@ -61,8 +61,9 @@ func Input(md protoreflect.MessageDescriptor) (json.RawMessage, error) {
 }
 
 // Output returns the JSON Schema of md as a tool's output: the JSON
-// protojson's encoder writes for md with its default options. INPUT_ONLY
-// fields are left out, no field is required (protojson leaves unset and
+// protojson's encoder writes for md with its default options (or with
+// EmitDefaultValues). INPUT_ONLY fields are kept, since the encoder writes
+// whatever is set, with a sentence saying so; no field is required (protojson leaves unset and
 // zero fields out) and buf.validate rules are not applied (a server does
 // not validate its responses, and a client that checks the structured
 // content against the schema must not refuse one), but their sentences
