@@ -34,7 +34,7 @@ type decoder struct {
 }
 
 func newDecoder(md protoreflect.MessageDescriptor) *decoder {
-	d := &decoder{known: map[protoreflect.FullName]string{}}
+	d := &decoder{known: map[protoreflect.FullName]string{}, opts: protojson.UnmarshalOptions{RecursionLimit: maxDepth}}
 	d.index(md, 0)
 	return d
 }
@@ -67,23 +67,25 @@ func (d *decoder) decode(args json.RawMessage, m proto.Message) schema.Errors {
 	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
+	// protojson, strict, reads a valid request in one pass; the walk
+	// below only runs for a request it refuses, to say where and why.
+	err := d.opts.Unmarshal(args, m)
+	if err == nil {
+		return nil
+	}
 	var doc any
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.UseNumber()
-	if err := dec.Decode(&doc); err != nil {
-		return schema.Errors{{Message: "arguments are not valid JSON: " + err.Error()}}
+	if derr := dec.Decode(&doc); derr != nil {
+		return schema.Errors{{Message: "arguments are not valid JSON: " + derr.Error()}}
 	}
 	var errs schema.Errors
 	d.message(&errs, nil, m.ProtoReflect().Descriptor(), doc, 0)
 	if len(errs) > 0 {
 		return errs
 	}
-	if err := d.opts.Unmarshal(args, m); err != nil {
-		// What the walk above does not check (the forms of the well-known
-		// types): protojson's own sentence.
-		return schema.Errors{{Message: protojsonMessage(err)}}
-	}
-	return nil
+	// What the walk does not check: protojson's own sentence.
+	return schema.Errors{{Message: protojsonMessage(err)}}
 }
 
 // lenient fills m from args as protojson does when told to discard unknown
