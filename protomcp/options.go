@@ -26,7 +26,16 @@ type Options struct {
 	Forward []string
 	// Header holds fixed headers set on every call, such as a service
 	// token over stdio. A forwarded header of the MCP request replaces
-	// one of the same name. If nil, none are set.
+	// one of the same name, so an HTTP caller's own credentials win.
+	// Host, Content-Type, Content-Length, Connection, Te,
+	// Connect-Protocol-Version, Grpc-* and Mcp-* cannot be set or
+	// forwarded: AddService reports them. If nil, none are set.
+	//
+	// A fixed Authorization is used by every call that brings none:
+	// served over HTTP without an authenticator in front of the MCP
+	// endpoint, it lends the service token to anonymous callers. Set one
+	// only on a server served over stdio, or behind an authenticator that
+	// refuses anonymous requests.
 	Header http.Header
 	// Describe configures how [AddDescribed] computes the spec (a tool
 	// name prefix). [AddService] does not read it.

@@ -31,8 +31,10 @@ func TestRegistrationProblemsAreReturnedNamingWhatIsMissing(t *testing.T) {
 			&protomcp.Options{Files: s.files}, []string{
 				`tool "nope": service shop.v1.ShopService has no method Nope`,
 				`tool "watch": method shop.v1.ShopService.Watch is streaming`}},
-		"headers": {s.spec, &protomcp.Options{Files: s.files, Forward: []string{"Mcp-Session-Id", "Content-Type"}, Header: http.Header{"Host": {"x"}}}, []string{
-			`Options.Forward: "Mcp-Session-Id" cannot be forwarded`, `Options.Forward: "Content-Type" cannot be forwarded`, `Options.Header: "Host" cannot be set`}},
+		"headers": {s.spec, &protomcp.Options{Files: s.files, Forward: []string{"Mcp-Session-Id", "Content-Type", "a b"},
+			Header: http.Header{"Host": {"x"}, "X-Token": {"a\nb"}, "X:Y": {"z"}}}, []string{
+			`Options.Forward: "Mcp-Session-Id" cannot be forwarded`, `Options.Forward: "Content-Type" cannot be forwarded`, `Options.Forward: "a b" is not a header name`,
+			`Options.Header: "Host" cannot be set`, `Options.Header: "X-Token": a value must not hold control characters`, `Options.Header: "X:Y" is not a header name`}},
 		"prompt without template": {&protomcp.ServiceSpec{Service: testservice.Service, Prompts: []protomcp.PromptSpec{{Name: "p", Description: "d"}}},
 			&protomcp.Options{Files: s.files}, []string{`prompt "p" of shop.v1.ShopService has no template`}},
 	} {

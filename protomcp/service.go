@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 
 	"buf.build/go/protovalidate"
 	"github.com/ferry-mcp/ferry"
@@ -269,16 +271,25 @@ func newHeaders(forward []string, fixed http.Header) (*headers, error) {
 	for _, k := range forward {
 		c := http.CanonicalHeaderKey(k)
 		switch {
+		case !validHeaderName(k):
+			problems = append(problems, fmt.Errorf("protomcp: Options.Forward: %q is not a header name", k))
 		case own(c):
 			problems = append(problems, fmt.Errorf("protomcp: Options.Forward: %q cannot be forwarded: the call sets it", k))
-		case !containsString(h.forward, c):
+		case !slices.Contains(h.forward, c):
 			h.forward = append(h.forward, c)
 		}
 	}
 	for k, vs := range fixed {
 		c := http.CanonicalHeaderKey(k)
-		if own(c) {
+		switch {
+		case !validHeaderName(k):
+			problems = append(problems, fmt.Errorf("protomcp: Options.Header: %q is not a header name", k))
+			continue
+		case own(c):
 			problems = append(problems, fmt.Errorf("protomcp: Options.Header: %q cannot be set: the call sets it", k))
+			continue
+		case slices.ContainsFunc(vs, func(v string) bool { return strings.ContainsFunc(v, isHeaderControl) }):
+			problems = append(problems, fmt.Errorf("protomcp: Options.Header: %q: a value must not hold control characters", k))
 			continue
 		}
 		h.fixed[c] = append([]string(nil), vs...)
@@ -286,20 +297,31 @@ func newHeaders(forward []string, fixed http.Header) (*headers, error) {
 	return h, errors.Join(problems...)
 }
 
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// validHeaderName reports whether k is an HTTP header name (a token).
+func validHeaderName(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, c := range k {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.ContainsRune("!#$%&'*+-.^_`|~", c):
+		default:
+			return false
 		}
 	}
-	return false
+	return true
 }
+
+// isHeaderControl reports whether c is a control character a header value
+// cannot hold (a tab it can).
+func isHeaderControl(c rune) bool { return c < ' ' && c != '\t' || c == 0x7f }
 
 // build returns the headers of one call of the tool named tool.
 func (h *headers) build(ctx context.Context, tool string) http.Header {
 	out := make(http.Header, len(h.fixed)+4)
 	for k, vs := range h.fixed {
-		out[k] = vs
+		out[k] = vs[:len(vs):len(vs)]
 	}
 	out[HeaderTool] = []string{tool}
 	ci, _ := ferry.CallInfoFromContext(ctx)
@@ -308,7 +330,7 @@ func (h *headers) build(ctx context.Context, tool string) http.Header {
 	}
 	for _, k := range h.forward {
 		if vs := ci.Header[k]; len(vs) > 0 {
-			out[k] = vs
+			out[k] = vs[:len(vs):len(vs)] // an append copies; the MCP request's header stays as it came
 		}
 	}
 	return out
