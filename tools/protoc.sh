@@ -14,10 +14,15 @@
 #   tools/protoc.sh check      regenerate into a temporary directory, with
 #                              the golden files of protoc-gen-ferry's tests,
 #                              and fail if anything committed differs
+#   tools/protoc.sh buf        install buf (a large build, so not in CI) and
+#                              check that buf generate with protoc-gen-ferry
+#                              writes the golden files of the cases that need
+#                              no Buf Schema Registry module
 set -euo pipefail
 
 PROTOC_GEN_GO_VERSION=v1.36.12
 PROTOC_GEN_CONNECT_GO_VERSION=v1.21.1
+BUF_VERSION=v1.75.0
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=$ROOT/.tmp/bin
@@ -70,6 +75,28 @@ generate() {
     weather/v1/weather.proto go connect-go ferry
 }
 
+# buf_check runs buf generate over the golden cases hints and names (they
+# import only ferry/v1/options.proto) and diffs with their golden files.
+buf_check() {
+  if [ "$("$BIN/buf" --version 2>/dev/null)" != "${BUF_VERSION#v}" ]; then
+    echo "protoc.sh: installing buf@$BUF_VERSION into $BIN" >&2
+    GOBIN=$BIN go install "github.com/bufbuild/buf/cmd/buf@$BUF_VERSION"
+  fi
+  local tmp testdata=$ROOT/protomcp/cmd/protoc-gen-ferry/testdata rc=0 c
+  tmp=$(mktemp -d)
+  mkdir -p "$tmp/ferry" "$tmp/tests"
+  cp -r "$ROOT/protomcp/proto/ferry" "$tmp/ferry/"
+  cp -r "$testdata/hints" "$testdata/names" "$tmp/tests/"
+  printf 'version: v2\nmodules:\n  - path: ferry\n  - path: tests\n' >"$tmp/buf.yaml"
+  printf 'version: v2\nplugins:\n  - local: %s\n    out: out\n' "$BIN/protoc-gen-ferry" >"$tmp/buf.gen.yaml"
+  (cd "$tmp" && "$BIN/buf" generate --path tests/hints --path tests/names) || rc=1
+  for c in hints names; do
+    diff -ru "$testdata/golden/$c/example.com/gen/$c" "$tmp/out/example.com/gen/$c" || rc=1
+  done
+  rm -rf "$tmp"
+  return "$rc"
+}
+
 install_tools
 case "${1:-}" in
 "")
@@ -89,8 +116,11 @@ check)
   fi
   exit "$rc"
   ;;
+buf)
+  buf_check
+  ;;
 *)
-  echo "usage: tools/protoc.sh [check]" >&2
+  echo "usage: tools/protoc.sh [check | buf]" >&2
   exit 2
   ;;
 esac
