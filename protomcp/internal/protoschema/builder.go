@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"buf.build/go/protovalidate"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -14,6 +15,7 @@ type builder struct {
 	maxDepth  int
 	maxNodes  int
 	describe  func(protoreflect.Descriptor) string
+	validator protovalidate.Validator // nil until needed, unless given
 
 	nodes int                           // subschemas built so far
 	stack map[protoreflect.FullName]int // messages being expanded, with their count on the path
@@ -28,7 +30,7 @@ func newBuilder(m mode, opts *Options) *builder {
 		o = *opts
 	}
 	b := &builder{mode: m, recursion: o.Recursion, maxDepth: o.MaxDepth, maxNodes: o.MaxNodes,
-		describe: o.Description, stack: map[protoreflect.FullName]int{},
+		describe: o.Description, validator: o.Validator, stack: map[protoreflect.FullName]int{},
 		implied: map[protoreflect.FullName]map[protoreflect.Name]bool{}}
 	switch {
 	case b.recursion == 0:
@@ -73,12 +75,9 @@ func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node
 	if err != nil {
 		return nil, err
 	}
-	implied, err := b.impliedRequired(md)
-	if err != nil {
-		return nil, err
-	}
 	fields := md.Fields()
 	present := map[protoreflect.Name]bool{}
+	required := map[protoreflect.Name]bool{}
 	for i := range fields.Len() {
 		fd := fields.Get(i)
 		fb := readFieldBehavior(fd)
@@ -86,12 +85,21 @@ func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node
 			continue
 		}
 		present[fd.Name()] = true
-		fs, required, err := b.field(fd, fb)
+		fs, req, err := b.field(fd, fb)
 		if err != nil {
 			return nil, fmt.Errorf("field %s: %w", fd.Name(), err)
 		}
 		n.Properties = append(n.Properties, property{name: fd.JSONName(), schema: fs})
-		if b.mode == input && (required || implied[fd.Name()] || fd.Cardinality() == protoreflect.Required) {
+		required[fd.Name()] = req || fd.Cardinality() == protoreflect.Required
+	}
+	// After the fields, whose own errors say more than protovalidate's.
+	implied, err := b.impliedRequired(md)
+	if err != nil {
+		return nil, err
+	}
+	for i := range fields.Len() {
+		fd := fields.Get(i)
+		if b.mode == input && present[fd.Name()] && (required[fd.Name()] || implied[fd.Name()]) {
 			n.Required = append(n.Required, fd.JSONName())
 		}
 	}
@@ -110,7 +118,17 @@ func (b *builder) impliedRequired(md protoreflect.MessageDescriptor) (map[protor
 	if r, ok := b.implied[md.FullName()]; ok {
 		return r, nil
 	}
-	r, err := impliedRequired(md, b.mode)
+	if b.mode == output || !hasFieldRules(md) {
+		return nil, nil
+	}
+	if b.validator == nil {
+		v, err := protovalidate.New()
+		if err != nil {
+			return nil, fmt.Errorf("making a protovalidate validator: %w", err)
+		}
+		b.validator = v
+	}
+	r, err := impliedRequired(b.validator, md)
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +169,9 @@ func (b *builder) field(fd protoreflect.FieldDescriptor, fb fieldBehavior) (*nod
 	if err != nil {
 		return nil, false, err
 	}
+	rules.excludeZero(n, b.mode)
+	n.Default = defaultJSON(fd)
+	n.Deprecated = deprecated(fd)
 	n.notes = append(n.notes, rules.notes()...)
 	if fb.immutable && b.mode == input {
 		n.note("It cannot be changed once set.")

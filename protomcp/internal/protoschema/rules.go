@@ -1,6 +1,7 @@
 package protoschema
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -76,6 +77,40 @@ func (f *fieldRules) mapValues() *elemRules {
 		return nil
 	}
 	return nested(f.r.GetMap().GetValues())
+}
+
+// excludeZero makes an input refuse the zero value of a field without
+// presence that the rules require: protojson reads "" or 0 as unset, which
+// protovalidate's required refuses, while the required keyword only asks
+// for the property.
+func (f *fieldRules) excludeZero(n *node, m mode) {
+	fd := f.fd
+	if m == output || !f.required() || fd.HasPresence() && !fd.IsList() && !fd.IsMap() {
+		return
+	}
+	switch {
+	case fd.IsList():
+		if n.MinItems == nil || *n.MinItems == 0 {
+			n.MinItems = uptr(1)
+		}
+	case fd.IsMap():
+		if n.MinProperties == nil || *n.MinProperties == 0 {
+			n.MinProperties = uptr(1)
+		}
+	case fd.Kind() == protoreflect.StringKind || fd.Kind() == protoreflect.BytesKind:
+		if n.MinLength == nil || *n.MinLength == 0 {
+			n.MinLength = uptr(1)
+		}
+	case fd.Kind() == protoreflect.BoolKind:
+		n.Const = json.RawMessage(`true`)
+	case fd.Kind() == protoreflect.EnumKind:
+		zero := string(zeroJSON(fd))
+		n.addNot(&node{Const: json.RawMessage(zero)})
+	case is64(fd):
+		n.addNot(&node{Enum: []any{0, "0"}})
+	default:
+		n.addNot(&node{Const: json.RawMessage(`0`)})
+	}
 }
 
 // applyRepeated applies min_items, max_items and unique to the array n.
@@ -163,8 +198,14 @@ func (e *elemRules) applyMessage(n *node, md protoreflect.MessageDescriptor, m m
 		return nil
 	}
 	if w := wrapped(md); w != nil {
-		return e.applyValue(n, w, m)
+		n.Examples = examples(e.r, w)
+		// IGNORE_IF_ZERO_VALUE skips an unset wrapper (null), not a zero
+		// in it: the keywords apply to the value as they are.
+		inner := *e
+		inner.ignoreZero = false
+		return inner.applyValue(n, w, m)
 	}
+	n.Examples = examples(e.r, nil)
 	t := target(n, m)
 	switch md.FullName() {
 	case "google.protobuf.Any":
@@ -189,7 +230,7 @@ func (e *elemRules) applyMessage(n *node, md protoreflect.MessageDescriptor, m m
 			return nil
 		}
 	}
-	return fmt.Errorf("%s rules on a %s field", ruleKind(e.r), md.FullName())
+	return fmt.Errorf("%s rules on a field of type %s", ruleKind(e.r), md.FullName())
 }
 
 // applyScalar applies the rules of a scalar or enum value.
@@ -197,6 +238,7 @@ func (e *elemRules) applyScalar(n *node, fd protoreflect.FieldDescriptor, m mode
 	if e == nil {
 		return nil
 	}
+	n.Examples = examples(e.r, fd)
 	if e.nested {
 		n.notes = append(n.notes, celNotes(e.r.GetCel(), e.r.GetCelExpression())...)
 	}
@@ -298,6 +340,9 @@ func merge(n, c *node) {
 		if nullable {
 			n.nullable()
 		}
+		if !contains(n.Type, "string") {
+			n.Pattern = "" // the pattern only ever checked a string form
+		}
 	}
 }
 
@@ -309,7 +354,7 @@ func setIf(dst **uint64, v *uint64) {
 
 // typedRules applies the rules of r's type to c, for a value of fd's type.
 func typedRules(c *node, r *validate.FieldRules, fd protoreflect.FieldDescriptor, m mode) error {
-	mismatch := fmt.Errorf("%s rules on a %s field", ruleKind(r), fd.Kind())
+	mismatch := fmt.Errorf("%s rules on a field of type %s", ruleKind(r), fd.Kind())
 	switch fd.Kind() {
 	case protoreflect.StringKind:
 		if sr := r.GetString(); sr != nil {
@@ -402,15 +447,8 @@ func (mr *messageRules) oneofGroups(md protoreflect.MessageDescriptor) []oneofGr
 // min_len 1, a number with gt 0, a list with min_items 1), since an absent
 // field is its zero value to protovalidate. protovalidate itself is asked,
 // with an empty message, so that CEL rules count too.
-func impliedRequired(md protoreflect.MessageDescriptor, m mode) (map[protoreflect.Name]bool, error) {
-	if m == output || !hasFieldRules(md) {
-		return nil, nil
-	}
-	v, err := protovalidate.New(protovalidate.WithDisableLazy(), protovalidate.WithMessageDescriptors(md))
-	if err != nil {
-		return nil, fmt.Errorf("compiling its buf.validate rules: %w", err)
-	}
-	err = v.Validate(dynamicpb.NewMessage(md))
+func impliedRequired(v protovalidate.Validator, md protoreflect.MessageDescriptor) (map[protoreflect.Name]bool, error) {
+	err := v.Validate(dynamicpb.NewMessage(md))
 	var ve *protovalidate.ValidationError
 	if err == nil || !errors.As(err, &ve) {
 		if err != nil {
