@@ -37,7 +37,7 @@ var WeatherServiceSpec = &protomcp.ServiceSpec{
 			Name:         "set_alert",
 			Title:        "Set a cold alert",
 			Description:  "Sets an alert for a city: an email when the low falls below a\ntemperature. Setting it again for the same city and email replaces\nits temperature.",
-			InputSchema:  json.RawMessage(`{"type":"object","description":"An alert to set.","properties":{"city":{"type":"string","description":"The city to watch.","minLength":1,"maxLength":80},"email":{"type":"string","description":"Where to send the alert.","format":"email"},"belowC":{"type":"number","description":"Alert when the low falls below this, in degrees Celsius.","minimum":-90,"maximum":60,"pattern":"^(NaN|-?Infinity)$"}},"required":["city","email"],"additionalProperties":false}`),
+			InputSchema:  json.RawMessage(`{"type":"object","description":"An alert to set.","properties":{"city":{"type":"string","description":"The city to watch.","minLength":1,"maxLength":80},"email":{"type":"string","description":"Where to send the alert.","format":"email"},"belowC":{"type":"number","description":"Alert when the low falls below this, in degrees Celsius.","minimum":-90,"maximum":60}},"required":["city","email"],"additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","description":"The alert that was set.","properties":{"alertId":{"type":"string","description":"The alert's id; setting the same city and email again keeps it."}},"additionalProperties":false}`),
 			Idempotent:   true,
 			Destructive:  new(true),
