@@ -12,8 +12,10 @@
 #
 #   tools/protoc.sh            regenerate in place
 #   tools/protoc.sh check      regenerate into a temporary directory, with
-#                              the golden files of protoc-gen-ferry's tests,
-#                              and fail if anything committed differs
+#                              the golden files of protoc-gen-ferry's tests
+#                              (in process, and through protoc for the
+#                              single-file cases), and fail if anything
+#                              committed differs
 #   tools/protoc.sh buf        install buf (a large build, so not in CI) and
 #                              check that buf generate with protoc-gen-ferry
 #                              writes the golden files of the cases that need
@@ -107,7 +109,17 @@ check)
   trap 'rm -rf "$tmp"' EXIT
   generate "$tmp"
   (cd "$ROOT/protomcp" && go test -count=1 -run '^TestGolden$' ./cmd/protoc-gen-ferry -args -update -golden-dir "$tmp/golden" >/dev/null)
+  # protoc itself, not only the in-process test, writes the golden files.
+  testdata=$ROOT/protomcp/cmd/protoc-gen-ferry/testdata
+  for c in names hints prompts schemas; do
+    mkdir -p "$tmp/protoc/$c"
+    protoc --descriptor_set_in="$ROOT/.tmp/protodeps.binpb" -I "$testdata" -I "$ROOT/protomcp/proto" \
+      --plugin=protoc-gen-ferry="$BIN/protoc-gen-ferry" --ferry_out="$tmp/protoc/$c" "$c/v1/$c.proto"
+  done
   rc=0
+  for c in names hints prompts schemas; do
+    diff -ru "$testdata/golden/$c" "$tmp/protoc/$c" || rc=1
+  done
   diff -u "$ROOT/protomcp/ferrypb/v1/options.pb.go" "$tmp/protomcp/ferrypb/v1/options.pb.go" || rc=1
   diff -ru "$ROOT/examples/weather/gen" "$tmp/examples/weather/gen" || rc=1
   diff -ru "$ROOT/protomcp/cmd/protoc-gen-ferry/testdata/golden" "$tmp/golden" || rc=1

@@ -47,6 +47,24 @@ var NameServiceSpec = &protomcp.ServiceSpec{
 			Destructive:  new(true),
 		},
 		{
+			Method:       "ListV3Items",
+			Name:         "acme_list_v3_items",
+			Title:        "List v3 items",
+			Description:  "A javadoc-style comment: its opening star goes.\n\n  Its indented line stays indented.",
+			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"The item's id."}},"additionalProperties":false}`),
+			OutputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false}`),
+			Destructive:  new(true),
+		},
+		{
+			Method:       "ListV4Items",
+			Name:         "acme_list_v4_items",
+			Title:        "List v4 items",
+			Description:  "Comment lines indented alike\nlose their shared indentation.",
+			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"The item's id."}},"additionalProperties":false}`),
+			OutputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false}`),
+			Destructive:  new(true),
+		},
+		{
 			Method:       "get_raw_thing",
 			Name:         "acme_get_raw_thing",
 			Title:        "Get raw thing",
@@ -98,6 +116,10 @@ func (d nameServiceDirect) Invoke(ctx context.Context, method protoreflect.Metho
 		return protomcp.DirectCall(ctx, method, req, header, d.impl.GetHTTPStatus)
 	case "names.v1.NameService.ListV2Items":
 		return protomcp.DirectCall(ctx, method, req, header, d.impl.ListV2Items)
+	case "names.v1.NameService.ListV3Items":
+		return protomcp.DirectCall(ctx, method, req, header, d.impl.ListV3Items)
+	case "names.v1.NameService.ListV4Items":
+		return protomcp.DirectCall(ctx, method, req, header, d.impl.ListV4Items)
 	case "names.v1.NameService.get_raw_thing":
 		return protomcp.DirectCall(ctx, method, req, header, d.impl.GetRawThing)
 	case "names.v1.NameService.Lookup":
