@@ -79,11 +79,16 @@ func generateFile(p *protogen.Plugin, f *protogen.File, specs map[protoreflect.F
 	}
 	g.P("package ", pkg)
 	g.P()
+	// AddService finds the services in protoregistry.GlobalFiles, where
+	// the .pb.go package registers them.
+	g.Import(f.GoImportPath)
 	for _, s := range f.Services {
 		w := &writer{g: g, svc: s, spec: specs[s.Desc.FullName()], connectPkg: connectPkg}
 		w.specVar()
-		w.register()
-		w.direct()
+		w.register(!cfg.noDirect)
+		if !cfg.noDirect {
+			w.direct()
+		}
 	}
 }
 
@@ -179,13 +184,18 @@ func (w *writer) prompt(p *protomcp.PromptSpec) {
 	g.P("},")
 }
 
-// register writes AddXxxTools.
-func (w *writer) register() {
+// register writes AddXxxTools; direct says whether XxxDirect exists.
+func (w *writer) register(direct bool) {
 	g, name := w.g, w.svc.GoName
 	g.P("// Add", name, "Tools registers the tools and prompts of [", name, "Spec] on srv,")
 	g.P("// calling the methods through d: [", protomcpPkg.Ident("Handler"), "] for the service's Connect")
-	g.P("// handler in process (its interceptors run), [", name, "Direct] for an")
-	g.P("// implementation. See [", protomcpPkg.Ident("AddService"), "].")
+	if direct {
+		g.P("// handler in process (its interceptors run), [", name, "Direct] for an")
+		g.P("// implementation. See [", protomcpPkg.Ident("AddService"), "].")
+	} else {
+		g.P("// handler in process (its interceptors run), [", protomcpPkg.Ident("Client"), "] for a remote")
+		g.P("// server. See [", protomcpPkg.Ident("AddService"), "].")
+	}
 	g.P("func Add", name, "Tools(srv *", ferryPkg.Ident("Server"), ", d ", protomcpPkg.Ident("Dispatcher"), ", opts *", protomcpPkg.Ident("Options"), ") error {")
 	g.P("return ", protomcpPkg.Ident("AddService"), "(srv, ", name, "Spec, d, opts)")
 	g.P("}")

@@ -29,6 +29,10 @@
 //	connect_package_suffix=S   the suffix of protoc-gen-connect-go's package,
 //	                           if its package_suffix option was set; default
 //	                           "connect"
+//	direct=false               leave out the XxxDirect adapters, for code
+//	                           generated without protoc-gen-connect-go (the
+//	                           tools can still call a remote server through
+//	                           protomcp.Client)
 //
 // With buf, list it as a local plugin beside protoc-gen-go and
 // protoc-gen-connect-go in buf.gen.yaml:
@@ -69,6 +73,7 @@ const version = "v0.1.0"
 type config struct {
 	prefix        string
 	connectSuffix string
+	noDirect      bool
 }
 
 // set sets the parameter name to value; protogen handles its own (paths,
@@ -78,6 +83,16 @@ func (c *config) set(name, value string) error {
 	case "prefix":
 		c.prefix = value
 		return nil
+	case "direct":
+		switch value {
+		case "true", "":
+			c.noDirect = false
+		case "false":
+			c.noDirect = true
+		default:
+			return fmt.Errorf("protoc-gen-ferry: direct=%q: want true or false", value)
+		}
+		return nil
 	case "connect_package_suffix":
 		if value == "" {
 			return fmt.Errorf("protoc-gen-ferry: connect_package_suffix is empty")
@@ -85,5 +100,5 @@ func (c *config) set(name, value string) error {
 		c.connectSuffix = value
 		return nil
 	}
-	return fmt.Errorf("protoc-gen-ferry: unknown option %q; it takes prefix and connect_package_suffix, besides paths, module and M", name)
+	return fmt.Errorf("protoc-gen-ferry: unknown option %q; it takes prefix, connect_package_suffix and direct, besides paths, module and M", name)
 }

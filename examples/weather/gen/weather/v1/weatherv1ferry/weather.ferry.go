@@ -9,6 +9,7 @@ import (
 	context "context"
 	json "encoding/json"
 	ferry "github.com/ferry-mcp/ferry"
+	_ "github.com/ferry-mcp/ferry/examples/weather/gen/weather/v1"
 	weatherv1connect "github.com/ferry-mcp/ferry/examples/weather/gen/weather/v1/weatherv1connect"
 	protomcp "github.com/ferry-mcp/ferry/protomcp"
 	proto "google.golang.org/protobuf/proto"

@@ -6,6 +6,7 @@ package multiv1ferry
 import (
 	context "context"
 	json "encoding/json"
+	_ "example.com/gen/multi/v1"
 	multiv1connect "example.com/gen/multi/v1/multiv1connect"
 	ferry "github.com/ferry-mcp/ferry"
 	protomcp "github.com/ferry-mcp/ferry/protomcp"

@@ -8,6 +8,7 @@ package hintsv1ferry
 import (
 	context "context"
 	json "encoding/json"
+	_ "example.com/gen/hints/v1"
 	hintsv1connect "example.com/gen/hints/v1/hintsv1connect"
 	ferry "github.com/ferry-mcp/ferry"
 	protomcp "github.com/ferry-mcp/ferry/protomcp"

@@ -8,6 +8,7 @@ package namesv1ferry
 import (
 	context "context"
 	json "encoding/json"
+	_ "example.com/gen/names/v1"
 	namesv1connect "example.com/gen/names/v1/namesv1connect"
 	ferry "github.com/ferry-mcp/ferry"
 	protomcp "github.com/ferry-mcp/ferry/protomcp"

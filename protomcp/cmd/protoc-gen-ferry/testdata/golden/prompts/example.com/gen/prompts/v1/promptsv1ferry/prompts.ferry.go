@@ -8,6 +8,7 @@ package promptsv1ferry
 import (
 	context "context"
 	json "encoding/json"
+	_ "example.com/gen/prompts/v1"
 	promptsv1connect "example.com/gen/prompts/v1/promptsv1connect"
 	ferry "github.com/ferry-mcp/ferry"
 	protomcp "github.com/ferry-mcp/ferry/protomcp"

@@ -8,6 +8,7 @@ package schemasv1ferry
 import (
 	context "context"
 	json "encoding/json"
+	_ "example.com/gen/schemas/v1"
 	schemasv1connect "example.com/gen/schemas/v1/schemasv1connect"
 	ferry "github.com/ferry-mcp/ferry"
 	protomcp "github.com/ferry-mcp/ferry/protomcp"
