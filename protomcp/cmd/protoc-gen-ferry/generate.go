@@ -83,7 +83,7 @@ func generateFile(p *protogen.Plugin, f *protogen.File, specs map[protoreflect.F
 	// the .pb.go package registers them.
 	g.Import(f.GoImportPath)
 	for _, s := range f.Services {
-		w := &writer{g: g, svc: s, spec: specs[s.Desc.FullName()], connectPkg: connectPkg}
+		w := &writer{g: g, svc: s, spec: specs[s.Desc.FullName()], connectPkg: connectPkg, simple: cfg.simple}
 		w.specVar()
 		w.register(!cfg.noDirect)
 		if !cfg.noDirect {
@@ -98,6 +98,7 @@ type writer struct {
 	svc        *protogen.Service
 	spec       *protomcp.ServiceSpec
 	connectPkg protogen.GoImportPath
+	simple     bool // the connect handler interface of simple=true
 }
 
 // specVar writes the ServiceSpec variable.
@@ -209,20 +210,32 @@ func (w *writer) direct() {
 	typ := lowerFirst(name) + "Direct"
 	g.P("// ", name, "Direct returns a [", protomcpPkg.Ident("Dispatcher"), "] that calls impl's methods")
 	g.P("// directly, with no Connect handler in between, so no interceptors run;")
-	g.P("// the request's headers reach impl in its connect.Request.")
+	if w.simple {
+		g.P("// the call's headers do not reach impl (see [", protomcpPkg.Ident("DirectSimpleCall"), "]).")
+	} else {
+		g.P("// the call's headers reach impl in its connect.Request.")
+	}
 	g.P("func ", name, "Direct(impl ", handler, ") ", protomcpPkg.Ident("Dispatcher"), " {")
 	g.P("return ", typ, "{impl: impl}")
 	g.P("}")
 	g.P()
 	g.P("type ", typ, " struct{ impl ", handler, " }")
 	g.P()
+	headerParam := "header"
+	if w.simple {
+		headerParam = "_"
+	}
 	g.P("func (d ", typ, ") Invoke(ctx ", contextPkg.Ident("Context"), ", method ", protoreflectPkg.Ident("MethodDescriptor"),
-		", req ", protoPkg.Ident("Message"), ", header ", httpPkg.Ident("Header"), ") (", protoPkg.Ident("Message"), ", error) {")
+		", req ", protoPkg.Ident("Message"), ", ", headerParam, " ", httpPkg.Ident("Header"), ") (", protoPkg.Ident("Message"), ", error) {")
 	if len(w.spec.Tools) > 0 {
 		g.P("switch method.FullName() {")
 		for _, t := range w.spec.Tools {
 			g.P("case ", strconv.Quote(string(w.spec.Service.Append(t.Method))), ":")
-			g.P("return ", protomcpPkg.Ident("DirectCall"), "(ctx, method, req, header, d.impl.", w.method(t.Method).GoName, ")")
+			if w.simple {
+				g.P("return ", protomcpPkg.Ident("DirectSimpleCall"), "(ctx, method, req, d.impl.", w.method(t.Method).GoName, ")")
+			} else {
+				g.P("return ", protomcpPkg.Ident("DirectCall"), "(ctx, method, req, header, d.impl.", w.method(t.Method).GoName, ")")
+			}
 		}
 		g.P("}")
 	}

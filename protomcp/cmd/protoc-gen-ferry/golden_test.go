@@ -32,6 +32,7 @@ var goldenCases = []struct {
 	{name: "names", files: []string{"names/v1/names.proto"}},
 	{name: "names_prefix", files: []string{"names/v1/names.proto"}, param: "prefix=acme_"},
 	{name: "hints", files: []string{"hints/v1/hints.proto"}},
+	{name: "hints_simple", files: []string{"hints/v1/hints.proto"}, param: "simple"},
 	{name: "hints_no_direct", files: []string{"hints/v1/hints.proto"}, param: "direct=false"},
 	{name: "hints_connect_suffix", files: []string{"hints/v1/hints.proto"}, param: "connect_package_suffix=rpc"},
 	{name: "prompts", files: []string{"prompts/v1/prompts.proto"}},

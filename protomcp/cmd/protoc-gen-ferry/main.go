@@ -29,6 +29,9 @@
 //	connect_package_suffix=S   the suffix of protoc-gen-connect-go's package,
 //	                           if its package_suffix option was set; default
 //	                           "connect"
+//	simple=true                the direct adapter calls the handler interface
+//	                           protoc-gen-connect-go writes with simple=true;
+//	                           the call's headers cannot reach it then
 //	direct=false               leave out the XxxDirect adapters, for code
 //	                           generated without protoc-gen-connect-go (the
 //	                           tools can still call a remote server through
@@ -41,10 +44,6 @@
 //	  - local: protoc-gen-ferry
 //	    out: gen
 //	    opt: [paths=source_relative, prefix=weather_]
-//
-// The handler interface the direct adapter calls is protoc-gen-connect-go's
-// default one (connect.Request and connect.Response); its simple=true form
-// is not supported yet.
 package main
 
 import (
@@ -74,6 +73,7 @@ type config struct {
 	prefix        string
 	connectSuffix string
 	noDirect      bool
+	simple        bool
 }
 
 // set sets the parameter name to value; protogen handles its own (paths,
@@ -84,21 +84,31 @@ func (c *config) set(name, value string) error {
 		c.prefix = value
 		return nil
 	case "direct":
-		switch value {
-		case "true", "":
-			c.noDirect = false
-		case "false":
-			c.noDirect = true
-		default:
-			return fmt.Errorf("protoc-gen-ferry: direct=%q: want true or false", value)
-		}
-		return nil
+		v, err := boolParam(name, value)
+		c.noDirect = !v
+		return err
+	case "simple":
+		v, err := boolParam(name, value)
+		c.simple = v
+		return err
 	case "connect_package_suffix":
 		if value == "" {
-			return fmt.Errorf("protoc-gen-ferry: connect_package_suffix is empty")
+			return fmt.Errorf("connect_package_suffix is empty")
 		}
 		c.connectSuffix = value
 		return nil
 	}
-	return fmt.Errorf("protoc-gen-ferry: unknown option %q; it takes prefix, connect_package_suffix and direct, besides paths, module and M", name)
+	return fmt.Errorf("unknown option %q; it takes prefix, connect_package_suffix, direct and simple, besides paths, module and M", name)
+}
+
+// boolParam reads a boolean parameter; a bare name means true, as
+// protoc-gen-connect-go reads its simple.
+func boolParam(name, value string) (bool, error) {
+	switch value {
+	case "true", "":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("%s=%q: want true or false", name, value)
 }

@@ -72,7 +72,7 @@ func AddWeatherServiceTools(srv *ferry.Server, d protomcp.Dispatcher, opts *prot
 
 // WeatherServiceDirect returns a [protomcp.Dispatcher] that calls impl's methods
 // directly, with no Connect handler in between, so no interceptors run;
-// the request's headers reach impl in its connect.Request.
+// the call's headers reach impl in its connect.Request.
 func WeatherServiceDirect(impl weatherv1connect.WeatherServiceHandler) protomcp.Dispatcher {
 	return weatherServiceDirect{impl: impl}
 }

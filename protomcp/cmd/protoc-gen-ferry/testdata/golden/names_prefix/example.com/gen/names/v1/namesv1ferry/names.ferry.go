@@ -102,7 +102,7 @@ func AddNameServiceTools(srv *ferry.Server, d protomcp.Dispatcher, opts *protomc
 
 // NameServiceDirect returns a [protomcp.Dispatcher] that calls impl's methods
 // directly, with no Connect handler in between, so no interceptors run;
-// the request's headers reach impl in its connect.Request.
+// the call's headers reach impl in its connect.Request.
 func NameServiceDirect(impl namesv1connect.NameServiceHandler) protomcp.Dispatcher {
 	return nameServiceDirect{impl: impl}
 }
