@@ -8,33 +8,36 @@ import (
 // node is one JSON Schema object. Its fields are the keywords this package
 // writes, in the order they are written; empty fields are left out.
 type node struct {
-	Type                 types           `json:"type,omitempty"`
-	Description          string          `json:"description,omitempty"`
-	Properties           properties      `json:"properties,omitempty"`
-	Required             []string        `json:"required,omitempty"`
-	AdditionalProperties any             `json:"additionalProperties,omitempty"` // *node, or false
-	PropertyNames        *node           `json:"propertyNames,omitempty"`
-	MinProperties        *uint64         `json:"minProperties,omitempty"`
-	MaxProperties        *uint64         `json:"maxProperties,omitempty"`
-	Items                *node           `json:"items,omitempty"`
-	MinItems             *uint64         `json:"minItems,omitempty"`
-	MaxItems             *uint64         `json:"maxItems,omitempty"`
-	UniqueItems          bool            `json:"uniqueItems,omitempty"`
-	Minimum              json.Number     `json:"minimum,omitempty"`
-	ExclusiveMinimum     json.Number     `json:"exclusiveMinimum,omitempty"`
-	Maximum              json.Number     `json:"maximum,omitempty"`
-	ExclusiveMaximum     json.Number     `json:"exclusiveMaximum,omitempty"`
-	MinLength            *uint64         `json:"minLength,omitempty"`
-	MaxLength            *uint64         `json:"maxLength,omitempty"`
-	Pattern              string          `json:"pattern,omitempty"`
-	Format               string          `json:"format,omitempty"`
-	ContentEncoding      string          `json:"contentEncoding,omitempty"`
-	Const                json.RawMessage `json:"const,omitempty"`
-	Enum                 []any           `json:"enum,omitempty"`
-	Not                  *node           `json:"not,omitempty"`
-	AnyOf                []*node         `json:"anyOf,omitempty"`
-	OneOf                []*node         `json:"oneOf,omitempty"`
-	AllOf                []*node         `json:"allOf,omitempty"`
+	Type                 types             `json:"type,omitempty"`
+	Description          string            `json:"description,omitempty"`
+	Properties           properties        `json:"properties,omitempty"`
+	Required             []string          `json:"required,omitempty"`
+	AdditionalProperties any               `json:"additionalProperties,omitempty"` // *node, or false
+	PropertyNames        *node             `json:"propertyNames,omitempty"`
+	MinProperties        *uint64           `json:"minProperties,omitempty"`
+	MaxProperties        *uint64           `json:"maxProperties,omitempty"`
+	Items                *node             `json:"items,omitempty"`
+	MinItems             *uint64           `json:"minItems,omitempty"`
+	MaxItems             *uint64           `json:"maxItems,omitempty"`
+	UniqueItems          bool              `json:"uniqueItems,omitempty"`
+	Minimum              json.Number       `json:"minimum,omitempty"`
+	ExclusiveMinimum     json.Number       `json:"exclusiveMinimum,omitempty"`
+	Maximum              json.Number       `json:"maximum,omitempty"`
+	ExclusiveMaximum     json.Number       `json:"exclusiveMaximum,omitempty"`
+	MinLength            *uint64           `json:"minLength,omitempty"`
+	MaxLength            *uint64           `json:"maxLength,omitempty"`
+	Pattern              string            `json:"pattern,omitempty"`
+	Format               string            `json:"format,omitempty"`
+	ContentEncoding      string            `json:"contentEncoding,omitempty"`
+	Const                json.RawMessage   `json:"const,omitempty"`
+	Enum                 []any             `json:"enum,omitempty"`
+	Not                  *node             `json:"not,omitempty"`
+	AnyOf                []*node           `json:"anyOf,omitempty"`
+	OneOf                []*node           `json:"oneOf,omitempty"`
+	AllOf                []*node           `json:"allOf,omitempty"`
+	Default              json.RawMessage   `json:"default,omitempty"`
+	Examples             []json.RawMessage `json:"examples,omitempty"`
+	Deprecated           bool              `json:"deprecated,omitempty"`
 
 	// notes are sentences for rules that have no keyword; they end up in
 	// Description.

@@ -54,11 +54,12 @@ type propertyFixture struct {
 
 func newFixture(t *testing.T) *propertyFixture {
 	reg := compileFiles(t)
-	v, err := protovalidate.New()
+	types := dynamicpb.NewTypes(reg)
+	v, err := protovalidate.New(protovalidate.WithExtensionTypeResolver(types)) // predefined rules
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &propertyFixture{reg: reg, types: dynamicpb.NewTypes(reg), validator: v}
+	return &propertyFixture{reg: reg, types: types, validator: v}
 }
 
 func (f *propertyFixture) marshal(t *testing.T, m *dynamicpb.Message, o protojson.MarshalOptions) []byte {
@@ -91,7 +92,10 @@ func (f *propertyFixture) valid(g *gen, md protoreflect.MessageDescriptor) *dyna
 func TestPropertyValidMessagesFit(t *testing.T) {
 	f := newFixture(t)
 	item := message(t, f.reg, "Item")
-	const draws = 150
+	draws := 150
+	if raceEnabled || testing.Short() {
+		draws = 30
+	}
 	f.reg.RangeFilesByPackage("test.v1", func(fd protoreflect.FileDescriptor) bool {
 		msgs := fd.Messages()
 		for i := range msgs.Len() {
@@ -271,7 +275,11 @@ func TestPropertyBrokenRulesAreRefused(t *testing.T) {
 			}
 			fd := md.Fields().ByName(protoreflect.Name(tt.field))
 			g := newGen(uint64(i)+1, input, item)
-			for range 20 {
+			tries := 20
+			if raceEnabled || testing.Short() {
+				tries = 4
+			}
+			for range tries {
 				msg := f.valid(g, md)
 				if msg == nil {
 					t.Fatal("no valid message to break")
@@ -316,4 +324,74 @@ func asNumber(t *testing.T, js []byte, name string) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestExamplesFit checks that every examples and default value in the
+// test messages' schemas fits the subschema it stands in.
+func TestExamplesFit(t *testing.T) {
+	reg := compileFiles(t)
+	checked := 0
+	reg.RangeFilesByPackage("test.v1", func(fd protoreflect.FileDescriptor) bool {
+		msgs := fd.Messages()
+		for i := range msgs.Len() {
+			for _, build := range []func(protoreflect.MessageDescriptor) (json.RawMessage, error){Input, Output} {
+				data, err := build(msgs.Get(i))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var doc any
+				if err := json.Unmarshal(data, &doc); err != nil {
+					t.Fatal(err)
+				}
+				walkSchemas(doc, func(sub map[string]any) {
+					values := asList(sub["examples"])
+					if d, ok := sub["default"]; ok {
+						values = append(values, d)
+					}
+					if len(values) == 0 {
+						return
+					}
+					raw, err := json.Marshal(sub)
+					if err != nil {
+						t.Fatal(err)
+					}
+					s := compileSchema(t, raw)
+					for _, v := range values {
+						js, _ := json.Marshal(v)
+						if err := validates(s, js); err != nil {
+							t.Errorf("%s: %s does not fit %s: %v", msgs.Get(i).FullName(), js, raw, err)
+						}
+						checked++
+					}
+				})
+			}
+		}
+		return true
+	})
+	if checked < 10 {
+		t.Errorf("only %d examples checked", checked)
+	}
+}
+
+// walkSchemas calls f on every object schema under v.
+func walkSchemas(v any, f func(map[string]any)) {
+	switch v := v.(type) {
+	case map[string]any:
+		f(v)
+		for k, sub := range v {
+			switch k {
+			case "examples", "default", "enum", "const":
+			case "properties": // names to schemas, not a schema
+				for _, p := range sub.(map[string]any) {
+					walkSchemas(p, f)
+				}
+			default:
+				walkSchemas(sub, f)
+			}
+		}
+	case []any:
+		for _, sub := range v {
+			walkSchemas(sub, f)
+		}
+	}
 }
