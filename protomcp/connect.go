@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"connectrpc.com/connect"
+	"github.com/ferry-mcp/ferry"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -22,16 +23,18 @@ import (
 const DefaultMaxResponseBytes = 4 << 20
 
 // inProcessBaseURL is the base URL of in-process calls; the handler sees
-// requests to http://protomcp.invalid/pkg.Service/Method.
-const inProcessBaseURL = "http://protomcp.invalid"
+// requests to /pkg.Service/Method with the MCP request's Host (see
+// [inProcess.Do]).
+const inProcessBaseURL = "http://localhost"
 
 // Handler returns a [Dispatcher] that calls each method through h, the
 // service's Connect handler (or the whole mux serving it, with its HTTP
 // middleware), in process: each call is a Connect unary request, POST
 // /pkg.Service/Method with a binary protobuf body, handed to h.ServeHTTP
 // with the call's context, so the service's interceptors and middleware
-// run and see the headers that travel with the call (see [Dispatcher]);
-// no socket is opened. opts are applied to the Connect client that makes
+// run and see the headers that travel with the call (see [Dispatcher]),
+// and the Host of the MCP request ("localhost" over stdio); no socket is
+// opened. opts are applied to the Connect client that makes
 // the requests, after the package's own (binary codec, the response
 // bound): connect.WithInterceptors adds client-side interceptors.
 func Handler(h http.Handler, opts ...connect.ClientOption) Dispatcher {
@@ -170,6 +173,12 @@ func (c *inProcess) Do(r *http.Request) (*http.Response, error) {
 	}
 	r.RequestURI = r.URL.RequestURI()
 	r.RemoteAddr = "in-process"
+	// The Host the MCP handler checked against its allowed hosts, so that
+	// the service's host checks see what the caller sent; "localhost"
+	// over stdio.
+	if ci, ok := ferry.CallInfoFromContext(r.Context()); ok && ci.Host != "" {
+		r.Host = ci.Host
+	}
 	c.h.ServeHTTP(w, r)
 	if w.status == 0 {
 		w.status = http.StatusOK

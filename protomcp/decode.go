@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"maps"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -73,10 +71,8 @@ func (d *decoder) decode(args json.RawMessage, m proto.Message) schema.Errors {
 	if err == nil {
 		return nil
 	}
-	var doc any
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.UseNumber()
-	if derr := dec.Decode(&doc); derr != nil {
+	doc, derr := readDocument(args)
+	if derr != nil {
 		return schema.Errors{{Message: "arguments are not valid JSON: " + derr.Error()}}
 	}
 	var errs schema.Errors
@@ -104,7 +100,7 @@ func (d *decoder) fail(errs *schema.Errors, p path, msg string) {
 }
 
 func (d *decoder) message(errs *schema.Errors, p path, md protoreflect.MessageDescriptor, v any, depth int) {
-	if depth > maxDepth {
+	if _, deep := v.(tooDeep); deep || depth > maxDepth {
 		d.fail(errs, p, "is nested more than "+strconv.Itoa(maxDepth)+" levels deep")
 		return
 	}
@@ -112,14 +108,16 @@ func (d *decoder) message(errs *schema.Errors, p path, md protoreflect.MessageDe
 		d.wellKnown(errs, p, md, v)
 		return
 	}
-	obj, ok := v.(map[string]any)
+	obj, ok := v.(*object)
 	if !ok {
 		d.fail(errs, p, "must be an object, got "+show(v))
 		return
 	}
 	fields := md.Fields()
 	oneofs := map[protoreflect.FullName]string{}
-	for _, k := range slices.Sorted(maps.Keys(obj)) {
+	seen := make(map[protoreflect.FieldNumber]string, len(obj.members))
+	for _, mem := range obj.members {
+		k, fv := mem.key, mem.value
 		fd := fields.ByJSONName(k)
 		if fd == nil {
 			fd = fields.ByTextName(k)
@@ -135,7 +133,11 @@ func (d *decoder) message(errs *schema.Errors, p path, md protoreflect.MessageDe
 			d.fail(errs, fp, msg)
 			continue
 		}
-		fv := obj[k]
+		if first, dup := seen[fd.Number()]; dup {
+			d.fail(errs, fp, "is not allowed: the field is already given as "+strconv.Quote(first))
+			continue
+		}
+		seen[fd.Number()] = k
 		if fv == nil && !isValue(fd) {
 			continue // null stands for the default
 		}
@@ -153,22 +155,29 @@ func (d *decoder) message(errs *schema.Errors, p path, md protoreflect.MessageDe
 func (d *decoder) field(errs *schema.Errors, p path, fd protoreflect.FieldDescriptor, v any, depth int) {
 	switch {
 	case fd.IsMap():
-		obj, ok := v.(map[string]any)
+		obj, ok := v.(*object)
 		if !ok {
 			d.fail(errs, p, "must be an object, got "+show(v))
 			return
 		}
-		for _, k := range slices.Sorted(maps.Keys(obj)) {
+		keys := make(map[string]bool, len(obj.members))
+		for _, mem := range obj.members {
+			k := mem.key
 			kp := p.field(k)
 			if msg := mapKey(fd.MapKey(), k); msg != "" {
 				d.fail(errs, kp, msg)
 				continue
 			}
-			if obj[k] == nil && !isValue(fd.MapValue()) {
+			if keys[k] {
+				d.fail(errs, kp, "is not allowed: the key is given twice")
+				continue
+			}
+			keys[k] = true
+			if mem.value == nil && !isValue(fd.MapValue()) {
 				d.fail(errs, kp, "must not be null")
 				continue
 			}
-			d.single(errs, kp, fd.MapValue(), obj[k], depth+1)
+			d.single(errs, kp, fd.MapValue(), mem.value, depth+1)
 		}
 	case fd.IsList():
 		list, ok := v.([]any)

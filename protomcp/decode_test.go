@@ -114,3 +114,23 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestDecodeListsProblemsInDocumentOrder(t *testing.T) {
+	md := everything(t)
+	errs := newDecoder(md).decode([]byte(`{"zeta":1,"child":{"b":"no","u32":-1},"alpha":2,"b":true,"b":false,"byInt":{"1":"a","1":"b"}}`), dynamicpb.NewMessage(md))
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Path)
+	}
+	want := []string{"zeta", "child.b", "child.u32", "alpha", "b", "byInt.1"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("paths %v, want %v:\n%v", got, want, errs)
+	}
+	if !strings.Contains(errs.Error(), `b: is not allowed: the field is already given as "b"`) || !strings.Contains(errs.Error(), "byInt.1: is not allowed: the key is given twice") {
+		t.Errorf("got %v", errs)
+	}
+	errs = newDecoder(md).decode([]byte(`{"byInt":{},"by_int":{}}`), dynamicpb.NewMessage(md))
+	if len(errs) != 1 || errs[0].Error() != `by_int: is not allowed: the field is already given as "byInt"` {
+		t.Errorf("a field by both its names: got %v", errs)
+	}
+}

@@ -66,7 +66,7 @@ func ExampleAddService() {
 	}
 	// Output:
 	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"sku\":\"BOOK-1\",\"name\":\"Item BOOK-1\",\"priceCents\":\"1250\",\"tags\":[\"new\"],\"kind\":\"KIND_BOOK\"}"}],"structuredContent":{"sku":"BOOK-1","name":"Item BOOK-1","priceCents":"1250","tags":["new"],"kind":"KIND_BOOK"}}}
-	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"invalid arguments:\n- color: is not allowed: unknown property \"color\"; known properties: sku\n- sku: must be at least 3 characters\n- sku: does not match regex pattern `^[A-Z0-9-]+$`"}],"isError":true}}
+	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"invalid arguments:\n- color: is not allowed: unknown property \"color\"; known properties: sku\n- sku: must be at least 3 characters, got 1\n- sku: does not match regex pattern `^[A-Z0-9-]+$`, got \"b\""}],"isError":true}}
 	// {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"not-found: no item has the SKU MISSING"}],"isError":true}}
 }
 
@@ -183,7 +183,7 @@ func ExampleReflectFiles() {
 	}
 	fmt.Println(callLines(srv, "get_item", `{"sku":"X"}`)[0])
 	// Output:
-	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"invalid arguments:\n- sku: must be at least 3 characters"}],"isError":true}}
+	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"invalid arguments:\n- sku: must be at least 3 characters, got 1"}],"isError":true}}
 }
 
 // NewFiles builds the registry of a descriptor set held in memory.

@@ -66,3 +66,26 @@ func TestTheCallerAndTheSessionReachTheService(t *testing.T) {
 		t.Errorf("the interceptor saw %+v, want the subject ada, the session %s and the tool get_item", g, sid)
 	}
 }
+
+// TestTheServiceSeesTheMCPRequestsHost checks that middleware in front of
+// the Connect handler sees the Host the MCP request came with.
+func TestTheServiceSeesTheMCPRequestsHost(t *testing.T) {
+	s := testShop(t)
+	hosts := make(chan string, 1)
+	api := testservice.Handler(s.sd, nil)
+	mw := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hosts <- r.Host
+		api.ServeHTTP(w, r)
+	})
+	m := newMCPServer()
+	if err := protomcp.AddService(m.srv, s.spec, protomcp.Handler(mw), &protomcp.Options{Files: s.files}); err != nil {
+		t.Fatal(err)
+	}
+	m.serve(t)
+	if r := m.call(t, "get_item", `{"sku":"BOOK-1"}`); r.IsError {
+		t.Fatalf("got %+v", r)
+	}
+	if h := <-hosts; h != "127.0.0.1" {
+		t.Errorf("the service saw the Host %q, want the MCP request's 127.0.0.1", h)
+	}
+}

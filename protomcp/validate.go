@@ -2,8 +2,10 @@ package protomcp
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	"buf.build/go/protovalidate"
@@ -27,7 +29,11 @@ func violations(v protovalidate.Validator, m proto.Message) (schema.Errors, erro
 	errs := make(schema.Errors, 0, len(ve.Violations))
 	md := m.ProtoReflect().Descriptor()
 	for _, viol := range ve.Violations {
-		errs = append(errs, &schema.Error{Path: jsonPath(md, viol.Proto.GetField()), Message: violationMessage(viol.Proto)})
+		msg := violationMessage(viol.Proto)
+		if got := gotValue(viol); got != "" {
+			msg += ", got " + got
+		}
+		errs = append(errs, &schema.Error{Path: jsonPath(md, viol.Proto.GetField()), Message: msg})
 	}
 	return errs, nil
 }
@@ -46,6 +52,54 @@ func violationMessage(v *validate.Violation) string {
 		}
 	}
 	return msg
+}
+
+// gotValue writes what the model sent for a violation, as the root's
+// messages end ("must be at least 3 characters, got 1"): the length for a
+// length rule, the count for an item or pair count, the value itself for a
+// scalar; "" when there is nothing to show (a message-level rule, a
+// message value).
+func gotValue(v *protovalidate.Violation) string {
+	fv := v.FieldValue
+	if !fv.IsValid() || v.FieldDescriptor == nil {
+		return ""
+	}
+	rule := ""
+	if v.RuleDescriptor != nil {
+		rule = string(v.RuleDescriptor.Name())
+	}
+	switch x := fv.Interface().(type) {
+	case protoreflect.List:
+		if strings.HasSuffix(rule, "_items") {
+			return strconv.Itoa(x.Len())
+		}
+	case protoreflect.Map:
+		if strings.HasSuffix(rule, "_pairs") {
+			return strconv.Itoa(x.Len())
+		}
+	case protoreflect.Message:
+	case string:
+		switch rule {
+		case "len", "min_len", "max_len":
+			return strconv.Itoa(utf8.RuneCountInString(x))
+		case "len_bytes", "min_bytes", "max_bytes":
+			return strconv.Itoa(len(x))
+		}
+		return show(x)
+	case []byte:
+		switch rule {
+		case "len", "min_len", "max_len":
+			return strconv.Itoa(len(x))
+		}
+	case protoreflect.EnumNumber:
+		if ev := v.FieldDescriptor.Enum().Values().ByNumber(x); ev != nil {
+			return strconv.Quote(string(ev.Name()))
+		}
+		return strconv.Itoa(int(x))
+	case bool, int32, int64, uint32, uint64, float32, float64:
+		return fmt.Sprint(x)
+	}
+	return ""
 }
 
 // jsonPath writes a protovalidate field path with the fields' JSON names,

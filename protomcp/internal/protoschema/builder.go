@@ -6,6 +6,8 @@ import (
 
 	"buf.build/go/protovalidate"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/dynamicpb"
 )
 
 // builder builds one schema. It is not safe for concurrent use.
@@ -15,7 +17,8 @@ type builder struct {
 	maxDepth  int
 	maxNodes  int
 	describe  func(protoreflect.Descriptor) string
-	validator protovalidate.Validator // nil until needed, unless given
+	validator protovalidate.Validator             // nil until needed, unless given
+	types     protoregistry.ExtensionTypeResolver // the extensions the root's file sees, or nil
 
 	nodes int                           // subschemas built so far
 	stack map[protoreflect.FullName]int // messages being expanded, with their count on the path
@@ -50,15 +53,14 @@ func newBuilder(m mode, opts *Options) *builder {
 	return b
 }
 
-// message returns the schema of a message-typed value; desc is the
-// description of the field holding it ("" at the root).
-func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node, error) {
+// message returns the schema of a message-typed value.
+func (b *builder) message(md protoreflect.MessageDescriptor) (*node, error) {
 	if n := wellKnown(md, b.mode); n != nil {
 		b.nodes++
 		return n, nil
 	}
 	if cut := b.cut(md); cut != "" {
-		return &node{Type: types{"object"}, Description: joinDescription(desc, cut, nil)}, nil
+		return &node{Type: types{"object"}, Description: cut}, nil
 	}
 	b.stack[md.FullName()]++
 	b.depth++
@@ -75,6 +77,20 @@ func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node
 	if err != nil {
 		return nil, err
 	}
+	present, err := b.properties(n, md)
+	if err != nil {
+		return nil, err
+	}
+	b.oneofs(n, md, msgRules, present)
+	n.notes = append(n.notes, msgRules.notes()...)
+	n.Description = joinDescription(b.describe(md), n.notes)
+	n.notes = nil
+	return n, nil
+}
+
+// properties adds md's fields to n, and the required ones to its required
+// list, in declaration order. It returns the fields the schema lists.
+func (b *builder) properties(n *node, md protoreflect.MessageDescriptor) (map[protoreflect.Name]bool, error) {
 	fields := md.Fields()
 	present := map[protoreflect.Name]bool{}
 	required := map[protoreflect.Name]bool{}
@@ -92,6 +108,9 @@ func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node
 		n.Properties = append(n.Properties, property{name: fd.JSONName(), schema: fs})
 		required[fd.Name()] = req || fd.Cardinality() == protoreflect.Required
 	}
+	if b.mode == output {
+		return present, nil // protojson leaves unset and zero fields out
+	}
 	// After the fields, whose own errors say more than protovalidate's.
 	implied, err := b.impliedRequired(md)
 	if err != nil {
@@ -99,36 +118,34 @@ func (b *builder) message(md protoreflect.MessageDescriptor, desc string) (*node
 	}
 	for i := range fields.Len() {
 		fd := fields.Get(i)
-		if b.mode == input && present[fd.Name()] && (required[fd.Name()] || implied[fd.Name()]) {
+		if present[fd.Name()] && (required[fd.Name()] || implied[fd.Name()]) {
 			n.Required = append(n.Required, fd.JSONName())
 		}
 	}
-	if n.Properties == nil {
-		n.Properties = properties{}
-	}
-	b.oneofs(n, md, msgRules, present)
-	n.notes = append(n.notes, msgRules.notes()...)
-	n.Description = joinDescription(desc, b.describe(md), n.notes)
-	n.notes = nil
-	return n, nil
+	return present, nil
 }
 
-// impliedRequired is [impliedRequired], once per message.
+// impliedRequired returns the fields of md that [zeroBreaksRules] finds,
+// once per message.
 func (b *builder) impliedRequired(md protoreflect.MessageDescriptor) (map[protoreflect.Name]bool, error) {
 	if r, ok := b.implied[md.FullName()]; ok {
 		return r, nil
 	}
-	if b.mode == output || !hasFieldRules(md) {
+	if !hasFieldRules(md) {
 		return nil, nil
 	}
 	if b.validator == nil {
-		v, err := protovalidate.New()
+		var opts []protovalidate.ValidatorOption
+		if b.types != nil {
+			opts = append(opts, protovalidate.WithExtensionTypeResolver(b.types))
+		}
+		v, err := protovalidate.New(opts...)
 		if err != nil {
 			return nil, fmt.Errorf("making a protovalidate validator: %w", err)
 		}
 		b.validator = v
 	}
-	r, err := impliedRequired(b.validator, md)
+	r, err := zeroBreaksRules(b.validator, md)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +169,7 @@ func (b *builder) cut(md protoreflect.MessageDescriptor) string {
 // field returns the schema of fd's value and whether the field is
 // required by its field behavior or its rules.
 func (b *builder) field(fd protoreflect.FieldDescriptor, fb fieldBehavior) (*node, bool, error) {
-	rules, err := readFieldRules(fd)
+	rules, err := readFieldRules(fd, b.types)
 	if err != nil {
 		return nil, false, err
 	}
@@ -189,18 +206,27 @@ func (b *builder) field(fd protoreflect.FieldDescriptor, fb fieldBehavior) (*nod
 }
 
 // value returns the schema of one value of fd's type (an element, for a
-// repeated field), with the element rules r applied.
+// repeated field), with the element rules r applied and their sentences in
+// its description.
 func (b *builder) value(fd protoreflect.FieldDescriptor, r *elemRules) (*node, error) {
+	var n *node
+	var err error
 	if md := fd.Message(); md != nil {
-		n, err := b.message(md, "")
-		if err != nil {
+		if n, err = b.message(md); err != nil {
 			return nil, err
 		}
-		return n, r.applyMessage(n, md, b.mode)
+		err = r.applyMessage(n, md, b.mode)
+	} else {
+		b.nodes++
+		n = scalar(fd, b.mode)
+		err = r.applyScalar(n, fd, b.mode)
 	}
-	b.nodes++
-	n := scalar(fd, b.mode)
-	return n, r.applyScalar(n, fd, b.mode)
+	if err != nil {
+		return nil, err
+	}
+	n.Description = joinDescription(n.Description, n.notes)
+	n.notes = nil
+	return n, nil
 }
 
 func (b *builder) listField(fd protoreflect.FieldDescriptor, rules *fieldRules) (*node, error) {
@@ -328,4 +354,26 @@ func listNames(names []string) string {
 		return q[0]
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// extensionTypes returns the extensions declared in f and the files it
+// imports, transitively: those its options can use, such as predefined
+// buf.validate rules.
+func extensionTypes(f protoreflect.FileDescriptor) *dynamicpb.Types {
+	files := &protoregistry.Files{}
+	var add func(f protoreflect.FileDescriptor)
+	add = func(f protoreflect.FileDescriptor) {
+		if _, err := files.FindFileByPath(f.Path()); err == nil {
+			return
+		}
+		if files.RegisterFile(f) != nil {
+			return // a name clash: leave the file's extensions out
+		}
+		imports := f.Imports()
+		for i := range imports.Len() {
+			add(imports.Get(i).FileDescriptor)
+		}
+	}
+	add(f)
+	return dynamicpb.NewTypes(files)
 }

@@ -95,6 +95,8 @@ func TestMapping(t *testing.T) {
 		{"mutual recursion cut", "Ping", "pong/ping/pong/ping", false, `{"type":"object","description":"A test.v1.Ping, which contains itself: its fields are not listed at this depth, and are checked when the tool is called."}`},
 		{"proto2 closed enum output is names only", "Legacy", "size", true, `{"type":"string","enum":["SMALL","LARGE"],"default":"LARGE"}`},
 		{"proto2 default", "Legacy", "count", false, `{"type":["integer","string"],"pattern":"^-?[0-9]+$","default":"7"}`},
+		{"predefined rule is said", "Extended", "note", false, `{"type":"string","description":"Checked when called: the rule test.v1.short."}`},
+		{"any in as @type enum", "Extended", "detail/@type", false, `{"type":"string","description":"The message's type URL, such as type.googleapis.com/google.protobuf.Duration.","enum":["type.googleapis.com/test.v1.Item"]}`},
 		{"deprecated", "Legacy", "label", false, `{"type":"string","default":"none","deprecated":true}`},
 		{"int64 examples as strings", "ExampleRules", "big", false, `{"type":["integer","string"],"description":"Bounds apply to its value whether it is written as a number or a string.","exclusiveMinimum":0,"pattern":"^-?[0-9]+$","examples":["12","9007199254740993"]}`},
 		{"enum examples by name", "ExampleRules", "color", true, `{"anyOf":[{"type":"string","enum":["COLOR_UNSPECIFIED","COLOR_RED","COLOR_GREEN"]},{"type":"integer"}],"examples":["COLOR_RED"]}`},
@@ -148,6 +150,7 @@ func TestMapping(t *testing.T) {
 		{"bytes length", "CollectionRules", "blob", false, `{"type":"string","description":"At least 1 byte. At most 6 bytes.","minLength":2,"maxLength":8,"pattern":"^[A-Za-z0-9+/_-]*={0,2}$","contentEncoding":"base64"}`},
 		{"enum defined only and not in", "CollectionRules", "color", false, `{"type":"string","enum":["COLOR_RED","COLOR_GREEN"]}`},
 		{"enum in", "CollectionRules", "primary", false, `{"type":"string","enum":["COLOR_RED"]}`},
+		{"item rule sentences are on the item", "CollectionRules", "numbers/items", false, `{"type":["integer","string"],"description":"Bounds apply to its value whether it is written as a number or a string.","minimum":1,"pattern":"^-?[0-9]+$"}`},
 		{"required string is not empty", "CollectionRules", "name", false, `{"type":"string","minLength":1}`},
 		{"required message", "CollectionRules", "item", false, `{"type":"object","description":"An item of a list.","properties":{"name":{"type":"string","description":"The item's name."},"count":{"type":"integer"}},"additionalProperties":false}`},
 		{"oneof required is exactly one", "CollectionRules", "not", false, `{"anyOf":[{"required":["user","group"]},{"not":{"anyOf":[{"required":["user"]},{"required":["group"]}]}}]}`},
@@ -274,7 +277,7 @@ func TestMessageRules(t *testing.T) {
 	// Where the schema is stricter than protojson, by choice: unknown
 	// members, numbers in strings, enum numbers.
 	stricter := map[string]bool{`{"unknown":1}`: true, `{"anInt64":"1.5"}`: true, `{"aDouble":"1.5"}`: true, `{"color":1}`: true}
-	v, err := protovalidate.New()
+	v, err := protovalidate.New(protovalidate.WithExtensionTypeResolver(dynamicpb.NewTypes(reg)))
 	if err != nil {
 		t.Fatal(err)
 	}

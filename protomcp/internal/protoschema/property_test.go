@@ -54,11 +54,12 @@ type propertyFixture struct {
 
 func newFixture(t *testing.T) *propertyFixture {
 	reg := compileFiles(t)
-	v, err := protovalidate.New()
+	types := dynamicpb.NewTypes(reg)
+	v, err := protovalidate.New(protovalidate.WithExtensionTypeResolver(types)) // predefined rules
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &propertyFixture{reg: reg, types: dynamicpb.NewTypes(reg), validator: v}
+	return &propertyFixture{reg: reg, types: types, validator: v}
 }
 
 func (f *propertyFixture) marshal(t *testing.T, m *dynamicpb.Message, o protojson.MarshalOptions) []byte {

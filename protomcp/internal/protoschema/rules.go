@@ -2,28 +2,29 @@ package protoschema
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	"buf.build/go/protovalidate"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/dynamicpb"
+	"google.golang.org/protobuf/reflect/protoregistry"
 )
 
 // fieldRules are the buf.validate rules of one field; a nil *fieldRules or
 // a nil r has none.
 type fieldRules struct {
-	fd protoreflect.FieldDescriptor
-	r  *validate.FieldRules
+	fd    protoreflect.FieldDescriptor
+	r     *validate.FieldRules
+	types protoregistry.ExtensionTypeResolver // names predefined rules; may be nil
 }
 
-func readFieldRules(fd protoreflect.FieldDescriptor) (*fieldRules, error) {
+func readFieldRules(fd protoreflect.FieldDescriptor, types protoregistry.ExtensionTypeResolver) (*fieldRules, error) {
 	r, err := protovalidate.ResolveFieldRules(fd)
 	if err != nil {
 		return nil, fmt.Errorf("reading its buf.validate rules: %w", err)
 	}
-	return &fieldRules{fd: fd, r: r}, nil
+	return &fieldRules{fd: fd, r: r, types: types}, nil
 }
 
 // active reports whether the rules apply at all.
@@ -47,36 +48,36 @@ func (f *fieldRules) elem() *elemRules {
 	if !f.active() {
 		return nil
 	}
-	return &elemRules{r: f.r, ignoreZero: f.r.GetIgnore() == validate.Ignore_IGNORE_IF_ZERO_VALUE}
+	return &elemRules{r: f.r, types: f.types, ignoreZero: f.r.GetIgnore() == validate.Ignore_IGNORE_IF_ZERO_VALUE}
 }
 
 // nested returns the rules of an element, key or value.
-func nested(r *validate.FieldRules) *elemRules {
+func (f *fieldRules) nested(r *validate.FieldRules) *elemRules {
 	if r == nil || r.GetIgnore() == validate.Ignore_IGNORE_ALWAYS {
 		return nil
 	}
-	return &elemRules{r: r, nested: true, ignoreZero: r.GetIgnore() == validate.Ignore_IGNORE_IF_ZERO_VALUE}
+	return &elemRules{r: r, types: f.types, nested: true, ignoreZero: r.GetIgnore() == validate.Ignore_IGNORE_IF_ZERO_VALUE}
 }
 
 func (f *fieldRules) items() *elemRules {
 	if !f.active() {
 		return nil
 	}
-	return nested(f.r.GetRepeated().GetItems())
+	return f.nested(f.r.GetRepeated().GetItems())
 }
 
 func (f *fieldRules) mapKeys() *elemRules {
 	if !f.active() {
 		return nil
 	}
-	return nested(f.r.GetMap().GetKeys())
+	return f.nested(f.r.GetMap().GetKeys())
 }
 
 func (f *fieldRules) mapValues() *elemRules {
 	if !f.active() {
 		return nil
 	}
-	return nested(f.r.GetMap().GetValues())
+	return f.nested(f.r.GetMap().GetValues())
 }
 
 // excludeZero makes an input refuse the zero value of a field without
@@ -169,6 +170,45 @@ func target(n *node, m mode) *node {
 	return n
 }
 
+// predefinedNotes returns a sentence for each predefined rule set in r's
+// typed rules: an extension of the rules message, whose CEL protovalidate
+// runs, with no keyword. protovalidate's resolver leaves such extensions
+// as unknown fields; types names them.
+func predefinedNotes(r *validate.FieldRules, types protoregistry.ExtensionTypeResolver) []string {
+	rm := r.ProtoReflect()
+	which := rm.WhichOneof(rm.Descriptor().Oneofs().ByName("type"))
+	if which == nil {
+		return nil
+	}
+	typed := rm.Get(which).Message()
+	var notes []string
+	typed.Range(func(fd protoreflect.FieldDescriptor, _ protoreflect.Value) bool {
+		if fd.IsExtension() {
+			notes = append(notes, fmt.Sprintf("Checked when called: the rule %s.", fd.FullName()))
+		}
+		return true
+	})
+	for b := typed.GetUnknown(); len(b) > 0; {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			break
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b[n:])
+		if m < 0 {
+			break
+		}
+		b = b[n+m:]
+		name := fmt.Sprintf("number %d of %s", num, typed.Descriptor().FullName())
+		if types != nil {
+			if xt, err := types.FindExtensionByNumber(typed.Descriptor().FullName(), num); err == nil {
+				name = string(xt.TypeDescriptor().FullName())
+			}
+		}
+		notes = append(notes, fmt.Sprintf("Checked when called: the rule %s.", name))
+	}
+	return notes
+}
+
 // ruleKind names the type of rules r holds, for errors.
 func ruleKind(r *validate.FieldRules) string {
 	if t := r.ProtoReflect().WhichOneof(r.ProtoReflect().Descriptor().Oneofs().ByName("type")); t != nil {
@@ -182,6 +222,7 @@ func ruleKind(r *validate.FieldRules) string {
 // on the value itself). A nil *elemRules has none.
 type elemRules struct {
 	r          *validate.FieldRules
+	types      protoregistry.ExtensionTypeResolver
 	nested     bool
 	ignoreZero bool // IGNORE_IF_ZERO_VALUE: the zero value passes
 }
@@ -206,12 +247,12 @@ func (e *elemRules) applyMessage(n *node, md protoreflect.MessageDescriptor, m m
 		return inner.applyValue(n, w, m)
 	}
 	n.Examples = examples(e.r, nil)
+	n.notes = append(n.notes, predefinedNotes(e.r, e.types)...)
 	t := target(n, m)
 	switch md.FullName() {
 	case "google.protobuf.Any":
 		if ar := e.r.GetAny(); ar != nil {
-			anyRules(t, ar)
-			n.notes = append(n.notes, t.notes...)
+			anyRules(n, t, ar)
 			return nil
 		}
 	case "google.protobuf.Duration":
@@ -252,6 +293,7 @@ func (e *elemRules) applyScalar(n *node, fd protoreflect.FieldDescriptor, m mode
 // to n. With IGNORE_IF_ZERO_VALUE, the keywords go in an anyOf beside the
 // zero value.
 func (e *elemRules) applyValue(n *node, fd protoreflect.FieldDescriptor, m mode) error {
+	n.notes = append(n.notes, predefinedNotes(e.r, e.types)...)
 	c := &node{}
 	if err := typedRules(c, e.r, fd, m); err != nil {
 		return err
@@ -400,81 +442,4 @@ func celNotes(rules []*validate.Rule, exprs []string) []string {
 		notes = append(notes, "Checked when called: "+e)
 	}
 	return notes
-}
-
-// messageRules are a message's buf.validate rules; a nil r has none.
-type messageRules struct {
-	md protoreflect.MessageDescriptor
-	r  *validate.MessageRules
-}
-
-func readMessageRules(md protoreflect.MessageDescriptor) (*messageRules, error) {
-	r, err := protovalidate.ResolveMessageRules(md)
-	if err != nil {
-		return nil, fmt.Errorf("reading its buf.validate rules: %w", err)
-	}
-	return &messageRules{md: md, r: r}, nil
-}
-
-// notes returns the sentences for the message's CEL rules.
-func (mr *messageRules) notes() []string {
-	return celNotes(mr.r.GetCel(), mr.r.GetCelExpression())
-}
-
-// oneofRequired reports whether (buf.validate.oneof).required is set on od.
-func (mr *messageRules) oneofRequired(od protoreflect.OneofDescriptor) bool {
-	r, err := protovalidate.ResolveOneofRules(od)
-	return err == nil && r.GetRequired()
-}
-
-// oneofGroups returns the message-level oneof rules as groups.
-func (mr *messageRules) oneofGroups(md protoreflect.MessageDescriptor) []oneofGroup {
-	var groups []oneofGroup
-	for _, o := range mr.r.GetOneof() {
-		g := oneofGroup{required: o.GetRequired()}
-		for _, name := range o.GetFields() {
-			if fd := md.Fields().ByName(protoreflect.Name(name)); fd != nil {
-				g.fields = append(g.fields, fd)
-			}
-		}
-		groups = append(groups, g)
-	}
-	return groups
-}
-
-// impliedRequired returns the fields of md an input must hold: fields
-// without presence whose zero value breaks their rules (a string with
-// min_len 1, a number with gt 0, a list with min_items 1), since an absent
-// field is its zero value to protovalidate. protovalidate itself is asked,
-// with an empty message, so that CEL rules count too.
-func impliedRequired(v protovalidate.Validator, md protoreflect.MessageDescriptor) (map[protoreflect.Name]bool, error) {
-	err := v.Validate(dynamicpb.NewMessage(md))
-	var ve *protovalidate.ValidationError
-	if err == nil || !errors.As(err, &ve) {
-		if err != nil {
-			return nil, fmt.Errorf("checking its buf.validate rules: %w", err)
-		}
-		return nil, nil
-	}
-	implied := map[protoreflect.Name]bool{}
-	for _, viol := range ve.Violations {
-		path := viol.Proto.GetField().GetElements()
-		fd := viol.FieldDescriptor
-		if len(path) != 1 || fd == nil || fd.ContainingMessage().FullName() != md.FullName() || fd.HasPresence() {
-			continue
-		}
-		implied[fd.Name()] = true
-	}
-	return implied, nil
-}
-
-// hasFieldRules reports whether any field of md has buf.validate rules.
-func hasFieldRules(md protoreflect.MessageDescriptor) bool {
-	fields := md.Fields()
-	for i := range fields.Len() {
-		if r, err := protovalidate.ResolveFieldRules(fields.Get(i)); err == nil && r != nil {
-			return true
-		}
-	}
-	return false
 }

@@ -39,7 +39,10 @@ type Options struct {
 	// of (see the package doc on required). It must have been built with
 	// lazy compilation (the default) or know every message given. If nil,
 	// each call makes one; a caller building many schemas, such as one per
-	// method of a service, saves time by sharing one.
+	// method of a service, saves time by sharing one. For messages with
+	// predefined rules it needs protovalidate.WithExtensionTypeResolver
+	// with the rules' extensions (the validator made here resolves those
+	// the message's file imports).
 	Validator protovalidate.Validator
 	// Description returns the description of a message or field. If nil,
 	// the leading comment (or else the trailing one) from the file's source
@@ -91,7 +94,10 @@ func (o *Options) Output(md protoreflect.MessageDescriptor) (json.RawMessage, er
 
 func build(md protoreflect.MessageDescriptor, m mode, opts *Options) (json.RawMessage, error) {
 	b := newBuilder(m, opts)
-	root, err := b.message(md, "")
+	if f := md.ParentFile(); f != nil {
+		b.types = extensionTypes(f)
+	}
+	root, err := b.message(md)
 	if err != nil {
 		return nil, fmt.Errorf("protoschema: %s: %w", md.FullName(), err)
 	}
