@@ -100,6 +100,11 @@ func describe(sd protoreflect.ServiceDescriptor, opts *DescribeOptions) (*Servic
 // share, or a prompt name they share without regard to case, naming both.
 // The specs are in the order of services.
 func DescribeAll(services []protoreflect.ServiceDescriptor, opts *DescribeOptions) ([]*ServiceSpec, error) {
+	if opts != nil {
+		if err := naming.CheckPrefix(opts.Prefix); err != nil {
+			return nil, fmt.Errorf("protomcp: %w", err) // once, not once per service
+		}
+	}
 	var errs []error
 	specs := make([]*ServiceSpec, 0, len(services))
 	tools := map[string]protoreflect.FullName{}

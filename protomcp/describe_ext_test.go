@@ -318,3 +318,14 @@ func TestDescribeWithoutSourceInfo(t *testing.T) {
 		t.Errorf("skipped %+v", spec.Skipped)
 	}
 }
+
+func TestDescribeAllBadPrefixOnce(t *testing.T) {
+	t.Parallel()
+	src := `syntax = "proto3"; package demo.v1; message M {}
+	service A { rpc Ping(M) returns (M); } service B { rpc Pong(M) returns (M); }`
+	files := prototest.Compile(t, map[string]string{"demo.proto": src}, "demo.proto")
+	_, err := protomcp.DescribeAll([]protoreflect.ServiceDescriptor{files[0].Services().Get(0), files[0].Services().Get(1)}, &protomcp.DescribeOptions{Prefix: "a b"})
+	if err == nil || strings.Count(err.Error(), `prefix "a b"`) != 1 {
+		t.Errorf("DescribeAll with a bad prefix: %v, want the prefix named once", err)
+	}
+}
