@@ -200,8 +200,8 @@ func describeMethod(md protoreflect.MethodDescriptor, o *DescribeOptions) (*Tool
 }
 
 // leadingComment returns d's leading comment from its file's source info,
-// with each line's one leading space and the blank lines around it taken
-// off; "" without source info.
+// with the indentation its lines share, a javadoc-style opening "*" and
+// the blank lines around it taken off; "" without source info.
 func leadingComment(d protoreflect.Descriptor) string {
 	file := d.ParentFile()
 	if file == nil {
@@ -209,8 +209,23 @@ func leadingComment(d protoreflect.Descriptor) string {
 	}
 	text := file.SourceLocations().ByDescriptor(d).LeadingComments
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	if strings.TrimSpace(lines[0]) == "*" { // the rest of "/**"
+		lines = lines[1:]
+	}
+	indent := -1
 	for i, l := range lines {
-		lines[i] = strings.TrimRight(strings.TrimPrefix(l, " "), " \t")
+		lines[i] = strings.TrimRight(l, " \t")
+		if lines[i] == "" {
+			continue
+		}
+		if n := len(lines[i]) - len(strings.TrimLeft(lines[i], " ")); indent < 0 || n < indent {
+			indent = n
+		}
+	}
+	for i, l := range lines {
+		if len(l) >= indent && indent > 0 {
+			lines[i] = l[indent:]
+		}
 	}
 	return strings.TrimSpace(strings.Join(lines, "\n"))
 }

@@ -50,6 +50,36 @@ func DirectCall[Req, Resp any, PReq interface {
 	return PResp(resp.Msg), nil
 }
 
+// DirectSimpleCall is [DirectCall] for the handler interface that
+// protoc-gen-connect-go writes with simple=true, whose methods take and
+// return the messages themselves. Such a method has no request to carry
+// headers, and Connect offers no way to give it a handler context from
+// outside, so the call's headers do not reach it: use [Handler] when the
+// implementation reads them.
+func DirectSimpleCall[Req, Resp any, PReq interface {
+	*Req
+	proto.Message
+}, PResp interface {
+	*Resp
+	proto.Message
+}](ctx context.Context, method protoreflect.MethodDescriptor, req proto.Message, call func(context.Context, *Req) (*Resp, error)) (proto.Message, error) {
+	in, ok := req.(PReq)
+	if !ok {
+		in = new(Req)
+		if err := convert(req, in); err != nil {
+			return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("protomcp: %s: %w", method.FullName(), err))
+		}
+	}
+	resp, err := call(ctx, (*Req)(in))
+	if err != nil {
+		return nil, err
+	}
+	if resp == nil {
+		return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("protomcp: %s returned no response and no error", method.FullName()))
+	}
+	return PResp(resp), nil
+}
+
 // convert copies src into dst, a message of the same full name.
 func convert(src, dst proto.Message) error {
 	if src == nil {

@@ -88,3 +88,29 @@ func TestDirectCallRefuses(t *testing.T) {
 		t.Errorf("DirectUnknownMethod = %v", err)
 	}
 }
+
+func TestDirectSimpleCall(t *testing.T) {
+	t.Parallel()
+	md := echoMethod(t)
+	say := func(_ context.Context, in *wrapperspb.StringValue) (*wrapperspb.StringValue, error) {
+		if in.GetValue() == "" {
+			return nil, nil
+		}
+		return wrapperspb.String("you said " + in.GetValue()), nil
+	}
+	got, err := protomcp.DirectSimpleCall(t.Context(), md, wrapperspb.String("hi"), say)
+	if err != nil || got.(*wrapperspb.StringValue).GetValue() != "you said hi" {
+		t.Fatalf("DirectSimpleCall = %v, %v", got, err)
+	}
+	dyn := dynamicpb.NewMessage(wrapperspb.File_google_protobuf_wrappers_proto.Messages().ByName("StringValue"))
+	dyn.Set(dyn.Descriptor().Fields().ByName("value"), protoreflect.ValueOfString("dyn"))
+	if got, err := protomcp.DirectSimpleCall(t.Context(), md, dyn, say); err != nil || got.(*wrapperspb.StringValue).GetValue() != "you said dyn" {
+		t.Errorf("DirectSimpleCall(dynamic) = %v, %v", got, err)
+	}
+	if got, err := protomcp.DirectSimpleCall(t.Context(), md, wrapperspb.String(""), say); got != nil || connect.CodeOf(err) != connect.CodeInternal {
+		t.Errorf("DirectSimpleCall with no response = %v, %v", got, err)
+	}
+	if _, err := protomcp.DirectSimpleCall(t.Context(), md, &descriptorpb.FileOptions{}, say); connect.CodeOf(err) != connect.CodeInternal {
+		t.Errorf("DirectSimpleCall with another type: %v", err)
+	}
+}

@@ -12,8 +12,11 @@
 #
 #   tools/protoc.sh            regenerate in place
 #   tools/protoc.sh check      regenerate into a temporary directory, with
-#                              the golden files of protoc-gen-ferry's tests,
-#                              and fail if anything committed differs
+#                              the golden files of protoc-gen-ferry's tests
+#                              (in process, and through protoc for the
+#                              single-file cases), and fail if anything
+#                              committed differs; also build the example
+#                              generated with simple and with direct=false
 #   tools/protoc.sh buf        install buf (a large build, so not in CI) and
 #                              check that buf generate with protoc-gen-ferry
 #                              writes the golden files of the cases that need
@@ -97,6 +100,34 @@ buf_check() {
   return "$rc"
 }
 
+# compile_variants generates the weather example with the plugin options
+# that change code (simple, direct=false) into .tmp/<name> (two levels
+# down, as examples/weather is, so its go.mod's replaces hold) and builds it.
+compile_variants() {
+  local name opts dir rc=0 p
+  for name in weather-simple weather-nodirect; do
+    dir=$ROOT/.tmp/$name
+    rm -rf "$dir" && mkdir -p "$dir"
+    cp "$ROOT/examples/weather/go.mod" "$ROOT/examples/weather/go.sum" "$dir/"
+    case $name in
+    weather-simple) opts=(go connect-go:simple ferry:simple) ;;
+    weather-nodirect) opts=(go ferry:direct=false) ;;
+    esac
+    local args=() plugin extra
+    for p in "${opts[@]}"; do
+      plugin=${p%%:*} extra=
+      if [[ $p == *:* ]]; then extra=,${p#*:}; fi
+      args+=("--plugin=protoc-gen-$plugin=$BIN/protoc-gen-$plugin" "--${plugin}_out=$dir"
+        "--${plugin}_opt=module=github.com/ferry-mcp/ferry/examples/weather$extra")
+    done
+    protoc --descriptor_set_in="$ROOT/.tmp/protodeps.binpb" -I "$ROOT/examples/weather/proto" -I "$ROOT/protomcp/proto" \
+      "${args[@]}" weather/v1/weather.proto &&
+      (cd "$dir" && GOWORK=off go vet ./gen/...) || { echo "protoc.sh: the $name variant does not build" >&2; rc=1; }
+    rm -rf "$dir"
+  done
+  return "$rc"
+}
+
 install_tools
 case "${1:-}" in
 "")
@@ -107,13 +138,24 @@ check)
   trap 'rm -rf "$tmp"' EXIT
   generate "$tmp"
   (cd "$ROOT/protomcp" && go test -count=1 -run '^TestGolden$' ./cmd/protoc-gen-ferry -args -update -golden-dir "$tmp/golden" >/dev/null)
+  # protoc itself, not only the in-process test, writes the golden files.
+  testdata=$ROOT/protomcp/cmd/protoc-gen-ferry/testdata
+  for c in names hints prompts schemas; do
+    mkdir -p "$tmp/protoc/$c"
+    protoc --descriptor_set_in="$ROOT/.tmp/protodeps.binpb" -I "$testdata" -I "$ROOT/protomcp/proto" \
+      --plugin=protoc-gen-ferry="$BIN/protoc-gen-ferry" --ferry_out="$tmp/protoc/$c" "$c/v1/$c.proto"
+  done
   rc=0
+  for c in names hints prompts schemas; do
+    diff -ru "$testdata/golden/$c" "$tmp/protoc/$c" || rc=1
+  done
   diff -u "$ROOT/protomcp/ferrypb/v1/options.pb.go" "$tmp/protomcp/ferrypb/v1/options.pb.go" || rc=1
   diff -ru "$ROOT/examples/weather/gen" "$tmp/examples/weather/gen" || rc=1
   diff -ru "$ROOT/protomcp/cmd/protoc-gen-ferry/testdata/golden" "$tmp/golden" || rc=1
   if [ "$rc" != 0 ]; then
     echo "protoc.sh: generated code is stale; run tools/protoc.sh and commit the result" >&2
   fi
+  compile_variants || rc=1
   exit "$rc"
   ;;
 buf)

@@ -79,11 +79,16 @@ func generateFile(p *protogen.Plugin, f *protogen.File, specs map[protoreflect.F
 	}
 	g.P("package ", pkg)
 	g.P()
+	// AddService finds the services in protoregistry.GlobalFiles, where
+	// the .pb.go package registers them.
+	g.Import(f.GoImportPath)
 	for _, s := range f.Services {
-		w := &writer{g: g, svc: s, spec: specs[s.Desc.FullName()], connectPkg: connectPkg}
+		w := &writer{g: g, svc: s, spec: specs[s.Desc.FullName()], connectPkg: connectPkg, simple: cfg.simple}
 		w.specVar()
-		w.register()
-		w.direct()
+		w.register(!cfg.noDirect)
+		if !cfg.noDirect {
+			w.direct()
+		}
 	}
 }
 
@@ -93,6 +98,7 @@ type writer struct {
 	svc        *protogen.Service
 	spec       *protomcp.ServiceSpec
 	connectPkg protogen.GoImportPath
+	simple     bool // the connect handler interface of simple=true
 }
 
 // specVar writes the ServiceSpec variable.
@@ -179,13 +185,18 @@ func (w *writer) prompt(p *protomcp.PromptSpec) {
 	g.P("},")
 }
 
-// register writes AddXxxTools.
-func (w *writer) register() {
+// register writes AddXxxTools; direct says whether XxxDirect exists.
+func (w *writer) register(direct bool) {
 	g, name := w.g, w.svc.GoName
 	g.P("// Add", name, "Tools registers the tools and prompts of [", name, "Spec] on srv,")
 	g.P("// calling the methods through d: [", protomcpPkg.Ident("Handler"), "] for the service's Connect")
-	g.P("// handler in process (its interceptors run), [", name, "Direct] for an")
-	g.P("// implementation. See [", protomcpPkg.Ident("AddService"), "].")
+	if direct {
+		g.P("// handler in process (its interceptors run), [", name, "Direct] for an")
+		g.P("// implementation. See [", protomcpPkg.Ident("AddService"), "].")
+	} else {
+		g.P("// handler in process (its interceptors run), [", protomcpPkg.Ident("Client"), "] for a remote")
+		g.P("// server. See [", protomcpPkg.Ident("AddService"), "].")
+	}
 	g.P("func Add", name, "Tools(srv *", ferryPkg.Ident("Server"), ", d ", protomcpPkg.Ident("Dispatcher"), ", opts *", protomcpPkg.Ident("Options"), ") error {")
 	g.P("return ", protomcpPkg.Ident("AddService"), "(srv, ", name, "Spec, d, opts)")
 	g.P("}")
@@ -199,20 +210,32 @@ func (w *writer) direct() {
 	typ := lowerFirst(name) + "Direct"
 	g.P("// ", name, "Direct returns a [", protomcpPkg.Ident("Dispatcher"), "] that calls impl's methods")
 	g.P("// directly, with no Connect handler in between, so no interceptors run;")
-	g.P("// the request's headers reach impl in its connect.Request.")
+	if w.simple {
+		g.P("// the call's headers do not reach impl (see [", protomcpPkg.Ident("DirectSimpleCall"), "]).")
+	} else {
+		g.P("// the call's headers reach impl in its connect.Request.")
+	}
 	g.P("func ", name, "Direct(impl ", handler, ") ", protomcpPkg.Ident("Dispatcher"), " {")
 	g.P("return ", typ, "{impl: impl}")
 	g.P("}")
 	g.P()
 	g.P("type ", typ, " struct{ impl ", handler, " }")
 	g.P()
+	headerParam := "header"
+	if w.simple {
+		headerParam = "_"
+	}
 	g.P("func (d ", typ, ") Invoke(ctx ", contextPkg.Ident("Context"), ", method ", protoreflectPkg.Ident("MethodDescriptor"),
-		", req ", protoPkg.Ident("Message"), ", header ", httpPkg.Ident("Header"), ") (", protoPkg.Ident("Message"), ", error) {")
+		", req ", protoPkg.Ident("Message"), ", ", headerParam, " ", httpPkg.Ident("Header"), ") (", protoPkg.Ident("Message"), ", error) {")
 	if len(w.spec.Tools) > 0 {
 		g.P("switch method.FullName() {")
 		for _, t := range w.spec.Tools {
 			g.P("case ", strconv.Quote(string(w.spec.Service.Append(t.Method))), ":")
-			g.P("return ", protomcpPkg.Ident("DirectCall"), "(ctx, method, req, header, d.impl.", w.method(t.Method).GoName, ")")
+			if w.simple {
+				g.P("return ", protomcpPkg.Ident("DirectSimpleCall"), "(ctx, method, req, d.impl.", w.method(t.Method).GoName, ")")
+			} else {
+				g.P("return ", protomcpPkg.Ident("DirectCall"), "(ctx, method, req, header, d.impl.", w.method(t.Method).GoName, ")")
+			}
 		}
 		g.P("}")
 	}

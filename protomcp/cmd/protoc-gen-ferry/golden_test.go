@@ -32,6 +32,8 @@ var goldenCases = []struct {
 	{name: "names", files: []string{"names/v1/names.proto"}},
 	{name: "names_prefix", files: []string{"names/v1/names.proto"}, param: "prefix=acme_"},
 	{name: "hints", files: []string{"hints/v1/hints.proto"}},
+	{name: "hints_simple", files: []string{"hints/v1/hints.proto"}, param: "simple"},
+	{name: "hints_no_direct", files: []string{"hints/v1/hints.proto"}, param: "direct=false"},
 	{name: "hints_connect_suffix", files: []string{"hints/v1/hints.proto"}, param: "connect_package_suffix=rpc"},
 	{name: "prompts", files: []string{"prompts/v1/prompts.proto"}},
 	{name: "multi", files: []string{"multi/v1/a.proto", "multi/v1/b.proto"}, param: "paths=source_relative"},
@@ -39,6 +41,7 @@ var goldenCases = []struct {
 	{name: "collisions", files: []string{"errors/v1/collide.proto"}},
 	{name: "bad_prefix", files: []string{"hints/v1/hints.proto"}, param: "prefix=a/b"},
 	{name: "unknown_param", files: []string{"hints/v1/hints.proto"}, param: "colour=blue"},
+	{name: "bad_direct", files: []string{"hints/v1/hints.proto"}, param: "direct=no"},
 }
 
 // TestGolden runs the plugin in process on CodeGeneratorRequests built from

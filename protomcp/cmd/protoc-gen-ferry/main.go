@@ -29,6 +29,13 @@
 //	connect_package_suffix=S   the suffix of protoc-gen-connect-go's package,
 //	                           if its package_suffix option was set; default
 //	                           "connect"
+//	simple=true                the direct adapter calls the handler interface
+//	                           protoc-gen-connect-go writes with simple=true;
+//	                           the call's headers cannot reach it then
+//	direct=false               leave out the XxxDirect adapters, for code
+//	                           generated without protoc-gen-connect-go (the
+//	                           tools can still call a remote server through
+//	                           protomcp.Client)
 //
 // With buf, list it as a local plugin beside protoc-gen-go and
 // protoc-gen-connect-go in buf.gen.yaml:
@@ -37,10 +44,6 @@
 //	  - local: protoc-gen-ferry
 //	    out: gen
 //	    opt: [paths=source_relative, prefix=weather_]
-//
-// The handler interface the direct adapter calls is protoc-gen-connect-go's
-// default one (connect.Request and connect.Response); its simple=true form
-// is not supported yet.
 package main
 
 import (
@@ -69,6 +72,8 @@ const version = "v0.1.0"
 type config struct {
 	prefix        string
 	connectSuffix string
+	noDirect      bool
+	simple        bool
 }
 
 // set sets the parameter name to value; protogen handles its own (paths,
@@ -78,12 +83,32 @@ func (c *config) set(name, value string) error {
 	case "prefix":
 		c.prefix = value
 		return nil
+	case "direct":
+		v, err := boolParam(name, value)
+		c.noDirect = !v
+		return err
+	case "simple":
+		v, err := boolParam(name, value)
+		c.simple = v
+		return err
 	case "connect_package_suffix":
 		if value == "" {
-			return fmt.Errorf("protoc-gen-ferry: connect_package_suffix is empty")
+			return fmt.Errorf("connect_package_suffix is empty")
 		}
 		c.connectSuffix = value
 		return nil
 	}
-	return fmt.Errorf("protoc-gen-ferry: unknown option %q; it takes prefix and connect_package_suffix, besides paths, module and M", name)
+	return fmt.Errorf("unknown option %q; it takes prefix, connect_package_suffix, direct and simple, besides paths, module and M", name)
+}
+
+// boolParam reads a boolean parameter; a bare name means true, as
+// protoc-gen-connect-go reads its simple.
+func boolParam(name, value string) (bool, error) {
+	switch value {
+	case "true", "":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("%s=%q: want true or false", name, value)
 }

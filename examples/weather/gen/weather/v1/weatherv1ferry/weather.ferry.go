@@ -9,6 +9,7 @@ import (
 	context "context"
 	json "encoding/json"
 	ferry "github.com/ferry-mcp/ferry"
+	_ "github.com/ferry-mcp/ferry/examples/weather/gen/weather/v1"
 	weatherv1connect "github.com/ferry-mcp/ferry/examples/weather/gen/weather/v1/weatherv1connect"
 	protomcp "github.com/ferry-mcp/ferry/protomcp"
 	proto "google.golang.org/protobuf/proto"
@@ -37,7 +38,7 @@ var WeatherServiceSpec = &protomcp.ServiceSpec{
 			Name:         "set_alert",
 			Title:        "Set a cold alert",
 			Description:  "Sets an alert for a city: an email when the low falls below a\ntemperature. Setting it again for the same city and email replaces\nits temperature.",
-			InputSchema:  json.RawMessage(`{"type":"object","description":"An alert to set.","properties":{"city":{"type":"string","description":"The city to watch.","minLength":1,"maxLength":80},"email":{"type":"string","description":"Where to send the alert.","format":"email"},"belowC":{"type":"number","description":"Alert when the low falls below this, in degrees Celsius.","minimum":-90,"maximum":60,"pattern":"^(NaN|-?Infinity)$"}},"required":["city","email"],"additionalProperties":false}`),
+			InputSchema:  json.RawMessage(`{"type":"object","description":"An alert to set.","properties":{"city":{"type":"string","description":"The city to watch.","minLength":1,"maxLength":80},"email":{"type":"string","description":"Where to send the alert.","format":"email"},"belowC":{"type":"number","description":"Alert when the low falls below this, in degrees Celsius.","minimum":-90,"maximum":60}},"required":["city","email"],"additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","description":"The alert that was set.","properties":{"alertId":{"type":"string","description":"The alert's id; setting the same city and email again keeps it."}},"additionalProperties":false}`),
 			Idempotent:   true,
 			Destructive:  new(true),
@@ -71,7 +72,7 @@ func AddWeatherServiceTools(srv *ferry.Server, d protomcp.Dispatcher, opts *prot
 
 // WeatherServiceDirect returns a [protomcp.Dispatcher] that calls impl's methods
 // directly, with no Connect handler in between, so no interceptors run;
-// the request's headers reach impl in its connect.Request.
+// the call's headers reach impl in its connect.Request.
 func WeatherServiceDirect(impl weatherv1connect.WeatherServiceHandler) protomcp.Dispatcher {
 	return weatherServiceDirect{impl: impl}
 }

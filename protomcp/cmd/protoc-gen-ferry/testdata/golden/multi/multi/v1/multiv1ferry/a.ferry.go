@@ -6,6 +6,7 @@ package multiv1ferry
 import (
 	context "context"
 	json "encoding/json"
+	_ "example.com/gen/multi/v1"
 	multiv1connect "example.com/gen/multi/v1/multiv1connect"
 	ferry "github.com/ferry-mcp/ferry"
 	protomcp "github.com/ferry-mcp/ferry/protomcp"
@@ -40,7 +41,7 @@ func AddAlphaServiceTools(srv *ferry.Server, d protomcp.Dispatcher, opts *protom
 
 // AlphaServiceDirect returns a [protomcp.Dispatcher] that calls impl's methods
 // directly, with no Connect handler in between, so no interceptors run;
-// the request's headers reach impl in its connect.Request.
+// the call's headers reach impl in its connect.Request.
 func AlphaServiceDirect(impl multiv1connect.AlphaServiceHandler) protomcp.Dispatcher {
 	return alphaServiceDirect{impl: impl}
 }
@@ -83,7 +84,7 @@ func AddBetaServiceTools(srv *ferry.Server, d protomcp.Dispatcher, opts *protomc
 
 // BetaServiceDirect returns a [protomcp.Dispatcher] that calls impl's methods
 // directly, with no Connect handler in between, so no interceptors run;
-// the request's headers reach impl in its connect.Request.
+// the call's headers reach impl in its connect.Request.
 func BetaServiceDirect(impl multiv1connect.BetaServiceHandler) protomcp.Dispatcher {
 	return betaServiceDirect{impl: impl}
 }

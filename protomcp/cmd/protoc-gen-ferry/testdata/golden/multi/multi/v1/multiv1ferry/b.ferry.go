@@ -8,6 +8,7 @@ package multiv1ferry
 import (
 	context "context"
 	json "encoding/json"
+	_ "example.com/gen/multi/v1"
 	multiv1connect "example.com/gen/multi/v1/multiv1connect"
 	ferry "github.com/ferry-mcp/ferry"
 	protomcp "github.com/ferry-mcp/ferry/protomcp"
@@ -42,7 +43,7 @@ func AddGammaServiceTools(srv *ferry.Server, d protomcp.Dispatcher, opts *protom
 
 // GammaServiceDirect returns a [protomcp.Dispatcher] that calls impl's methods
 // directly, with no Connect handler in between, so no interceptors run;
-// the request's headers reach impl in its connect.Request.
+// the call's headers reach impl in its connect.Request.
 func GammaServiceDirect(impl multiv1connect.GammaServiceHandler) protomcp.Dispatcher {
 	return gammaServiceDirect{impl: impl}
 }

@@ -8,6 +8,7 @@ package hintsv1ferry
 import (
 	context "context"
 	json "encoding/json"
+	_ "example.com/gen/hints/v1"
 	hintsv1rpc "example.com/gen/hints/v1/hintsv1rpc"
 	ferry "github.com/ferry-mcp/ferry"
 	protomcp "github.com/ferry-mcp/ferry/protomcp"
@@ -93,7 +94,7 @@ func AddHintServiceTools(srv *ferry.Server, d protomcp.Dispatcher, opts *protomc
 
 // HintServiceDirect returns a [protomcp.Dispatcher] that calls impl's methods
 // directly, with no Connect handler in between, so no interceptors run;
-// the request's headers reach impl in its connect.Request.
+// the call's headers reach impl in its connect.Request.
 func HintServiceDirect(impl hintsv1rpc.HintServiceHandler) protomcp.Dispatcher {
 	return hintServiceDirect{impl: impl}
 }

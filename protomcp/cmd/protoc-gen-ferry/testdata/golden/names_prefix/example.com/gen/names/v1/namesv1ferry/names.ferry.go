@@ -8,6 +8,7 @@ package namesv1ferry
 import (
 	context "context"
 	json "encoding/json"
+	_ "example.com/gen/names/v1"
 	namesv1connect "example.com/gen/names/v1/namesv1connect"
 	ferry "github.com/ferry-mcp/ferry"
 	protomcp "github.com/ferry-mcp/ferry/protomcp"
@@ -42,6 +43,24 @@ var NameServiceSpec = &protomcp.ServiceSpec{
 			Name:         "acme_list_v2_items",
 			Title:        "List v2 items",
 			Description:  "A block comment, for the record.",
+			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"The item's id."}},"additionalProperties":false}`),
+			OutputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false}`),
+			Destructive:  new(true),
+		},
+		{
+			Method:       "ListV3Items",
+			Name:         "acme_list_v3_items",
+			Title:        "List v3 items",
+			Description:  "A javadoc-style comment: its opening star goes.\n\n  Its indented line stays indented.",
+			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"The item's id."}},"additionalProperties":false}`),
+			OutputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false}`),
+			Destructive:  new(true),
+		},
+		{
+			Method:       "ListV4Items",
+			Name:         "acme_list_v4_items",
+			Title:        "List v4 items",
+			Description:  "Comment lines indented alike\nlose their shared indentation.",
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"The item's id."}},"additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false}`),
 			Destructive:  new(true),
@@ -83,7 +102,7 @@ func AddNameServiceTools(srv *ferry.Server, d protomcp.Dispatcher, opts *protomc
 
 // NameServiceDirect returns a [protomcp.Dispatcher] that calls impl's methods
 // directly, with no Connect handler in between, so no interceptors run;
-// the request's headers reach impl in its connect.Request.
+// the call's headers reach impl in its connect.Request.
 func NameServiceDirect(impl namesv1connect.NameServiceHandler) protomcp.Dispatcher {
 	return nameServiceDirect{impl: impl}
 }
@@ -98,6 +117,10 @@ func (d nameServiceDirect) Invoke(ctx context.Context, method protoreflect.Metho
 		return protomcp.DirectCall(ctx, method, req, header, d.impl.GetHTTPStatus)
 	case "names.v1.NameService.ListV2Items":
 		return protomcp.DirectCall(ctx, method, req, header, d.impl.ListV2Items)
+	case "names.v1.NameService.ListV3Items":
+		return protomcp.DirectCall(ctx, method, req, header, d.impl.ListV3Items)
+	case "names.v1.NameService.ListV4Items":
+		return protomcp.DirectCall(ctx, method, req, header, d.impl.ListV4Items)
 	case "names.v1.NameService.get_raw_thing":
 		return protomcp.DirectCall(ctx, method, req, header, d.impl.GetRawThing)
 	case "names.v1.NameService.Lookup":

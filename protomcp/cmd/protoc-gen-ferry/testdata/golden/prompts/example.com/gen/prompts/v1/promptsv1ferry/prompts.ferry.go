@@ -8,6 +8,7 @@ package promptsv1ferry
 import (
 	context "context"
 	json "encoding/json"
+	_ "example.com/gen/prompts/v1"
 	promptsv1connect "example.com/gen/prompts/v1/promptsv1connect"
 	ferry "github.com/ferry-mcp/ferry"
 	protomcp "github.com/ferry-mcp/ferry/protomcp"
@@ -70,7 +71,7 @@ func AddReviewServiceTools(srv *ferry.Server, d protomcp.Dispatcher, opts *proto
 
 // ReviewServiceDirect returns a [protomcp.Dispatcher] that calls impl's methods
 // directly, with no Connect handler in between, so no interceptors run;
-// the request's headers reach impl in its connect.Request.
+// the call's headers reach impl in its connect.Request.
 func ReviewServiceDirect(impl promptsv1connect.ReviewServiceHandler) protomcp.Dispatcher {
 	return reviewServiceDirect{impl: impl}
 }

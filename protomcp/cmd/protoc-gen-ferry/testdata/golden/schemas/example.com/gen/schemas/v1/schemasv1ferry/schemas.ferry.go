@@ -8,6 +8,7 @@ package schemasv1ferry
 import (
 	context "context"
 	json "encoding/json"
+	_ "example.com/gen/schemas/v1"
 	schemasv1connect "example.com/gen/schemas/v1/schemasv1connect"
 	ferry "github.com/ferry-mcp/ferry"
 	protomcp "github.com/ferry-mcp/ferry/protomcp"
@@ -42,7 +43,7 @@ func AddOrderServiceTools(srv *ferry.Server, d protomcp.Dispatcher, opts *protom
 
 // OrderServiceDirect returns a [protomcp.Dispatcher] that calls impl's methods
 // directly, with no Connect handler in between, so no interceptors run;
-// the request's headers reach impl in its connect.Request.
+// the call's headers reach impl in its connect.Request.
 func OrderServiceDirect(impl schemasv1connect.OrderServiceHandler) protomcp.Dispatcher {
 	return orderServiceDirect{impl: impl}
 }
