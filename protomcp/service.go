@@ -58,19 +58,16 @@ func AddService(srv *ferry.Server, spec *ServiceSpec, d Dispatcher, opts *Option
 		o.Types = protoregistry.GlobalTypes
 	}
 	hdr, err := newHeaders(o.Forward, o.Header)
-	if err != nil {
-		return err
-	}
+	problems := []error{err}
 	desc, err := o.Files.FindDescriptorByName(spec.Service)
 	if err != nil {
-		return fmt.Errorf("protomcp: service %s: not found in the descriptors (is its .pb.go imported?): %w", spec.Service, err)
+		return errors.Join(append(problems, fmt.Errorf("protomcp: service %s: not found in the descriptors (is its .pb.go imported?): %w", spec.Service, err))...)
 	}
 	sd, ok := desc.(protoreflect.ServiceDescriptor)
 	if !ok {
-		return fmt.Errorf("protomcp: %s is not a service", spec.Service)
+		return errors.Join(append(problems, fmt.Errorf("protomcp: %s is not a service", spec.Service))...)
 	}
 	tools := make([]*tool, 0, len(spec.Tools))
-	var problems []error
 	var inputs []protoreflect.MessageDescriptor
 	for i := range spec.Tools {
 		t, err := newTool(&spec.Tools[i], sd, &o, d, hdr)
