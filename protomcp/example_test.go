@@ -196,9 +196,9 @@ func ExampleNewFiles() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(files.NumFilesByPackage("shop.v1"))
+	fmt.Println(files.NumFilesByPackage("shop.v1")) // shop.proto and rules.proto
 	// Output:
-	// 1
+	// 2
 }
 
 // The refusal each Connect code becomes.

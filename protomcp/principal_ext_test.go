@@ -89,3 +89,41 @@ func TestTheServiceSeesTheMCPRequestsHost(t *testing.T) {
 		t.Errorf("the service saw the Host %q, want the MCP request's 127.0.0.1", h)
 	}
 }
+
+// TestCancellingTheCallCancelsTheServiceCall checks that the service's
+// handler runs under the tool call's context.
+func TestCancellingTheCallCancelsTheServiceCall(t *testing.T) {
+	s := testShop(t)
+	started, stopped := make(chan struct{}), make(chan error, 1)
+	blocking := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-r.Context().Done()
+		stopped <- r.Context().Err()
+		w.WriteHeader(http.StatusServiceUnavailable)
+	})
+	m := newMCPServer()
+	if err := protomcp.AddService(m.srv, s.spec, protomcp.Handler(blocking), &protomcp.Options{Files: s.files}); err != nil {
+		t.Fatal(err)
+	}
+	m.serve(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		body := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_item","arguments":{"sku":"BOOK-1"},` + modernMeta + `}}`
+		req := httptest.NewRequestWithContext(ctx, "POST", "/mcp", strings.NewReader(body))
+		req.Host = "127.0.0.1"
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "get_item")
+		m.h.ServeHTTP(httptest.NewRecorder(), req)
+	}()
+	<-started
+	cancel()
+	if err := <-stopped; err == nil {
+		t.Error("the service's context was not cancelled")
+	}
+	<-done
+}

@@ -28,7 +28,8 @@ func TestRegistrationProblemsAreReturnedNamingWhatIsMissing(t *testing.T) {
 		"not registered":  {&protomcp.ServiceSpec{Service: testservice.Service}, nil, []string{"service shop.v1.ShopService: not found in the descriptors"}},
 		"methods": {&protomcp.ServiceSpec{Service: testservice.Service, Tools: []protomcp.ToolSpec{
 			{Method: "Nope", Name: "nope"}, {Method: "Watch", Name: "watch"}, {Method: "GetItem", Name: "get_item"}}},
-			&protomcp.Options{Files: s.files}, []string{
+			&protomcp.Options{Files: s.files, Forward: []string{"Host"}}, []string{
+				`Options.Forward: "Host" cannot be forwarded`,
 				`tool "nope": service shop.v1.ShopService has no method Nope`,
 				`tool "watch": method shop.v1.ShopService.Watch is streaming`}},
 		"headers": {s.spec, &protomcp.Options{Files: s.files, Forward: []string{"Mcp-Session-Id", "Content-Type", "a b"},

@@ -58,19 +58,16 @@ func AddService(srv *ferry.Server, spec *ServiceSpec, d Dispatcher, opts *Option
 		o.Types = protoregistry.GlobalTypes
 	}
 	hdr, err := newHeaders(o.Forward, o.Header)
-	if err != nil {
-		return err
-	}
+	problems := []error{err}
 	desc, err := o.Files.FindDescriptorByName(spec.Service)
 	if err != nil {
-		return fmt.Errorf("protomcp: service %s: not found in the descriptors (is its .pb.go imported?): %w", spec.Service, err)
+		return errors.Join(append(problems, fmt.Errorf("protomcp: service %s: not found in the descriptors (is its .pb.go imported?): %w", spec.Service, err))...)
 	}
 	sd, ok := desc.(protoreflect.ServiceDescriptor)
 	if !ok {
-		return fmt.Errorf("protomcp: %s is not a service", spec.Service)
+		return errors.Join(append(problems, fmt.Errorf("protomcp: %s is not a service", spec.Service))...)
 	}
 	tools := make([]*tool, 0, len(spec.Tools))
-	var problems []error
 	var inputs []protoreflect.MessageDescriptor
 	for i := range spec.Tools {
 		t, err := newTool(&spec.Tools[i], sd, &o, d, hdr)
@@ -86,9 +83,14 @@ func AddService(srv *ferry.Server, spec *ServiceSpec, d Dispatcher, opts *Option
 	if err := errors.Join(problems...); err != nil {
 		return err
 	}
-	v, err := protovalidate.New(protovalidate.WithMessageDescriptors(inputs...))
+	v, err := newValidator(sd, inputs)
 	if err != nil {
-		return fmt.Errorf("protomcp: service %s: its buf.validate rules do not compile: %w", spec.Service, err)
+		return fmt.Errorf("protomcp: service %s: %w", spec.Service, err)
+	}
+	for _, t := range tools { // compile every request's rules now, not at the first call
+		if _, err := violations(v, t.in.New().Interface()); err != nil {
+			return fmt.Errorf("protomcp: tool %q: the buf.validate rules of %s do not compile: %w", t.spec.Name, t.method.Input().FullName(), err)
+		}
 	}
 	for _, t := range tools {
 		t.validator = v
@@ -98,6 +100,20 @@ func AddService(srv *ferry.Server, spec *ServiceSpec, d Dispatcher, opts *Option
 		srv.AddPromptTemplate(p)
 	}
 	return nil
+}
+
+// newValidator returns the one validator of a service's requests, which
+// resolves the predefined rules of the files the service's file sees.
+func newValidator(sd protoreflect.ServiceDescriptor, inputs []protoreflect.MessageDescriptor) (protovalidate.Validator, error) {
+	resolver, err := newExtensionResolver(sd.ParentFile())
+	if err != nil {
+		return nil, fmt.Errorf("the extensions of its files: %w", err)
+	}
+	v, err := protovalidate.New(protovalidate.WithMessageDescriptors(inputs...), protovalidate.WithExtensionTypeResolver(resolver))
+	if err != nil {
+		return nil, fmt.Errorf("its buf.validate rules do not compile: %w", err)
+	}
+	return v, nil
 }
 
 // tool is one registered method: everything its calls need, resolved at

@@ -254,3 +254,11 @@ func TestAnUnknownFieldAndABrokenRuleAreReportedTogether(t *testing.T) {
 		t.Errorf("got %q, want it to start with %q", r.Text, want)
 	}
 }
+
+func TestAPredefinedRuleOfTheFilesIsEnforced(t *testing.T) {
+	m := newShopServer(t, nil)
+	r := m.call(t, "place_order", `{"customerEmail":"a@example.com","lines":[{"sku":"abc","quantity":1}]}`)
+	if !r.IsError || !strings.Contains(r.Text, `- lines[0].sku: must use only capitals, digits and dashes, got "abc"`) {
+		t.Errorf("got %+v", r)
+	}
+}

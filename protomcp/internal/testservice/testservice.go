@@ -27,8 +27,12 @@ import (
 	_ "google.golang.org/genproto/googleapis/api/annotations"                   // registers google/api/field_behavior.proto
 )
 
-//go:embed shop.proto
-var shopProto string
+var (
+	//go:embed shop.proto
+	shopProto string
+	//go:embed rules.proto
+	rulesProto string
+)
 
 // Service is the full name of the test service.
 const Service protoreflect.FullName = "shop.v1.ShopService"
@@ -42,7 +46,7 @@ const Path = "shop/v1/shop.proto"
 func Compile(ctx context.Context) (*descriptorpb.FileDescriptorSet, error) {
 	c := protocompile.Compiler{
 		Resolver: protocompile.CompositeResolver{
-			&protocompile.SourceResolver{Accessor: protocompile.SourceAccessorFromMap(map[string]string{Path: shopProto})},
+			&protocompile.SourceResolver{Accessor: protocompile.SourceAccessorFromMap(map[string]string{Path: shopProto, "shop/v1/rules.proto": rulesProto})},
 			protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
 				fd, err := protoregistry.GlobalFiles.FindFileByPath(path)
 				if err != nil {
