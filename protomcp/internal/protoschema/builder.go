@@ -356,10 +356,29 @@ func listNames(names []string) string {
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
-// extensionTypes returns the extensions declared in f and the files it
-// imports, transitively: those its options can use, such as predefined
-// buf.validate rules.
-func extensionTypes(f protoreflect.FileDescriptor) *dynamicpb.Types {
+// fileExtensions resolves the extensions declared in a file and the files
+// it imports, transitively: those its options can use, such as predefined
+// buf.validate rules. The registry is built on the first look-up, since
+// most messages need none. It is not safe for concurrent use.
+type fileExtensions struct {
+	file  protoreflect.FileDescriptor
+	types *dynamicpb.Types // nil until the first look-up
+}
+
+// FindExtensionByName implements [protoregistry.ExtensionTypeResolver].
+func (x *fileExtensions) FindExtensionByName(name protoreflect.FullName) (protoreflect.ExtensionType, error) {
+	return x.resolver().FindExtensionByName(name)
+}
+
+// FindExtensionByNumber implements [protoregistry.ExtensionTypeResolver].
+func (x *fileExtensions) FindExtensionByNumber(message protoreflect.FullName, field protoreflect.FieldNumber) (protoreflect.ExtensionType, error) {
+	return x.resolver().FindExtensionByNumber(message, field)
+}
+
+func (x *fileExtensions) resolver() *dynamicpb.Types {
+	if x.types != nil {
+		return x.types
+	}
 	files := &protoregistry.Files{}
 	var add func(f protoreflect.FileDescriptor)
 	add = func(f protoreflect.FileDescriptor) {
@@ -374,6 +393,7 @@ func extensionTypes(f protoreflect.FileDescriptor) *dynamicpb.Types {
 			add(imports.Get(i).FileDescriptor)
 		}
 	}
-	add(f)
-	return dynamicpb.NewTypes(files)
+	add(x.file)
+	x.types = dynamicpb.NewTypes(files)
+	return x.types
 }

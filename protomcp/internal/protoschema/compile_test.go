@@ -14,7 +14,7 @@ import (
 )
 
 // testFiles are the .proto files under testdata, compiled with source info.
-var testFiles = []string{"test/v1/types.proto", "test/v1/rules.proto", "test/v1/legacy.proto"}
+var testFiles = []string{"test/v1/types.proto", "test/v1/rules.proto", "test/v1/legacy.proto", "test/v1/editions.proto"}
 
 // compileFiles compiles testFiles with protocompile. Imports not under
 // testdata (buf/validate/validate.proto, google/api/field_behavior.proto)

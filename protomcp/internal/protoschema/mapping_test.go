@@ -94,6 +94,7 @@ func TestMapping(t *testing.T) {
 		{"recursion cut", "Node", "children/items/children/items", false, `{"type":"object","description":"A test.v1.Node, which contains itself: its fields are not listed at this depth, and are checked when the tool is called."}`},
 		{"mutual recursion cut", "Ping", "pong/ping/pong/ping", false, `{"type":"object","description":"A test.v1.Ping, which contains itself: its fields are not listed at this depth, and are checked when the tool is called."}`},
 		{"proto2 closed enum output is names only", "Legacy", "size", true, `{"type":"string","enum":["SMALL","LARGE"],"default":"LARGE"}`},
+		{"editions closed enum output is names only", "Edition", "mood", true, `{"type":"string","enum":["MOOD_CALM","MOOD_GLAD"]}`},
 		{"proto2 default", "Legacy", "count", false, `{"type":["integer","string"],"pattern":"^-?[0-9]+$","default":"7"}`},
 		{"predefined rule is said", "Extended", "note", false, `{"type":"string","description":"Checked when called: the rule test.v1.short."}`},
 		{"any in as @type enum", "Extended", "detail/@type", false, `{"type":"string","description":"The message's type URL, such as type.googleapis.com/google.protobuf.Duration.","enum":["type.googleapis.com/test.v1.Item"]}`},
@@ -210,6 +211,7 @@ func TestRequired(t *testing.T) {
 		{"StringRules", true, nil, nil},
 		{"Scalars", false, nil, nil},
 		{"Legacy", false, []string{"id"}, nil},
+		{"Edition", false, []string{"code"}, nil},
 	}
 	for _, tt := range tests {
 		got := schemaOf(t, message(t, reg, tt.message), tt.output)

@@ -157,7 +157,7 @@ func TestRuntimeDescriptors(t *testing.T) {
 		t.Fatal(err)
 	}
 	noComments := &Options{Description: func(protoreflect.Descriptor) string { return "" }}
-	for _, name := range []string{"Resource", "StringRules", "NumberRules", "CollectionRules", "DescribedRules", "Envelope", "Legacy", "Extended"} {
+	for _, name := range []string{"Resource", "StringRules", "NumberRules", "CollectionRules", "DescribedRules", "Envelope", "Legacy", "Extended", "Edition"} {
 		for _, output := range []bool{false, true} {
 			want, got := schemaPair(t, noComments, message(t, reg, name), output),
 				schemaPair(t, nil, message(t, runtime, name), output)

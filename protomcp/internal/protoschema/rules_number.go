@@ -206,7 +206,7 @@ func is64(fd protoreflect.FieldDescriptor) bool {
 	return false
 }
 
-// zeroJSON is the JSON of fd's zero value.
+// zeroJSON is the JSON of fd's zero value, which protojson reads as unset.
 func zeroJSON(fd protoreflect.FieldDescriptor) json.RawMessage {
 	switch fd.Kind() {
 	case protoreflect.StringKind, protoreflect.BytesKind:
@@ -214,7 +214,16 @@ func zeroJSON(fd protoreflect.FieldDescriptor) json.RawMessage {
 	case protoreflect.BoolKind:
 		return json.RawMessage(`false`)
 	case protoreflect.EnumKind:
-		if v := fd.Enum().Values().ByNumber(0); v != nil {
+		// The value of an unset field: the first one for a closed enum
+		// without a zero.
+		v := fd.DefaultEnumValue()
+		if v == nil {
+			v = fd.Enum().Values().ByNumber(0)
+		}
+		if v == nil && fd.Enum().Values().Len() > 0 {
+			v = fd.Enum().Values().Get(0)
+		}
+		if v != nil {
 			return jsonValue(string(v.Name()))
 		}
 	}

@@ -95,7 +95,7 @@ func (o *Options) Output(md protoreflect.MessageDescriptor) (json.RawMessage, er
 func build(md protoreflect.MessageDescriptor, m mode, opts *Options) (json.RawMessage, error) {
 	b := newBuilder(m, opts)
 	if f := md.ParentFile(); f != nil {
-		b.types = extensionTypes(f)
+		b.types = &fileExtensions{file: f}
 	}
 	root, err := b.message(md)
 	if err != nil {
