@@ -14,8 +14,21 @@ type ServiceSpec struct {
 	Service protoreflect.FullName
 	// Tools lists one tool per unary method, in declaration order.
 	Tools []ToolSpec
-	// Prompts lists the prompts declared with (ferry.v1.prompts).
+	// Prompts lists the prompts declared with (ferry.v1.prompts) on the
+	// service, then those declared with (ferry.v1.method_prompts) on its
+	// methods, in declaration order.
 	Prompts []PromptSpec
+	// Skipped lists the methods that have no tool, with the reason. It is
+	// for people reading the spec; [AddService] ignores it.
+	Skipped []SkippedMethod
+}
+
+// SkippedMethod is a method of a service that has no tool: a streaming
+// method, or one whose (ferry.v1.tool) option says skip.
+type SkippedMethod struct {
+	Method protoreflect.Name
+	// Reason says why, such as "server streaming: ...".
+	Reason string
 }
 
 // ToolSpec describes the tool of one unary method.
@@ -31,7 +44,9 @@ type ToolSpec struct {
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
 	// Hints. ReadOnly and Idempotent come from idempotency_level;
-	// Destructive and OpenWorld from (ferry.v1.tool), nil when not set.
+	// Destructive and OpenWorld from (ferry.v1.tool), nil when not set,
+	// except that [Describe] sets Destructive to true for a method that is
+	// not read-only and whose option does not say.
 	ReadOnly    bool
 	Idempotent  bool
 	Destructive *bool

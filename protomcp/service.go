@@ -1,0 +1,256 @@
+package protomcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"buf.build/go/protovalidate"
+	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/schema"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/dynamicpb"
+)
+
+// AddService registers on srv a tool for every [ToolSpec] of spec and a
+// prompt for every [PromptSpec], calling the methods through d. It finds
+// the service and its messages by name in [Options.Files]; a service,
+// method or message it cannot find, a streaming method, or a problem with
+// the options is returned as an error naming it, and nothing is
+// registered. Problems of the tools and prompts themselves (a name the
+// protocol refuses, a schema that is not an object) are reported by
+// [ferry.Server.Check], as for any tool.
+//
+// A call's arguments are decoded with protojson strictly: an unknown
+// field, a value of the wrong type or an enum name that does not exist is
+// refused with its path ("items[2].sku: ..."), every one at once, in the
+// sentences of the root's schema errors, and the method is not called.
+// The request is then checked with protovalidate (the buf.validate rules,
+// CEL expressions included); each violation is reported with its path in
+// the same form. Then d is called with the request and the headers that
+// travel with it (see [Dispatcher]): Mcp-Tool, Mcp-Session-Id when the
+// call has a session, Authorization, Cookie, traceparent and tracestate
+// when the MCP request carried them, [Options.Forward] and the fixed
+// [Options.Header].
+//
+// The response is the result's structured content, marshalled with
+// protojson (JSON names, fields at their default value left out, as the
+// output schema allows), and the same JSON is its text block. An error is
+// mapped by its Connect code (see [RefusalCode]): a refusal reading
+// "code: status message", with the field violations of a
+// google.rpc.BadRequest detail listed; the other codes are masked from
+// the model and logged with a reference, as for any tool error.
+func AddService(srv *ferry.Server, spec *ServiceSpec, d Dispatcher, opts *Options) error {
+	if srv == nil || spec == nil || d == nil {
+		return errors.New("protomcp: AddService needs a server, a spec and a dispatcher")
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Files == nil {
+		o.Files = protoregistry.GlobalFiles
+	}
+	if o.Types == nil {
+		o.Types = protoregistry.GlobalTypes
+	}
+	hdr, err := newHeaders(o.Forward, o.Header)
+	problems := []error{err}
+	desc, err := o.Files.FindDescriptorByName(spec.Service)
+	if err != nil {
+		return errors.Join(append(problems, fmt.Errorf("protomcp: service %s: not found in the descriptors (is its .pb.go imported?): %w", spec.Service, err))...)
+	}
+	sd, ok := desc.(protoreflect.ServiceDescriptor)
+	if !ok {
+		return errors.Join(append(problems, fmt.Errorf("protomcp: %s is not a service", spec.Service))...)
+	}
+	tools := make([]*tool, 0, len(spec.Tools))
+	var inputs []protoreflect.MessageDescriptor
+	for i := range spec.Tools {
+		t, err := newTool(&spec.Tools[i], sd, &o, d, hdr)
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		tools = append(tools, t)
+		inputs = append(inputs, t.method.Input())
+	}
+	prompts, err := newPrompts(spec)
+	problems = append(problems, err)
+	if err := errors.Join(problems...); err != nil {
+		return err
+	}
+	v, err := newValidator(sd, inputs)
+	if err != nil {
+		return fmt.Errorf("protomcp: service %s: %w", spec.Service, err)
+	}
+	for _, t := range tools { // compile every request's rules now, not at the first call
+		if _, err := violations(v, t.in.New().Interface()); err != nil {
+			return fmt.Errorf("protomcp: tool %q: the buf.validate rules of %s do not compile: %w", t.spec.Name, t.method.Input().FullName(), err)
+		}
+	}
+	for _, t := range tools {
+		t.validator = v
+		srv.AddTool(t.ferryTool(), t.call)
+	}
+	for _, p := range prompts {
+		srv.AddPromptTemplate(p)
+	}
+	return nil
+}
+
+// newValidator returns the one validator of a service's requests, which
+// resolves the predefined rules of the files the service's file sees.
+func newValidator(sd protoreflect.ServiceDescriptor, inputs []protoreflect.MessageDescriptor) (protovalidate.Validator, error) {
+	resolver, err := newExtensionResolver(sd.ParentFile())
+	if err != nil {
+		return nil, fmt.Errorf("the extensions of its files: %w", err)
+	}
+	v, err := protovalidate.New(protovalidate.WithMessageDescriptors(inputs...), protovalidate.WithExtensionTypeResolver(resolver))
+	if err != nil {
+		return nil, fmt.Errorf("its buf.validate rules do not compile: %w", err)
+	}
+	return v, nil
+}
+
+// tool is one registered method: everything its calls need, resolved at
+// registration and only read by calls, so calls run concurrently.
+type tool struct {
+	spec      *ToolSpec
+	method    protoreflect.MethodDescriptor
+	in, out   protoreflect.MessageType
+	dec       *decoder
+	validator protovalidate.Validator
+	d         Dispatcher
+	hdr       *headers
+}
+
+func newTool(ts *ToolSpec, sd protoreflect.ServiceDescriptor, o *Options, d Dispatcher, hdr *headers) (*tool, error) {
+	md := sd.Methods().ByName(ts.Method)
+	switch {
+	case md == nil:
+		return nil, fmt.Errorf("protomcp: tool %q: service %s has no method %s", ts.Name, sd.FullName(), ts.Method)
+	case md.IsStreamingClient() || md.IsStreamingServer():
+		return nil, fmt.Errorf("protomcp: tool %q: method %s is streaming; only unary methods can be tools", ts.Name, md.FullName())
+	}
+	spec := *ts
+	return &tool{spec: &spec, method: md, in: messageType(o.Types, md.Input()), out: messageType(o.Types, md.Output()),
+		dec: newDecoder(md.Input()), d: d, hdr: hdr}, nil
+}
+
+// messageType returns the Go type registered for md when it is md's own,
+// and otherwise a dynamic type built from md.
+func messageType(types *protoregistry.Types, md protoreflect.MessageDescriptor) protoreflect.MessageType {
+	if mt, err := types.FindMessageByName(md.FullName()); err == nil && mt.Descriptor() == md {
+		return mt
+	}
+	return dynamicpb.NewMessageType(md)
+}
+
+func (t *tool) ferryTool() ferry.Tool {
+	s := t.spec
+	ft := ferry.Tool{Name: s.Name, Title: s.Title, Description: s.Description, ReadOnly: s.ReadOnly, Idempotent: s.Idempotent,
+		Destructive: hint(s.Destructive), OpenWorld: hint(s.OpenWorld),
+		RawInputSchema: s.InputSchema, RawOutputSchema: s.OutputSchema}
+	if len(ft.RawInputSchema) == 0 {
+		ft.RawInputSchema = json.RawMessage(`{"type":"object"}`)
+	}
+	return ft
+}
+
+func hint(b *bool) ferry.Hint {
+	switch {
+	case b == nil:
+		return ferry.HintUnset
+	case *b:
+		return ferry.HintYes
+	}
+	return ferry.HintNo
+}
+
+// marshal writes responses: JSON names, defaults left out (so that an
+// unset message field is absent rather than null, which an object schema
+// refuses).
+var marshal = protojson.MarshalOptions{UseProtoNames: false, EmitUnpopulated: false}
+
+// call serves one tools/call.
+func (t *tool) call(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+	in := t.in.New().Interface()
+	if errs := t.dec.decode(req.Arguments, in); len(errs) > 0 {
+		return ferry.InvalidArgumentsResult(t.alsoBroken(req.Arguments, errs)), nil
+	}
+	errs, err := violations(t.validator, in)
+	if err != nil {
+		return nil, fmt.Errorf("protomcp: validating the request of %s: %w", t.method.FullName(), err)
+	}
+	if len(errs) > 0 {
+		return ferry.InvalidArgumentsResult(errs), nil
+	}
+	out, err := t.d.Invoke(ctx, t.method, in, t.hdr.build(ctx, t.spec.Name))
+	if err != nil {
+		return nil, toolError(err)
+	}
+	if out == nil || out.ProtoReflect().Descriptor().FullName() != t.method.Output().FullName() {
+		return nil, fmt.Errorf("protomcp: %s: the dispatcher returned %T, not a %s", t.method.FullName(), out, t.method.Output().FullName())
+	}
+	data, err := marshal.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("protomcp: %s: marshalling the response: %w", t.method.FullName(), err)
+	}
+	text := stripSpace(data) // protojson's spacing varies on purpose; the text does not
+	return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(string(text))}, StructuredContent: json.RawMessage(text)}, nil
+}
+
+// alsoBroken adds to the decoding errors errs the rules the rest of the
+// arguments break, when the request can be read without its unknown
+// fields, so that a call is refused once with every problem. A rule broken
+// at a path already reported is left out.
+func (t *tool) alsoBroken(args json.RawMessage, errs schema.Errors) schema.Errors {
+	rest := t.in.New().Interface()
+	if !t.dec.lenient(args, rest) {
+		return errs
+	}
+	more, err := violations(t.validator, rest)
+	if err != nil {
+		return errs
+	}
+	seen := make(map[string]bool, len(errs))
+	for _, e := range errs {
+		seen[e.Path] = true
+	}
+	for _, e := range more {
+		if !seen[e.Path] {
+			errs = append(errs, e)
+		}
+	}
+	return errs
+}
+
+// stripSpace removes the whitespace outside strings from data, a JSON
+// document protojson wrote (so valid: it is not checked again), in place.
+func stripSpace(data []byte) []byte {
+	out := data[:0]
+	inString, escaped := false, false
+	for _, c := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
