@@ -18,6 +18,11 @@ import (
 type callCtx struct {
 	parent   context.Context //nolint:containedctx // a context's parent, as the context package keeps it
 	deadline time.Time
+	// stop, when not nil, ends the context too (with [context.Canceled])
+	// when it ends: a transport's shutdown (see [drain]). Such a context
+	// has no deadline of its own unless noDeadline is false.
+	stop       context.Context //nolint:containedctx // a second parent, watched as the first
+	noDeadline bool
 
 	mu       sync.Mutex // guards the fields below
 	done     chan struct{}
@@ -25,6 +30,7 @@ type callCtx struct {
 	timedOut bool
 	timer    *time.Timer          // ends the context at the deadline, once watched
 	unwatch  func() bool          // stops watching the parent, once watched
+	unstop   func() bool          // stops watching stop, once watched
 	afters   map[*func()]struct{} // AfterFunc's functions not yet run
 }
 
@@ -43,8 +49,20 @@ func (c *callCtx) init(parent context.Context, deadline time.Time) {
 	c.parent, c.deadline = parent, deadline
 }
 
+// initStop makes c a context with parent's deadline and values that also
+// ends when stop does: the context of a request served by a transport
+// that can shut down. Like a call's, it costs nothing until watched.
+func (c *callCtx) initStop(parent, stop context.Context) {
+	c.parent, c.stop, c.noDeadline = parent, stop, true
+}
+
 // Deadline implements [context.Context].
-func (c *callCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+func (c *callCtx) Deadline() (time.Time, bool) {
+	if c.noDeadline {
+		return c.parent.Deadline()
+	}
+	return c.deadline, true
+}
 
 // Done implements [context.Context]. The first call makes the channel and
 // arms the timer and the parent's watch that close it.
@@ -72,7 +90,9 @@ func (c *callCtx) checkLocked() {
 	}
 	if err := c.parent.Err(); err != nil {
 		c.endLocked(err, false)
-	} else if !time.Now().Before(c.deadline) {
+	} else if c.stop != nil && c.stop.Err() != nil {
+		c.endLocked(context.Canceled, false)
+	} else if !c.noDeadline && !time.Now().Before(c.deadline) {
 		c.endLocked(context.DeadlineExceeded, true)
 	}
 }
@@ -92,8 +112,22 @@ func (c *callCtx) watchLocked() {
 	if c.checkLocked(); c.err != nil {
 		return // checkLocked ended it, closing c.done
 	}
-	c.timer = time.AfterFunc(time.Until(c.deadline), c.expire)
+	if !c.noDeadline {
+		c.timer = time.AfterFunc(time.Until(c.deadline), c.expire)
+	}
 	c.unwatch = context.AfterFunc(c.parent, c.parentDone)
+	if c.stop != nil {
+		c.unstop = context.AfterFunc(c.stop, c.stopped)
+	}
+}
+
+// stopped ends the context when stop ends.
+func (c *callCtx) stopped() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.endLocked(context.Canceled, false)
+	}
 }
 
 // expire ends the context at its deadline.
@@ -120,7 +154,7 @@ type callCtxKey struct{}
 // context that ended is its Err, unless its parent was cancelled with a
 // cause of its own.)
 func (c *callCtx) Value(key any) any {
-	if key == (callCtxKey{}) {
+	if key == (callCtxKey{}) && !c.noDeadline {
 		return c
 	}
 	return c.parent.Value(key)
@@ -171,7 +205,12 @@ func (c *callCtx) endLocked(err error, timedOut bool) {
 	}
 	if c.timer != nil {
 		c.timer.Stop()
+	}
+	if c.unwatch != nil {
 		c.unwatch()
+	}
+	if c.unstop != nil {
+		c.unstop()
 	}
 	for f := range c.afters {
 		go (*f)()

@@ -124,6 +124,11 @@ type request struct {
 	// allocates neither.
 	call    callCtx
 	callReq CallToolRequest
+	// drain is the shutdown state of the request's transport, or nil.
+	drain *drain
+	// stop is the request's context when its transport can shut it down
+	// (see [callCtx.initStop]), here so that a request allocates none.
+	stop callCtx
 	// watch is a subscriptions/listen's watcher when it was registered as
 	// the request was read (stdio), so that it holds before any later
 	// request of the connection is served; nil otherwise.
@@ -148,6 +153,7 @@ type peer struct {
 	host    string
 	watch   *watcher
 	places  *places
+	drain   *drain
 }
 
 // newRequest builds the request of message m, received from p. Its era
@@ -155,7 +161,7 @@ type peer struct {
 // modern request, [request.join] for a legacy session's.
 func (s *Server) newRequest(m *jsonrpc.Message, p peer) *request {
 	return &request{srv: s, id: m.ID, method: m.Method, out: p.out, calls: p.calls, closing: p.closing,
-		header: p.header, remote: p.remote, host: p.host, watch: p.watch, places: p.places}
+		header: p.header, remote: p.remote, host: p.host, watch: p.watch, places: p.places, drain: p.drain}
 }
 
 // legacySession is what a request of a legacy session learns from it:

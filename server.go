@@ -209,6 +209,10 @@ type Server struct {
 
 	watchMu  sync.Mutex            // guards watchers
 	watchers map[*watcher]struct{} // streams told about changes (watch.go)
+
+	runMu  sync.Mutex               // guards runs and closed
+	runs   map[*streamConn]struct{} // the connections Run serves, for Shutdown
+	closed bool                     // Shutdown was called
 }
 
 // NewServer returns a server with the given name and version (the
