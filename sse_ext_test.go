@@ -20,7 +20,7 @@ type sseStream struct {
 
 // openStream sends a request and returns its response as a stream of
 // events (or, for a JSON answer, one event holding the body).
-func openStream(t *testing.T, method, url, session, body string) *sseStream {
+func openStream(t *testing.T, method, url, session, body string, header ...string) *sseStream {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
@@ -34,6 +34,9 @@ func openStream(t *testing.T, method, url, session, body string) *sseStream {
 	if session != "" {
 		req.Header.Set("Mcp-Session-Id", session)
 		req.Header.Set("Mcp-Protocol-Version", "2025-03-26")
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
 	}
 	s := &sseStream{t: t, events: make(chan string, 16)}
 	// The headers of a legacy answer come with its first event, so the
