@@ -59,6 +59,10 @@ type requestMeta struct {
 	Version       versionJSON     `json:"io.modelcontextprotocol/protocolVersion"`
 	Caps          capsJSON        `json:"io.modelcontextprotocol/clientCapabilities"`
 	LogLevel      string          `json:"io.modelcontextprotocol/logLevel"`
+	// The W3C trace context and baggage, for [ServerOptions.Observer].
+	TraceParent string `json:"traceparent"`
+	TraceState  string `json:"tracestate"`
+	Baggage     string `json:"baggage"`
 }
 
 const metaServerInfo = "io.modelcontextprotocol/serverInfo"
@@ -127,9 +131,18 @@ func (s *Server) checkModern(r *request, p *wireParams) error {
 
 // respond appends the complete response to r.
 func (s *Server) respond(ctx context.Context, r *request, p *wireParams, b []byte) []byte {
+	if s.opts.Observer != nil {
+		return s.respondObserved(ctx, r, p, b)
+	}
+	return s.respondTo(ctx, r, p, b)
+}
+
+// respondTo is respond without the observer.
+func (s *Server) respondTo(ctx context.Context, r *request, p *wireParams, b []byte) []byte {
 	start := len(b)
 	r.progressToken = p.Meta.ProgressToken
 	b = jsonrpc.AppendResultHead(b, r.id)
+	r.resultAt = len(b)
 	b = append(b, '{')
 	b, err := s.safeDispatch(ctx, r, p, b)
 	if err != nil {

@@ -107,6 +107,10 @@ type request struct {
 	resultMeta map[string]any
 	// failed is the code of the error the request was answered with, or 0.
 	failed Code
+	// toolError says a tools/call's result has isError set, and resultAt
+	// is where the answer's result begins: for [ServerOptions.Observer].
+	toolError bool
+	resultAt  int
 	// places are the places in flight of the request's connection, of
 	// which it holds a running one (stdio; nil elsewhere): it gives it up
 	// while it waits for the client's answer (see [request.waitForClient]).
