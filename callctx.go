@@ -260,11 +260,18 @@ func (s *Server) runTool(ctx context.Context, r *request, e *toolEntry, req *Cal
 	if place != nil {
 		defer s.limits.release(place)
 	}
-	if s.timeout <= 0 {
-		return e.handler(ctx, req)
-	}
 	c := &r.call
-	c.init(ctx, time.Now().Add(s.timeout))
+	if s.timeout <= 0 {
+		if r.drain == nil {
+			return e.handler(ctx, req)
+		}
+		c.initStop(ctx, r.drain.hard)
+	} else {
+		c.init(ctx, time.Now().Add(s.timeout))
+		if r.drain != nil {
+			c.stop = r.drain.hard // a shutdown past its deadline ends the call
+		}
+	}
 	defer c.finish()
 	return e.handler(c, req)
 }

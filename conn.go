@@ -490,7 +490,7 @@ func (c *streamConn) notification(m *jsonrpc.Message, p *wireParams) {
 // when the request was cancelled and gets no answer. w is the watcher of a
 // subscriptions/listen registered as it was read, or nil.
 func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte, w *watcher, pl *places) []byte {
-	r := c.srv.newRequest(m, peer{out: connOut{ctx, c}, calls: &c.calls, closing: c.closing, watch: w, places: pl, drain: c.drain})
+	r := c.srv.newRequest(m, peer{out: connOut{ctx, c}, calls: &c.calls, watch: w, places: pl, drain: c.drain})
 	if p.triesModern() {
 		if err := c.srv.checkModern(r, p); err != nil {
 			return appendErrorResponse(b, m.ID, err)

@@ -59,10 +59,10 @@ type requestMeta struct {
 	Version       versionJSON     `json:"io.modelcontextprotocol/protocolVersion"`
 	Caps          capsJSON        `json:"io.modelcontextprotocol/clientCapabilities"`
 	LogLevel      string          `json:"io.modelcontextprotocol/logLevel"`
-	// The W3C trace context and baggage, for [ServerOptions.Observer].
-	TraceParent string `json:"traceparent"`
-	TraceState  string `json:"tracestate"`
-	Baggage     string `json:"baggage"`
+	// The W3C trace context and baggage, for [ServerOptions.Observer]:
+	// decoded into a TraceContext only when the request carries one, so
+	// that a request without costs a pointer.
+	*TraceContext
 }
 
 const metaServerInfo = "io.modelcontextprotocol/serverInfo"
@@ -142,7 +142,6 @@ func (s *Server) respondTo(ctx context.Context, r *request, p *wireParams, b []b
 	start := len(b)
 	r.progressToken = p.Meta.ProgressToken
 	b = jsonrpc.AppendResultHead(b, r.id)
-	r.resultAt = len(b)
 	b = append(b, '{')
 	b, err := s.safeDispatch(ctx, r, p, b)
 	if err != nil {

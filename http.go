@@ -295,7 +295,7 @@ func (h *HTTPHandler) writeError(w http.ResponseWriter, status int, id []byte, e
 
 // postModern serves a 2026-07-28 request.
 func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, p *wireParams) {
-	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr, host: r.Host, closing: h.drain.closing, drain: h.drain})
+	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr, host: r.Host, drain: h.drain})
 	// The headers must repeat the body before the body's version is judged,
 	// as the reference server does: a disagreement is -32020, not -32022.
 	if p.Meta.Version != "" {
@@ -429,12 +429,12 @@ func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, req *reques
 		defer cancel()
 		ls.track(string(req.id), cancel)
 		defer ls.untrack(string(req.id))
-	} else {
-		// Shutdown cancels this request through req.stop (a stateful
-		// session's, through its live session).
-		req.stop.initStop(ctx, h.drain.hard)
-		ctx = &req.stop
-		defer req.stop.finish()
+	} else if sc := h.drain.watch(ctx, req.method); sc != nil {
+		// Shutdown cancels this request's handler through sc (a tool
+		// call's through its own context; a stateful session's requests
+		// through the live session).
+		ctx = sc
+		defer sc.finish()
 	}
 	bp := bufPool.Get().(*[]byte)
 	b := h.srv.respond(ctx, req, p, (*bp)[:0])

@@ -54,7 +54,7 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *json
 // legacyRequest builds the request of message m in the legacy session
 // sess.
 func (h *HTTPHandler) legacyRequest(r *http.Request, m *jsonrpc.Message, sess legacySession) *request {
-	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr, host: r.Host, closing: h.drain.closing, drain: h.drain})
+	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr, host: r.Host, drain: h.drain})
 	req.join(sess)
 	return req
 }

@@ -265,10 +265,9 @@ func (b *httpBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
 		defer cancel()
 		b.live.track(string(req.id), cancel)
 		defer b.live.untrack(string(req.id))
-	} else {
-		req.stop.initStop(ctx, b.h.drain.hard)
-		ctx = &req.stop
-		defer req.stop.finish()
+	} else if sc := b.h.drain.watch(ctx, req.method); sc != nil {
+		ctx = sc
+		defer sc.finish()
 	}
 	resp := b.h.srv.respond(ctx, req, p, nil)
 	req.finish()

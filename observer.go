@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
 // Observer is told of every request the server answers, on every
@@ -55,15 +57,23 @@ type RequestInfo struct {
 	SessionID string
 	// Transport is [TransportHTTP] or [TransportStdio].
 	Transport string
-	// TraceParent, TraceState and Baggage are the W3C trace context and
-	// baggage the client sent in the request's params._meta (the keys
-	// traceparent, tracestate and baggage, which the 2026-07-28 spec
-	// reserves for them); empty when absent.
-	TraceParent, TraceState, Baggage string
+	// Trace is the W3C trace context and baggage the client sent in the
+	// request's params._meta; its fields are empty when absent.
+	Trace TraceContext
 	// Arguments are a tools/call's or prompts/get's arguments as the
 	// client sent them (raw JSON, possibly nil). They may hold what the
 	// user typed: record them only with the user's consent.
 	Arguments json.RawMessage
+}
+
+// TraceContext is the W3C trace context and baggage of a request: the
+// values of the keys traceparent, tracestate and baggage of its
+// params._meta, which the 2026-07-28 spec reserves for them (as the
+// OpenTelemetry conventions for MCP propagate them).
+type TraceContext struct {
+	TraceParent string `json:"traceparent,omitempty"`
+	TraceState  string `json:"tracestate,omitempty"`
+	Baggage     string `json:"baggage,omitempty"`
 }
 
 // RequestEnd is how a request ended.
@@ -87,7 +97,10 @@ type RequestEnd struct {
 // respondObserved is [Server.respond] told to the observer.
 func (s *Server) respondObserved(ctx context.Context, r *request, p *wireParams, b []byte) []byte {
 	info := &RequestInfo{Method: r.method, ID: idText(r.id), ProtocolVersion: r.version, Modern: r.modern,
-		Transport: TransportStdio, TraceParent: p.Meta.TraceParent, TraceState: p.Meta.TraceState, Baggage: p.Meta.Baggage}
+		Transport: TransportStdio}
+	if p.Meta.TraceContext != nil {
+		info.Trace = *p.Meta.TraceContext
+	}
 	if r.header != nil {
 		info.Transport = TransportHTTP
 		if !r.modern {
@@ -115,8 +128,8 @@ func (s *Server) respondObserved(ctx context.Context, r *request, p *wireParams,
 		if json.Unmarshal(b[mark:], &resp) == nil {
 			end.ErrorMessage = resp.Error.Message
 		}
-	} else if r.resultAt > mark && r.resultAt < len(b) {
-		end.Result = json.RawMessage(b[r.resultAt : len(b)-1]) // without the envelope's closing brace
+	} else if at := mark + len(jsonrpc.AppendResultHead(nil, r.id)); at < len(b) {
+		end.Result = json.RawMessage(b[at : len(b)-1]) // without the envelope's closing brace
 	}
 	s.opts.Observer.End(ctx, info, end)
 	return b

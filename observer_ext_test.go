@@ -74,11 +74,11 @@ func TestObserverOverHTTP(t *testing.T) {
 	}
 	got := o.byMethod(t, "tools/call")
 	want := ferry.RequestInfo{Method: "tools/call", Name: "echo", ID: "m-1", ProtocolVersion: "2026-07-28", Modern: true,
-		Transport: ferry.TransportHTTP, TraceParent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", TraceState: "rojo=1", Baggage: "user=alice",
+		Transport: ferry.TransportHTTP, Trace: ferry.TraceContext{TraceParent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", TraceState: "rojo=1", Baggage: "user=alice"},
 		Arguments: []byte("{}")}
 	if got.info.Method != want.Method || got.info.Name != want.Name || got.info.ID != want.ID || got.info.ProtocolVersion != want.ProtocolVersion ||
-		got.info.Modern != want.Modern || got.info.Transport != want.Transport || got.info.TraceParent != want.TraceParent ||
-		got.info.TraceState != want.TraceState || got.info.Baggage != want.Baggage || string(got.info.Arguments) != "{}" || got.info.SessionID != "" {
+		got.info.Modern != want.Modern || got.info.Transport != want.Transport || got.info.Trace != want.Trace ||
+		string(got.info.Arguments) != "{}" || got.info.SessionID != "" {
 		t.Errorf("info = %+v\nwant %+v", got.info, want)
 	}
 	if got.end.ErrorCode != 0 || got.end.ToolError || !strings.Contains(string(got.end.Result), `"in span of tools/call"`) ||

@@ -70,17 +70,20 @@ func parseClientCaps(raw json.RawMessage) clientCaps {
 // request is one client request being served: everything a handler may
 // reach through its context.
 type request struct {
-	srv     *Server
-	id      json.RawMessage
-	method  string
-	tool    string // the tool called, for tools/call
-	modern  bool
-	version string
-	caps    clientCaps
-	session string
-	header  http.Header
-	remote  string // the HTTP client's address (RemoteAddr), or ""
-	host    string // the HTTP request's Host, or ""
+	srv    *Server
+	id     json.RawMessage
+	method string
+	tool   string // the tool called, for tools/call
+	modern bool
+	// toolError says a tools/call's result has isError set, for
+	// [ServerOptions.Observer].
+	toolError bool
+	version   string
+	caps      clientCaps
+	session   string
+	header    http.Header
+	remote    string // the HTTP client's address (RemoteAddr), or ""
+	host      string // the HTTP request's Host, or ""
 
 	// level is the log threshold for this request.
 	level LogLevel
@@ -95,9 +98,11 @@ type request struct {
 	// state is the legacy session or connection, for logging/setLevel and
 	// subscriptions; nil when nothing is kept.
 	state legacyState
-	// closing is closed when the connection shuts down: long-lived requests
-	// (subscriptions/listen) end then. It is nil over HTTP.
-	closing <-chan struct{}
+	// drain is the shutdown state of the request's transport: its closing
+	// channel is closed when the transport shuts down (or a stdio input
+	// ends), and long-lived requests (subscriptions/listen) end then. Nil
+	// when the transport cannot shut down.
+	drain *drain
 	// stateless marks a legacy HTTP session that keeps nothing.
 	stateless bool
 	// resultType and resultMeta are what a modern answer says besides its
@@ -107,10 +112,6 @@ type request struct {
 	resultMeta map[string]any
 	// failed is the code of the error the request was answered with, or 0.
 	failed Code
-	// toolError says a tools/call's result has isError set, and resultAt
-	// is where the answer's result begins: for [ServerOptions.Observer].
-	toolError bool
-	resultAt  int
 	// places are the places in flight of the request's connection, of
 	// which it holds a running one (stdio; nil elsewhere): it gives it up
 	// while it waits for the client's answer (see [request.waitForClient]).
@@ -128,11 +129,6 @@ type request struct {
 	// allocates neither.
 	call    callCtx
 	callReq CallToolRequest
-	// drain is the shutdown state of the request's transport, or nil.
-	drain *drain
-	// stop is the request's context when its transport can shut it down
-	// (see [callCtx.initStop]), here so that a request allocates none.
-	stop callCtx
 	// watch is a subscriptions/listen's watcher when it was registered as
 	// the request was read (stdio), so that it holds before any later
 	// request of the connection is served; nil otherwise.
@@ -149,22 +145,21 @@ type request struct {
 // peer is what a transport knows of where a request came from. Each
 // field is optional; see [request] for what each one means.
 type peer struct {
-	out     outbound
-	calls   *pendingCalls
-	closing <-chan struct{}
-	header  http.Header
-	remote  string
-	host    string
-	watch   *watcher
-	places  *places
-	drain   *drain
+	out    outbound
+	calls  *pendingCalls
+	header http.Header
+	remote string
+	host   string
+	watch  *watcher
+	places *places
+	drain  *drain
 }
 
 // newRequest builds the request of message m, received from p. Its era
 // and version are not known yet: [Server.checkModern] fills them for a
 // modern request, [request.join] for a legacy session's.
 func (s *Server) newRequest(m *jsonrpc.Message, p peer) *request {
-	return &request{srv: s, id: m.ID, method: m.Method, out: p.out, calls: p.calls, closing: p.closing,
+	return &request{srv: s, id: m.ID, method: m.Method, out: p.out, calls: p.calls,
 		header: p.header, remote: p.remote, host: p.host, watch: p.watch, places: p.places, drain: p.drain}
 }
 
@@ -195,6 +190,15 @@ func withRequest(ctx context.Context, r *request) context.Context {
 func requestFrom(ctx context.Context) *request {
 	r, _ := ctx.Value(requestKey{}).(*request)
 	return r
+}
+
+// closing returns the channel closed when the request's transport shuts
+// down, or nil.
+func (r *request) closing() <-chan struct{} {
+	if r.drain == nil {
+		return nil
+	}
+	return r.drain.closing
 }
 
 // finish marks the request answered: nothing more is sent for it.

@@ -224,14 +224,11 @@ func TestHTTPShutdownEndsStreamsCleanly(t *testing.T) {
 	if ack := listen.next(); !strings.Contains(ack, "notifications/subscriptions/acknowledged") {
 		t.Fatalf("the listen's first event: %s", ack)
 	}
-	// The GET stream is open once a change reaches it.
-	s.srv.AddTool(ferry.Tool{Name: "new", Description: "A new tool."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return nil, nil })
-	if ev := get.next(); !strings.Contains(ev, "notifications/tools/list_changed") {
-		t.Fatalf("the GET stream's event: %s", ev)
-	}
+	waitStreamOpen(t, s.srv, get)
 	if ev := listen.next(); !strings.Contains(ev, "notifications/tools/list_changed") {
 		t.Fatalf("the listen's event: %s", ev)
 	}
+	drainEvents(listen)
 	if err := <-s.shutdownAsync(10 * time.Second); err != nil {
 		t.Fatalf("Shutdown = %v", err)
 	}
@@ -268,6 +265,7 @@ func TestHTTPShutdownWithHTTPServer(t *testing.T) {
 	url := "http://" + ln.Addr().String()
 	sess := initLegacy(t, url, `{}`)
 	get := openStream(t, "GET", url, sess, "")
+	waitStreamOpen(t, s.srv, get)
 	body, hd := modernToolCall("1", "stuck")
 	call := openStream(t, "POST", url, "", body, hd...)
 	<-s.started
@@ -410,6 +408,52 @@ func TestStdioShutdownCancelsAtTheDeadline(t *testing.T) {
 	}
 	c.close()
 	s.closeAndCheckGoroutines(t)
+}
+
+// waitStreamOpen changes the tools list until a change reaches the
+// stream: then it is open, and its watch registered.
+func waitStreamOpen(t *testing.T, srv *ferry.Server, st *sseStream) {
+	t.Helper()
+	for i := 0; ; i++ {
+		srv.AddTool(ferry.Tool{Name: fmt.Sprint("new", i), Description: "A new tool."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return nil, nil })
+		select {
+		case ev := <-st.events:
+			if !strings.Contains(ev, "notifications/tools/list_changed") {
+				t.Fatalf("the stream's event: %s", ev)
+			}
+			drainEvents(st)
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+		if i == 200 {
+			t.Fatal("the stream did not open")
+		}
+	}
+}
+
+// drainEvents drops the list changes queued on st.
+func drainEvents(st *sseStream) {
+	for {
+		select {
+		case ev, ok := <-st.events:
+			if !ok {
+				st.events = closedEvents() // keep it reading as ended
+				return
+			}
+			if !strings.Contains(ev, "list_changed") {
+				st.events <- ev // not a change: keep it (the test reads it next)
+				return
+			}
+		case <-time.After(100 * time.Millisecond):
+			return
+		}
+	}
+}
+
+func closedEvents() chan string {
+	ch := make(chan string)
+	close(ch)
+	return ch
 }
 
 func newLocalListener() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }

@@ -132,11 +132,11 @@ type metaCarrier struct{ info *ferry.RequestInfo }
 func (c metaCarrier) Get(key string) string {
 	switch key {
 	case "traceparent":
-		return c.info.TraceParent
+		return c.info.Trace.TraceParent
 	case "tracestate":
-		return c.info.TraceState
+		return c.info.Trace.TraceState
 	case "baggage":
-		return c.info.Baggage
+		return c.info.Trace.Baggage
 	}
 	return ""
 }
@@ -164,7 +164,7 @@ func (o *Observer) Start(ctx context.Context, info *ferry.RequestInfo) context.C
 	ambient := trace.SpanContextFromContext(ctx)
 	parent := ctx
 	var links []trace.Link
-	if info.TraceParent != "" || info.Baggage != "" {
+	if info.Trace.TraceParent != "" || info.Trace.Baggage != "" {
 		parent = o.prop.Extract(ctx, metaCarrier{info})
 		if remote := trace.SpanContextFromContext(parent); remote.IsValid() && !remote.Equal(ambient) && ambient.IsValid() {
 			links = append(links, trace.Link{SpanContext: ambient})
