@@ -29,6 +29,10 @@ import (
 // (see there), so that a client that sends without reading cannot make the
 // server hold without bound.
 //
+// [Server.Shutdown] drains every connection Run serves: Run then returns
+// nil once the requests in flight have been answered, and a Run called
+// after Shutdown returns [ErrServerClosed] at once.
+//
 // Run returns the problems of [Server.Check] without serving.
 func (s *Server) Run(ctx context.Context, t Transport) error {
 	if err := s.startServing(); err != nil {

@@ -457,3 +457,28 @@ func closedEvents() chan string {
 }
 
 func newLocalListener() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
+
+// A prompt handler still running at Shutdown's deadline sees its context
+// cancelled too, and the client gets an answer.
+func TestHTTPShutdownCancelsPromptHandlers(t *testing.T) {
+	s := newShutdownServer(t, &ferry.HTTPOptions{})
+	s.srv.AddPrompt(ferry.Prompt{Name: "slow", Description: "Waits."}, func(ctx context.Context, _ *ferry.GetPromptRequest) (*ferry.PromptResult, error) {
+		s.started <- "slow"
+		<-ctx.Done()
+		s.ended <- ctx.Err().Error()
+		return nil, ctx.Err()
+	})
+	call := openStream(t, "POST", s.ts.URL, "", `{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"slow",`+modernMetaJSON+`}}`,
+		"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "prompts/get", "Mcp-Name", "slow")
+	<-s.started
+	if err := <-s.shutdownAsync(200 * time.Millisecond); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Shutdown = %v", err)
+	}
+	if got := <-s.ended; got != context.Canceled.Error() {
+		t.Fatalf("the handler's context ended with %q", got)
+	}
+	if answer := decode(t, call.next()); answer["id"] != float64(4) || (answer["error"] == nil && answer["result"] == nil) {
+		t.Fatalf("the answer: %v", answer)
+	}
+	s.closeAndCheckGoroutines(t)
+}
