@@ -79,7 +79,9 @@ func ExampleServer_Shutdown() {
 // countingObserver counts the requests by method.
 type countingObserver struct{ methods chan string }
 
-func (o countingObserver) Start(ctx context.Context, _ *ferry.RequestInfo) context.Context { return ctx }
+func (o countingObserver) Start(ctx context.Context, _ *ferry.RequestInfo) context.Context {
+	return ctx
+}
 
 func (o countingObserver) End(_ context.Context, info *ferry.RequestInfo, end ferry.RequestEnd) {
 	o.methods <- fmt.Sprintf("%s %s id=%s transport=%s error=%d tool_error=%v", info.Method, info.Name, info.ID, info.Transport, end.ErrorCode, end.ToolError)
