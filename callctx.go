@@ -19,15 +19,18 @@ type callCtx struct {
 	parent   context.Context //nolint:containedctx // a context's parent, as the context package keeps it
 	deadline time.Time
 	// stop, when not nil, ends the context too (with [context.Canceled])
-	// when it ends: a transport's shutdown (see [drain]). Such a context
-	// has no deadline of its own unless noDeadline is false.
-	stop       context.Context //nolint:containedctx // a second parent, watched as the first
-	noDeadline bool
+	// when its shutdown passes its deadline (see [drain]).
+	stop *drain
 
-	mu       sync.Mutex // guards the fields below
+	mu       sync.Mutex // guards the fields below, but noDeadline
 	done     chan struct{}
 	err      error
 	timedOut bool
+	// noDeadline says the context has no deadline of its own (see
+	// initStop); set before the context is shared, and then only read.
+	// It sits here, in the padding after timedOut, so that a request
+	// (which holds a callCtx) stays in its allocation size class.
+	noDeadline bool
 	timer    *time.Timer          // ends the context at the deadline, once watched
 	unwatch  func() bool          // stops watching the parent, once watched
 	unstop   func() bool          // stops watching stop, once watched
@@ -52,7 +55,7 @@ func (c *callCtx) init(parent context.Context, deadline time.Time) {
 // initStop makes c a context with parent's deadline and values that also
 // ends when stop does: the context of a request served by a transport
 // that can shut down. Like a call's, it costs nothing until watched.
-func (c *callCtx) initStop(parent, stop context.Context) {
+func (c *callCtx) initStop(parent context.Context, stop *drain) {
 	c.parent, c.stop, c.noDeadline = parent, stop, true
 }
 
@@ -90,7 +93,7 @@ func (c *callCtx) checkLocked() {
 	}
 	if err := c.parent.Err(); err != nil {
 		c.endLocked(err, false)
-	} else if c.stop != nil && c.stop.Err() != nil {
+	} else if c.stop.hardStopped() {
 		c.endLocked(context.Canceled, false)
 	} else if !c.noDeadline && !time.Now().Before(c.deadline) {
 		c.endLocked(context.DeadlineExceeded, true)
@@ -117,7 +120,7 @@ func (c *callCtx) watchLocked() {
 	}
 	c.unwatch = context.AfterFunc(c.parent, c.parentDone)
 	if c.stop != nil {
-		c.unstop = context.AfterFunc(c.stop, c.stopped)
+		c.unstop = context.AfterFunc(c.stop.hard, c.stopped)
 	}
 }
 
@@ -265,11 +268,11 @@ func (s *Server) runTool(ctx context.Context, r *request, e *toolEntry, req *Cal
 		if r.drain == nil {
 			return e.handler(ctx, req)
 		}
-		c.initStop(ctx, r.drain.hard)
+		c.initStop(ctx, r.drain)
 	} else {
 		c.init(ctx, time.Now().Add(s.timeout))
 		if r.drain != nil {
-			c.stop = r.drain.hard // a shutdown past its deadline ends the call
+			c.stop = r.drain // a shutdown past its deadline ends the call
 		}
 	}
 	defer c.finish()

@@ -60,7 +60,7 @@ func (d *drain) watch(ctx context.Context, method string) *callCtx {
 	switch method {
 	case "prompts/get", "resources/read", "completion/complete":
 		c := new(callCtx)
-		c.initStop(ctx, d.hard)
+		c.initStop(ctx, d)
 		return c
 	}
 	return nil
