@@ -31,10 +31,10 @@ type callCtx struct {
 	// It sits here, in the padding after timedOut, so that a request
 	// (which holds a callCtx) stays in its allocation size class.
 	noDeadline bool
-	timer    *time.Timer          // ends the context at the deadline, once watched
-	unwatch  func() bool          // stops watching the parent, once watched
-	unstop   func() bool          // stops watching stop, once watched
-	afters   map[*func()]struct{} // AfterFunc's functions not yet run
+	timer      *time.Timer          // ends the context at the deadline, once watched
+	unwatch    func() bool          // stops watching the parent, once watched
+	unstop     func() bool          // stops watching stop, once watched
+	afters     map[*func()]struct{} // AfterFunc's functions not yet run
 }
 
 func newCallCtx(parent context.Context, deadline time.Time) *callCtx {
