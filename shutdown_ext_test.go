@@ -482,3 +482,36 @@ func TestHTTPShutdownCancelsPromptHandlers(t *testing.T) {
 	}
 	s.closeAndCheckGoroutines(t)
 }
+
+// With no CallTimeout, a tool call's context still ends at Shutdown's
+// deadline.
+func TestHTTPShutdownCancelsCallsWithoutATimeout(t *testing.T) {
+	before := runtime.NumGoroutine()
+	ended := make(chan error, 1)
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: -1})
+	started := make(chan struct{})
+	srv.AddTool(ferry.Tool{Name: "stuck", Description: "Runs until cancelled."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		close(started)
+		<-ctx.Done()
+		ended <- ctx.Err()
+		return nil, ctx.Err()
+	})
+	h := ferry.NewHTTPHandler(srv, nil)
+	ts := httptest.NewServer(h)
+	body, hd := modernToolCall("1", "stuck")
+	call := openStream(t, "POST", ts.URL, "", body, hd...)
+	<-started
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if err := h.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Shutdown = %v", err)
+	}
+	if err := <-ended; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the handler's context ended with %v", err)
+	}
+	if answer := call.next(); !strings.Contains(answer, "shut down before the tool finished") {
+		t.Fatalf("the answer: %s", answer)
+	}
+	ts.Close()
+	noGoroutinesLeft(t, before)
+}
