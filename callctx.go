@@ -18,14 +18,23 @@ import (
 type callCtx struct {
 	parent   context.Context //nolint:containedctx // a context's parent, as the context package keeps it
 	deadline time.Time
+	// stop, when not nil, ends the context too (with [context.Canceled])
+	// when its shutdown passes its deadline (see [drain]).
+	stop *drain
 
-	mu       sync.Mutex // guards the fields below
+	mu       sync.Mutex // guards the fields below, but noDeadline
 	done     chan struct{}
 	err      error
 	timedOut bool
-	timer    *time.Timer          // ends the context at the deadline, once watched
-	unwatch  func() bool          // stops watching the parent, once watched
-	afters   map[*func()]struct{} // AfterFunc's functions not yet run
+	// noDeadline says the context has no deadline of its own (see
+	// initStop); set before the context is shared, and then only read.
+	// It sits here, in the padding after timedOut, so that a request
+	// (which holds a callCtx) stays in its allocation size class.
+	noDeadline bool
+	timer      *time.Timer          // ends the context at the deadline, once watched
+	unwatch    func() bool          // stops watching the parent, once watched
+	unstop     func() bool          // stops watching stop, once watched
+	afters     map[*func()]struct{} // AfterFunc's functions not yet run
 }
 
 func newCallCtx(parent context.Context, deadline time.Time) *callCtx {
@@ -43,8 +52,20 @@ func (c *callCtx) init(parent context.Context, deadline time.Time) {
 	c.parent, c.deadline = parent, deadline
 }
 
+// initStop makes c a context with parent's deadline and values that also
+// ends when stop does: the context of a request served by a transport
+// that can shut down. Like a call's, it costs nothing until watched.
+func (c *callCtx) initStop(parent context.Context, stop *drain) {
+	c.parent, c.stop, c.noDeadline = parent, stop, true
+}
+
 // Deadline implements [context.Context].
-func (c *callCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+func (c *callCtx) Deadline() (time.Time, bool) {
+	if c.noDeadline {
+		return c.parent.Deadline()
+	}
+	return c.deadline, true
+}
 
 // Done implements [context.Context]. The first call makes the channel and
 // arms the timer and the parent's watch that close it.
@@ -72,7 +93,9 @@ func (c *callCtx) checkLocked() {
 	}
 	if err := c.parent.Err(); err != nil {
 		c.endLocked(err, false)
-	} else if !time.Now().Before(c.deadline) {
+	} else if c.stop.hardStopped() {
+		c.endLocked(context.Canceled, false)
+	} else if !c.noDeadline && !time.Now().Before(c.deadline) {
 		c.endLocked(context.DeadlineExceeded, true)
 	}
 }
@@ -92,8 +115,22 @@ func (c *callCtx) watchLocked() {
 	if c.checkLocked(); c.err != nil {
 		return // checkLocked ended it, closing c.done
 	}
-	c.timer = time.AfterFunc(time.Until(c.deadline), c.expire)
+	if !c.noDeadline {
+		c.timer = time.AfterFunc(time.Until(c.deadline), c.expire)
+	}
 	c.unwatch = context.AfterFunc(c.parent, c.parentDone)
+	if c.stop != nil {
+		c.unstop = context.AfterFunc(c.stop.hard, c.stopped)
+	}
+}
+
+// stopped ends the context when stop ends.
+func (c *callCtx) stopped() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.endLocked(context.Canceled, false)
+	}
 }
 
 // expire ends the context at its deadline.
@@ -120,7 +157,7 @@ type callCtxKey struct{}
 // context that ended is its Err, unless its parent was cancelled with a
 // cause of its own.)
 func (c *callCtx) Value(key any) any {
-	if key == (callCtxKey{}) {
+	if key == (callCtxKey{}) && !c.noDeadline {
 		return c
 	}
 	return c.parent.Value(key)
@@ -171,7 +208,12 @@ func (c *callCtx) endLocked(err error, timedOut bool) {
 	}
 	if c.timer != nil {
 		c.timer.Stop()
+	}
+	if c.unwatch != nil {
 		c.unwatch()
+	}
+	if c.unstop != nil {
+		c.unstop()
 	}
 	for f := range c.afters {
 		go (*f)()
@@ -221,11 +263,18 @@ func (s *Server) runTool(ctx context.Context, r *request, e *toolEntry, req *Cal
 	if place != nil {
 		defer s.limits.release(place)
 	}
-	if s.timeout <= 0 {
-		return e.handler(ctx, req)
-	}
 	c := &r.call
-	c.init(ctx, time.Now().Add(s.timeout))
+	if s.timeout <= 0 {
+		if r.drain == nil {
+			return e.handler(ctx, req)
+		}
+		c.initStop(ctx, r.drain)
+	} else {
+		c.init(ctx, time.Now().Add(s.timeout))
+		if r.drain != nil {
+			c.stop = r.drain // a shutdown past its deadline ends the call
+		}
+	}
 	defer c.finish()
 	return e.handler(c, req)
 }

@@ -29,6 +29,10 @@ import (
 // (see there), so that a client that sends without reading cannot make the
 // server hold without bound.
 //
+// [Server.Shutdown] drains every connection Run serves: Run then returns
+// nil once the requests in flight have been answered, and a Run called
+// after Shutdown returns [ErrServerClosed] at once.
+//
 // Run returns the problems of [Server.Check] without serving.
 func (s *Server) Run(ctx context.Context, t Transport) error {
 	if err := s.startServing(); err != nil {
@@ -38,22 +42,53 @@ func (s *Server) Run(ctx context.Context, t Transport) error {
 	if err != nil {
 		return err
 	}
+	d := newDrain()
 	ctx, cancel := context.WithCancel(ctx)
 	c := &streamConn{srv: s, conn: conn, level: LevelInfo, inflight: map[string]context.CancelFunc{},
-		workers: newWorkers(), closing: make(chan struct{}), cancel: cancel,
+		workers: newWorkers(), drain: d, closing: d.closing, cancel: cancel,
 		places: places{running: make(chan struct{}, MaxRequestsInFlight), waiting: make(chan struct{}, MaxRequestsInFlight),
 			listens: make(chan struct{}, MaxRequestsInFlight)}}
+	if !s.addRun(c) {
+		cancel()
+		conn.Close()
+		return ErrServerClosed
+	}
+	defer s.removeRun(c)
 	stopWatching := c.watchChanges(ctx)
-	// Reading stops when the connection is closed (see [Connection]).
+	// Reading stops when the connection is closed (see [Connection]): when
+	// ctx ends, or once a shutdown has drained it.
 	stopClosing := context.AfterFunc(ctx, func() { conn.Close() })
+	stopDrained := context.AfterFunc(d.idle, func() { conn.Close() })
 	defer func() {
 		stopWatching()
 		stopClosing()
+		stopDrained()
 		c.wg.Wait()
 		c.workers.close()
 		conn.Close()
 	}()
 	return c.serveLines(ctx)
+}
+
+// addRun registers a connection Run serves, unless the server was shut
+// down.
+func (s *Server) addRun(c *streamConn) bool {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	if s.closed {
+		return false
+	}
+	if s.runs == nil {
+		s.runs = map[*streamConn]struct{}{}
+	}
+	s.runs[c] = struct{}{}
+	return true
+}
+
+func (s *Server) removeRun(c *streamConn) {
+	s.runMu.Lock()
+	delete(s.runs, c)
+	s.runMu.Unlock()
 }
 
 // MaxRequestsInFlight is the number of requests (a batch counts as one)
@@ -141,11 +176,14 @@ func (c *streamConn) serveLines(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if c.drain.idle.Err() != nil {
+			return nil // a shutdown drained the connection, then closed it
+		}
 		if errors.Is(err, io.EOF) {
 			// No reply can come now: questions to the client fail, and
 			// the requests that asked them finish; listen streams end.
 			c.calls.close()
-			close(c.closing)
+			c.drain.close()
 			c.wg.Wait()
 			return nil
 		}
@@ -162,8 +200,9 @@ type streamConn struct {
 	wg      sync.WaitGroup // requests being served
 	workers *workers
 	places  places
-	closing chan struct{} // closed at EOF
+	closing chan struct{} // closed at EOF or when a shutdown begins: drain.closing
 	cancel  context.CancelFunc
+	drain   *drain
 
 	mu          sync.Mutex // guards the fields below
 	version     string     // negotiated legacy version, "" before initialize
@@ -316,10 +355,13 @@ func (c *streamConn) handle(ctx context.Context, line []byte) {
 			c.write(ctx, jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), err.Error(), nil))
 			return
 		}
+		c.drain.enter()
 		if !c.admit(ctx) {
+			c.drain.leave()
 			return
 		}
 		c.workers.run(func() {
+			defer c.drain.leave()
 			defer c.done()
 			c.batch(ctx, items)
 		})
@@ -352,9 +394,16 @@ func (c *streamConn) handle(ctx context.Context, line []byte) {
 // registered now, for the same reason; the listen itself runs
 // concurrently, like every other request.
 func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wireParams) {
+	c.drain.enter()
+	if c.drain.refuses() {
+		c.drain.leave()
+		c.write(ctx, appendErrorResponse(nil, m.ID, errShuttingDown))
+		return
+	}
 	switch m.Method {
 	case "initialize", "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
 		c.write(ctx, c.serve(ctx, m, p, nil, nil, nil))
+		c.drain.leave()
 		return
 	}
 	var w *watcher
@@ -364,6 +413,7 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 			select {
 			case c.places.listens <- struct{}{}:
 			default:
+				c.drain.leave()
 				c.write(ctx, appendErrorResponse(nil, m.ID, errTooManyListens))
 				return
 			}
@@ -377,9 +427,11 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 		pl = nil
 		c.wg.Add(1)
 	} else if !c.admit(ctx) {
+		c.drain.leave()
 		return
 	}
 	c.workers.run(func() {
+		defer c.drain.leave()
 		if pl != nil {
 			defer c.done()
 		} else {
@@ -409,6 +461,9 @@ type connBatch struct {
 }
 
 func (b connBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
+	if b.c.drain.refuses() {
+		return appendErrorResponse(nil, m.ID, errShuttingDown)
+	}
 	// The batch holds one running place, which its elements, served one
 	// after another, trade while they wait for the client's answers.
 	return b.c.serve(b.ctx, m, p, nil, nil, &b.c.places)
@@ -439,7 +494,7 @@ func (c *streamConn) notification(m *jsonrpc.Message, p *wireParams) {
 // when the request was cancelled and gets no answer. w is the watcher of a
 // subscriptions/listen registered as it was read, or nil.
 func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte, w *watcher, pl *places) []byte {
-	r := c.srv.newRequest(m, peer{out: connOut{ctx, c}, calls: &c.calls, closing: c.closing, watch: w, places: pl})
+	r := c.srv.newRequest(m, peer{out: connOut{ctx, c}, calls: &c.calls, watch: w, places: pl, drain: c.drain})
 	if p.triesModern() {
 		if err := c.srv.checkModern(r, p); err != nil {
 			return appendErrorResponse(b, m.ID, err)
@@ -459,8 +514,8 @@ func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParam
 	c.mu.Unlock()
 	cancelled := ctx.Err() != nil
 	cancel()
-	if cancelled && m.Method != "initialize" {
-		return nil // a cancelled request gets no answer
+	if cancelled && m.Method != "initialize" && !c.drain.hardStopped() {
+		return nil // a request the client cancelled gets no answer; one a shutdown cancelled does
 	}
 	return resp
 }

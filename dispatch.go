@@ -59,6 +59,10 @@ type requestMeta struct {
 	Version       versionJSON     `json:"io.modelcontextprotocol/protocolVersion"`
 	Caps          capsJSON        `json:"io.modelcontextprotocol/clientCapabilities"`
 	LogLevel      string          `json:"io.modelcontextprotocol/logLevel"`
+	// The W3C trace context and baggage, for [ServerOptions.Observer]:
+	// decoded into a TraceContext only when the request carries one, so
+	// that a request without costs a pointer.
+	*TraceContext
 }
 
 const metaServerInfo = "io.modelcontextprotocol/serverInfo"
@@ -127,6 +131,14 @@ func (s *Server) checkModern(r *request, p *wireParams) error {
 
 // respond appends the complete response to r.
 func (s *Server) respond(ctx context.Context, r *request, p *wireParams, b []byte) []byte {
+	if s.opts.Observer != nil {
+		return s.respondObserved(ctx, r, p, b)
+	}
+	return s.respondTo(ctx, r, p, b)
+}
+
+// respondTo is respond without the observer.
+func (s *Server) respondTo(ctx context.Context, r *request, p *wireParams, b []byte) []byte {
 	start := len(b)
 	r.progressToken = p.Meta.ProgressToken
 	b = jsonrpc.AppendResultHead(b, r.id)

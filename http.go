@@ -111,6 +111,8 @@ type HTTPHandler struct {
 
 	liveMu sync.Mutex              // guards live
 	live   map[string]*liveSession // stateful sessions with requests or streams open
+
+	drain *drain // the requests in flight, for Shutdown
 }
 
 // NewHTTPHandler returns a handler serving s. opts may be nil; it is copied.
@@ -121,7 +123,7 @@ func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 	if err := s.startServing(); err != nil {
 		panic("ferry: the server's start-up check failed:\n" + err.Error()) //nolint:forbidigo // documented: a misdeclared server must not start
 	}
-	h := &HTTPHandler{srv: s, live: map[string]*liveSession{}}
+	h := &HTTPHandler{srv: s, live: map[string]*liveSession{}, drain: newDrain()}
 	if opts != nil {
 		h.opts = *opts
 	}
@@ -157,6 +159,8 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusForbidden, CodeInvalidRequest, "forbidden: the request's "+header+" is not allowed")
 		return
 	}
+	h.drain.enter()
+	defer h.drain.leave()
 	switch r.Method {
 	case http.MethodPost:
 		h.post(w, r)
@@ -238,6 +242,10 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m, kind, p := in.m, in.kind, in.p
+	if kind == jsonrpc.KindRequest && h.drain.refuses() {
+		h.refuseShuttingDown(w, m.ID)
+		return
+	}
 	if in.perr != nil {
 		if kind == jsonrpc.KindRequest {
 			h.writeError(w, http.StatusBadRequest, m.ID, in.perr)
@@ -266,6 +274,14 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	h.postLegacy(w, r, m, kind, p)
 }
 
+// refuseShuttingDown answers a request that arrived during Shutdown:
+// 503, and the connection closes, so that the client's next connection
+// may reach another replica.
+func (h *HTTPHandler) refuseShuttingDown(w http.ResponseWriter, id []byte) {
+	w.Header().Set("Connection", "close")
+	h.writeError(w, http.StatusServiceUnavailable, id, errShuttingDown)
+}
+
 // writeError writes one error response with the given HTTP status.
 func (h *HTTPHandler) writeError(w http.ResponseWriter, status int, id []byte, err error) {
 	bp := bufPool.Get().(*[]byte)
@@ -279,7 +295,7 @@ func (h *HTTPHandler) writeError(w http.ResponseWriter, status int, id []byte, e
 
 // postModern serves a 2026-07-28 request.
 func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, p *wireParams) {
-	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr, host: r.Host})
+	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr, host: r.Host, drain: h.drain})
 	// The headers must repeat the body before the body's version is judged,
 	// as the reference server does: a disagreement is -32020, not -32022.
 	if p.Meta.Version != "" {
@@ -413,6 +429,12 @@ func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, req *reques
 		defer cancel()
 		ls.track(string(req.id), cancel)
 		defer ls.untrack(string(req.id))
+	} else if sc := h.drain.watch(ctx, req.method); sc != nil {
+		// Shutdown cancels this request's handler through sc (a tool
+		// call's through its own context; a stateful session's requests
+		// through the live session).
+		ctx = sc
+		defer sc.finish()
 	}
 	bp := bufPool.Get().(*[]byte)
 	b := h.srv.respond(ctx, req, p, (*bp)[:0])

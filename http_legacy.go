@@ -54,7 +54,7 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *json
 // legacyRequest builds the request of message m in the legacy session
 // sess.
 func (h *HTTPHandler) legacyRequest(r *http.Request, m *jsonrpc.Message, sess legacySession) *request {
-	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr, host: r.Host})
+	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr, host: r.Host, drain: h.drain})
 	req.join(sess)
 	return req
 }
@@ -156,6 +156,10 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		h.notAllowed(w)
 		return
 	}
+	if h.drain.refuses() {
+		h.refuseShuttingDown(w, nil)
+		return
+	}
 	sess, status, err := h.session(r)
 	if err != nil {
 		h.writeError(w, status, nil, err)
@@ -188,7 +192,8 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	defer stop()
 	sw := &streamWriter{w: w, sse: true, prime: primes(sess.version)}
 	sw.open()
-	err = holdStream(ctx, nil, sw.keepalive, wt, func(c change) error { return sw.sendChange(c.message()) })
+	// The stream ends cleanly when a shutdown begins (h.drain.closing).
+	err = holdStream(ctx, h.drain.closing, sw.keepalive, wt, func(c change) error { return sw.sendChange(c.message()) })
 	if errors.Is(err, errStreamStalled) {
 		h.srv.streamEnded(ctx, "GET", err)
 	}

@@ -217,13 +217,29 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []b
 		h.writeStepUp(w, nil, missing)
 		return
 	}
-	out := serveBatch(r.Context(), items, &httpBatch{h: h, r: r, sess: sess}, h.batch)
+	// The batch's messages before its answer (the server's questions, a
+	// request's progress and logs) turn the answer into an SSE stream, as
+	// a single request's do; the answers then go as one event, the array.
+	sw := &streamWriter{w: w, sse: acceptsSSE(r.Header.Get("Accept")), ownTimeout: hasWriteTimeout(r)}
+	b := &httpBatch{h: h, r: r, sess: sess, out: sw}
+	if h.opts.Stateful {
+		// The batch's requests join the live session, as single requests
+		// do: the client's answers and cancellations reach them.
+		b.live = h.liveAcquire(sess.id)
+		defer h.liveRelease(sess.id, b.live)
+	}
+	out := serveBatch(r.Context(), items, b, h.batch)
 	if out == nil {
-		w.WriteHeader(http.StatusAccepted)
+		sw.mu.Lock()
+		started := sw.started
+		sw.closed = true
+		sw.mu.Unlock()
+		if !started {
+			w.WriteHeader(http.StatusAccepted)
+		}
 		return
 	}
-	w.Header()["Content-Type"] = jsonContentType
-	writeAnswer(w, out, hasWriteTimeout(r))
+	sw.finish(http.StatusOK, out)
 }
 
 // httpBatch serves a batch's elements in a legacy HTTP session.
@@ -231,17 +247,37 @@ type httpBatch struct {
 	h    *HTTPHandler
 	r    *http.Request
 	sess legacySession
+	out  *streamWriter
+	live *liveSession // the stateful session's, or nil
 }
 
 func (b *httpBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
+	if b.h.drain.refuses() {
+		return appendErrorResponse(nil, m.ID, errShuttingDown)
+	}
 	req := b.h.legacyRequest(b.r, m, b.sess)
-	resp := b.h.srv.respond(b.r.Context(), req, p, nil)
+	req.out = b.out
+	ctx := b.r.Context()
+	if b.live != nil {
+		req.calls = &b.live.calls
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		b.live.track(string(req.id), cancel)
+		defer b.live.untrack(string(req.id))
+	} else if sc := b.h.drain.watch(ctx, req.method); sc != nil {
+		ctx = sc
+		defer sc.finish()
+	}
+	resp := b.h.srv.respond(ctx, req, p, nil)
 	req.finish()
 	return resp
 }
 
 func (b *httpBatch) deliver(m *jsonrpc.Message) {
-	if ls := b.h.liveGet(b.sess.id); ls != nil {
+	if b.live != nil {
+		b.live.calls.deliver(m)
+	} else if ls := b.h.liveGet(b.sess.id); ls != nil {
 		ls.calls.deliver(m)
 	}
 }

@@ -1,6 +1,8 @@
 package ferry
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"time"
 )
@@ -38,13 +40,27 @@ const (
 // ErrorLog stays nil, so net/http reports connection errors through the
 // standard logger; set it (with [log/slog.NewLogLogger], say) to route
 // them elsewhere. Change the returned server's fields as needed before
-// serving. TLS,
-// routing, authentication and graceful shutdown stay with the caller:
+// serving. TLS, routing and authentication stay with the caller. To shut
+// down gracefully, drain the MCP handler before the http.Server, as
+// [ShutdownHTTPServer] does (see [HTTPHandler.Shutdown] for why), and let
+// Serve's caller wait for the shutdown to end:
 //
+//	h := ferry.NewHTTPHandler(srv, nil)
+//	mux.Handle("/mcp", h)
 //	ln, err := net.Listen("tcp", "127.0.0.1:8080")
 //	if err != nil { ... }
 //	hs := ferry.NewHTTPServer(ln.Addr().String(), mux)
-//	err = hs.Serve(ln)
+//	stopped := make(chan error, 1)
+//	go func() {
+//		<-ctx.Done() // a signal.NotifyContext's, say
+//		drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+//		defer cancel()
+//		stopped <- ferry.ShutdownHTTPServer(drain, hs, h)
+//	}()
+//	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+//		return err
+//	}
+//	return <-stopped
 func NewHTTPServer(addr string, h http.Handler) *http.Server {
 	return &http.Server{
 		Addr:              addr,
@@ -54,4 +70,26 @@ func NewHTTPServer(addr string, h http.Handler) *http.Server {
 		IdleTimeout:       serverIdleTimeout,
 		MaxHeaderBytes:    serverMaxHeaderBytes,
 	}
+}
+
+// ShutdownGrace is how long [ShutdownHTTPServer] lets the http.Server
+// finish writing answers once the MCP handler is drained: the answers of
+// the calls its Shutdown cancelled at its deadline.
+const ShutdownGrace = time.Second
+
+// ShutdownHTTPServer shuts down an http.Server serving h (directly or
+// through a mux or middleware) in the order that works: first h, with
+// ctx (see [HTTPHandler.Shutdown]: new requests get 503, streams end,
+// running calls finish or, when ctx ends, are cancelled and answered),
+// then hs, which closes its listeners and waits, for at most
+// [ShutdownGrace] past the end of h's drain, for the connections still
+// writing. hs's Serve returns [http.ErrServerClosed] once hs's shutdown
+// begins, before this returns: wait for this to return before exiting.
+// It returns the errors of both, joined; [context.DeadlineExceeded] from
+// h says calls had to be cancelled.
+func ShutdownHTTPServer(ctx context.Context, hs *http.Server, h *HTTPHandler) error {
+	err := h.Shutdown(ctx)
+	grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), ShutdownGrace)
+	defer cancel()
+	return errors.Join(err, hs.Shutdown(grace))
 }

@@ -122,7 +122,7 @@ func (s *Server) listen(ctx context.Context, r *request, p *wireParams, b []byte
 	if k, ok := r.out.(interface{ keepalive() error }); ok {
 		ka = k.keepalive
 	}
-	if err := holdStream(ctx, r.closing, ka, w, write); err != nil {
+	if err := holdStream(ctx, r.closing(), ka, w, write); err != nil {
 		if errors.Is(err, errStreamStalled) {
 			s.streamEnded(ctx, "subscriptions/listen", err)
 		}

@@ -78,6 +78,10 @@ func (s *Server) mapToolError(ctx context.Context, req *CallToolRequest, err err
 		s.logger.WarnContext(ctx, "tool call timed out", "tool", req.Name, "timeout", s.timeout, "err", err)
 		return s.timedOut(ctx), nil
 	}
+	if r := requestFrom(ctx); r != nil && r.drain.hardStopped() && ctx.Err() != nil {
+		setOutcome(ctx, outcomeCanceled, RefusalUnavailable)
+		return ErrorResult(shutdownResult), nil
+	}
 	if ctx.Err() != nil {
 		setOutcome(ctx, outcomeCanceled, "")
 		return ErrorResult("canceled: the call was cancelled before the tool finished"), nil

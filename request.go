@@ -70,17 +70,20 @@ func parseClientCaps(raw json.RawMessage) clientCaps {
 // request is one client request being served: everything a handler may
 // reach through its context.
 type request struct {
-	srv     *Server
-	id      json.RawMessage
-	method  string
-	tool    string // the tool called, for tools/call
-	modern  bool
-	version string
-	caps    clientCaps
-	session string
-	header  http.Header
-	remote  string // the HTTP client's address (RemoteAddr), or ""
-	host    string // the HTTP request's Host, or ""
+	srv    *Server
+	id     json.RawMessage
+	method string
+	tool   string // the tool called, for tools/call
+	modern bool
+	// toolError says a tools/call's result has isError set, for
+	// [ServerOptions.Observer].
+	toolError bool
+	version   string
+	caps      clientCaps
+	session   string
+	header    http.Header
+	remote    string // the HTTP client's address (RemoteAddr), or ""
+	host      string // the HTTP request's Host, or ""
 
 	// level is the log threshold for this request.
 	level LogLevel
@@ -95,9 +98,11 @@ type request struct {
 	// state is the legacy session or connection, for logging/setLevel and
 	// subscriptions; nil when nothing is kept.
 	state legacyState
-	// closing is closed when the connection shuts down: long-lived requests
-	// (subscriptions/listen) end then. It is nil over HTTP.
-	closing <-chan struct{}
+	// drain is the shutdown state of the request's transport: its closing
+	// channel is closed when the transport shuts down (or a stdio input
+	// ends), and long-lived requests (subscriptions/listen) end then. Nil
+	// when the transport cannot shut down.
+	drain *drain
 	// stateless marks a legacy HTTP session that keeps nothing.
 	stateless bool
 	// resultType and resultMeta are what a modern answer says besides its
@@ -140,22 +145,22 @@ type request struct {
 // peer is what a transport knows of where a request came from. Each
 // field is optional; see [request] for what each one means.
 type peer struct {
-	out     outbound
-	calls   *pendingCalls
-	closing <-chan struct{}
-	header  http.Header
-	remote  string
-	host    string
-	watch   *watcher
-	places  *places
+	out    outbound
+	calls  *pendingCalls
+	header http.Header
+	remote string
+	host   string
+	watch  *watcher
+	places *places
+	drain  *drain
 }
 
 // newRequest builds the request of message m, received from p. Its era
 // and version are not known yet: [Server.checkModern] fills them for a
 // modern request, [request.join] for a legacy session's.
 func (s *Server) newRequest(m *jsonrpc.Message, p peer) *request {
-	return &request{srv: s, id: m.ID, method: m.Method, out: p.out, calls: p.calls, closing: p.closing,
-		header: p.header, remote: p.remote, host: p.host, watch: p.watch, places: p.places}
+	return &request{srv: s, id: m.ID, method: m.Method, out: p.out, calls: p.calls,
+		header: p.header, remote: p.remote, host: p.host, watch: p.watch, places: p.places, drain: p.drain}
 }
 
 // legacySession is what a request of a legacy session learns from it:
@@ -185,6 +190,15 @@ func withRequest(ctx context.Context, r *request) context.Context {
 func requestFrom(ctx context.Context) *request {
 	r, _ := ctx.Value(requestKey{}).(*request)
 	return r
+}
+
+// closing returns the channel closed when the request's transport shuts
+// down, or nil.
+func (r *request) closing() <-chan struct{} {
+	if r.drain == nil {
+		return nil
+	}
+	return r.drain.closing
 }
 
 // finish marks the request answered: nothing more is sent for it.

@@ -172,6 +172,15 @@ type ServerOptions struct {
 	// of one ("Method"), which a decoder might take for it. If zero,
 	// [DefaultMaxJSONDepth]; it cannot be turned off.
 	MaxJSONDepth int
+
+	// Observer is told of every request the server answers, with its
+	// method, target, id, version, session, outcome, duration and the
+	// trace context the client sent in params._meta; the context it
+	// returns from Start is the handler's parent, so that a span started
+	// there is the handler's parent span. The otelferry module provides
+	// one that makes OpenTelemetry spans and metrics. If nil, nothing is
+	// observed, at no cost.
+	Observer Observer
 }
 
 // Server is an MCP server: a registry of tools, prompts and resources served
@@ -209,6 +218,10 @@ type Server struct {
 
 	watchMu  sync.Mutex            // guards watchers
 	watchers map[*watcher]struct{} // streams told about changes (watch.go)
+
+	runMu  sync.Mutex               // guards runs and closed
+	runs   map[*streamConn]struct{} // the connections Run serves, for Shutdown
+	closed bool                     // Shutdown was called
 }
 
 // NewServer returns a server with the given name and version (the

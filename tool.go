@@ -324,6 +324,7 @@ func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []by
 	if r.modern {
 		r.resultMeta = res.Meta // merged with serverInfo by appendModernTail
 	}
+	r.toolError = res.IsError
 	if logging {
 		s.logCall(ctx, r, res, nil, start)
 	}

@@ -55,15 +55,22 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *addr == "" {
-		if err := srv.Run(ctx, &ferry.StdioTransport{}); err != nil {
+		// A signal drains the connection: the requests in flight get 5s
+		// to finish, then Run returns.
+		go func() {
+			<-ctx.Done()
+			drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			_ = srv.Shutdown(drain)
+		}()
+		if err := srv.Run(context.WithoutCancel(ctx), &ferry.StdioTransport{}); err != nil && !errors.Is(err, ferry.ErrServerClosed) {
 			logger.Error("stdio", "err", err)
 			os.Exit(1)
 		}
 		return
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: !*stateless, StreamResponses: !*stateless}))
-	if err := serveHTTP(ctx, *addr, mux, logger, !*stateless); err != nil {
+	h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: !*stateless, StreamResponses: !*stateless})
+	if err := serveHTTP(ctx, *addr, h, logger, !*stateless); err != nil {
 		logger.Error("http", "err", err)
 		os.Exit(1)
 	}
@@ -72,21 +79,28 @@ func main() {
 // serveHTTP serves h at addr/mcp until ctx is done. It logs "serving" once
 // the listener is bound, with the real address (so -http :0 tells its
 // port).
-func serveHTTP(ctx context.Context, addr string, h http.Handler, logger *slog.Logger, stateful bool) error {
+func serveHTTP(ctx context.Context, addr string, h *ferry.HTTPHandler, logger *slog.Logger, stateful bool) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	hs := ferry.NewHTTPServer(ln.Addr().String(), h)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	hs := ferry.NewHTTPServer(ln.Addr().String(), mux)
+	stopped := make(chan error, 1)
 	go func() {
 		<-ctx.Done()
-		// ctx is done: give the requests in flight 5s more to finish.
-		shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		// ctx is done: the handler first (streams end, new requests get
+		// 503), the requests in flight get 5s more to finish.
+		drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		_ = hs.Shutdown(shut)
+		stopped <- ferry.ShutdownHTTPServer(drain, hs, h)
 	}()
 	logger.Info("serving", "url", "http://"+ln.Addr().String()+"/mcp", "stateful", stateful)
 	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	if err := <-stopped; err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	return nil

@@ -4,11 +4,12 @@ import (
 	"context"
 	"log/slog"
 	"net"
-	"net/http"
 	"regexp"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-mcp/ferry"
 )
 
 // dialOnLog is a log destination that, when "serving" is logged, dials
@@ -43,7 +44,7 @@ func TestServingIsLoggedOnceBoundWithTheRealPort(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
-		done <- serveHTTP(ctx, "127.0.0.1:0", http.NotFoundHandler(), slog.New(slog.NewTextHandler(d, nil)), false)
+		done <- serveHTTP(ctx, "127.0.0.1:0", ferry.NewHTTPHandler(ferry.NewServer("t", "1", nil), nil), slog.New(slog.NewTextHandler(d, nil)), false)
 	}()
 	select {
 	case <-d.logged:

@@ -29,6 +29,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/auth"
@@ -61,9 +62,9 @@ type config struct {
 }
 
 // protect returns the mux: the metadata (if OAuth is configured) beside
-// the MCP endpoint behind the middleware. The returned close releases the
-// key set.
-func protect(srv *ferry.Server, c config, logger *slog.Logger) (*http.ServeMux, func(), error) {
+// the MCP endpoint, h, behind the middleware. The returned close releases
+// the key set.
+func protect(h *ferry.HTTPHandler, c config, logger *slog.Logger) (*http.ServeMux, func(), error) {
 	if err := c.checkOAuth(); err != nil {
 		return nil, nil, err
 	}
@@ -98,7 +99,7 @@ func protect(srv *ferry.Server, c config, logger *slog.Logger) (*http.ServeMux, 
 	if len(opts.Authenticators) == 0 {
 		return nil, nil, errors.New("no credentials configured: set FERRY_API_KEYS, or -issuer, -jwks and -resource")
 	}
-	mux.Handle("/mcp", auth.Middleware(opts)(ferry.NewHTTPHandler(srv, nil)))
+	mux.Handle("/mcp", auth.Middleware(opts)(h))
 	return mux, closeKeys, nil
 }
 
@@ -156,7 +157,8 @@ func main() {
 
 // serve serves until ctx is done.
 func serve(ctx context.Context, c config, logger *slog.Logger) error {
-	mux, closeKeys, err := protect(newServer(logger), c, logger)
+	h := ferry.NewHTTPHandler(newServer(logger), nil)
+	mux, closeKeys, err := protect(h, c, logger)
 	if err != nil {
 		return err
 	}
@@ -166,13 +168,17 @@ func serve(ctx context.Context, c config, logger *slog.Logger) error {
 		return err
 	}
 	hs := ferry.NewHTTPServer(ln.Addr().String(), mux)
+	stopped := make(chan error, 1)
 	go func() {
 		<-ctx.Done()
-		_ = hs.Close()
+		// The calls in flight get 10s to finish, then are cancelled.
+		drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		stopped <- ferry.ShutdownHTTPServer(drain, hs, h)
 	}()
 	logger.Info("serving", "url", "http://"+ln.Addr().String()+"/mcp")
 	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	return nil
+	return <-stopped
 }

@@ -7,13 +7,15 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/ferry-mcp/ferry"
 )
 
 // With API keys, a call without a key gets 401 and one with a key is
 // answered as its subject.
 func TestAPIKeysProtectTheEndpoint(t *testing.T) {
 	logger := slog.New(slog.DiscardHandler)
-	mux, closeKeys, err := protect(newServer(logger), config{apiKeys: "ci-bot:k-5b1e9a2f"}, logger)
+	mux, closeKeys, err := protect(ferry.NewHTTPHandler(newServer(logger), nil), config{apiKeys: "ci-bot:k-5b1e9a2f"}, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,14 +52,14 @@ func TestAPIKeysProtectTheEndpoint(t *testing.T) {
 
 func TestNoCredentialsIsAnError(t *testing.T) {
 	logger := slog.New(slog.DiscardHandler)
-	if _, _, err := protect(newServer(logger), config{}, logger); err == nil {
+	if _, _, err := protect(ferry.NewHTTPHandler(newServer(logger), nil), config{}, logger); err == nil {
 		t.Error("a server without credentials started")
 	}
-	if _, _, err := protect(newServer(logger), config{apiKeys: "nokey"}, logger); err == nil {
+	if _, _, err := protect(ferry.NewHTTPHandler(newServer(logger), nil), config{apiKeys: "nokey"}, logger); err == nil {
 		t.Error("a malformed FERRY_API_KEYS was accepted")
 	}
 	// A key given twice would be the last subject's only, silently.
-	if _, _, err := protect(newServer(logger), config{apiKeys: "alice:k-same-0123,bob:k-same-0123"}, logger); err == nil {
+	if _, _, err := protect(ferry.NewHTTPHandler(newServer(logger), nil), config{apiKeys: "alice:k-same-0123,bob:k-same-0123"}, logger); err == nil {
 		t.Error("a key shared by two subjects was accepted")
 	}
 }
@@ -73,7 +75,7 @@ func TestPartialOAuthFlagsNameTheMissingOne(t *testing.T) {
 		{config{issuer: "https://login.example.com", jwks: "https://login.example.com/jwks"}, "-issuer and -jwks given without -resource"},
 		{config{resource: "http://127.0.0.1:8080/mcp", apiKeys: "ci-bot:k-5b1e9a2f"}, "-resource given without -issuer and -jwks"},
 	} {
-		_, _, err := protect(newServer(logger), tc.c, logger)
+		_, _, err := protect(ferry.NewHTTPHandler(newServer(logger), nil), tc.c, logger)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%+v: err = %v, want %q...", tc.c, err, tc.want)
 		}

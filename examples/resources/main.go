@@ -129,11 +129,10 @@ func run(addr string, logger *slog.Logger) error {
 	addOrders(srv, newStore())
 	srv.AddSchemaResources("shop")
 
+	h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true}))
+	mux.Handle("/mcp", h)
 
-	// Cancelling ctx ends the requests in flight, long-lived GET streams
-	// included, so that Shutdown does not wait for them.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ln, err := net.Listen("tcp", addr)
@@ -141,7 +140,6 @@ func run(addr string, logger *slog.Logger) error {
 		return err
 	}
 	hs := ferry.NewHTTPServer(ln.Addr().String(), mux)
-	hs.BaseContext = func(net.Listener) context.Context { return ctx }
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	logger.Info("serving", "url", "http://"+ln.Addr().String()+"/mcp")
@@ -151,9 +149,11 @@ func run(addr string, logger *slog.Logger) error {
 		return err
 	case <-ctx.Done():
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// The handler first: GET streams end, and the calls in flight get 5s
+	// to finish before they are cancelled; then the http.Server.
+	drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	if err := hs.Shutdown(shutdownCtx); err != nil {
+	if err := ferry.ShutdownHTTPServer(drain, hs, h); err != nil {
 		return err
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {

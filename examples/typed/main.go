@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -120,20 +121,25 @@ func main() {
 
 // serveHTTP serves srv at addr/mcp until ctx is done.
 func serveHTTP(ctx context.Context, addr string, srv *ferry.Server, logger *slog.Logger) error {
+	h := ferry.NewHTTPHandler(srv, nil)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", ferry.NewHTTPHandler(srv, nil))
+	mux.Handle("/mcp", h)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	hs := ferry.NewHTTPServer(ln.Addr().String(), mux)
+	stopped := make(chan error, 1)
 	go func() {
 		<-ctx.Done()
-		_ = hs.Close()
+		// The calls in flight get 10s to finish, then are cancelled.
+		drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		stopped <- ferry.ShutdownHTTPServer(drain, hs, h)
 	}()
 	logger.Info("serving", "url", "http://"+ln.Addr().String()+"/mcp")
 	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	return nil
+	return <-stopped
 }

@@ -1,0 +1,147 @@
+package ferry
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+)
+
+// Observer is told of every request the server answers, on every
+// transport, for tracing and metrics (the otelferry module makes
+// OpenTelemetry spans and the MCP duration histogram of it). Start is
+// called once the request is known to the server (its era, version and
+// session settled, before its handler runs), and the context it returns
+// is the parent of the handler's: a span started there is the handler's
+// parent. End is called with that context once the answer is ready (when
+// it is about to be written). Both run on the request's goroutine, for
+// requests of every client concurrently, so they must be fast and safe
+// for concurrent use.
+//
+// The info is the server's and is valid only until End returns: copy what
+// must outlive it. Requests refused before they reach the server (an HTTP
+// request whose headers disagree with its body, a body over the size
+// limit, a request during a shutdown) and notifications are not observed.
+//
+// While no Observer is set, the server does no work for one.
+type Observer interface {
+	Start(ctx context.Context, info *RequestInfo) context.Context
+	End(ctx context.Context, info *RequestInfo, end RequestEnd)
+}
+
+// The transports a [RequestInfo] names.
+const (
+	TransportHTTP  = "http"  // Streamable HTTP ([HTTPHandler])
+	TransportStdio = "stdio" // a stream of lines ([Server.Run]: stdio, an [IOTransport])
+)
+
+// RequestInfo is what the server knows of a request as it starts.
+type RequestInfo struct {
+	// Method is the JSON-RPC method: "tools/call", "initialize".
+	Method string
+	// Name is the request's target: the tool of a tools/call, the prompt
+	// of a prompts/get, the URI of a resources/read, resources/subscribe
+	// or resources/unsubscribe; empty otherwise.
+	Name string
+	// ID is the request's JSON-RPC id as text: a string id's value, a
+	// number's digits.
+	ID string
+	// ProtocolVersion is the MCP version the request is served in.
+	ProtocolVersion string
+	// Modern is true for a 2026-07-28 (stateless) request, false for a
+	// request of a legacy (2025) session.
+	Modern bool
+	// SessionID is the legacy HTTP session's id (Mcp-Session-Id); empty
+	// for modern requests and on stdio.
+	SessionID string
+	// Transport is [TransportHTTP] or [TransportStdio].
+	Transport string
+	// Trace is the W3C trace context and baggage the client sent in the
+	// request's params._meta; its fields are empty when absent.
+	Trace TraceContext
+	// Arguments are a tools/call's or prompts/get's arguments as the
+	// client sent them (raw JSON, possibly nil). They may hold what the
+	// user typed: record them only with the user's consent.
+	Arguments json.RawMessage
+}
+
+// TraceContext is the W3C trace context and baggage of a request: the
+// values of the keys traceparent, tracestate and baggage of its
+// params._meta, which the 2026-07-28 spec reserves for them (as the
+// OpenTelemetry conventions for MCP propagate them).
+type TraceContext struct {
+	TraceParent string `json:"traceparent,omitempty"`
+	TraceState  string `json:"tracestate,omitempty"`
+	Baggage     string `json:"baggage,omitempty"`
+}
+
+// RequestEnd is how a request ended.
+type RequestEnd struct {
+	// Duration is the time from Start to the answer.
+	Duration time.Duration
+	// ErrorCode is the JSON-RPC error code of an error answer; zero for
+	// a result.
+	ErrorCode Code
+	// ErrorMessage is the error answer's message.
+	ErrorMessage string
+	// ToolError says a tools/call's result has isError set: the tool
+	// failed (or refused) and the model reads why.
+	ToolError bool
+	// Result is the answer's result member (raw JSON; nil for an error
+	// answer). It is valid only until End returns, and holds what the
+	// tool or resource returned: record it only with consent.
+	Result json.RawMessage
+}
+
+// respondObserved is [Server.respond] told to the observer.
+func (s *Server) respondObserved(ctx context.Context, r *request, p *wireParams, b []byte) []byte {
+	info := &RequestInfo{Method: r.method, ID: idText(r.id), ProtocolVersion: r.version, Modern: r.modern,
+		Transport: TransportStdio}
+	if p.Meta.TraceContext != nil {
+		info.Trace = *p.Meta.TraceContext
+	}
+	if r.header != nil {
+		info.Transport = TransportHTTP
+		if !r.modern {
+			info.SessionID = r.session
+		}
+	}
+	switch r.method {
+	case "tools/call", "prompts/get":
+		info.Name, info.Arguments = p.Name, p.Arguments
+	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+		info.Name = p.URI
+	}
+	start := time.Now()
+	ctx = s.opts.Observer.Start(ctx, info)
+	mark := len(b)
+	b = s.respondTo(ctx, r, p, b)
+	end := RequestEnd{Duration: time.Since(start), ToolError: r.toolError}
+	if r.failed != 0 {
+		end.ErrorCode = r.failed
+		var resp struct {
+			Error struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(b[mark:], &resp) == nil {
+			end.ErrorMessage = resp.Error.Message
+		}
+	} else if at := mark + len(jsonrpc.AppendResultHead(nil, r.id)); at < len(b) {
+		end.Result = json.RawMessage(b[at : len(b)-1]) // without the envelope's closing brace
+	}
+	s.opts.Observer.End(ctx, info, end)
+	return b
+}
+
+// idText is a JSON-RPC id as text: a string's value, a number's digits.
+func idText(id json.RawMessage) string {
+	if len(id) > 0 && id[0] == '"' {
+		var v string
+		if json.Unmarshal(id, &v) == nil {
+			return v
+		}
+	}
+	return string(id)
+}
