@@ -27,6 +27,9 @@
 set -euo pipefail
 [[ $# == 2 ]] || { echo "usage: $0 REV_A REV_B" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
+# Both revisions build the bench module on its own (its replace directives),
+# whether or not the revision has a go.work.
+export GOWORK=off
 repo=$(git -C "$here" rev-parse --show-toplevel)
 
 IMPLS=${IMPLS:-"ferry ferrytyped limit floor"}

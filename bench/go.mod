@@ -5,16 +5,11 @@ go 1.26.0
 replace (
 	github.com/ferry-mcp/ferry => ../
 	github.com/ferry-mcp/ferry/entity => ../entity
-	github.com/ferry-mcp/ferry/examples/weather => ../examples/weather
-	github.com/ferry-mcp/ferry/protomcp => ../protomcp
 )
 
 require (
-	connectrpc.com/connect v1.21.1
 	github.com/ferry-mcp/ferry v0.0.0
 	github.com/ferry-mcp/ferry/entity v0.0.0-00010101000000-000000000000
-	github.com/ferry-mcp/ferry/examples/weather v0.0.0-00010101000000-000000000000
-	github.com/ferry-mcp/ferry/protomcp v0.0.0-00010101000000-000000000000
 	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.13.0
@@ -24,11 +19,8 @@ require (
 )
 
 require (
-	buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go v1.36.12-20260825204119-511051f7f437.1 // indirect
-	buf.build/go/protovalidate v1.4.0 // indirect
 	cel.dev/cel-go v0.33.2 // indirect
 	cel.dev/expr v0.25.3 // indirect
-	connectrpc.com/grpcreflect v1.3.1 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
@@ -43,6 +35,7 @@ require (
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
+	github.com/stretchr/testify v1.12.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/exp v0.0.0-20260820142414-ca536658362e // indirect

@@ -1,7 +1,9 @@
-package bench
+package protomcpbench
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -144,3 +146,44 @@ func benchMCPTool(b *testing.B, h http.Handler, hdr http.Header, payload []byte)
 		}
 	}
 }
+
+// recorder is a reusable http.ResponseWriter that allocates nothing once
+// warm, so that allocs/op counts only the handler's own allocations (as
+// the bench module's own).
+type recorder struct {
+	header http.Header
+	code   int
+	body   bytes.Buffer
+}
+
+func (w *recorder) Header() http.Header { return w.header }
+
+func (w *recorder) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+}
+
+func (w *recorder) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return w.body.Write(p)
+}
+
+func (w *recorder) Flush() {}
+
+func (w *recorder) reset() {
+	clear(w.header)
+	w.code = 0
+	w.body.Reset()
+}
+
+// benchOptions are the server's options, as the bench module's: the load
+// comes from one caller, so the per-caller limits are off.
+func benchOptions() *ferry.ServerOptions {
+	return &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler), MaxCallsPerCaller: -1, CallRate: -1}
+}
+
+// body is a reusable request body.
+type body struct{ bytes.Reader }
+
+func (*body) Close() error { return nil }
