@@ -72,6 +72,19 @@ type Options struct {
 	// MaxInputRounds limits the input_required rounds of one request. If
 	// zero, [DefaultMaxInputRounds].
 	MaxInputRounds int
+	// IdleTimeout bounds how long a request waits without a message from
+	// the server: its answer, or a notification, request or SSE event
+	// (a keepalive) while it is answered. The clock stops while the
+	// client answers a question of the server (Elicit, Sample, Roots).
+	// A request given up is cancelled as a cancelled context cancels it.
+	// If zero, [DefaultIdleTimeout]; if negative, only the context bounds
+	// the wait.
+	IdleTimeout time.Duration
+	// MaxStreamMessages limits the messages the server sends while one
+	// request waits for its answer (notifications, its own requests,
+	// answers to other ids, SSE events without data). If zero,
+	// [DefaultMaxStreamMessages].
+	MaxStreamMessages int
 }
 
 // transport carries a client's messages. Implementations are safe for
@@ -99,6 +112,7 @@ type outgoing struct {
 	params json.RawMessage
 	name   string      // what Mcp-Name carries, for tools/call, prompts/get and resources/read
 	header http.Header // Mcp-Param-* headers of a modern tools/call
+	watch  *watch      // bounds the wait for the answer; its ctx is the call's
 }
 
 // Client is a connection to one MCP server, in the era negotiated when it
@@ -132,6 +146,12 @@ func newClient(opts *Options) *Client {
 	}
 	if c.opts.MaxInputRounds <= 0 {
 		c.opts.MaxInputRounds = DefaultMaxInputRounds
+	}
+	if c.opts.IdleTimeout == 0 {
+		c.opts.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.opts.MaxStreamMessages <= 0 {
+		c.opts.MaxStreamMessages = DefaultMaxStreamMessages
 	}
 	if c.opts.Name == "" {
 		c.opts.Name, c.opts.Version = "ferry-client", "0"
@@ -231,10 +251,16 @@ func (c *Client) roundTrip(ctx context.Context, method string, p map[string]json
 		}
 	}
 	r.params = encodeObject(p)
-	m, err := c.t.call(ctx, r)
+	r.watch = c.newWatch(ctx, method)
+	defer r.watch.stop()
+	m, err := c.t.call(r.watch.ctx, r)
 	if err != nil {
-		if ctx.Err() != nil && method != "initialize" && c.t.cancelByNotice(c.modern) {
-			c.cancelled(r.id, ctx.Err())
+		gaveUp := r.watch.gaveUp()
+		if r.watch.ctx.Err() != nil && method != "initialize" && c.t.cancelByNotice(c.modern) {
+			c.cancelled(r.id, context.Cause(r.watch.ctx))
+		}
+		if gaveUp != nil {
+			return nil, gaveUp
 		}
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 )
 
 // message is one JSON-RPC message, in either direction.
@@ -21,14 +22,26 @@ type message struct {
 // isRequest reports whether m is a request (a method and an id).
 func (m *message) isRequest() bool { return m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" }
 
+// isResponse reports whether m is a response (no method).
+func (m *message) isResponse() bool { return m.Method == "" }
+
+// hasNoID reports whether m has no id, or a null one.
+func (m *message) hasNoID() bool { return len(m.ID) == 0 || string(m.ID) == "null" }
+
 // isNotification reports whether m is a notification (a method, no id).
 func (m *message) isNotification() bool { return m.Method != "" && !m.isRequest() }
 
 // errNotJSONRPC reports a message that is not JSON-RPC 2.0.
 var errNotJSONRPC = errors.New("not a JSON-RPC 2.0 message")
 
+// errNotUTF8 reports a message that is not valid UTF-8.
+var errNotUTF8 = errors.New("not valid UTF-8 (JSON text must be)")
+
 // decodeMessage decodes and checks one message.
 func decodeMessage(data []byte) (*message, error) {
+	if !utf8.Valid(data) {
+		return nil, errNotUTF8 // JSON is UTF-8; the raw text would pass it on
+	}
 	var m message
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, errNotJSONRPC
