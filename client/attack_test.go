@@ -116,7 +116,7 @@ func TestClientResistsHostileHTTPServers(t *testing.T) {
 			until(w, r, ": keepalive\n\n")
 		}, "more than 50 messages"},
 		{"one endless event of comments", func(w http.ResponseWriter, r *http.Request, _ json.RawMessage) {
-			until(w, r, ": x\n")
+			until(w, r, strings.Repeat(": x\n", 1000))
 		}, "larger than Options.MaxResponseBytes"},
 		{"huge event", func(w http.ResponseWriter, r *http.Request, _ json.RawMessage) {
 			until(w, r, "data: "+strings.Repeat("x", 1000)+"\n")
