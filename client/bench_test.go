@@ -37,6 +37,8 @@ func BenchmarkCallTool(b *testing.B) {
 func benchCalls(b *testing.B, c *client.Client) {
 	args := map[string]string{"text": "hi"}
 	b.ReportAllocs()
+	start := cpuTime()
+	defer reportCPU(b, start)
 	for b.Loop() {
 		if _, err := c.CallTool(b.Context(), "echo", args); err != nil {
 			b.Fatal(err)

@@ -72,6 +72,19 @@ type Options struct {
 	// MaxInputRounds limits the input_required rounds of one request. If
 	// zero, [DefaultMaxInputRounds].
 	MaxInputRounds int
+	// IdleTimeout bounds how long a request waits without a message from
+	// the server: its answer, or a notification, request or SSE event
+	// (a keepalive) while it is answered. The clock stops while the
+	// client answers a question of the server (Elicit, Sample, Roots).
+	// A request given up is cancelled as a cancelled context cancels it.
+	// If zero, [DefaultIdleTimeout]; if negative, only the context bounds
+	// the wait.
+	IdleTimeout time.Duration
+	// MaxStreamMessages limits the messages the server sends while one
+	// request waits for its answer (notifications, its own requests,
+	// answers to other ids, SSE events without data). If zero,
+	// [DefaultMaxStreamMessages].
+	MaxStreamMessages int
 }
 
 // transport carries a client's messages. Implementations are safe for
@@ -99,6 +112,7 @@ type outgoing struct {
 	params json.RawMessage
 	name   string      // what Mcp-Name carries, for tools/call, prompts/get and resources/read
 	header http.Header // Mcp-Param-* headers of a modern tools/call
+	watch  *watch      // bounds the wait for the answer; its ctx is the call's
 }
 
 // Client is a connection to one MCP server, in the era negotiated when it
@@ -112,6 +126,7 @@ type Client struct {
 	info     ServerInfo
 	closed   sync.Once
 	closeErr error
+	meta     atomic.Pointer[metaMembers] // the _meta of modern requests, encoded once
 
 	mu      sync.Mutex               // guards headers
 	headers map[string][]paramHeader // a modern tool's x-mcp-header arguments, learnt from tools/list
@@ -131,6 +146,12 @@ func newClient(opts *Options) *Client {
 	}
 	if c.opts.MaxInputRounds <= 0 {
 		c.opts.MaxInputRounds = DefaultMaxInputRounds
+	}
+	if c.opts.IdleTimeout == 0 {
+		c.opts.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.opts.MaxStreamMessages <= 0 {
+		c.opts.MaxStreamMessages = DefaultMaxStreamMessages
 	}
 	if c.opts.Name == "" {
 		c.opts.Name, c.opts.Version = "ferry-client", "0"
@@ -199,12 +220,16 @@ func (c *Client) call(ctx context.Context, method string, params any) (json.RawM
 		if err != nil || !c.modern {
 			return res, err
 		}
-		var ir inputRequired
-		if err := json.Unmarshal(res, &ir); err != nil {
+		asks, err := asksForInput(res)
+		if err != nil {
 			return nil, fmt.Errorf("client: the %s result is not an object: %w", method, err)
 		}
-		if ir.ResultType != "input_required" {
+		if !asks {
 			return res, nil
+		}
+		var ir inputRequired
+		if err := json.Unmarshal(res, &ir); err != nil {
+			return nil, fmt.Errorf("client: the %s input_required result: %w", method, err)
 		}
 		if round+1 >= c.opts.MaxInputRounds {
 			return nil, fmt.Errorf("client: %s still asks for input after %d rounds", method, round+1)
@@ -225,15 +250,17 @@ func (c *Client) roundTrip(ctx context.Context, method string, p map[string]json
 			r.header = c.paramHeaderValues(r.name, p["arguments"])
 		}
 	}
-	body, err := json.Marshal(p)
+	r.params = encodeObject(p)
+	r.watch = c.newWatch(ctx, method)
+	defer r.watch.stop()
+	m, err := c.t.call(r.watch.ctx, r)
 	if err != nil {
-		return nil, fmt.Errorf("client: %s params: %w", method, err)
-	}
-	r.params = body
-	m, err := c.t.call(ctx, r)
-	if err != nil {
-		if ctx.Err() != nil && method != "initialize" && c.t.cancelByNotice(c.modern) {
-			c.cancelled(r.id, ctx.Err())
+		gaveUp := r.watch.gaveUp()
+		if r.watch.ctx.Err() != nil && method != "initialize" && c.t.cancelByNotice(c.modern) {
+			c.cancelled(r.id, context.Cause(r.watch.ctx))
+		}
+		if gaveUp != nil {
+			return nil, gaveUp
 		}
 		return nil, err
 	}
@@ -251,10 +278,20 @@ func (c *Client) cancelled(id int64, cause error) {
 	_ = c.t.notify(ctx, "notifications/cancelled", p)
 }
 
+// rawParams are params the client built itself, each value compact JSON
+// from json.Marshal, which need not be marshalled again.
+type rawParams map[string]json.RawMessage
+
 // paramsObject marshals params to the members of a JSON object.
 func paramsObject(params any) (map[string]json.RawMessage, error) {
 	p := map[string]json.RawMessage{}
-	if params == nil {
+	switch params := params.(type) {
+	case nil:
+		return p, nil
+	case rawParams:
+		for k, v := range params {
+			p[k] = v
+		}
 		return p, nil
 	}
 	data, err := json.Marshal(params)
@@ -310,22 +347,46 @@ func (c *Client) clientInfo() map[string]string {
 // withMeta returns p with the _meta members a modern request carries,
 // keeping those the caller set.
 func (c *Client) withMeta(p map[string]json.RawMessage) map[string]json.RawMessage {
-	meta := map[string]json.RawMessage{}
-	if raw, ok := p["_meta"]; ok {
-		_ = json.Unmarshal(raw, &meta)
-	}
-	set := func(k string, v any) {
-		if _, ok := meta[k]; !ok {
-			meta[k], _ = json.Marshal(v)
-		}
-	}
-	set("io.modelcontextprotocol/protocolVersion", c.protocol)
-	set("io.modelcontextprotocol/clientCapabilities", c.capabilities())
-	set("io.modelcontextprotocol/clientInfo", c.clientInfo())
+	base := c.baseMeta()
 	out := make(map[string]json.RawMessage, len(p)+1)
 	for k, v := range p {
 		out[k] = v
 	}
-	out["_meta"], _ = json.Marshal(meta)
+	raw, ok := p["_meta"]
+	if !ok {
+		out["_meta"] = base.whole
+		return out
+	}
+	meta := map[string]json.RawMessage{}
+	_ = json.Unmarshal(raw, &meta)
+	for k, v := range base.members {
+		if _, ok := meta[k]; !ok {
+			meta[k] = v
+		}
+	}
+	out["_meta"] = encodeObject(meta)
 	return out
+}
+
+// metaMembers are the _meta members of every modern request, encoded once
+// per negotiated version: they do not change for the client's life.
+type metaMembers struct {
+	protocol string
+	members  map[string]json.RawMessage
+	whole    json.RawMessage // members as one object
+}
+
+// baseMeta returns the _meta members for the negotiated version.
+func (c *Client) baseMeta() *metaMembers {
+	if m := c.meta.Load(); m != nil && m.protocol == c.protocol {
+		return m
+	}
+	m := &metaMembers{protocol: c.protocol, members: map[string]json.RawMessage{}}
+	set := func(k string, v any) { m.members[k], _ = json.Marshal(v) }
+	set("io.modelcontextprotocol/protocolVersion", c.protocol)
+	set("io.modelcontextprotocol/clientCapabilities", c.capabilities())
+	set("io.modelcontextprotocol/clientInfo", c.clientInfo())
+	m.whole = encodeObject(m.members)
+	c.meta.Store(m)
+	return m
 }

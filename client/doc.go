@@ -27,7 +27,11 @@
 // Every item (a [Tool], a [Prompt], a [ToolResult]...) keeps the JSON the
 // server sent in its Raw field, for callers that print or check it as it
 // is. List methods read every page, up to [Options.MaxPages]; each message
-// is bounded by [Options.MaxResponseBytes]. A JSON-RPC error answer is an
+// is bounded by [Options.MaxResponseBytes]. A request whose server goes
+// quiet for [Options.IdleTimeout], or sends more than
+// [Options.MaxStreamMessages] messages without answering it, is given up
+// with an error saying so, as is a message that is not valid UTF-8; the
+// context bounds the rest. A JSON-RPC error answer is an
 // [*RPCError]; an HTTP answer that is not JSON-RPC is a [*StatusError];
 // anything else (a refused connection, garbage on the wire) is an ordinary
 // wrapped error. A tool that fails is not an error: its result has

@@ -79,6 +79,9 @@ func (t *HandlerTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if w.err != nil {
 		return nil, w.err
 	}
+	// A read waits for the handler to write: when the request's context
+	// ends, it must end too, even if the handler never writes again.
+	unwatch := context.AfterFunc(req.Context(), func() { _ = pr.CloseWithError(context.Cause(req.Context())) })
 	return &http.Response{
 		Status:        fmt.Sprintf("%d %s", w.status, http.StatusText(w.status)),
 		StatusCode:    w.status,
@@ -86,7 +89,7 @@ func (t *HandlerTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		ProtoMajor:    1,
 		ProtoMinor:    1,
 		Header:        w.sent,
-		Body:          &pipeBody{PipeReader: pr, cancel: cancel},
+		Body:          &pipeBody{PipeReader: pr, cancel: cancel, unwatch: unwatch},
 		ContentLength: -1,
 		Request:       req,
 	}, nil
@@ -95,10 +98,12 @@ func (t *HandlerTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 // pipeBody is a response body that cancels the handler when closed.
 type pipeBody struct {
 	*io.PipeReader
-	cancel context.CancelFunc
+	cancel  context.CancelFunc
+	unwatch func() bool // stops closing the pipe when the request's context ends
 }
 
 func (b *pipeBody) Close() error {
+	b.unwatch()
 	b.cancel()
 	return b.PipeReader.Close()
 }

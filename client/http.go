@@ -112,7 +112,9 @@ func (t *httpTransport) call(ctx context.Context, r *outgoing) (*message, error)
 			return nil, statusError(resp, data)
 		case derr != nil:
 			return nil, fmt.Errorf("client: the %s answer is %w", r.method, derr)
-		case m.Error != nil:
+		case !m.isResponse():
+			return nil, fmt.Errorf("client: the %s answer is the server's %s, not a response", r.method, m.Method)
+		case m.Error != nil && (m.hasNoID() || bytes.Equal(m.ID, idJSON(r.id))):
 			m.Error.status = resp.StatusCode
 			return m, nil
 		case !bytes.Equal(m.ID, idJSON(r.id)):
@@ -165,22 +167,33 @@ func (t *httpTransport) readStream(ctx context.Context, body io.Reader, r *outgo
 			return nil, fmt.Errorf("client: reading the %s stream: %w", r.method, err)
 		}
 		if len(data) == 0 {
-			continue // a priming event or a keepalive
+			// a priming event or a keepalive
+			if err := r.watch.heard(); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		m, err := decodeMessage(data)
 		if err != nil {
 			return nil, fmt.Errorf("client: the %s stream carries an event that is %w", r.method, err)
 		}
+		if m.isResponse() && (bytes.Equal(m.ID, idJSON(r.id)) || m.Error != nil && m.hasNoID()) {
+			return m, nil
+		}
+		if err := r.watch.heard(); err != nil {
+			return nil, err
+		}
 		switch {
 		case m.isRequest():
+			r.watch.hold()
 			reply := t.peer.serve(ctx, m)
-			if err := t.send(ctx, reply); err != nil {
+			err := t.send(ctx, reply)
+			r.watch.release()
+			if err != nil {
 				return nil, fmt.Errorf("client: answering the server's %s: %w", m.Method, err)
 			}
 		case m.isNotification():
 			t.peer.notified(m)
-		case bytes.Equal(m.ID, idJSON(r.id)) || m.Error != nil && (len(m.ID) == 0 || string(m.ID) == "null"):
-			return m, nil
 		}
 	}
 }

@@ -58,13 +58,15 @@ func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
 // CallTool calls a tool with args (marshalled to a JSON object; nil means
 // none). A tool that fails gives a result with IsError set, not an error.
 func (c *Client) CallTool(ctx context.Context, name string, args any) (*ToolResult, error) {
-	params := map[string]any{"name": name}
+	params := rawParams{"name": jsonString(name)}
 	if args != nil {
 		raw, err := json.Marshal(args)
 		if err != nil {
 			return nil, fmt.Errorf("client: tool arguments: %w", err)
 		}
-		params["arguments"] = json.RawMessage(raw)
+		if string(raw) != "null" {
+			params["arguments"] = raw
+		}
 	}
 	var res ToolResult
 	err := c.Call(ctx, "tools/call", params, &res)

@@ -19,8 +19,14 @@ type eventReader struct {
 func (e *eventReader) next() ([]byte, error) {
 	var data []byte
 	seen := false
+	size := int64(0) // the event's bytes, every field and comment counted
 	for {
 		line, err := e.line()
+		if err == nil {
+			if size += int64(len(line)) + 1; size > e.max+2 {
+				return nil, errTooLarge
+			}
+		}
 		if err != nil {
 			if errors.Is(err, io.EOF) && seen {
 				return data, nil

@@ -51,9 +51,9 @@ type streamTransport struct {
 
 	wmu sync.Mutex // serializes writes to w
 
-	mu      sync.Mutex               // guards pending and err
-	pending map[string]chan *message // requests waiting for a response, by id
-	err     error                    // why reading ended
+	mu      sync.Mutex          // guards pending and err
+	pending map[string]*waiting // requests waiting for a response, by id
+	err     error               // why reading ended
 
 	done    chan struct{} // closed when reading ends
 	serving chan struct{} // a place per server request being answered
@@ -63,7 +63,7 @@ type streamTransport struct {
 }
 
 func newStreamTransport(w io.WriteCloser, r io.ReadCloser, peer *Client) *streamTransport {
-	t := &streamTransport{w: w, r: r, peer: peer, pending: map[string]chan *message{},
+	t := &streamTransport{w: w, r: r, peer: peer, pending: map[string]*waiting{},
 		done: make(chan struct{}), serving: make(chan struct{}, maxServing)}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	go t.read()
@@ -81,8 +81,8 @@ func (t *streamTransport) read() {
 	err := t.readLoop()
 	t.mu.Lock()
 	t.err = err
-	for id, ch := range t.pending {
-		close(ch)
+	for id, p := range t.pending {
+		close(p.ch)
 		delete(t.pending, id)
 	}
 	t.mu.Unlock()
@@ -106,34 +106,66 @@ func (t *streamTransport) readLoop() error {
 		if err != nil {
 			return fmt.Errorf("client: the server wrote a line that is %w: %.80q", err, line)
 		}
-		switch {
-		case m.isRequest():
-			t.serve(m)
-		case m.isNotification():
-			t.peer.notified(m)
-		default:
+		if m.isResponse() {
 			t.mu.Lock()
-			ch, ok := t.pending[string(m.ID)]
+			p, ok := t.pending[string(m.ID)]
 			delete(t.pending, string(m.ID))
 			t.mu.Unlock()
 			if ok {
-				ch <- m
+				p.ch <- m
+				continue
 			}
+		}
+		waits := t.heard()
+		switch {
+		case m.isRequest():
+			t.serve(m, waits)
+		case m.isNotification():
+			t.peer.notified(m)
 		}
 	}
 }
 
+// waiting is a request waiting for its response.
+type waiting struct {
+	ch    chan *message
+	watch *watch
+}
+
+// heard tells every waiting request's watch that the server sent
+// something else than its answer (a line on stdio is not tied to a
+// request), and returns the watches.
+func (t *streamTransport) heard() []*watch {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ws := make([]*watch, 0, len(t.pending))
+	for _, p := range t.pending {
+		_ = p.watch.heard() // past its limit, the request's context ends
+		ws = append(ws, p.watch)
+	}
+	return ws
+}
+
 // serve answers a server request in its own goroutine, or refuses it
-// when too many are being answered.
-func (t *streamTransport) serve(m *message) {
+// when too many are being answered. The idle clocks of the requests
+// waiting (waits) stop meanwhile: the question may be one of theirs.
+func (t *streamTransport) serve(m *message, waits []*watch) {
 	select {
 	case t.serving <- struct{}{}:
 	default:
 		_ = t.write(encodeResponse(m.ID, nil, &RPCError{Code: CodeInternalError, Message: "the client is answering too many requests"}))
 		return
 	}
+	for _, w := range waits {
+		w.hold()
+	}
 	t.wg.Go(func() {
 		defer func() { <-t.serving }()
+		defer func() {
+			for _, w := range waits {
+				w.release()
+			}
+		}()
 		_ = t.write(t.peer.serve(t.ctx, m))
 	})
 }
@@ -163,7 +195,7 @@ func (t *streamTransport) call(ctx context.Context, r *outgoing) (*message, erro
 		t.mu.Unlock()
 		return nil, t.err
 	}
-	t.pending[id] = ch
+	t.pending[id] = &waiting{ch: ch, watch: r.watch}
 	t.mu.Unlock()
 	forget := func() {
 		t.mu.Lock()
@@ -197,27 +229,41 @@ func (t *streamTransport) notify(_ context.Context, method string, params json.R
 	return t.write(encodeNotification(method, params))
 }
 
-// close closes the server's input, waits for its output to end (killing
-// a command that does not exit in time) and for the answers being sent.
+// close closes the server's input, waits for its output to end and for
+// it to exit, and kills a command that does not within [stopTimeout] (one
+// that ignores its input closing, or that keeps writing after the client
+// stopped reading junk from it).
 func (t *streamTransport) close() error {
 	t.cancel()
 	_ = t.w.Close()
-	timer := time.NewTimer(stopTimeout)
-	defer timer.Stop()
-	select {
-	case <-t.done:
-	case <-timer.C:
+	deadline := time.NewTimer(stopTimeout)
+	defer deadline.Stop()
+	kill := func() {
 		if t.cmd != nil && t.cmd.Process != nil {
 			_ = t.cmd.Process.Kill()
 		}
-		_ = t.r.Close()
+	}
+	select {
+	case <-t.done:
+	case <-deadline.C:
+		kill()
+		_ = t.r.Close() // a grandchild may hold the output open
 		<-t.done
+		deadline.Reset(0)
 	}
 	t.wg.Wait()
 	if t.cmd == nil {
 		return t.r.Close()
 	}
-	err := t.cmd.Wait()
+	exited := make(chan error, 1)
+	go func() { exited <- t.cmd.Wait() }()
+	var err error
+	select {
+	case err = <-exited:
+	case <-deadline.C:
+		kill()
+		err = <-exited
+	}
 	if ee, ok := errors.AsType[*exec.ExitError](err); ok && !ee.Exited() {
 		return nil // killed by close
 	}

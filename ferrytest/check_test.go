@@ -180,6 +180,54 @@ func TestCheckServerFindsProblems(t *testing.T) {
 			}
 			return 0, nil
 		}, "a body that is not JSON: got HTTP 200"},
+		{"a prompt without a name", func(req map[string]any, _ bool, res map[string]any) (int, any) {
+			if req["method"] == "prompts/list" {
+				for _, p := range res["result"].(map[string]any)["prompts"].([]any) {
+					delete(p.(map[string]any), "name")
+				}
+			}
+			return 0, nil
+		}, "a prompt has no name"},
+		{"a relative resource URI", func(req map[string]any, _ bool, res map[string]any) (int, any) {
+			if req["method"] == "resources/list" {
+				for _, r := range res["result"].(map[string]any)["resources"].([]any) {
+					r.(map[string]any)["uri"] = "motd"
+				}
+			}
+			return 0, nil
+		}, `resource "motd": the URI is not absolute`},
+		{"a template without a name", func(req map[string]any, _ bool, res map[string]any) (int, any) {
+			if req["method"] == "resources/templates/list" {
+				for _, r := range res["result"].(map[string]any)["resourceTemplates"].([]any) {
+					delete(r.(map[string]any), "name")
+				}
+			}
+			return 0, nil
+		}, "has no URI template or no name"},
+		{"unknown prompt as internal error", func(req map[string]any, _ bool, _ map[string]any) (int, any) {
+			if req["method"] == "prompts/get" {
+				return 200, map[string]any{"jsonrpc": "2.0", "id": req["id"], "error": map[string]any{"code": -32603, "message": "boom"}}
+			}
+			return 0, nil
+		}, "getting an unknown prompt"},
+		{"a made-up cursor accepted", func(req map[string]any, _ bool, _ map[string]any) (int, any) {
+			if p, _ := req["params"].(map[string]any); req["method"] == "tools/list" && p["cursor"] == "ferrytest-no-such-name" {
+				return 200, map[string]any{"jsonrpc": "2.0", "id": req["id"], "result": map[string]any{"tools": []any{}}}
+			}
+			return 0, nil
+		}, "tools/list with a cursor the server never gave"},
+		{"JSON-RPC 1.0 accepted", func(req map[string]any, _ bool, _ map[string]any) (int, any) {
+			if req != nil && req["jsonrpc"] == nil && req["method"] == "ping" {
+				return 200, map[string]any{"jsonrpc": "2.0", "id": req["id"], "result": map[string]any{}}
+			}
+			return 0, nil
+		}, "a request of JSON-RPC 1.0: got HTTP 200"},
+		{"ping failing", func(req map[string]any, legacy bool, _ map[string]any) (int, any) {
+			if legacy && req["method"] == "ping" && req["jsonrpc"] != nil {
+				return 200, map[string]any{"jsonrpc": "2.0", "id": req["id"], "error": map[string]any{"code": -32603, "message": "boom"}}
+			}
+			return 0, nil
+		}, "ping: "},
 		{"unknown method without 404", func(req map[string]any, legacy bool, res map[string]any) (int, any) {
 			if req["method"] == "ferrytest/no_such_method" {
 				return 200, res
