@@ -75,10 +75,10 @@ func (d *decoder) decode(args json.RawMessage, m proto.Message) schema.Errors {
 	if derr != nil {
 		return schema.Errors{{Message: "arguments are not valid JSON: " + derr.Error()}}
 	}
-	var errs schema.Errors
+	var errs errorList
 	d.message(&errs, nil, m.ProtoReflect().Descriptor(), doc, 0)
-	if len(errs) > 0 {
-		return errs
+	if len(errs.errs) > 0 {
+		return errs.list()
 	}
 	// What the walk does not check: protojson's own sentence.
 	return schema.Errors{{Message: protojsonMessage(err)}}
@@ -95,11 +95,11 @@ func (d *decoder) lenient(args json.RawMessage, m proto.Message) bool {
 	return protojson.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(args, m) == nil
 }
 
-func (d *decoder) fail(errs *schema.Errors, p path, msg string) {
-	*errs = append(*errs, &schema.Error{Path: p.String(), Message: msg})
+func (d *decoder) fail(errs *errorList, p path, msg string) {
+	errs.add(&schema.Error{Path: p.String(), Message: msg})
 }
 
-func (d *decoder) message(errs *schema.Errors, p path, md protoreflect.MessageDescriptor, v any, depth int) {
+func (d *decoder) message(errs *errorList, p path, md protoreflect.MessageDescriptor, v any, depth int) {
 	if _, deep := v.(tooDeep); deep || depth > maxDepth {
 		d.fail(errs, p, "is nested more than "+strconv.Itoa(maxDepth)+" levels deep")
 		return
@@ -152,7 +152,7 @@ func (d *decoder) message(errs *schema.Errors, p path, md protoreflect.MessageDe
 	}
 }
 
-func (d *decoder) field(errs *schema.Errors, p path, fd protoreflect.FieldDescriptor, v any, depth int) {
+func (d *decoder) field(errs *errorList, p path, fd protoreflect.FieldDescriptor, v any, depth int) {
 	switch {
 	case fd.IsMap():
 		obj, ok := v.(*object)
@@ -198,7 +198,7 @@ func (d *decoder) field(errs *schema.Errors, p path, fd protoreflect.FieldDescri
 }
 
 // single checks one value of fd's kind.
-func (d *decoder) single(errs *schema.Errors, p path, fd protoreflect.FieldDescriptor, v any, depth int) {
+func (d *decoder) single(errs *errorList, p path, fd protoreflect.FieldDescriptor, v any, depth int) {
 	var msg string
 	switch fd.Kind() {
 	case protoreflect.MessageKind, protoreflect.GroupKind:
@@ -360,7 +360,7 @@ func mapKey(fd protoreflect.FieldDescriptor, k string) string {
 // wellKnown checks a value of a well-known type, which has a JSON form of
 // its own (a Timestamp is a string, a Struct any object), with protojson,
 // and reports its sentence at the value's path.
-func (d *decoder) wellKnown(errs *schema.Errors, p path, md protoreflect.MessageDescriptor, v any) {
+func (d *decoder) wellKnown(errs *errorList, p path, md protoreflect.MessageDescriptor, v any) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		d.fail(errs, p, "is not a JSON value")

@@ -209,24 +209,22 @@ func (t *tool) call(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Too
 // fields, so that a call is refused once with every problem. A rule broken
 // at a path already reported is left out.
 func (t *tool) alsoBroken(args json.RawMessage, errs schema.Errors) schema.Errors {
+	if len(errs) >= schema.MaxErrors {
+		return errs // the list is full already
+	}
 	rest := t.in.New().Interface()
 	if !t.dec.lenient(args, rest) {
-		return errs
-	}
-	more, err := violations(t.validator, rest)
-	if err != nil {
 		return errs
 	}
 	seen := make(map[string]bool, len(errs))
 	for _, e := range errs {
 		seen[e.Path] = true
 	}
-	for _, e := range more {
-		if !seen[e.Path] {
-			errs = append(errs, e)
-		}
+	all := errorList{errs: errs}
+	if addViolations(&all, t.validator, rest, seen) != nil {
+		return errs
 	}
-	return errs
+	return all.list()
 }
 
 // stripSpace removes the whitespace outside strings from data, a JSON
