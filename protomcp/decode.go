@@ -31,8 +31,10 @@ type decoder struct {
 	opts  protojson.UnmarshalOptions
 }
 
-func newDecoder(md protoreflect.MessageDescriptor) *decoder {
-	d := &decoder{known: map[protoreflect.FullName]string{}, opts: protojson.UnmarshalOptions{RecursionLimit: maxDepth}}
+// newDecoder returns the decoder of md's messages; types resolves the
+// messages a google.protobuf.Any may hold.
+func newDecoder(md protoreflect.MessageDescriptor, types *typeResolver) *decoder {
+	d := &decoder{known: map[protoreflect.FullName]string{}, opts: protojson.UnmarshalOptions{RecursionLimit: maxDepth, Resolver: types}}
 	d.index(md, 0)
 	return d
 }
@@ -92,7 +94,9 @@ func (d *decoder) lenient(args json.RawMessage, m proto.Message) bool {
 	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
-	return protojson.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(args, m) == nil
+	opts := d.opts // the same depth bound and Any types
+	opts.DiscardUnknown = true
+	return opts.Unmarshal(args, m) == nil
 }
 
 func (d *decoder) fail(errs *errorList, p path, msg string) {
