@@ -1,9 +1,14 @@
 package protomcp_test
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/ferry-mcp/ferry/protomcp"
+	"github.com/ferry-mcp/ferry/protomcp/internal/testservice"
 	"github.com/ferry-mcp/ferry/schema"
 )
 
@@ -32,5 +37,55 @@ func TestManyBadItemsGiveABoundedRefusal(t *testing.T) {
 	}
 	if m.calls.Load() != 0 {
 		t.Errorf("the implementation ran")
+	}
+}
+
+// The MCP client's token and cookies do not travel to a remote server
+// unless Options.Forward names them (no token passthrough); the trace
+// context does.
+func TestClientKeepsTheCallersCredentials(t *testing.T) {
+	s := testShop(t)
+	seen := make(chan http.Header, 1)
+	mux := http.NewServeMux()
+	svc := testservice.Handler(s.sd, new(testservice.Calls))
+	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen <- r.Header.Clone()
+		svc.ServeHTTP(w, r)
+	}))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	const trace = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+	for _, forward := range [][]string{nil, {"Authorization", "Cookie"}} {
+		m := newMCPServer()
+		if err := protomcp.AddService(m.srv, s.spec, protomcp.Client(srv.Client(), srv.URL), &protomcp.Options{Files: s.files, Forward: forward}); err != nil {
+			t.Fatal(err)
+		}
+		m.serve(t)
+		if r := m.call(t, "get_item", `{"sku":"BOOK-1"}`, "Authorization", "Bearer for-the-mcp-server", "Cookie", "sid=1", "Traceparent", trace); r.IsError {
+			t.Fatalf("got %+v", r)
+		}
+		h := <-seen
+		wantAuth, wantCookie := "", ""
+		if forward != nil {
+			wantAuth, wantCookie = "Bearer for-the-mcp-server", "sid=1"
+		}
+		if h.Get("Authorization") != wantAuth || h.Get("Cookie") != wantCookie || h.Get("Traceparent") != trace {
+			t.Errorf("Forward %v: the remote saw Authorization %q, Cookie %q, Traceparent %q; want %q, %q, %q",
+				forward, h.Get("Authorization"), h.Get("Cookie"), h.Get("Traceparent"), wantAuth, wantCookie, trace)
+		}
+	}
+}
+
+// Headers that frame or steer the call (its encoding, its deadline, its
+// protocol) cannot be forwarded from the MCP request or fixed.
+func TestHeadersThatSteerTheCallAreRefused(t *testing.T) {
+	s := testShop(t)
+	for _, name := range []string{"Connect-Timeout-Ms", "Grpc-Timeout", "Content-Encoding", "Connect-Content-Encoding", "Accept-Encoding", "Trailer", "Upgrade", "Expect", "Te"} {
+		for _, o := range []protomcp.Options{{Files: s.files, Forward: []string{name}}, {Files: s.files, Header: http.Header{name: {"x"}}}} {
+			err := protomcp.AddService(newMCPServer().srv, s.spec, protomcp.Handler(http.NotFoundHandler()), &o)
+			if err == nil || !strings.Contains(err.Error(), strconv.Quote(name)) {
+				t.Errorf("%s: got %v", name, err)
+			}
+		}
 	}
 }

@@ -53,11 +53,19 @@ func Handler(h http.Handler, opts ...connect.ClientOption) Dispatcher {
 // Connect protocol with binary protobuf; pass connect.WithGRPC() or
 // connect.WithGRPCWeb() for the others. Responses are bounded by
 // [DefaultMaxResponseBytes] unless opts set connect.WithReadMaxBytes.
+//
+// The MCP request's Authorization and Cookie do not travel to the server
+// unless [Options.Forward] names them: the MCP client's token was issued
+// for the MCP server, and the protocol forbids passing it on to another.
+// Give the server a credential of its own with [Options.Header] or a
+// connect.WithInterceptors client interceptor.
 func Client(httpClient connect.HTTPClient, baseURL string, opts ...connect.ClientOption) Dispatcher {
 	if httpClient == nil {
 		httpClient = http.DefaultClient
 	}
-	return newConnectDispatcher(httpClient, strings.TrimRight(baseURL, "/"), opts)
+	d := newConnectDispatcher(httpClient, strings.TrimRight(baseURL, "/"), opts)
+	d.remote = true
+	return d
 }
 
 // connectDispatcher calls through a Connect client per method, built on
@@ -67,6 +75,7 @@ type connectDispatcher struct {
 	http    connect.HTTPClient
 	baseURL string
 	opts    []connect.ClientOption
+	remote  bool // the calls leave the process: credentials stay behind
 
 	mu      sync.RWMutex // guards clients
 	clients map[protoreflect.FullName]*connect.Client[message, message]

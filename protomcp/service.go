@@ -32,8 +32,9 @@ import (
 // CEL expressions included); each violation is reported with its path in
 // the same form. Then d is called with the request and the headers that
 // travel with it (see [Dispatcher]): Mcp-Tool, Mcp-Session-Id when the
-// call has a session, Authorization, Cookie, traceparent and tracestate
-// when the MCP request carried them, [Options.Forward] and the fixed
+// call has a session, traceparent and tracestate when the MCP request
+// carried them, its Authorization and Cookie when d serves the call in the
+// process (not with [Client]), [Options.Forward] and the fixed
 // [Options.Header].
 //
 // The response is the result's structured content, marshalled with
@@ -57,7 +58,8 @@ func AddService(srv *ferry.Server, spec *ServiceSpec, d Dispatcher, opts *Option
 	if o.Types == nil {
 		o.Types = protoregistry.GlobalTypes
 	}
-	hdr, err := newHeaders(o.Forward, o.Header)
+	cd, isConnect := d.(*connectDispatcher)
+	hdr, err := newHeaders(o.Forward, o.Header, isConnect && cd.remote)
 	problems := []error{err}
 	desc, err := o.Files.FindDescriptorByName(spec.Service)
 	if err != nil {
