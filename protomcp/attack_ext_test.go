@@ -89,3 +89,24 @@ func TestHeadersThatSteerTheCallAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// An error the client makes up (the server cannot be reached) keeps its
+// code but not its text, which names the server's address.
+func TestAnUnreachableServerIsUnavailableWithoutItsAddress(t *testing.T) {
+	s := testShop(t)
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	m := newMCPServer()
+	if err := protomcp.AddService(m.srv, s.spec, protomcp.Client(nil, url), &protomcp.Options{Files: s.files}); err != nil {
+		t.Fatal(err)
+	}
+	m.serve(t)
+	r := m.call(t, "get_item", `{"sku":"BOOK-1"}`)
+	if !r.IsError || r.Text != "unavailable: the service cannot be reached" {
+		t.Errorf("got %+v", r)
+	}
+	if strings.Contains(r.Text, strings.TrimPrefix(url, "http://")) {
+		t.Errorf("the refusal names the server: %q", r.Text)
+	}
+}
