@@ -1,6 +1,8 @@
 package protomcp_test
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -10,6 +12,11 @@ import (
 	"github.com/ferry-mcp/ferry/protomcp"
 	"github.com/ferry-mcp/ferry/protomcp/internal/testservice"
 	"github.com/ferry-mcp/ferry/schema"
+
+	"connectrpc.com/connect"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // A request of many bad items is refused with a bounded list: the first
@@ -108,5 +115,41 @@ func TestAnUnreachableServerIsUnavailableWithoutItsAddress(t *testing.T) {
 	}
 	if strings.Contains(r.Text, strings.TrimPrefix(url, "http://")) {
 		t.Errorf("the refusal names the server: %q", r.Text)
+	}
+}
+
+// A service's refusal is repeated to the model bounded: a long status
+// message is cut, and a BadRequest of many violations lists the first
+// schema.MaxErrors and counts the rest.
+func TestAHugeRefusalIsBounded(t *testing.T) {
+	s := testShop(t)
+	br := &errdetails.BadRequest{}
+	for i := range 5000 {
+		br.FieldViolations = append(br.FieldViolations, &errdetails.BadRequest_FieldViolation{Field: "lines[" + strconv.Itoa(i) + "]", Description: strings.Repeat("d", 3000)})
+	}
+	detail, err := connect.NewErrorDetail(br)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := protomcp.DispatcherFunc(func(context.Context, protoreflect.MethodDescriptor, proto.Message, http.Header) (proto.Message, error) {
+		ce := connect.NewError(connect.CodeInvalidArgument, errors.New(strings.Repeat("é", 1<<20)))
+		ce.AddDetail(detail)
+		return nil, ce
+	})
+	m := newMCPServer()
+	if err := protomcp.AddService(m.srv, s.spec, d, &protomcp.Options{Files: s.files}); err != nil {
+		t.Fatal(err)
+	}
+	m.serve(t)
+	r := m.call(t, "get_item", `{"sku":"BOOK-1"}`)
+	if !r.IsError || len(r.Text) > 400<<10 {
+		t.Fatalf("the refusal is %d bytes", len(r.Text))
+	}
+	lines := strings.Split(r.Text, "\n- ")
+	if want := "invalid: " + strings.Repeat("é", 1024) + "…:"; lines[0] != want {
+		t.Errorf("the sentence is %d bytes, want %d", len(lines[0]), len(want))
+	}
+	if len(lines) != schema.MaxErrors+2 || lines[len(lines)-1] != "and 4900 more field violations, not listed" {
+		t.Errorf("%d lines, the last %q", len(lines), lines[len(lines)-1])
 	}
 }
