@@ -14,9 +14,12 @@ import (
 	"github.com/ferry-mcp/ferry/schema"
 
 	"connectrpc.com/connect"
+	"connectrpc.com/grpcreflect"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
 )
 
 // A request of many bad items is refused with a bounded list: the first
@@ -151,5 +154,52 @@ func TestAHugeRefusalIsBounded(t *testing.T) {
 	}
 	if len(lines) != schema.MaxErrors+2 || lines[len(lines)-1] != "and 4900 more field violations, not listed" {
 		t.Errorf("%d lines, the last %q", len(lines), lines[len(lines)-1])
+	}
+}
+
+// A descriptor set of too many files is refused before it is read: a
+// chain of tiny files, each importing the next, would otherwise recurse
+// once per file.
+func TestADescriptorSetOfTooManyFilesIsRefused(t *testing.T) {
+	set := &descriptorpb.FileDescriptorSet{}
+	for i := range protomcp.MaxDescriptorFiles + 1 {
+		f := &descriptorpb.FileDescriptorProto{Name: proto.String("f" + strconv.Itoa(i) + ".proto")}
+		if i > 0 {
+			f.Dependency = []string{"f" + strconv.Itoa(i-1) + ".proto"}
+		}
+		set.File = append(set.File, f)
+	}
+	_, err := protomcp.NewFiles(set)
+	if want := "protomcp: the descriptor set holds 65537 files, more than 65536"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+// A reflection service that answers with more descriptors than the bound
+// is refused, whether in one message or in many.
+func TestReflectionFromAHugeServerIsBounded(t *testing.T) {
+	defer protomcp.SetReflectLimit(1 << 20)()
+	big := &descriptorpb.FileDescriptorProto{
+		Name: proto.String("big/v1/big.proto"), Package: proto.String("big.v1"), Syntax: proto.String("proto3"),
+		MessageType: []*descriptorpb.DescriptorProto{{Name: proto.String("Req")}},
+		Service: []*descriptorpb.ServiceDescriptorProto{{Name: proto.String("Big"), Method: []*descriptorpb.MethodDescriptorProto{
+			{Name: proto.String("Do"), InputType: proto.String(".big.v1.Req"), OutputType: proto.String(".big.v1.Req")}}}},
+		SourceCodeInfo: &descriptorpb.SourceCodeInfo{Location: []*descriptorpb.SourceCodeInfo_Location{
+			{Path: []int32{6, 0}, Span: []int32{0, 0, 1}, LeadingComments: proto.String(strings.Repeat("x", 2<<20))}}},
+	}
+	files, err := protodesc.NewFiles(&descriptorpb.FileDescriptorSet{File: []*descriptorpb.FileDescriptorProto{big}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reflector := grpcreflect.NewReflector(grpcreflect.NamerFunc(func() []string { return []string{"big.v1.Big"} }), grpcreflect.WithDescriptorResolver(files))
+	mux := http.NewServeMux()
+	mux.Handle(grpcreflect.NewHandlerV1(reflector))
+	srv := httptest.NewUnstartedServer(mux)
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	_, err = protomcp.ReflectFiles(t.Context(), srv.Client(), srv.URL)
+	if err == nil || !strings.Contains(err.Error(), "protomcp: reflecting big.v1.Big: resource_exhausted") {
+		t.Errorf("got %v", err)
 	}
 }
