@@ -152,7 +152,7 @@ func TestDescribeRefuses(t *testing.T) {
 		{
 			name: "an invalid option name",
 			body: `rpc Ping(Req) returns (Resp) { option (ferry.v1.tool).name = "ping pong"; }`,
-			want: []string{`demo.v1.S.Ping: tool name "ping pong" has ' ' at byte 4`},
+			want: []string{`demo.v1.S.Ping: tool "ping pong": name has ' '; use only A-Z`},
 		},
 		{
 			name: "a prefix that makes the name too long",
@@ -164,7 +164,7 @@ func TestDescribeRefuses(t *testing.T) {
 			name: "an invalid prefix",
 			body: `rpc Ping(Req) returns (Resp);`,
 			opts: &protomcp.DescribeOptions{Prefix: "a/b"},
-			want: []string{`prefix "a/b" has '/' at byte 1`},
+			want: []string{`prefix "a/b": name has '/'`},
 		},
 		{
 			name: "a comment too long for a description",
