@@ -10,9 +10,9 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/ferry-mcp/ferry/protomcp/internal/naming"
-	"github.com/ferry-mcp/ferry/toolname"
 	"github.com/ferry-mcp/ferry/protomcp/internal/protoschema"
 	"github.com/ferry-mcp/ferry/schema"
+	"github.com/ferry-mcp/ferry/toolname"
 )
 
 // DescribeOptions configures [Describe] and [DescribeAll]. The zero value
