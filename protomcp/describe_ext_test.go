@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/ferry-mcp/ferry/protomcp"
+	"github.com/ferry-mcp/ferry/protomcp/internal/protoset"
 	"github.com/ferry-mcp/ferry/protomcp/internal/prototest"
 )
 
@@ -263,22 +264,7 @@ func TestDescribeAllCollisions(t *testing.T) {
 func TestDescribeWithoutSourceInfo(t *testing.T) {
 	t.Parallel()
 	files := prototest.Compile(t, map[string]string{"demo.proto": describeProto}, "demo.proto")
-	set := &descriptorpb.FileDescriptorSet{}
-	seen := map[string]bool{}
-	var add func(fd protoreflect.FileDescriptor)
-	add = func(fd protoreflect.FileDescriptor) {
-		if seen[fd.Path()] {
-			return
-		}
-		seen[fd.Path()] = true
-		for i := range fd.Imports().Len() {
-			add(fd.Imports().Get(i).FileDescriptor)
-		}
-		fdp := protodesc.ToFileDescriptorProto(fd)
-		fdp.SourceCodeInfo = nil
-		set.File = append(set.File, fdp)
-	}
-	add(files[0])
+	set := protoset.WithoutSourceInfo(protoset.Of(files[0]))
 	b, err := proto.Marshal(set)
 	if err != nil {
 		t.Fatal(err)
