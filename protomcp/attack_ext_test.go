@@ -203,3 +203,26 @@ func TestReflectionFromAHugeServerIsBounded(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// Nothing a model writes in the arguments becomes a header of the call:
+// the headers are the tool's name, the session and what the MCP request
+// and the options carry.
+func TestArgumentsCannotSetAHeader(t *testing.T) {
+	got := make(chan http.Header, 2)
+	interceptor := connect.UnaryInterceptorFunc(func(next connect.UnaryFunc) connect.UnaryFunc {
+		return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
+			got <- req.Header().Clone()
+			return next(ctx, req)
+		}
+	})
+	m := newShopServer(t, &protomcp.Options{Forward: []string{"X-Tenant"}}, connect.WithInterceptors(interceptor))
+	args := `{"customerEmail":"a@example.com","lines":[{"sku":"ABC","quantity":1}],"labels":{"X-Tenant":"evil","Mcp-Tool":"other","Authorization":"Bearer stolen"},` +
+		`"note":"x\r\nX-Injected: 1\r\nAuthorization: Bearer stolen"}`
+	if r := m.call(t, "place_order", args); r.IsError {
+		t.Fatalf("got %+v", r)
+	}
+	h := <-got
+	if h.Get("X-Injected") != "" || h.Get("X-Tenant") != "" || h.Get("Authorization") != "" || h.Get("Mcp-Tool") != "place_order" {
+		t.Errorf("the service saw the headers %v", h)
+	}
+}

@@ -82,8 +82,24 @@ func (d *decoder) decode(args json.RawMessage, m proto.Message) schema.Errors {
 	if len(errs.errs) > 0 {
 		return errs.list()
 	}
-	// What the walk does not check: protojson's own sentence.
-	return schema.Errors{{Message: protojsonMessage(err)}}
+	// What the walk does not check: the text of strings, and then
+	// protojson's own sentence.
+	return schema.Errors{{Message: unexplained(err)}}
+}
+
+// unexplained writes protojson's refusal of a document that is valid JSON
+// and that the walk found nothing wrong with: a string that is not UTF-8,
+// or an escape of half a UTF-16 pair, which encoding/json reads as U+FFFD
+// and protojson refuses, with "unexpected EOF" for the latter.
+func unexplained(err error) string {
+	msg := protojsonMessage(err)
+	switch {
+	case msg == "unexpected EOF":
+		return `arguments: a string holds a \u escape that is not a character (a lone UTF-16 surrogate)`
+	case strings.HasSuffix(msg, "invalid UTF-8 in string"):
+		return "arguments: a string is not valid UTF-8"
+	}
+	return msg
 }
 
 // lenient fills m from args as protojson does when told to discard unknown

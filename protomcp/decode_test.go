@@ -169,3 +169,40 @@ func TestDecodeResolvesOnlyTheDeclaredAnyTypes(t *testing.T) {
 		}
 	}
 }
+
+// Values with a JSON form of their own (Struct, Value, ListValue, Any)
+// are bounded as messages are, whatever their depth, and the refusal says
+// where.
+func TestDecodeBoundsTheNestingOfWellKnownTypes(t *testing.T) {
+	md := everything(t)
+	dec := testDecoder(t, md)
+	n := 100_000
+	anyNest := strings.Repeat(`{"@type":"type.googleapis.com/google.protobuf.Any","value":`, 200) + `{"@type":"type.googleapis.com/shop.v1.Line"}` + strings.Repeat(`}`, 200)
+	for name, args := range map[string]string{
+		"struct": `{"object":` + strings.Repeat(`{"a":`, n) + `1` + strings.Repeat(`}`, n) + `}`,
+		"value":  `{"anyValue":` + strings.Repeat(`[`, n) + strings.Repeat(`]`, n) + `}`,
+		"any":    `{"packed":` + anyNest + `}`,
+	} {
+		errs := dec.decode([]byte(args), dynamicpb.NewMessage(md))
+		if len(errs) != 1 || !strings.HasPrefix(errs[0].Path, strings.SplitN(strings.TrimPrefix(args, `{"`), `"`, 2)[0]) {
+			t.Errorf("%s: got %v", name, errs)
+		}
+	}
+}
+
+// A string escape that is not a character (a lone UTF-16 surrogate) is
+// refused with a sentence that says so, not protojson's "unexpected EOF",
+// and so is a string that is not UTF-8.
+func TestDecodeExplainsALoneSurrogate(t *testing.T) {
+	md := everything(t)
+	for args, want := range map[string]string{
+		`{"names":["\ud800"]}`:     `arguments: a string holds a \u escape that is not a character (a lone UTF-16 surrogate)`,
+		`{"names":["a\ud800b"]}`:   `arguments: a string holds a \u escape that is not a character (a lone UTF-16 surrogate)`,
+		"{\"names\":[\"a\xffb\"]}": "arguments: a string is not valid UTF-8",
+	} {
+		errs := testDecoder(t, md).decode([]byte(args), dynamicpb.NewMessage(md))
+		if len(errs) != 1 || errs[0].Error() != want {
+			t.Errorf("%s: got %v, want %s", args, errs, want)
+		}
+	}
+}
