@@ -53,11 +53,19 @@ func Handler(h http.Handler, opts ...connect.ClientOption) Dispatcher {
 // Connect protocol with binary protobuf; pass connect.WithGRPC() or
 // connect.WithGRPCWeb() for the others. Responses are bounded by
 // [DefaultMaxResponseBytes] unless opts set connect.WithReadMaxBytes.
+//
+// The MCP request's Authorization and Cookie do not travel to the server
+// unless [Options.Forward] names them: the MCP client's token was issued
+// for the MCP server, and the protocol forbids passing it on to another.
+// Give the server a credential of its own with [Options.Header] or a
+// connect.WithInterceptors client interceptor.
 func Client(httpClient connect.HTTPClient, baseURL string, opts ...connect.ClientOption) Dispatcher {
 	if httpClient == nil {
 		httpClient = http.DefaultClient
 	}
-	return newConnectDispatcher(httpClient, strings.TrimRight(baseURL, "/"), opts)
+	d := newConnectDispatcher(httpClient, strings.TrimRight(baseURL, "/"), opts)
+	d.remote = true
+	return d
 }
 
 // connectDispatcher calls through a Connect client per method, built on
@@ -67,6 +75,7 @@ type connectDispatcher struct {
 	http    connect.HTTPClient
 	baseURL string
 	opts    []connect.ClientOption
+	remote  bool // the calls leave the process: credentials stay behind
 
 	mu      sync.RWMutex // guards clients
 	clients map[protoreflect.FullName]*connect.Client[message, message]
@@ -89,10 +98,50 @@ func (d *connectDispatcher) Invoke(ctx context.Context, method protoreflect.Meth
 	}
 	res, err := c.CallUnary(ctx, r)
 	if err != nil {
-		return nil, err
+		return nil, clientSide(err)
 	}
 	return res.Msg.m, nil
 }
+
+// clientSide replaces the text of an error the Connect client made up
+// itself, rather than read from the server, when its code is one the
+// model reads (see [RefusalCode]): "dial tcp 10.0.0.7:8080: connection
+// refused" names the network behind the tool. The code is kept, and the
+// cause stays in the chain for the log. An error the server sent is
+// returned as it is: its message is the service's own sentence.
+func clientSide(err error) error {
+	var ce *connect.Error
+	if !errors.As(err, &ce) || connect.IsWireError(ce) {
+		return err
+	}
+	var msg string
+	switch ce.Code() {
+	case connect.CodeUnavailable:
+		msg = "the service cannot be reached"
+	case connect.CodeDeadlineExceeded:
+		msg = "the service did not answer in time"
+	case connect.CodeResourceExhausted:
+		msg = "the service's answer is too large"
+	default:
+		if _, mapped := RefusalCode(ce.Code()); !mapped {
+			return err // masked and logged whole
+		}
+		msg = ce.Code().String()
+	}
+	return &clientError{shown: connect.NewError(ce.Code(), errors.New(msg)), cause: err}
+}
+
+// clientError is an error of the Connect client: shown is what the model
+// reads, cause what happened.
+type clientError struct {
+	shown *connect.Error
+	cause error
+}
+
+func (e *clientError) Error() string { return e.cause.Error() }
+
+// Unwrap returns the error shown first, so that errors.As finds it.
+func (e *clientError) Unwrap() []error { return []error{e.shown, e.cause} }
 
 func (d *connectDispatcher) client(md protoreflect.MethodDescriptor) *connect.Client[message, message] {
 	d.mu.RLock()

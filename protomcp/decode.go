@@ -31,8 +31,10 @@ type decoder struct {
 	opts  protojson.UnmarshalOptions
 }
 
-func newDecoder(md protoreflect.MessageDescriptor) *decoder {
-	d := &decoder{known: map[protoreflect.FullName]string{}, opts: protojson.UnmarshalOptions{RecursionLimit: maxDepth}}
+// newDecoder returns the decoder of md's messages; types resolves the
+// messages a google.protobuf.Any may hold.
+func newDecoder(md protoreflect.MessageDescriptor, types *typeResolver) *decoder {
+	d := &decoder{known: map[protoreflect.FullName]string{}, opts: protojson.UnmarshalOptions{RecursionLimit: maxDepth, Resolver: types}}
 	d.index(md, 0)
 	return d
 }
@@ -75,13 +77,29 @@ func (d *decoder) decode(args json.RawMessage, m proto.Message) schema.Errors {
 	if derr != nil {
 		return schema.Errors{{Message: "arguments are not valid JSON: " + derr.Error()}}
 	}
-	var errs schema.Errors
+	var errs errorList
 	d.message(&errs, nil, m.ProtoReflect().Descriptor(), doc, 0)
-	if len(errs) > 0 {
-		return errs
+	if len(errs.errs) > 0 {
+		return errs.list()
 	}
-	// What the walk does not check: protojson's own sentence.
-	return schema.Errors{{Message: protojsonMessage(err)}}
+	// What the walk does not check: the text of strings, and then
+	// protojson's own sentence.
+	return schema.Errors{{Message: unexplained(err)}}
+}
+
+// unexplained writes protojson's refusal of a document that is valid JSON
+// and that the walk found nothing wrong with: a string that is not UTF-8,
+// or an escape of half a UTF-16 pair, which encoding/json reads as U+FFFD
+// and protojson refuses, with "unexpected EOF" for the latter.
+func unexplained(err error) string {
+	msg := protojsonMessage(err)
+	switch {
+	case msg == "unexpected EOF":
+		return `arguments: a string holds a \u escape that is not a character (a lone UTF-16 surrogate)`
+	case strings.HasSuffix(msg, "invalid UTF-8 in string"):
+		return "arguments: a string is not valid UTF-8"
+	}
+	return msg
 }
 
 // lenient fills m from args as protojson does when told to discard unknown
@@ -92,14 +110,16 @@ func (d *decoder) lenient(args json.RawMessage, m proto.Message) bool {
 	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
-	return protojson.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(args, m) == nil
+	opts := d.opts // the same depth bound and Any types
+	opts.DiscardUnknown = true
+	return opts.Unmarshal(args, m) == nil
 }
 
-func (d *decoder) fail(errs *schema.Errors, p path, msg string) {
-	*errs = append(*errs, &schema.Error{Path: p.String(), Message: msg})
+func (d *decoder) fail(errs *errorList, p path, msg string) {
+	errs.add(&schema.Error{Path: p.String(), Message: msg})
 }
 
-func (d *decoder) message(errs *schema.Errors, p path, md protoreflect.MessageDescriptor, v any, depth int) {
+func (d *decoder) message(errs *errorList, p path, md protoreflect.MessageDescriptor, v any, depth int) {
 	if _, deep := v.(tooDeep); deep || depth > maxDepth {
 		d.fail(errs, p, "is nested more than "+strconv.Itoa(maxDepth)+" levels deep")
 		return
@@ -152,7 +172,7 @@ func (d *decoder) message(errs *schema.Errors, p path, md protoreflect.MessageDe
 	}
 }
 
-func (d *decoder) field(errs *schema.Errors, p path, fd protoreflect.FieldDescriptor, v any, depth int) {
+func (d *decoder) field(errs *errorList, p path, fd protoreflect.FieldDescriptor, v any, depth int) {
 	switch {
 	case fd.IsMap():
 		obj, ok := v.(*object)
@@ -198,7 +218,7 @@ func (d *decoder) field(errs *schema.Errors, p path, fd protoreflect.FieldDescri
 }
 
 // single checks one value of fd's kind.
-func (d *decoder) single(errs *schema.Errors, p path, fd protoreflect.FieldDescriptor, v any, depth int) {
+func (d *decoder) single(errs *errorList, p path, fd protoreflect.FieldDescriptor, v any, depth int) {
 	var msg string
 	switch fd.Kind() {
 	case protoreflect.MessageKind, protoreflect.GroupKind:
@@ -360,7 +380,7 @@ func mapKey(fd protoreflect.FieldDescriptor, k string) string {
 // wellKnown checks a value of a well-known type, which has a JSON form of
 // its own (a Timestamp is a string, a Struct any object), with protojson,
 // and reports its sentence at the value's path.
-func (d *decoder) wellKnown(errs *schema.Errors, p path, md protoreflect.MessageDescriptor, v any) {
+func (d *decoder) wellKnown(errs *errorList, p path, md protoreflect.MessageDescriptor, v any) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		d.fail(errs, p, "is not a JSON value")

@@ -7,6 +7,7 @@ import (
 	"github.com/ferry-mcp/ferry/protomcp/internal/testservice"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
 )
 
@@ -25,7 +26,7 @@ func everything(t *testing.T) protoreflect.MessageDescriptor {
 
 func TestDecodeAcceptsWhatProtojsonAccepts(t *testing.T) {
 	md := everything(t)
-	dec := newDecoder(md)
+	dec := testDecoder(t, md)
 	for _, args := range []string{
 		`{}`,
 		`{"i64":"-9223372036854775808","u64":"18446744073709551615","u32":4294967295}`,
@@ -49,7 +50,7 @@ func TestDecodeAcceptsWhatProtojsonAccepts(t *testing.T) {
 
 func TestDecodeRefusesWithPaths(t *testing.T) {
 	md := everything(t)
-	dec := newDecoder(md)
+	dec := testDecoder(t, md)
 	for args, want := range map[string]string{
 		`{"u64":"-1"}`:                                `u64: must be between 0 and 18446744073709551615, got "-1"`,
 		`{"u64":"18446744073709551616"}`:              `u64: must be between 0 and 18446744073709551615`,
@@ -80,7 +81,7 @@ func TestDecodeRefusesWithPaths(t *testing.T) {
 func TestDecodeBoundsTheNesting(t *testing.T) {
 	md := everything(t)
 	args := strings.Repeat(`{"child":`, maxDepth+5) + `{}` + strings.Repeat(`}`, maxDepth+5)
-	errs := newDecoder(md).decode([]byte(args), dynamicpb.NewMessage(md))
+	errs := testDecoder(t, md).decode([]byte(args), dynamicpb.NewMessage(md))
 	if len(errs) != 1 || !strings.Contains(errs[0].Message, "nested more than") {
 		t.Errorf("got %v", errs)
 	}
@@ -102,7 +103,7 @@ func FuzzDecode(f *testing.F) {
 		f.Fatal(err)
 	}
 	md := d.(protoreflect.MessageDescriptor)
-	dec := newDecoder(md)
+	dec := testDecoder(f, md)
 	f.Fuzz(func(t *testing.T, args string) {
 		m := dynamicpb.NewMessage(md)
 		if errs := dec.decode([]byte(args), m); len(errs) > 0 {
@@ -117,7 +118,7 @@ func FuzzDecode(f *testing.F) {
 
 func TestDecodeListsProblemsInDocumentOrder(t *testing.T) {
 	md := everything(t)
-	errs := newDecoder(md).decode([]byte(`{"zeta":1,"child":{"b":"no","u32":-1},"alpha":2,"b":true,"b":false,"byInt":{"1":"a","1":"b"}}`), dynamicpb.NewMessage(md))
+	errs := testDecoder(t, md).decode([]byte(`{"zeta":1,"child":{"b":"no","u32":-1},"alpha":2,"b":true,"b":false,"byInt":{"1":"a","1":"b"}}`), dynamicpb.NewMessage(md))
 	var got []string
 	for _, e := range errs {
 		got = append(got, e.Path)
@@ -129,8 +130,79 @@ func TestDecodeListsProblemsInDocumentOrder(t *testing.T) {
 	if !strings.Contains(errs.Error(), `b: is not allowed: the field is already given as "b"`) || !strings.Contains(errs.Error(), "byInt.1: is not allowed: the key is given twice") {
 		t.Errorf("got %v", errs)
 	}
-	errs = newDecoder(md).decode([]byte(`{"byInt":{},"by_int":{}}`), dynamicpb.NewMessage(md))
+	errs = testDecoder(t, md).decode([]byte(`{"byInt":{},"by_int":{}}`), dynamicpb.NewMessage(md))
 	if len(errs) != 1 || errs[0].Error() != `by_int: is not allowed: the field is already given as "byInt"` {
 		t.Errorf("a field by both its names: got %v", errs)
+	}
+}
+
+// testDecoder returns the decoder AddService would build for md.
+func testDecoder(t testing.TB, md protoreflect.MessageDescriptor) *decoder {
+	t.Helper()
+	ext, err := newExtensionResolver(md.ParentFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newDecoder(md, newTypeResolver(md.ParentFile(), protoregistry.GlobalTypes, ext))
+}
+
+// An Any may hold the messages the service's .proto files declare, known
+// only at run time too, and no other type linked into the binary.
+func TestDecodeResolvesOnlyTheDeclaredAnyTypes(t *testing.T) {
+	md := everything(t)
+	dec := testDecoder(t, md)
+	for _, args := range []string{
+		`{"packed":{"@type":"type.googleapis.com/shop.v1.Line","sku":"ABC"}}`,
+		`{"packed":{"@type":"type.googleapis.com/google.protobuf.Duration","value":"1s"}}`,
+	} {
+		m := dynamicpb.NewMessage(md)
+		if errs := dec.decode([]byte(args), m); len(errs) > 0 {
+			t.Errorf("%s: %v", args, errs)
+		}
+	}
+	for _, typ := range []string{"google.protobuf.FileDescriptorProto", "buf.validate.FieldRules", "ferry.v1.ToolOptions"} {
+		args := `{"packed":{"@type":"type.googleapis.com/` + typ + `"}}`
+		errs := dec.decode([]byte(args), dynamicpb.NewMessage(md))
+		want := `packed: unable to resolve "type.googleapis.com/` + typ + `": "the service's .proto files declare no such message"`
+		if len(errs) != 1 || errs[0].Error() != want {
+			t.Errorf("%s: got %v, want %s", args, errs, want)
+		}
+	}
+}
+
+// Values with a JSON form of their own (Struct, Value, ListValue, Any)
+// are bounded as messages are, whatever their depth, and the refusal says
+// where.
+func TestDecodeBoundsTheNestingOfWellKnownTypes(t *testing.T) {
+	md := everything(t)
+	dec := testDecoder(t, md)
+	n := 100_000
+	anyNest := strings.Repeat(`{"@type":"type.googleapis.com/google.protobuf.Any","value":`, 200) + `{"@type":"type.googleapis.com/shop.v1.Line"}` + strings.Repeat(`}`, 200)
+	for name, args := range map[string]string{
+		"struct": `{"object":` + strings.Repeat(`{"a":`, n) + `1` + strings.Repeat(`}`, n) + `}`,
+		"value":  `{"anyValue":` + strings.Repeat(`[`, n) + strings.Repeat(`]`, n) + `}`,
+		"any":    `{"packed":` + anyNest + `}`,
+	} {
+		errs := dec.decode([]byte(args), dynamicpb.NewMessage(md))
+		if len(errs) != 1 || !strings.HasPrefix(errs[0].Path, strings.SplitN(strings.TrimPrefix(args, `{"`), `"`, 2)[0]) {
+			t.Errorf("%s: got %v", name, errs)
+		}
+	}
+}
+
+// A string escape that is not a character (a lone UTF-16 surrogate) is
+// refused with a sentence that says so, not protojson's "unexpected EOF",
+// and so is a string that is not UTF-8.
+func TestDecodeExplainsALoneSurrogate(t *testing.T) {
+	md := everything(t)
+	for args, want := range map[string]string{
+		`{"names":["\ud800"]}`:     `arguments: a string holds a \u escape that is not a character (a lone UTF-16 surrogate)`,
+		`{"names":["a\ud800b"]}`:   `arguments: a string holds a \u escape that is not a character (a lone UTF-16 surrogate)`,
+		"{\"names\":[\"a\xffb\"]}": "arguments: a string is not valid UTF-8",
+	} {
+		errs := testDecoder(t, md).decode([]byte(args), dynamicpb.NewMessage(md))
+		if len(errs) != 1 || errs[0].Error() != want {
+			t.Errorf("%s: got %v, want %s", args, errs, want)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/ferry-mcp/ferry/protomcp/internal/naming"
 	"github.com/ferry-mcp/ferry/protomcp/internal/protoschema"
 	"github.com/ferry-mcp/ferry/schema"
+	"github.com/ferry-mcp/ferry/toolname"
 )
 
 // DescribeOptions configures [Describe] and [DescribeAll]. The zero value
@@ -164,8 +165,8 @@ func describeMethod(md protoreflect.MethodDescriptor, o *DescribeOptions) (*Tool
 	if t.Name == "" {
 		t.Name = o.Prefix + naming.Snake(string(md.Name()))
 	}
-	if err := naming.CheckName(t.Name); err != nil {
-		return fail("tool name %q %v", t.Name, err)
+	if err := toolname.Check(t.Name); err != nil {
+		return fail("tool %q: %v", t.Name, err)
 	}
 	if t.Title == "" {
 		t.Title = naming.Title(string(md.Name()))

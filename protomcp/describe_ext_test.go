@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/ferry-mcp/ferry/protomcp"
+	"github.com/ferry-mcp/ferry/protomcp/internal/protoset"
 	"github.com/ferry-mcp/ferry/protomcp/internal/prototest"
 )
 
@@ -152,7 +153,7 @@ func TestDescribeRefuses(t *testing.T) {
 		{
 			name: "an invalid option name",
 			body: `rpc Ping(Req) returns (Resp) { option (ferry.v1.tool).name = "ping pong"; }`,
-			want: []string{`demo.v1.S.Ping: tool name "ping pong" has ' ' at byte 4`},
+			want: []string{`demo.v1.S.Ping: tool "ping pong": name has ' '; use only A-Z`},
 		},
 		{
 			name: "a prefix that makes the name too long",
@@ -164,7 +165,7 @@ func TestDescribeRefuses(t *testing.T) {
 			name: "an invalid prefix",
 			body: `rpc Ping(Req) returns (Resp);`,
 			opts: &protomcp.DescribeOptions{Prefix: "a/b"},
-			want: []string{`prefix "a/b" has '/' at byte 1`},
+			want: []string{`prefix "a/b": name has '/'`},
 		},
 		{
 			name: "a comment too long for a description",
@@ -263,22 +264,7 @@ func TestDescribeAllCollisions(t *testing.T) {
 func TestDescribeWithoutSourceInfo(t *testing.T) {
 	t.Parallel()
 	files := prototest.Compile(t, map[string]string{"demo.proto": describeProto}, "demo.proto")
-	set := &descriptorpb.FileDescriptorSet{}
-	seen := map[string]bool{}
-	var add func(fd protoreflect.FileDescriptor)
-	add = func(fd protoreflect.FileDescriptor) {
-		if seen[fd.Path()] {
-			return
-		}
-		seen[fd.Path()] = true
-		for i := range fd.Imports().Len() {
-			add(fd.Imports().Get(i).FileDescriptor)
-		}
-		fdp := protodesc.ToFileDescriptorProto(fd)
-		fdp.SourceCodeInfo = nil
-		set.File = append(set.File, fdp)
-	}
-	add(files[0])
+	set := protoset.WithoutSourceInfo(protoset.Of(files[0]))
 	b, err := proto.Marshal(set)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	ferrypb "github.com/ferry-mcp/ferry/protomcp/ferrypb/v1"
-	"github.com/ferry-mcp/ferry/protomcp/internal/naming"
+	"github.com/ferry-mcp/ferry/toolname"
 )
 
 // placeholder matches a template's {{arg}}, as the root's prompt templates
@@ -76,8 +76,8 @@ func describePrompt(sd protoreflect.ServiceDescriptor, origin protoreflect.FullN
 	fail := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("protomcp: %s: prompt %q: "+format, append([]any{origin, p.Name}, args...)...))
 	}
-	if err := naming.CheckName(p.Name); err != nil {
-		fail("name %v", err)
+	if err := toolname.Check(p.Name); err != nil {
+		fail("%v", err)
 	}
 	if p.Description == "" {
 		fail("has no description: say what it is for")

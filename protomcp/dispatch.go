@@ -23,9 +23,9 @@ type Dispatcher interface {
 	// Invoke calls method with req (a message of the method's input
 	// type) and returns its response, a message of the method's output
 	// type, or an error. A *connect.Error carries the code that becomes
-	// the refusal code (see [RefusalFor]); any other error is masked.
+	// the refusal code (see [RefusalCode]); any other error is masked.
 	// header holds what travels with the call: Mcp-Tool, Mcp-Session-Id,
-	// the caller's credentials, the trace context and [Options.Forward];
+	// the caller's credentials (in process), the trace context and [Options.Forward];
 	// Invoke must not modify it.
 	Invoke(ctx context.Context, method protoreflect.MethodDescriptor, req proto.Message, header http.Header) (proto.Message, error)
 }

@@ -54,7 +54,9 @@
 //     middleware around it) in process, with the caller's credentials, the
 //     trace context, the tool's name and the session travelling as
 //     headers, so its interceptors see, and can refuse, the call;
-//   - [Client] forwards to a remote Connect, gRPC or gRPC-Web server;
+//   - [Client] forwards to a remote Connect, gRPC or gRPC-Web server,
+//     with the trace context but not the caller's credentials, which
+//     were issued for this server (no token passthrough);
 //   - the generator's XxxServiceDirect calls an implementation directly.
 //
 // The response is the result's structured content, and the same JSON its

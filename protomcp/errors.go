@@ -2,10 +2,12 @@ package protomcp
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"connectrpc.com/connect"
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/schema"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/protobuf/proto"
 )
@@ -55,7 +57,7 @@ func toolError(err error) error {
 	if !ok {
 		return err // masked by the server, logged with the code and message
 	}
-	msg := ce.Message()
+	msg := cut(ce.Message())
 	if msg == "" {
 		msg = ce.Code().String()
 	}
@@ -65,10 +67,29 @@ func toolError(err error) error {
 	return ferry.Refuse(code, msg)
 }
 
+// maxRefusalText bounds the status message and each field violation a
+// refusal repeats, in characters: a service's sentence is short, and one
+// that is not is cut, not sent whole to the model.
+const maxRefusalText = 1024
+
+// cut returns s, or its first maxRefusalText characters and "…".
+func cut(s string) string {
+	if len(s) <= maxRefusalText {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= maxRefusalText {
+		return s
+	}
+	return string(r[:maxRefusalText]) + "…"
+}
+
 // fieldViolations lists the field violations of the google.rpc.BadRequest
-// details of ce, each as "field: description".
+// details of ce, each as "field: description": the first
+// [schema.MaxErrors], and then a line counting the others.
 func fieldViolations(ce *connect.Error) []string {
 	var lines []string
+	dropped := 0
 	for _, d := range ce.Details() {
 		if d.Type() != "google.rpc.BadRequest" {
 			continue
@@ -78,16 +99,23 @@ func fieldViolations(ce *connect.Error) []string {
 			continue
 		}
 		for _, v := range br.GetFieldViolations() {
-			desc := v.GetDescription()
+			if len(lines) >= schema.MaxErrors {
+				dropped++
+				continue
+			}
+			desc := cut(v.GetDescription())
 			if desc == "" {
-				desc = v.GetReason()
+				desc = cut(v.GetReason())
 			}
 			if v.GetField() == "" {
 				lines = append(lines, desc)
 				continue
 			}
-			lines = append(lines, v.GetField()+": "+desc)
+			lines = append(lines, cut(v.GetField())+": "+desc)
 		}
+	}
+	if dropped > 0 {
+		lines = append(lines, "and "+strconv.Itoa(dropped)+" more field violations, not listed")
 	}
 	return lines
 }

@@ -16,8 +16,19 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 )
 
-// MaxDescriptorSetBytes bounds the descriptor set [ReadFiles] reads.
+// MaxDescriptorSetBytes bounds the descriptor set [ReadFiles] reads, and
+// the descriptors [ReflectFiles] accepts from a reflection service.
 const MaxDescriptorSetBytes = 64 << 20
+
+// MaxDescriptorFiles bounds the files of a descriptor set [NewFiles]
+// accepts (a large API's set holds a few thousand), so that a set of
+// millions of tiny files, each importing the next, cannot exhaust memory
+// or the stack.
+const MaxDescriptorFiles = 1 << 16
+
+// reflectLimit is [MaxDescriptorSetBytes], as [ReflectFiles] applies it;
+// a test lowers it.
+var reflectLimit = MaxDescriptorSetBytes
 
 // NewFiles returns the registry of the files of a FileDescriptorSet, for
 // descriptors known only at run time ([Options.Files]). An import the set
@@ -30,6 +41,9 @@ const MaxDescriptorSetBytes = 64 << 20
 // info (protoc --include_source_info, buf build --as-file-descriptor-set
 // keeps it).
 func NewFiles(set *descriptorpb.FileDescriptorSet) (*protoregistry.Files, error) {
+	if n := len(set.GetFile()); n > MaxDescriptorFiles {
+		return nil, fmt.Errorf("protomcp: the descriptor set holds %d files, more than %d", n, MaxDescriptorFiles)
+	}
 	byName := make(map[string]*descriptorpb.FileDescriptorProto, len(set.GetFile()))
 	for _, f := range set.GetFile() {
 		if _, dup := byName[f.GetName()]; dup {
@@ -116,9 +130,13 @@ func ReadFiles(path string) (*protoregistry.Files, error) {
 // v1alpha) for the files defining the named services, or every service it
 // lists when services is empty, and returns their registry, as [NewFiles]
 // does. Reflection is a bidirectional stream: httpClient must speak HTTP/2
-// to the server (TLS, or h2c). Reflection carries no comments.
+// to the server (TLS, or h2c). Reflection carries no comments. The
+// server is not trusted to be small: past [MaxDescriptorSetBytes] of
+// descriptors, or [MaxDescriptorFiles] files, ReflectFiles stops with an
+// error; ctx bounds the time.
 func ReflectFiles(ctx context.Context, httpClient connect.HTTPClient, baseURL string, services ...protoreflect.FullName) (*protoregistry.Files, error) {
-	stream := grpcreflect.NewClient(httpClient, baseURL, connect.WithGRPC()).NewStream(ctx)
+	limit := reflectLimit
+	stream := grpcreflect.NewClient(httpClient, baseURL, connect.WithGRPC(), connect.WithReadMaxBytes(limit)).NewStream(ctx)
 	defer func() { _, _ = stream.Close() }()
 	if len(services) == 0 {
 		var err error
@@ -126,8 +144,12 @@ func ReflectFiles(ctx context.Context, httpClient connect.HTTPClient, baseURL st
 			return nil, fmt.Errorf("protomcp: listing the services by reflection: %w", err)
 		}
 	}
+	if len(services) > MaxDescriptorFiles {
+		return nil, fmt.Errorf("protomcp: the reflection service lists %d services, more than %d", len(services), MaxDescriptorFiles)
+	}
 	set := new(descriptorpb.FileDescriptorSet)
 	seen := map[string]bool{}
+	received := 0
 	for _, name := range services {
 		if name == "grpc.reflection.v1.ServerReflection" || name == "grpc.reflection.v1alpha.ServerReflection" {
 			continue
@@ -137,6 +159,9 @@ func ReflectFiles(ctx context.Context, httpClient connect.HTTPClient, baseURL st
 			return nil, fmt.Errorf("protomcp: reflecting %s: %w", name, err)
 		}
 		for _, fd := range fds {
+			if received += proto.Size(fd); received > limit {
+				return nil, fmt.Errorf("protomcp: the reflection service sent more than %d bytes of descriptors", limit)
+			}
 			if !seen[fd.GetName()] {
 				seen[fd.GetName()] = true
 				set.File = append(set.File, fd)

@@ -18,8 +18,17 @@ type headers struct {
 }
 
 // forwardedAlways are the MCP request's headers every call carries: the
-// caller's credentials and the W3C trace context.
-var forwardedAlways = []string{"Authorization", "Cookie", "Traceparent", "Tracestate"}
+// W3C trace context, and the caller's credentials when the call stays in
+// the process (see [credentials]).
+var forwardedAlways = []string{"Traceparent", "Tracestate"}
+
+// credentials are the MCP request's headers that travel with a call the
+// service serves in the same process ([Handler], a generated direct
+// adapter, a [DispatcherFunc]). They do not travel to a remote server
+// ([Client]) unless [Options.Forward] names them: the MCP client's token
+// was issued for this server, and the protocol forbids passing it on to
+// another (no token passthrough).
+var credentials = []string{"Authorization", "Cookie"}
 
 // The headers a call carries of its own.
 const (
@@ -27,22 +36,20 @@ const (
 	HeaderSession = "Mcp-Session-Id" // the legacy session's id, when there is one
 )
 
-func newHeaders(forward []string, fixed http.Header) (*headers, error) {
+// newHeaders checks the options' headers; remote says whether the calls
+// leave the process, when the caller's credentials stay behind.
+func newHeaders(forward []string, fixed http.Header, remote bool) (*headers, error) {
 	h := &headers{forward: append([]string(nil), forwardedAlways...), fixed: http.Header{}}
-	var problems []error
-	own := func(k string) bool {
-		switch k {
-		case "Host", "Content-Type", "Content-Length", "Transfer-Encoding", "Connection", "Connect-Protocol-Version", "Te":
-			return true
-		}
-		return len(k) > 4 && k[:4] == "Mcp-" || len(k) > 5 && (k[:5] == "Grpc-")
+	if !remote {
+		h.forward = append(h.forward, credentials...)
 	}
+	var problems []error
 	for _, k := range forward {
 		c := http.CanonicalHeaderKey(k)
 		switch {
 		case !validHeaderName(k):
 			problems = append(problems, fmt.Errorf("protomcp: Options.Forward: %q is not a header name", k))
-		case own(c):
+		case reserved(c):
 			problems = append(problems, fmt.Errorf("protomcp: Options.Forward: %q cannot be forwarded: the call sets it", k))
 		case !slices.Contains(h.forward, c):
 			h.forward = append(h.forward, c)
@@ -54,7 +61,7 @@ func newHeaders(forward []string, fixed http.Header) (*headers, error) {
 		case !validHeaderName(k):
 			problems = append(problems, fmt.Errorf("protomcp: Options.Header: %q is not a header name", k))
 			continue
-		case own(c):
+		case reserved(c):
 			problems = append(problems, fmt.Errorf("protomcp: Options.Header: %q cannot be set: the call sets it", k))
 			continue
 		case slices.ContainsFunc(vs, func(v string) bool { return strings.ContainsFunc(v, isHeaderControl) }):
@@ -64,6 +71,26 @@ func newHeaders(forward []string, fixed http.Header) (*headers, error) {
 		h.fixed[c] = append([]string(nil), vs...)
 	}
 	return h, errors.Join(problems...)
+}
+
+// reserved reports whether the canonical header name k belongs to the
+// call itself: its framing and encoding (Host, Content-*, Accept-Encoding,
+// Transfer-Encoding, Te, Trailer and the hop-by-hop headers), the RPC
+// protocols' own (Connect-*, Grpc-*, such as a deadline) and the ones the
+// call carries of its own (Mcp-*). Set from the MCP request, they would let
+// its caller change how the service reads the call.
+func reserved(k string) bool {
+	switch k {
+	case "Host", "Accept-Encoding", "Transfer-Encoding", "Te", "Trailer", "Connection", "Keep-Alive", "Upgrade",
+		"Proxy-Connection", "Proxy-Authorization", "Proxy-Authenticate", "Expect":
+		return true
+	}
+	for _, prefix := range []string{"Content-", "Connect-", "Grpc-", "Mcp-"} {
+		if strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // validHeaderName reports whether k is an HTTP header name (a token).

@@ -21,15 +21,18 @@ type Options struct {
 	// dynamic and matches the descriptors it was given.
 	Types *protoregistry.Types
 	// Forward names the headers of the MCP request that travel with every
-	// call, besides Authorization, Cookie, traceparent and tracestate,
-	// which always do. If empty, only those four do.
+	// call, besides traceparent and tracestate, which always do, and
+	// Authorization and Cookie, which do when the service runs in the
+	// same process ([Handler], a direct adapter, a [DispatcherFunc]) and
+	// not to a remote server ([Client]) unless named here: the MCP
+	// client's token was issued for this server (no token passthrough).
 	Forward []string
 	// Header holds fixed headers set on every call, such as a service
 	// token over stdio. A forwarded header of the MCP request replaces
 	// one of the same name, so an HTTP caller's own credentials win.
-	// Host, Content-Type, Content-Length, Connection, Te,
-	// Connect-Protocol-Version, Grpc-* and Mcp-* cannot be set or
-	// forwarded: AddService reports them. If nil, none are set.
+	// Host, Content-*, Accept-Encoding, Transfer-Encoding, Te, Trailer,
+	// Expect, the hop-by-hop headers, Connect-*, Grpc-* and Mcp-* cannot
+	// be set or forwarded: AddService reports them. If nil, none are set.
 	//
 	// A fixed Authorization is used by every call that brings none:
 	// served over HTTP without an authenticator in front of the MCP

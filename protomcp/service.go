@@ -32,8 +32,9 @@ import (
 // CEL expressions included); each violation is reported with its path in
 // the same form. Then d is called with the request and the headers that
 // travel with it (see [Dispatcher]): Mcp-Tool, Mcp-Session-Id when the
-// call has a session, Authorization, Cookie, traceparent and tracestate
-// when the MCP request carried them, [Options.Forward] and the fixed
+// call has a session, traceparent and tracestate when the MCP request
+// carried them, its Authorization and Cookie when d serves the call in the
+// process (not with [Client]), [Options.Forward] and the fixed
 // [Options.Header].
 //
 // The response is the result's structured content, marshalled with
@@ -57,7 +58,8 @@ func AddService(srv *ferry.Server, spec *ServiceSpec, d Dispatcher, opts *Option
 	if o.Types == nil {
 		o.Types = protoregistry.GlobalTypes
 	}
-	hdr, err := newHeaders(o.Forward, o.Header)
+	cd, isConnect := d.(*connectDispatcher)
+	hdr, err := newHeaders(o.Forward, o.Header, isConnect && cd.remote)
 	problems := []error{err}
 	desc, err := o.Files.FindDescriptorByName(spec.Service)
 	if err != nil {
@@ -67,10 +69,15 @@ func AddService(srv *ferry.Server, spec *ServiceSpec, d Dispatcher, opts *Option
 	if !ok {
 		return errors.Join(append(problems, fmt.Errorf("protomcp: %s is not a service", spec.Service))...)
 	}
+	extensions, err := newExtensionResolver(sd.ParentFile())
+	if err != nil {
+		return fmt.Errorf("protomcp: service %s: the extensions of its files: %w", spec.Service, err)
+	}
+	types := newTypeResolver(sd.ParentFile(), o.Types, extensions)
 	tools := make([]*tool, 0, len(spec.Tools))
 	var inputs []protoreflect.MessageDescriptor
 	for i := range spec.Tools {
-		t, err := newTool(&spec.Tools[i], sd, &o, d, hdr)
+		t, err := newTool(&spec.Tools[i], sd, &o, d, hdr, types)
 		if err != nil {
 			problems = append(problems, err)
 			continue
@@ -83,7 +90,7 @@ func AddService(srv *ferry.Server, spec *ServiceSpec, d Dispatcher, opts *Option
 	if err := errors.Join(problems...); err != nil {
 		return err
 	}
-	v, err := newValidator(sd, inputs)
+	v, err := newValidator(extensions, inputs)
 	if err != nil {
 		return fmt.Errorf("protomcp: service %s: %w", spec.Service, err)
 	}
@@ -104,11 +111,7 @@ func AddService(srv *ferry.Server, spec *ServiceSpec, d Dispatcher, opts *Option
 
 // newValidator returns the one validator of a service's requests, which
 // resolves the predefined rules of the files the service's file sees.
-func newValidator(sd protoreflect.ServiceDescriptor, inputs []protoreflect.MessageDescriptor) (protovalidate.Validator, error) {
-	resolver, err := newExtensionResolver(sd.ParentFile())
-	if err != nil {
-		return nil, fmt.Errorf("the extensions of its files: %w", err)
-	}
+func newValidator(resolver *extensionResolver, inputs []protoreflect.MessageDescriptor) (protovalidate.Validator, error) {
 	v, err := protovalidate.New(protovalidate.WithMessageDescriptors(inputs...), protovalidate.WithExtensionTypeResolver(resolver))
 	if err != nil {
 		return nil, fmt.Errorf("its buf.validate rules do not compile: %w", err)
@@ -126,9 +129,10 @@ type tool struct {
 	validator protovalidate.Validator
 	d         Dispatcher
 	hdr       *headers
+	marshal   protojson.MarshalOptions
 }
 
-func newTool(ts *ToolSpec, sd protoreflect.ServiceDescriptor, o *Options, d Dispatcher, hdr *headers) (*tool, error) {
+func newTool(ts *ToolSpec, sd protoreflect.ServiceDescriptor, o *Options, d Dispatcher, hdr *headers, types *typeResolver) (*tool, error) {
 	md := sd.Methods().ByName(ts.Method)
 	switch {
 	case md == nil:
@@ -138,7 +142,7 @@ func newTool(ts *ToolSpec, sd protoreflect.ServiceDescriptor, o *Options, d Disp
 	}
 	spec := *ts
 	return &tool{spec: &spec, method: md, in: messageType(o.Types, md.Input()), out: messageType(o.Types, md.Output()),
-		dec: newDecoder(md.Input()), d: d, hdr: hdr}, nil
+		dec: newDecoder(md.Input(), types), d: d, hdr: hdr, marshal: marshalOptions(types)}, nil
 }
 
 // messageType returns the Go type registered for md when it is md's own,
@@ -171,10 +175,12 @@ func hint(b *bool) ferry.Hint {
 	return ferry.HintNo
 }
 
-// marshal writes responses: JSON names, defaults left out (so that an
-// unset message field is absent rather than null, which an object schema
-// refuses).
-var marshal = protojson.MarshalOptions{UseProtoNames: false, EmitUnpopulated: false}
+// marshalOptions are those of the responses: JSON names, defaults left
+// out (so that an unset message field is absent rather than null, which an
+// object schema refuses), and the Any types the service's files declare.
+func marshalOptions(types *typeResolver) protojson.MarshalOptions {
+	return protojson.MarshalOptions{UseProtoNames: false, EmitUnpopulated: false, Resolver: types}
+}
 
 // call serves one tools/call.
 func (t *tool) call(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
@@ -196,7 +202,7 @@ func (t *tool) call(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Too
 	if out == nil || out.ProtoReflect().Descriptor().FullName() != t.method.Output().FullName() {
 		return nil, fmt.Errorf("protomcp: %s: the dispatcher returned %T, not a %s", t.method.FullName(), out, t.method.Output().FullName())
 	}
-	data, err := marshal.Marshal(out)
+	data, err := t.marshal.Marshal(out)
 	if err != nil {
 		return nil, fmt.Errorf("protomcp: %s: marshalling the response: %w", t.method.FullName(), err)
 	}
@@ -209,24 +215,22 @@ func (t *tool) call(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Too
 // fields, so that a call is refused once with every problem. A rule broken
 // at a path already reported is left out.
 func (t *tool) alsoBroken(args json.RawMessage, errs schema.Errors) schema.Errors {
+	if len(errs) >= schema.MaxErrors {
+		return errs // the list is full already
+	}
 	rest := t.in.New().Interface()
 	if !t.dec.lenient(args, rest) {
-		return errs
-	}
-	more, err := violations(t.validator, rest)
-	if err != nil {
 		return errs
 	}
 	seen := make(map[string]bool, len(errs))
 	for _, e := range errs {
 		seen[e.Path] = true
 	}
-	for _, e := range more {
-		if !seen[e.Path] {
-			errs = append(errs, e)
-		}
+	all := errorList{errs: errs}
+	if addViolations(&all, t.validator, rest, seen) != nil {
+		return errs
 	}
-	return errs
+	return all.list()
 }
 
 // stripSpace removes the whitespace outside strings from data, a JSON

@@ -18,24 +18,41 @@ import (
 // the field paths in the JSON names the model wrote, or an error when the
 // rules themselves cannot run (a CEL expression that does not compile).
 func violations(v protovalidate.Validator, m proto.Message) (schema.Errors, error) {
+	var l errorList
+	if err := addViolations(&l, v, m, nil); err != nil {
+		return nil, err
+	}
+	return l.list(), nil
+}
+
+// addViolations runs v on m and adds its violations to l, but those at a
+// path in skip.
+func addViolations(l *errorList, v protovalidate.Validator, m proto.Message, skip map[string]bool) error {
 	err := v.Validate(m)
 	if err == nil {
-		return nil, nil
+		return nil
 	}
 	var ve *protovalidate.ValidationError
 	if !errors.As(err, &ve) {
-		return nil, err
+		return err
 	}
-	errs := make(schema.Errors, 0, len(ve.Violations))
 	md := m.ProtoReflect().Descriptor()
 	for _, viol := range ve.Violations {
+		p := jsonPath(md, viol.Proto.GetField())
+		switch {
+		case skip[p]:
+			continue
+		case len(l.errs) >= schema.MaxErrors:
+			l.dropped++ // counted, not written
+			continue
+		}
 		msg := violationMessage(viol.Proto)
 		if got := gotValue(viol); got != "" {
 			msg += ", got " + got
 		}
-		errs = append(errs, &schema.Error{Path: jsonPath(md, viol.Proto.GetField()), Message: msg})
+		l.add(&schema.Error{Path: p, Message: msg})
 	}
-	return errs, nil
+	return nil
 }
 
 // violationMessage writes a violation as the root's sentences read, after

@@ -10,10 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
-	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/pluginpb"
 
+	"github.com/ferry-mcp/ferry/protomcp/internal/protoset"
 	"github.com/ferry-mcp/ferry/protomcp/internal/prototest"
 )
 
@@ -87,22 +86,7 @@ func request(t *testing.T, files []string, param string) *pluginpb.CodeGenerator
 	if param != "" {
 		req.Parameter = proto.String(param)
 	}
-	seen := map[string]bool{}
-	var add func(fd protoreflect.FileDescriptor)
-	add = func(fd protoreflect.FileDescriptor) {
-		if seen[fd.Path()] {
-			return
-		}
-		seen[fd.Path()] = true
-		imports := fd.Imports()
-		for i := range imports.Len() {
-			add(imports.Get(i).FileDescriptor)
-		}
-		req.ProtoFile = append(req.ProtoFile, protodesc.ToFileDescriptorProto(fd))
-	}
-	for _, fd := range compiled {
-		add(fd)
-	}
+	req.ProtoFile = protoset.Of(compiled...).GetFile()
 	// Through the wire form, as protoc hands it over: options decoded by
 	// the plugin, not the compiler's own values.
 	b, err := proto.Marshal(req)

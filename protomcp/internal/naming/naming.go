@@ -1,17 +1,16 @@
 // Package naming turns protobuf method names into MCP tool names and
-// titles, and checks names against the MCP rules.
+// titles. The rules of names themselves are the root's, in package
+// toolname, which every part of Ferry shares.
 package naming
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-)
 
-// MaxName is the longest tool name the MCP specification allows.
-const MaxName = 128
+	"github.com/ferry-mcp/ferry/toolname"
+)
 
 // Words splits an identifier such as "GetHTTPStatus" or "get_v2_forecast"
 // into its words: a new word starts at an upper-case letter that follows a
@@ -45,14 +44,18 @@ func Words(s string) []string {
 	return words
 }
 
-// Snake returns s in snake_case: its [Words] in lower case joined by '_'
-// ("GetHTTPStatus" is "get_http_status").
+// Snake returns a protobuf method name as a tool name: each of its
+// underscore-separated parts in the root's snake case
+// ([toolname.SnakeCase]: "GetHTTPStatus" is "get_http_status"), the
+// parts joined by single underscores, so that "__Odd__Name" is "odd_name".
 func Snake(s string) string {
-	words := Words(s)
-	for i, w := range words {
-		words[i] = strings.ToLower(w)
+	var parts []string
+	for _, p := range strings.Split(s, "_") {
+		if p != "" {
+			parts = append(parts, toolname.SnakeCase(p))
+		}
 	}
-	return strings.Join(words, "_")
+	return strings.Join(parts, "_")
 }
 
 // Title returns s as a title in sentence case: its [Words] separated by
@@ -87,34 +90,14 @@ func acronym(w string) bool {
 	return letters > 1
 }
 
-// CheckName returns an error if name is not a valid MCP tool name: 1 to
-// [MaxName] characters of A-Z, a-z, 0-9, '_', '-' and '.'.
-func CheckName(name string) error {
-	if name == "" {
-		return errors.New("is empty")
-	}
-	if len(name) > MaxName {
-		return fmt.Errorf("is %d characters; at most %d are allowed", len(name), MaxName)
-	}
-	if i := strings.IndexFunc(name, func(r rune) bool { return !nameChar(r) }); i >= 0 {
-		r, _ := utf8.DecodeRuneInString(name[i:])
-		return fmt.Errorf("has %q at byte %d; only A-Z, a-z, 0-9, '_', '-' and '.' are allowed", r, i)
-	}
-	return nil
-}
-
-// CheckPrefix returns an error if prefix has a character [CheckName]
-// refuses; an empty prefix is valid.
+// CheckPrefix returns an error if prefix has a character a tool name may
+// not hold ([toolname.Check]); an empty prefix is valid.
 func CheckPrefix(prefix string) error {
 	if prefix == "" {
 		return nil
 	}
-	if err := CheckName(prefix); err != nil {
-		return fmt.Errorf("prefix %q %w", prefix, err)
+	if err := toolname.Check(prefix); err != nil {
+		return fmt.Errorf("prefix %q: %w", prefix, err)
 	}
 	return nil
-}
-
-func nameChar(r rune) bool {
-	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.'
 }

@@ -3,6 +3,8 @@ package naming
 import (
 	"strings"
 	"testing"
+
+	"github.com/ferry-mcp/ferry/toolname"
 )
 
 func TestSnakeAndTitle(t *testing.T) {
@@ -33,31 +35,13 @@ func TestSnakeAndTitle(t *testing.T) {
 	}
 }
 
-func TestCheckName(t *testing.T) {
+func TestCheckPrefix(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		want string // substring of the error; "" for valid
-	}{
-		{"get_forecast", ""},
-		{"weather.v1-get_forecast", ""},
-		{strings.Repeat("a", 128), ""},
-		{"", "is empty"},
-		{strings.Repeat("a", 129), "129 characters"},
-		{"get forecast", `has ' ' at byte 3`},
-		{"prévision", `has 'é' at byte 2`},
-	}
-	for _, tt := range tests {
-		err := CheckName(tt.name)
-		switch {
-		case tt.want == "" && err != nil:
-			t.Errorf("CheckName(%q) = %v, want nil", tt.name, err)
-		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
-			t.Errorf("CheckName(%q) = %v, want an error containing %q", tt.name, err, tt.want)
-		}
-	}
-	if err := CheckPrefix("bad prefix"); err == nil || !strings.Contains(err.Error(), `prefix "bad prefix"`) {
+	if err := CheckPrefix("bad prefix"); err == nil || err.Error() != `prefix "bad prefix": name has ' '; use only A-Z, a-z, 0-9, '_', '-' and '.'` {
 		t.Errorf("CheckPrefix(bad prefix) = %v", err)
+	}
+	if err := CheckPrefix("weather.v1-"); err != nil {
+		t.Errorf("CheckPrefix(weather.v1-) = %v", err)
 	}
 	if err := CheckPrefix(""); err != nil {
 		t.Errorf("CheckPrefix(\"\") = %v", err)
@@ -81,8 +65,8 @@ func FuzzSnake(f *testing.F) {
 			}
 			return
 		}
-		if len(s) <= MaxName {
-			if err := CheckName(got); err != nil && len(got) <= MaxName {
+		if len(s) <= toolname.MaxLen {
+			if err := toolname.Check(got); err != nil && len(got) <= toolname.MaxLen {
 				t.Fatalf("Snake(%q) = %q: %v", s, got, err)
 			}
 		}

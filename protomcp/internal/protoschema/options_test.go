@@ -13,6 +13,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
+
+	"github.com/ferry-mcp/ferry/protomcp/internal/protoset"
 )
 
 func TestOptionsRecursion(t *testing.T) {
@@ -121,29 +123,15 @@ func TestTidyComments(t *testing.T) {
 func TestRuntimeDescriptors(t *testing.T) {
 	t.Parallel()
 	reg := compileFiles(t)
-	set := &descriptorpb.FileDescriptorSet{}
-	seen := map[string]bool{}
-	var add func(f protoreflect.FileDescriptor)
-	add = func(f protoreflect.FileDescriptor) {
-		if seen[f.Path()] {
-			return
-		}
-		seen[f.Path()] = true
-		imports := f.Imports()
-		for i := range imports.Len() {
-			add(imports.Get(i).FileDescriptor)
-		}
-		fdp := protodesc.ToFileDescriptorProto(f)
-		fdp.SourceCodeInfo = nil
-		set.File = append(set.File, fdp)
-	}
+	var fds []protoreflect.FileDescriptor
 	for _, path := range testFiles {
 		f, err := reg.FindFileByPath(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		add(f)
+		fds = append(fds, f)
 	}
+	set := protoset.WithoutSourceInfo(protoset.Of(fds...))
 	wire, err := proto.Marshal(set)
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,8 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/dynamicpb"
 
+	"github.com/ferry-mcp/ferry/protomcp/internal/protoset"
+
 	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate" // registers buf/validate/validate.proto
 	_ "github.com/ferry-mcp/ferry/protomcp/ferrypb/v1"                          // registers ferry/v1/options.proto
 	_ "google.golang.org/genproto/googleapis/api/annotations"                   // registers google/api/field_behavior.proto
@@ -61,22 +63,7 @@ func Compile(ctx context.Context) (*descriptorpb.FileDescriptorSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("testservice: compiling %s: %w", Path, err)
 	}
-	set := &descriptorpb.FileDescriptorSet{}
-	seen := map[string]bool{}
-	var add func(fd protoreflect.FileDescriptor)
-	add = func(fd protoreflect.FileDescriptor) {
-		if seen[fd.Path()] {
-			return
-		}
-		seen[fd.Path()] = true
-		imports := fd.Imports()
-		for i := range imports.Len() {
-			add(imports.Get(i).FileDescriptor)
-		}
-		set.File = append(set.File, protodesc.ToFileDescriptorProto(fd))
-	}
-	add(files[0])
-	return set, nil
+	return protoset.Of(files[0]), nil
 }
 
 // Files compiles the test .proto and returns the registry of its files.

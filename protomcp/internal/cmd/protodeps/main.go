@@ -14,10 +14,10 @@ import (
 	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate" // registers buf/validate/validate.proto
 	_ "google.golang.org/genproto/googleapis/api/annotations"                   // registers google/api/field_behavior.proto
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
-	"google.golang.org/protobuf/types/descriptorpb"
+
+	"github.com/ferry-mcp/ferry/protomcp/internal/protoset"
 )
 
 var roots = []string{
@@ -31,28 +31,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: protodeps OUT.binpb")
 		os.Exit(2)
 	}
-	set := &descriptorpb.FileDescriptorSet{}
-	seen := map[string]bool{}
-	var add func(fd protoreflect.FileDescriptor)
-	add = func(fd protoreflect.FileDescriptor) {
-		if seen[fd.Path()] {
-			return
-		}
-		seen[fd.Path()] = true
-		imports := fd.Imports()
-		for i := range imports.Len() {
-			add(imports.Get(i).FileDescriptor)
-		}
-		set.File = append(set.File, protodesc.ToFileDescriptorProto(fd))
-	}
+	var fds []protoreflect.FileDescriptor
 	for _, path := range roots {
 		fd, err := protoregistry.GlobalFiles.FindFileByPath(path)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "protodeps: %s: %v\n", path, err)
 			os.Exit(1)
 		}
-		add(fd)
+		fds = append(fds, fd)
 	}
+	set := protoset.Of(fds...)
 	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(set)
 	if err == nil {
 		err = os.WriteFile(os.Args[1], b, 0o600) //nolint:gosec // the output path is the build script's own argument
