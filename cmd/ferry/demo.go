@@ -159,7 +159,6 @@ func demoHTTP(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path
 		return err
 	}
 	hs := ferry.NewHTTPServer(ln.Addr().String(), svc.Handler())
-	hs.BaseContext = func(net.Listener) context.Context { return ctx }
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	printHTTPStart(e.stderr, path, ln.Addr(), loopback, inv, key, generated)
@@ -168,10 +167,10 @@ func demoHTTP(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path
 		return fmt.Errorf("demo: %w", err)
 	case <-ctx.Done():
 	}
-	fmt.Fprintln(e.stderr, "ferry demo: stopping")
+	fmt.Fprintln(e.stderr, "ferry demo: stopping (running calls get 5s to finish)")
 	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	if err := hs.Shutdown(stopCtx); err != nil {
+	if err := svc.Shutdown(stopCtx, hs); err != nil {
 		_ = hs.Close()
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {

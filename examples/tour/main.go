@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/auth"
@@ -123,18 +124,20 @@ func main() {
 }
 
 // readme:serve
-func newHandler(db *sql.DB, logger *slog.Logger) (http.Handler, error) {
+func newHandler(db *sql.DB, logger *slog.Logger) (http.Handler, *ferry.HTTPHandler, error) {
 	orders := NewOrders()
 	srv := ferry.NewServer("tour", "1.0.0", &ferry.ServerOptions{Logger: logger})
 	addSearch(srv, orders)
 	bindRoutes(srv, orders.API())
 	if err := addProducts(srv, db, false); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	mcp := ferry.NewHTTPHandler(srv, nil) // panics if a bound route does not exist
 	mux := http.NewServeMux()
 	mux.Handle("/api/", orders.API())
-	mux.Handle("/mcp", ferry.NewHTTPHandler(srv, nil)) // panics if a bound route does not exist
-	return protect(mux)
+	mux.Handle("/mcp", mcp)
+	h, err := protect(mux)
+	return h, mcp, err // serve h; mcp is for a graceful shutdown
 }
 
 // readme:end
@@ -145,7 +148,7 @@ func run(ctx context.Context, addr, dsn string, logger *slog.Logger) error {
 		return err
 	}
 	defer db.Close()
-	h, err := newHandler(db, logger)
+	h, mcp, err := newHandler(db, logger)
 	if err != nil {
 		return err
 	}
@@ -157,7 +160,10 @@ func run(ctx context.Context, addr, dsn string, logger *slog.Logger) error {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
-		return hs.Shutdown(context.WithoutCancel(ctx))
+		// Running calls get 10s to finish; MCP streams end first, then hs.
+		stop, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		return ferry.ShutdownHTTPServer(stop, hs, mcp)
 	}
 }
 

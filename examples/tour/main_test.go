@@ -29,7 +29,7 @@ func serveTour(t *testing.T) *httptest.Server {
 	if _, err := db.Exec(`INSERT INTO products (sku, name, price) VALUES ('SAW-1', 'Hand saw', 12.5), ('PEN-1', 'Pen', 1.2)`); err != nil {
 		t.Fatal(err)
 	}
-	h, err := newHandler(db, slog.New(slog.DiscardHandler))
+	h, _, err := newHandler(db, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,6 +44,7 @@ type Service struct {
 	keys         auth.Authenticator
 	logger       *slog.Logger
 	allowedHosts []string
+	mcpHTTP      *ferry.HTTPHandler // made by the first Handler call
 }
 
 // New assembles the shop over db, a database [Open] returned. It fails
@@ -83,11 +84,25 @@ func New(ctx context.Context, db *sql.DB, opts *Options) (*Service, error) {
 }
 
 // Handler serves the REST API under /api/ and MCP at /mcp, both behind
-// the API key.
+// the API key. Call it once, before serving; [Service.Shutdown] drains
+// what it serves.
 func (s *Service) Handler() http.Handler {
 	mw := auth.Middleware(&auth.Options{Authenticators: []auth.Authenticator{s.keys}, Logger: s.logger})
+	if s.mcpHTTP == nil {
+		s.mcpHTTP = ferry.NewHTTPHandler(s.MCP, &ferry.HTTPOptions{AllowedHosts: s.allowedHosts})
+	}
 	root := http.NewServeMux()
 	root.Handle("/api/", s.API)
-	root.Handle("/mcp", mw(ferry.NewHTTPHandler(s.MCP, &ferry.HTTPOptions{AllowedHosts: s.allowedHosts})))
+	root.Handle("/mcp", mw(s.mcpHTTP))
 	return root
+}
+
+// Shutdown stops hs, which serves [Service.Handler], in the order that
+// loses nothing: MCP first (new requests refused, streams ended, running
+// calls given until ctx ends), then hs. See [ferry.ShutdownHTTPServer].
+func (s *Service) Shutdown(ctx context.Context, hs *http.Server) error {
+	if s.mcpHTTP == nil {
+		return hs.Shutdown(ctx)
+	}
+	return ferry.ShutdownHTTPServer(ctx, hs, s.mcpHTTP)
 }
