@@ -7,8 +7,8 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/ferry-mcp/ferry/toolname"
 	"github.com/ferry-mcp/ferry/schema"
+	"github.com/ferry-mcp/ferry/toolname"
 )
 
 // Check reports every problem with what is registered, joined into one

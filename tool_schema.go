@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ferry-mcp/ferry/toolname"
 	"github.com/ferry-mcp/ferry/schema"
+	"github.com/ferry-mcp/ferry/toolname"
 )
 
 // This file is the one schema pipeline every kind of tool goes through:

@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ferry-mcp/ferry/toolname"
 	"github.com/ferry-mcp/ferry/schema"
+	"github.com/ferry-mcp/ferry/toolname"
 )
 
 // AddTool registers a typed tool. The input schema comes from In (a struct),
