@@ -256,15 +256,19 @@ func TestClientStatusError(t *testing.T) {
 
 // recorder keeps the bodies of the requests a handler serves.
 type recorder struct {
-	next http.Handler
-	mu   sync.Mutex // guards bodies
-	got  []string
+	next          http.Handler
+	mu            sync.Mutex // guards got and deleteVersion
+	got           []string
+	deleteVersion string // the MCP-Protocol-Version of the last DELETE
 }
 
 func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	rc.mu.Lock()
 	rc.got = append(rc.got, r.Method+" "+r.Header.Get("Mcp-Method")+" "+r.Header.Get("Mcp-Name")+" "+string(body))
+	if r.Method == http.MethodDelete {
+		rc.deleteVersion = r.Header.Get("MCP-Protocol-Version")
+	}
 	rc.mu.Unlock()
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	rc.next.ServeHTTP(w, r)
@@ -315,6 +319,12 @@ func TestClientCancelLegacy(t *testing.T) {
 	}
 	if !sawCancel || !sawDelete {
 		t.Errorf("requests %q: want a notifications/cancelled for id 2 and a DELETE", rec.bodies())
+	}
+	// Every request after initialize names the version, the DELETE too.
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.deleteVersion != client.Version20251125 {
+		t.Errorf("the DELETE's MCP-Protocol-Version is %q, want %q", rec.deleteVersion, client.Version20251125)
 	}
 }
 

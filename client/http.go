@@ -224,7 +224,7 @@ func (t *httpTransport) notify(ctx context.Context, method string, params json.R
 // close ends a legacy session with DELETE.
 func (t *httpTransport) close() error {
 	t.mu.Lock()
-	session := t.session
+	session, version := t.session, t.version
 	t.session = ""
 	t.mu.Unlock()
 	if session != "" {
@@ -235,6 +235,10 @@ func (t *httpTransport) close() error {
 				req.Header[k] = append([]string(nil), vs...)
 			}
 			req.Header.Set("Mcp-Session-Id", session)
+			if version != "" {
+				// Every request after initialize names the version.
+				req.Header.Set("MCP-Protocol-Version", version)
+			}
 			if resp, err := t.hc.Do(req); err == nil {
 				_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
 				resp.Body.Close()
