@@ -94,13 +94,16 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 	if conf != nil {
 		opts.ExcludeColumns = conf.HiddenColumns()
 	}
+	if db.engine == entity.PostgreSQL {
+		var err error
+		if opts.Schema, err = pgSchema(ctx, db); err != nil {
+			return nil, err
+		}
+	}
 	entities, err := entity.Introspect(ctx, db.db, db.engine, opts)
 	if err != nil {
 		hint := ""
-		switch {
-		case db.engine == entity.PostgreSQL && strings.Contains(err.Error(), "no current schema"):
-			return nil, fmt.Errorf("no schema to read in %s: the search_path names none that exists; check search_path in the URL", db.display)
-		case len(s.cfg.tables) > 0:
+		if len(s.cfg.tables) > 0 {
 			hint = " (check the names given to -tables)"
 		}
 		return nil, fmt.Errorf("cannot read the tables of %s: %s%s", db.display, joinLines(err), hint)
@@ -175,7 +178,7 @@ func tableConfig(c *serveconfig.Config, table string) *serveconfig.Table {
 // full-text index when it covers the fields the config names (or the
 // config names none), else LIKE over the named fields.
 func (s *server) configure(ctx context.Context, db *openedDB, e *entity.Entity, t *serveconfig.Table, indexed bool) (entity.Searcher, error) {
-	cols, err := columns(ctx, db, e.Table)
+	cols, err := columns(ctx, db, e)
 	if err != nil {
 		return nil, err
 	}
@@ -196,6 +199,22 @@ func (s *server) configure(ctx context.Context, db *openedDB, e *entity.Entity, 
 		return idx, nil
 	}
 	return &likesearch.Searcher{Engine: db.engine, Fields: search}, nil
+}
+
+// pgSchema is the PostgreSQL schema to serve: the first of the
+// search_path that exists. Introspection is given it so that the tools'
+// SQL names it: unqualified, a table called pg_settings or
+// pg_stat_activity would be pg_catalog's, which every search_path
+// searches first.
+func pgSchema(ctx context.Context, db *openedDB) (string, error) {
+	var schema sql.NullString
+	if err := db.db.QueryRowContext(ctx, "SELECT current_schema()").Scan(&schema); err != nil {
+		return "", fmt.Errorf("cannot read the schema of %s: %s", db.display, joinLines(err))
+	}
+	if !schema.Valid {
+		return "", fmt.Errorf("no schema to read in %s: the search_path names none that exists; check search_path in the URL", db.display)
+	}
+	return schema.String, nil
 }
 
 // searchIndex returns the searcher of e's full-text index, or nil.
@@ -224,23 +243,27 @@ func sameFields(a, b []string) bool {
 	return slices.Equal(a, b)
 }
 
-// columns lists every column of table (hidden and unserved ones too), from
-// a query that reads no row. The name comes from introspection and is
-// quoted for the engine.
-func columns(ctx context.Context, db *openedDB, table string) ([]string, error) {
+// columns lists every column of e's table (hidden and unserved ones too),
+// from a query that reads no row. The names come from introspection and
+// are quoted for the engine.
+func columns(ctx context.Context, db *openedDB, e *entity.Entity) ([]string, error) {
 	q := `"`
 	if db.engine == entity.MySQL {
 		q = "`"
 	}
-	quoted := q + strings.ReplaceAll(table, q, q+q) + q
-	rows, err := db.db.QueryContext(ctx, "SELECT * FROM "+quoted+" WHERE 1 = 0") //nolint:gosec // G202: a name the database gave, quoted
+	quote := func(name string) string { return q + strings.ReplaceAll(name, q, q+q) + q }
+	from := quote(e.Table)
+	if e.Schema != "" {
+		from = quote(e.Schema) + "." + from
+	}
+	rows, err := db.db.QueryContext(ctx, "SELECT * FROM "+from+" WHERE 1 = 0") //nolint:gosec // G202: names the database gave, quoted
 	if err != nil {
-		return nil, fmt.Errorf("table %s: cannot read its columns: %s", table, joinLines(err))
+		return nil, fmt.Errorf("table %s: cannot read its columns: %s", e.Table, joinLines(err))
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
-		return nil, fmt.Errorf("table %s: cannot read its columns: %s", table, joinLines(err))
+		return nil, fmt.Errorf("table %s: cannot read its columns: %s", e.Table, joinLines(err))
 	}
 	return cols, rows.Close()
 }
