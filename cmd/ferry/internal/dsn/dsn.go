@@ -243,6 +243,14 @@ func postgres(raw string, o Options) (*Database, error) {
 		// pgx's message may quote the URL: keep only that it failed.
 		return nil, fmt.Errorf("the PostgreSQL URL is not valid: %s", redactedPGError(err, u))
 	}
+	for k := range cfg.RuntimeParams {
+		// PostgreSQL folds the case of a setting's name, and pgx sends
+		// every spelling: DEFAULT_TRANSACTION_READ_ONLY=off would undo
+		// the read-only set below.
+		if strings.EqualFold(k, "default_transaction_read_only") || strings.EqualFold(k, "transaction_read_only") {
+			return nil, fmt.Errorf("the PostgreSQL URL sets %s: ferry serve sets read-only itself (remove it; -writes allows writes)", k)
+		}
+	}
 	if cfg.Password == "" && o.Password != "" {
 		cfg.Password = o.Password
 	}

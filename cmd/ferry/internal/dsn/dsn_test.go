@@ -95,6 +95,11 @@ func TestParseRefusesBadURLs(t *testing.T) {
 		{"file://otherhost/x.db", `not host "otherhost"`},
 		{"file:x.db?mode=rwc", `parameter "mode"`},
 		{"postgres://user:" + pw + "@host/db\n", "control character"},
+		// A runtime parameter is a session setting, and PostgreSQL's names
+		// fold case: these would undo read-only (pgx sends both spellings).
+		{"postgres://user:" + pw + "@host/db?DEFAULT_TRANSACTION_READ_ONLY=off", "sets DEFAULT_TRANSACTION_READ_ONLY"},
+		{"postgres://user:" + pw + "@host/db?default_transaction_read_only=off", "sets default_transaction_read_only"},
+		{"postgres://user:" + pw + "@host/db?Transaction_Read_Only=off", "sets Transaction_Read_Only"},
 	} {
 		_, err := Parse(tt.raw, nil)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
