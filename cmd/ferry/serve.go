@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"strings"
 	"time"
 
@@ -104,6 +105,9 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if _, _, err := net.SplitHostPort(c.httpAddr); err != nil && !c.stdio {
+		return nil, serveUsage(fmt.Sprintf("-http %q: want HOST:PORT, such as 127.0.0.1:8080 (127.0.0.1:0 picks a free port)", c.httpAddr))
+	}
 	switch {
 	case c.stdio && set["http"]:
 		return nil, serveUsage("-http and -stdio exclude each other; give one")

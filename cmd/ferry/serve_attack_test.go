@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -49,4 +50,15 @@ func writeConfig(t *testing.T, text string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// An -http address without a port is a usage mistake, said as such: it
+// is not a non-loopback address.
+func TestServeHTTPAddressNeedsAPort(t *testing.T) {
+	for _, addr := range []string{"127.0.0.1", "localhost", "[::1]", "0.0.0.0"} {
+		code, stderr := failServe(t, []string{"-db", "x.db", "-http", addr})
+		if code != exitUsage || !strings.Contains(stderr, "HOST:PORT") || strings.Contains(stderr, "reachable from other machines") {
+			t.Errorf("-http %s: exit %d, %s; want exit 2 asking for HOST:PORT", addr, code, stderr)
+		}
+	}
 }
