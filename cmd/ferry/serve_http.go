@@ -142,7 +142,7 @@ func (s *server) prepareAuth() (*authSetup, error) {
 		if _, err := auth.NewResource(uri, []string{s.cfg.issuer}, nil); err != nil {
 			return nil, serveUsage("-jwt-issuer or -resource-url: " + err.Error())
 		}
-		keys, err := auth.NewRemoteKeySet(s.cfg.jwks, nil)
+		keys, err := auth.NewRemoteKeySet(s.cfg.jwks, &auth.RemoteKeySetOptions{Logger: s.log})
 		if err != nil {
 			return nil, serveUsage("-jwt-jwks: " + err.Error())
 		}
