@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"strings"
 	"time"
 
@@ -99,7 +100,12 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "ferry: serve takes no arguments (got %q); the database is -db URL\n", fs.Arg(0))
+		arg := redactedURL(fs.Arg(0))
+		hint := "the database is -db URL"
+		if c.db == "" && c.dbEnv == "" && fs.NArg() == 1 {
+			hint = "did you mean ferry serve -db " + arg + "?"
+		}
+		fmt.Fprintf(e.stderr, "ferry: serve takes no arguments (got %q); %s\n", arg, hint)
 		printUsage(fs, serveHelp, e.stderr)
 		return nil, errUsage
 	}
@@ -121,6 +127,16 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 		return nil, serveUsage("-stdio serves the local process that started ferry: authentication flags apply to -http only")
 	}
 	return c, nil
+}
+
+// redactedURL is s with the password of a URL in it shown as xxxxx.
+func redactedURL(s string) string {
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			return u.Redacted()
+		}
+	}
+	return s
 }
 
 // serveUsage is a command-line mistake, exit 2, in one line.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A PostgreSQL table named like a pg_catalog relation serves its own rows:
@@ -60,5 +61,51 @@ func TestServeHTTPAddressNeedsAPort(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, "HOST:PORT") || strings.Contains(stderr, "reachable from other machines") {
 			t.Errorf("-http %s: exit %d, %s; want exit 2 asking for HOST:PORT", addr, code, stderr)
 		}
+	}
+}
+
+// A newcomer's "ferry serve shop.db" is answered with the command that
+// works.
+func TestServeDatabaseAsArgumentHints(t *testing.T) {
+	code, stderr := failServe(t, []string{"shop.db"})
+	if first, _, _ := strings.Cut(stderr, "\n"); code != exitUsage || !strings.Contains(first, "did you mean ferry serve -db shop.db?") {
+		t.Errorf("ferry serve shop.db: exit %d, first line %q; want 2 and the -db hint", code, first)
+	}
+	// The error quotes the argument, never a password in it.
+	_, stderr = failServe(t, []string{"postgres://app:s3cr3t@db/shop"})
+	if strings.Contains(stderr, "s3cr3t") || !strings.Contains(stderr, "-db postgres://app:xxxxx@db/shop?") {
+		t.Errorf("ferry serve URL: %s; want the hint with the password redacted", stderr)
+	}
+}
+
+// Start-up ends with the commands that use the server, naming the header
+// the authentication wants but never a key.
+func TestServeSaysHowToConnect(t *testing.T) {
+	d := sqliteTestDB(t)
+	d.shop(t)
+	s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0"})
+	waitFor(t, s, "connect Claude Code")
+	for _, want := range []string{"list the tools: ferry tools " + s.url + "\n", "connect Claude Code: claude mcp add --transport http db " + s.url + "\n"} {
+		if !strings.Contains(s.stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, s.stderr.String())
+		}
+	}
+	k := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-api-key-env", "KEYS"}, "KEYS", "k-one-secret,k-two-secret")
+	waitFor(t, k, "connect Claude Code")
+	out := k.stderr.String()
+	if !strings.Contains(out, `ferry tools -header "X-API-Key: <a key of $KEYS>" `+k.url) || !strings.Contains(out, `--header "X-API-Key: <a key of $KEYS>"`) || strings.Contains(out, "secret") {
+		t.Errorf("with API keys, stderr:\n%s", out)
+	}
+}
+
+// waitFor waits until the served command's stderr holds want.
+func waitFor(t *testing.T, s *served, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(s.stderr.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("stderr never held %q:\n%s", want, s.stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -80,6 +80,7 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	s.say("listening on http://%s/mcp", addr)
+	s.sayConnect("http://"+addr+"/mcp", a)
 	if !isLoopback(addr) && len(s.cfg.allowHosts) == 0 && s.cfg.resource == "" {
 		s.say("note: only requests for a loopback host are served; give -allow-host NAME (or -resource-url URL) for the name other machines use")
 	}
@@ -100,6 +101,20 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 		return fmt.Errorf("serving %s: %w", addr, err)
 	}
 	return nil
+}
+
+// sayConnect prints the commands that list the tools and connect Claude
+// Code, with the header the authentication asks for (never a key).
+func (s *server) sayConnect(endpoint string, a *authSetup) {
+	header := ""
+	switch {
+	case a.apiKeys.StaticKeys != nil:
+		header = ` -header "X-API-Key: <a key of $` + s.cfg.apiKeyEnv + `>"`
+	case a.jwks != nil:
+		header = ` -header "Authorization: Bearer <token>"`
+	}
+	s.say("list the tools: ferry tools%s %s", header, endpoint)
+	s.say("connect Claude Code: claude mcp add --transport http db %s%s", endpoint, strings.Replace(header, "-header", "--header", 1))
 }
 
 // newHandler is ferry.NewHTTPHandler with its start-up check's panic
