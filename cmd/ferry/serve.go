@@ -9,8 +9,10 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -245,10 +247,28 @@ const maxListed = 20
 
 // nameList joins names, the first limit of them, saying how many more.
 func nameList(names []string, limit int) string {
-	if len(names) <= limit {
-		return strings.Join(names, ", ")
+	more := ""
+	if len(names) > limit {
+		names, more = names[:limit], fmt.Sprintf(" and %d more", len(names)-limit)
 	}
-	return strings.Join(names[:limit], ", ") + fmt.Sprintf(" and %d more", len(names)-limit)
+	shown := make([]string, len(names))
+	for i, n := range names {
+		shown[i] = tableName(n)
+	}
+	return strings.Join(shown, ", ") + more
+}
+
+// tableName is a database name as stderr shows it: as it is when made
+// of letters, digits and underscores, else quoted, so that a blank name
+// shows and a control character in one cannot drive the terminal.
+func tableName(name string) string {
+	plain := name != "" && !strings.ContainsFunc(name, func(r rune) bool {
+		return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	if plain {
+		return name
+	}
+	return strconv.Quote(name)
 }
 
 // joinLines joins a multi-line error's lines.

@@ -109,3 +109,24 @@ func waitFor(t *testing.T, s *served, want string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// The start-up line shows an odd table name quoted, so that a blank name
+// shows and a control character in one cannot drive the terminal.
+func TestServeListsOddTableNamesQuoted(t *testing.T) {
+	d := sqliteTestDB(t)
+	mustExec(t, d.db,
+		`CREATE TABLE " " (id INTEGER PRIMARY KEY)`,
+		"CREATE TABLE \"evil\x1b]0;owned\x07\" (id INTEGER PRIMARY KEY)",
+		`CREATE TABLE "order items" (id INTEGER PRIMARY KEY)`,
+		`CREATE TABLE 注文 (id INTEGER PRIMARY KEY)`,
+		`CREATE TABLE products (id INTEGER PRIMARY KEY)`,
+	)
+	s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0"})
+	out := s.stderr.String()
+	if want := `: " ", "evil\x1b]0;owned\a", "order items", products, 注文` + "\n"; !strings.Contains(out, want) {
+		t.Errorf("stderr lacks %q:\n%q", want, out)
+	}
+	if strings.ContainsRune(out, 0x1b) {
+		t.Errorf("stderr holds an escape character: %q", out)
+	}
+}

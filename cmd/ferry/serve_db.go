@@ -132,7 +132,7 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 			}
 		}
 		if _, err := set.Add(e, o); err != nil {
-			return nil, fmt.Errorf("table %s: %s", e.Table, joinLines(err))
+			return nil, fmt.Errorf("table %s: %s", tableName(e.Table), joinLines(err))
 		}
 		out.tables = append(out.tables, e.Table)
 	}
@@ -221,7 +221,7 @@ func pgSchema(ctx context.Context, db *openedDB) (string, error) {
 func searchIndex(ctx context.Context, db *openedDB, e *entity.Entity) (entity.Searcher, error) {
 	idx, err := entity.FindSearchIndex(ctx, db.db, db.engine, e)
 	if err != nil {
-		return nil, fmt.Errorf("table %s: cannot read its search index: %s", e.Table, joinLines(err))
+		return nil, fmt.Errorf("table %s: cannot read its search index: %s", tableName(e.Table), joinLines(err))
 	}
 	return idx, nil
 }
@@ -258,12 +258,12 @@ func columns(ctx context.Context, db *openedDB, e *entity.Entity) ([]string, err
 	}
 	rows, err := db.db.QueryContext(ctx, "SELECT * FROM "+from+" WHERE 1 = 0") //nolint:gosec // G202: names the database gave, quoted
 	if err != nil {
-		return nil, fmt.Errorf("table %s: cannot read its columns: %s", e.Table, joinLines(err))
+		return nil, fmt.Errorf("table %s: cannot read its columns: %s", tableName(e.Table), joinLines(err))
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
-		return nil, fmt.Errorf("table %s: cannot read its columns: %s", e.Table, joinLines(err))
+		return nil, fmt.Errorf("table %s: cannot read its columns: %s", tableName(e.Table), joinLines(err))
 	}
 	return cols, rows.Close()
 }
