@@ -223,6 +223,7 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 		return nil, nil, err
 	}
 	s.say("serving %d %s of %s: %s", len(served.tables), plural(len(served.tables), "table", "tables"), db.display, nameList(served.tables, maxListed))
+	s.saySecrets(served.secrets)
 	mode := "read-only (give -writes for create, update and delete)"
 	if s.cfg.writes {
 		mode = "with writes (create, update, delete)"
@@ -247,15 +248,19 @@ const maxListed = 20
 
 // nameList joins names, the first limit of them, saying how many more.
 func nameList(names []string, limit int) string {
-	more := ""
-	if len(names) > limit {
-		names, more = names[:limit], fmt.Sprintf(" and %d more", len(names)-limit)
-	}
 	shown := make([]string, len(names))
 	for i, n := range names {
 		shown[i] = tableName(n)
 	}
-	return strings.Join(shown, ", ") + more
+	return joinLimited(shown, limit)
+}
+
+// joinLimited joins the first limit of items, saying how many more.
+func joinLimited(items []string, limit int) string {
+	if len(items) <= limit {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:limit], ", ") + fmt.Sprintf(" and %d more", len(items)-limit)
 }
 
 // tableName is a database name as stderr shows it: as it is when made

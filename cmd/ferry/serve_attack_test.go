@@ -130,3 +130,19 @@ func TestServeListsOddTableNamesQuoted(t *testing.T) {
 		t.Errorf("stderr holds an escape character: %q", out)
 	}
 }
+
+// A column whose name looks like a credential is served unless the config
+// hides it, so start-up says so, and says nothing once it is hidden.
+func TestServeNotesColumnsThatLookSecret(t *testing.T) {
+	d := sqliteTestDB(t)
+	mustExec(t, d.db, "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, password_hash TEXT, API_Key TEXT)")
+	s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0"})
+	if want := "note: users.password_hash, users.API_Key look like secrets and are served to every client; hide them with -config"; !strings.Contains(s.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, s.stderr.String())
+	}
+	conf := writeConfig(t, "tables:\n  users:\n    hidden: [password_hash, API_Key]\n")
+	h := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-config", conf})
+	if strings.Contains(h.stderr.String(), "note:") {
+		t.Errorf("with the columns hidden, stderr still notes them:\n%s", h.stderr.String())
+	}
+}

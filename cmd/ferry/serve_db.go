@@ -74,8 +74,9 @@ func (s *server) openDatabase(ctx context.Context) (*openedDB, error) {
 
 // servedTables is what addEntities registered.
 type servedTables struct {
-	tables []string // table names, in entity order
-	tools  int
+	tables  []string // table names, in entity order
+	tools   int
+	secrets []string // served columns that look like credentials, as table.column
 }
 
 // addEntities introspects the database and registers each table's tools
@@ -135,6 +136,7 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 			return nil, fmt.Errorf("table %s: %s", tableName(e.Table), joinLines(err))
 		}
 		out.tables = append(out.tables, e.Table)
+		out.secrets = append(out.secrets, secretColumns(e)...)
 	}
 	set.AddResources(resourceScheme)
 	out.tools = len(srv.Catalog().Tools())
