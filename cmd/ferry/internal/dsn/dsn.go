@@ -232,8 +232,17 @@ func postgres(raw string, o Options) (*Database, error) {
 	if err != nil {
 		return nil, err
 	}
-	if u.Host == "" {
-		return nil, errors.New("the PostgreSQL URL names no host (postgres://user@host:5432/db)")
+	q, err := query(u)
+	if err != nil {
+		return nil, err
+	}
+	// A Unix socket's directory is the host parameter, with no host in
+	// the URL; both would leave the displayed host not the one used.
+	switch {
+	case u.Host == "" && q.Get("host") == "":
+		return nil, errors.New("the PostgreSQL URL names no host (postgres://user@host:5432/db, or postgres://user@/db?host=/var/run/postgresql for a socket)")
+	case u.Host != "" && q.Has("host"):
+		return nil, fmt.Errorf("the PostgreSQL URL names its host twice (%s and the host parameter); give one", u.Hostname())
 	}
 	if strings.TrimPrefix(u.Path, "/") == "" {
 		return nil, errors.New("the PostgreSQL URL names no database (postgres://user@host:5432/db)")

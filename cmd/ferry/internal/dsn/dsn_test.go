@@ -81,6 +81,7 @@ func TestParseRefusesBadURLs(t *testing.T) {
 		{"host=127.0.0.1 user=postgres password=" + pw + " dbname=test", "key=value DSN: give a URL"},
 		{"mongodb://x/y", `unsupported database scheme "mongodb"`},
 		{"postgres://user:" + pw + "@/db", "no host"},
+		{"postgres://user:" + pw + "@db.example/db?host=/tmp/elsewhere", "names its host twice"},
 		{"postgres://user:" + pw + "@host:5432", "no database"},
 		{"postgres://user:" + pw + "@host:99999/db", "not valid"},
 		{"mysql://user:" + pw + "@host:3306", "no database"},
@@ -223,4 +224,29 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A Unix socket is named by the host parameter, the URL having no host,
+// as libpq and pgx take it.
+func TestPostgresUnixSocket(t *testing.T) {
+	const dir = "/var/run/postgresql"
+	d, err := Parse("postgres://postgres@/test?host="+dir+"&sslmode=disable", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Name != "test" || !strings.Contains(d.Display, "host="+dir) {
+		t.Errorf("Name %q, Display %q; want test and the socket directory shown", d.Name, d.Display)
+	}
+	if _, err := os.Stat(dir + "/.s.PGSQL.5432"); err != nil {
+		t.Skipf("no PostgreSQL socket in %s: %v", dir, err)
+	}
+	db, err := d.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var ro string
+	if err := db.QueryRow("SHOW default_transaction_read_only").Scan(&ro); err != nil || ro != "on" {
+		t.Errorf("over the socket: default_transaction_read_only %q, %v; want on", ro, err)
+	}
 }
