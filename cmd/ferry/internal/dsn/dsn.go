@@ -176,6 +176,9 @@ func sqlitePath(path string, q url.Values, o Options) (*Database, error) {
 			return nil, fmt.Errorf("the SQLite URL has parameter %q, which ferry serve does not take (it sets mode itself; _pragma, _time_format, cache and immutable are allowed)", k)
 		}
 	}
+	if o.Writes && q.Has("immutable") && q.Get("immutable") != "0" {
+		return nil, errors.New("the SQLite URL has immutable=1, which takes no locks and cannot be written safely: remove it, or leave out -writes")
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("the SQLite path %q: %w", path, err)

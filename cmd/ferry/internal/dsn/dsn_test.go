@@ -250,3 +250,18 @@ func TestPostgresUnixSocket(t *testing.T) {
 		t.Errorf("over the socket: default_transaction_read_only %q, %v; want on", ro, err)
 	}
 }
+
+// immutable=1 tells SQLite that nothing changes the file, so it takes no
+// locks: fine for reading, a corruption risk with writes, which it refuses.
+func TestSQLiteImmutableIsReadOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shop.db")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse("file:"+path+"?immutable=1", nil); err != nil {
+		t.Errorf("immutable=1 read-only: %v", err)
+	}
+	if _, err := Parse("file:"+path+"?immutable=1", &Options{Writes: true}); err == nil || !strings.Contains(err.Error(), "immutable") {
+		t.Errorf("immutable=1 with writes = %v; want a refusal naming immutable", err)
+	}
+}
