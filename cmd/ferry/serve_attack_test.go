@@ -146,3 +146,19 @@ func TestServeNotesColumnsThatLookSecret(t *testing.T) {
 		t.Errorf("with the columns hidden, stderr still notes them:\n%s", h.stderr.String())
 	}
 }
+
+// A table name that misses by case or by a plural's s is answered with the
+// name the database has, in -tables and in the config file.
+func TestServeSuggestsTheTableName(t *testing.T) {
+	d := sqliteTestDB(t)
+	d.shop(t)
+	_, stderr := failServe(t, []string{"-db", d.url, "-tables", "product"})
+	if !strings.Contains(stderr, `did you mean "products"?`) {
+		t.Errorf("-tables product: %s; want the products hint", stderr)
+	}
+	conf := writeConfig(t, "tables:\n  Customer:\n    description: People.\n")
+	_, stderr = failServe(t, []string{"-db", d.url, "-config", conf})
+	if !strings.Contains(stderr, `did you mean "customers"?`) {
+		t.Errorf("config table Customer: %s; want the customers hint", stderr)
+	}
+}

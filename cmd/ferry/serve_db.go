@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -105,7 +106,7 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 	if err != nil {
 		hint := ""
 		if len(s.cfg.tables) > 0 {
-			hint = " (check the names given to -tables)"
+			hint = " (check the names given to -tables" + s.suggestTable(ctx, db, opts) + ")"
 		}
 		return nil, fmt.Errorf("cannot read the tables of %s: %s%s", db.display, joinLines(err), hint)
 	}
@@ -159,7 +160,7 @@ func (s *server) checkTables(entities []*entity.Entity, conf *serveconfig.Config
 		for _, name := range conf.Order {
 			skipped := slices.Contains(s.cfg.exclude, name) || len(s.cfg.tables) > 0 && !slices.Contains(s.cfg.tables, name)
 			if !have[name] && !skipped {
-				return conf.Tables[name].Errorf("table %q is not in %s, or none of its columns can be served", name, db.display)
+				return conf.Tables[name].Errorf("table %q is not in %s, or none of its columns can be served%s", name, db.display, suggest(name, slices.Collect(maps.Keys(have))))
 			}
 		}
 	}
@@ -167,6 +168,40 @@ func (s *server) checkTables(entities []*entity.Entity, conf *serveconfig.Config
 		return fmt.Errorf("no tables to serve in %s; check the database (and the schema: search_path on PostgreSQL) and -tables/-exclude-tables", db.display)
 	}
 	return nil
+}
+
+// suggestTable is the "did you mean" of the first -tables name the
+// database lacks, read again without -tables (this runs only when
+// start-up fails).
+func (s *server) suggestTable(ctx context.Context, db *openedDB, opts *entity.IntrospectOptions) string {
+	all := *opts
+	all.Tables = nil
+	entities, err := entity.Introspect(ctx, db.db, db.engine, &all)
+	if err != nil {
+		return ""
+	}
+	have := make([]string, len(entities))
+	for i, e := range entities {
+		have[i] = e.Table
+	}
+	for _, t := range s.cfg.tables {
+		if !slices.Contains(have, t) {
+			return suggest(t, have)
+		}
+	}
+	return ""
+}
+
+// suggest is "; did you mean NAME?" for the name of have that name misses
+// by case or by a plural's ending, or empty.
+func suggest(name string, have []string) string {
+	fold := func(s string) string { return strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(s), "s"), "e") }
+	for _, h := range slices.Sorted(slices.Values(have)) {
+		if h != name && fold(h) == fold(name) {
+			return fmt.Sprintf("; did you mean %q?", h)
+		}
+	}
+	return ""
 }
 
 func tableConfig(c *serveconfig.Config, table string) *serveconfig.Table {
