@@ -162,3 +162,21 @@ func TestServeSuggestsTheTableName(t *testing.T) {
 		t.Errorf("config table Customer: %s; want the customers hint", stderr)
 	}
 }
+
+// A short API key works but start-up says it is weak, without showing it;
+// a long one gets no note.
+func TestServeNotesShortAPIKeys(t *testing.T) {
+	d := sqliteTestDB(t)
+	d.shop(t)
+	s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-api-key-env", "KEYS"}, "KEYS", "abc, 0123456789abcdef0123")
+	if out := s.stderr.String(); !strings.Contains(out, "note: 1 key in $KEYS is shorter than 16 characters") || strings.Contains(out, "abc") {
+		t.Errorf("stderr:\n%s", out)
+	}
+	if r := s.post(t, "tools/list", nil, "X-API-Key", "abc"); r.Status != 200 {
+		t.Errorf("the short key: status %d; want 200", r.Status)
+	}
+	l := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-api-key-env", "KEYS"}, "KEYS", "0123456789abcdef0123")
+	if strings.Contains(l.stderr.String(), "note:") {
+		t.Errorf("a long key noted:\n%s", l.stderr.String())
+	}
+}

@@ -178,6 +178,10 @@ func (s *server) prepareAuth() (*authSetup, error) {
 			return nil, err
 		}
 		a.apiKeys = keys
+		if keys.short > 0 {
+			s.say("note: %d %s in $%s %s shorter than %d characters, which a client could guess; use random ones (openssl rand -hex 16)",
+				keys.short, plural(keys.short, "key", "keys"), s.cfg.apiKeyEnv, plural(keys.short, "is", "are"), weakKeyLength)
+		}
 	}
 	return a, nil
 }
@@ -224,10 +228,16 @@ func (s *server) authentication(a *authSetup, resource string) (func(http.Handle
 	return mw, res, nil
 }
 
+// weakKeyLength is the length under which start-up says an API key is
+// weak: 16 characters, as 8 random bytes in hex (ferry demo refuses
+// shorter ones; serve may be given keys it did not choose, so it warns).
+const weakKeyLength = 16
+
 // staticKeys is the accepted API keys.
 type staticKeys struct {
 	*auth.StaticKeys
-	n int
+	n     int
+	short int // keys shorter than weakKeyLength
 }
 
 func (k staticKeys) Len() int { return k.n }
@@ -237,9 +247,13 @@ func (k staticKeys) Len() int { return k.n }
 // after the key.
 func apiKeys(name, value string) (staticKeys, error) {
 	m := map[string]*ferry.Principal{}
+	short := 0
 	for k := range strings.SplitSeq(value, ",") {
-		if k = strings.TrimSpace(k); k != "" {
+		if k = strings.TrimSpace(k); k != "" && m[k] == nil {
 			m[k] = &ferry.Principal{Subject: "api-key-" + strconv.Itoa(len(m)+1)}
+			if len(k) < weakKeyLength {
+				short++
+			}
 		}
 	}
 	if len(m) == 0 {
@@ -250,5 +264,5 @@ func apiKeys(name, value string) (staticKeys, error) {
 		// The error may quote a key: say only which rule it broke.
 		return staticKeys{}, serveUsage(fmt.Sprintf("-api-key-env %s: a key in $%s is not usable (control characters, or over %d bytes)", name, name, auth.MaxTokenBytes))
 	}
-	return staticKeys{keys, len(m)}, nil
+	return staticKeys{keys, len(m), short}, nil
 }
