@@ -25,9 +25,10 @@ named products gives list_products and get_product, and with -writes
 create_product, update_product and delete_product. Read-only by default.
 
   -db takes a SQLite path or file: URL, postgres://user@host:5432/db?sslmode=disable
-  (search_path honoured) or mysql://user:password@host:3306/db. The password
-  may instead come from $FERRY_DB_PASSWORD; -db-env NAME reads the whole URL
-  from $NAME; with neither -db nor -db-env, $FERRY_DB is read.
+  (search_path honoured; a socket is postgres://user@/db?host=/var/run/postgresql)
+  or mysql://user:password@host:3306/db. The password may instead come from
+  $FERRY_DB_PASSWORD; -db-env NAME reads the whole URL from $NAME; with
+  neither -db nor -db-env, $FERRY_DB is read.
 
 Over HTTP (MCP at /mcp) a client needs a credential: -api-key-env NAME
 (accepted keys, comma-separated, in $NAME; sent as X-API-Key or
@@ -36,7 +37,8 @@ bearer tokens; RFC 9728 metadata is served). With neither, only a loopback
 address is served, unless -insecure. -stdio serves one local client.
 
 The optional -config YAML file sets per table a description, a natural key,
-hidden columns, and the fields filter, sort and search may use:
+hidden columns (per table: a view showing one needs its own entry), and the
+fields filter, sort and search may use:
 
   tables:
     products:
