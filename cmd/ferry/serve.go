@@ -7,8 +7,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/url"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -21,9 +25,10 @@ named products gives list_products and get_product, and with -writes
 create_product, update_product and delete_product. Read-only by default.
 
   -db takes a SQLite path or file: URL, postgres://user@host:5432/db?sslmode=disable
-  (search_path honoured) or mysql://user:password@host:3306/db. The password
-  may instead come from $FERRY_DB_PASSWORD; -db-env NAME reads the whole URL
-  from $NAME; with neither -db nor -db-env, $FERRY_DB is read.
+  (search_path honoured; a socket is postgres://user@/db?host=/var/run/postgresql)
+  or mysql://user:password@host:3306/db. The password may instead come from
+  $FERRY_DB_PASSWORD; -db-env NAME reads the whole URL from $NAME; with
+  neither -db nor -db-env, $FERRY_DB is read.
 
 Over HTTP (MCP at /mcp) a client needs a credential: -api-key-env NAME
 (accepted keys, comma-separated, in $NAME; sent as X-API-Key or
@@ -32,7 +37,8 @@ bearer tokens; RFC 9728 metadata is served). With neither, only a loopback
 address is served, unless -insecure. -stdio serves one local client.
 
 The optional -config YAML file sets per table a description, a natural key,
-hidden columns, and the fields filter, sort and search may use:
+hidden columns (per table: a view showing one needs its own entry), and the
+fields filter, sort and search may use:
 
   tables:
     products:
@@ -98,12 +104,20 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "ferry: serve takes no arguments (got %q); the database is -db URL\n", fs.Arg(0))
+		arg := redactedURL(fs.Arg(0))
+		hint := "the database is -db URL"
+		if c.db == "" && c.dbEnv == "" && fs.NArg() == 1 {
+			hint = "did you mean ferry serve -db " + arg + "?"
+		}
+		fmt.Fprintf(e.stderr, "ferry: serve takes no arguments (got %q); %s\n", arg, hint)
 		printUsage(fs, serveHelp, e.stderr)
 		return nil, errUsage
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if _, _, err := net.SplitHostPort(c.httpAddr); err != nil && !c.stdio {
+		return nil, serveUsage(fmt.Sprintf("-http %q: want HOST:PORT, such as 127.0.0.1:8080 (127.0.0.1:0 picks a free port)", c.httpAddr))
+	}
 	switch {
 	case c.stdio && set["http"]:
 		return nil, serveUsage("-http and -stdio exclude each other; give one")
@@ -117,6 +131,16 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 		return nil, serveUsage("-stdio serves the local process that started ferry: authentication flags apply to -http only")
 	}
 	return c, nil
+}
+
+// redactedURL is s with the password of a URL in it shown as xxxxx.
+func redactedURL(s string) string {
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			return u.Redacted()
+		}
+	}
+	return s
 }
 
 // serveUsage is a command-line mistake, exit 2, in one line.
@@ -201,6 +225,7 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 		return nil, nil, err
 	}
 	s.say("serving %d %s of %s: %s", len(served.tables), plural(len(served.tables), "table", "tables"), db.display, nameList(served.tables, maxListed))
+	s.saySecrets(served.secrets)
 	mode := "read-only (give -writes for create, update and delete)"
 	if s.cfg.writes {
 		mode = "with writes (create, update, delete)"
@@ -225,10 +250,32 @@ const maxListed = 20
 
 // nameList joins names, the first limit of them, saying how many more.
 func nameList(names []string, limit int) string {
-	if len(names) <= limit {
-		return strings.Join(names, ", ")
+	shown := make([]string, len(names))
+	for i, n := range names {
+		shown[i] = tableName(n)
 	}
-	return strings.Join(names[:limit], ", ") + fmt.Sprintf(" and %d more", len(names)-limit)
+	return joinLimited(shown, limit)
+}
+
+// joinLimited joins the first limit of items, saying how many more.
+func joinLimited(items []string, limit int) string {
+	if len(items) <= limit {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:limit], ", ") + fmt.Sprintf(" and %d more", len(items)-limit)
+}
+
+// tableName is a database name as stderr shows it: as it is when made
+// of letters, digits and underscores, else quoted, so that a blank name
+// shows and a control character in one cannot drive the terminal.
+func tableName(name string) string {
+	plain := name != "" && !strings.ContainsFunc(name, func(r rune) bool {
+		return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	if plain {
+		return name
+	}
+	return strconv.Quote(name)
 }
 
 // joinLines joins a multi-line error's lines.

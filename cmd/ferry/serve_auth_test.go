@@ -5,6 +5,7 @@ import (
 	"crypto/rsa"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -143,9 +144,17 @@ func TestServeJWKSDown(t *testing.T) {
 	d.shop(t)
 	keys := newJWKSServer(t)
 	const iss = "https://login.example.com"
+	// The fetch failures are logged on the command's stderr, like every
+	// other record, never through the process-wide default logger.
+	var global lockedBuffer
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(&global, nil)))
 	s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-jwt-jwks", "http://127.0.0.1:1/jwks.json", "-jwt-issuer", iss})
 	if !contains(s.stderr.String(), "warning: cannot fetch the JWKS at http://127.0.0.1:1/jwks.json yet") {
 		t.Errorf("no warning:\n%s", s.stderr.String())
+	}
+	if !contains(s.stderr.String(), "level=WARN") || global.String() != "" {
+		t.Errorf("the fetch failure went to the default logger (%q), not the command's stderr:\n%s", global.String(), s.stderr.String())
 	}
 	if r := s.post(t, "tools/list", nil, "Authorization", "Bearer "+keys.token(t, iss, s.url, time.Hour)); r.Status != http.StatusServiceUnavailable {
 		t.Errorf("a token while the JWKS is down: status %d; want 503", r.Status)

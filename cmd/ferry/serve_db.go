@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -74,8 +75,9 @@ func (s *server) openDatabase(ctx context.Context) (*openedDB, error) {
 
 // servedTables is what addEntities registered.
 type servedTables struct {
-	tables []string // table names, in entity order
-	tools  int
+	tables  []string // table names, in entity order
+	tools   int
+	secrets []string // served columns that look like credentials, as table.column
 }
 
 // addEntities introspects the database and registers each table's tools
@@ -94,14 +96,17 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 	if conf != nil {
 		opts.ExcludeColumns = conf.HiddenColumns()
 	}
+	if db.engine == entity.PostgreSQL {
+		var err error
+		if opts.Schema, err = pgSchema(ctx, db); err != nil {
+			return nil, err
+		}
+	}
 	entities, err := entity.Introspect(ctx, db.db, db.engine, opts)
 	if err != nil {
 		hint := ""
-		switch {
-		case db.engine == entity.PostgreSQL && strings.Contains(err.Error(), "no current schema"):
-			return nil, fmt.Errorf("no schema to read in %s: the search_path names none that exists; check search_path in the URL", db.display)
-		case len(s.cfg.tables) > 0:
-			hint = " (check the names given to -tables)"
+		if len(s.cfg.tables) > 0 {
+			hint = " (check the names given to -tables" + s.suggestTable(ctx, db, opts) + ")"
 		}
 		return nil, fmt.Errorf("cannot read the tables of %s: %s%s", db.display, joinLines(err), hint)
 	}
@@ -129,9 +134,10 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 			}
 		}
 		if _, err := set.Add(e, o); err != nil {
-			return nil, fmt.Errorf("table %s: %s", e.Table, joinLines(err))
+			return nil, fmt.Errorf("table %s: %s", tableName(e.Table), joinLines(err))
 		}
 		out.tables = append(out.tables, e.Table)
+		out.secrets = append(out.secrets, secretColumns(e)...)
 	}
 	set.AddResources(resourceScheme)
 	out.tools = len(srv.Catalog().Tools())
@@ -154,7 +160,7 @@ func (s *server) checkTables(entities []*entity.Entity, conf *serveconfig.Config
 		for _, name := range conf.Order {
 			skipped := slices.Contains(s.cfg.exclude, name) || len(s.cfg.tables) > 0 && !slices.Contains(s.cfg.tables, name)
 			if !have[name] && !skipped {
-				return conf.Tables[name].Errorf("table %q is not in %s, or none of its columns can be served", name, db.display)
+				return conf.Tables[name].Errorf("table %q is not in %s, or none of its columns can be served%s", name, db.display, suggest(name, slices.Collect(maps.Keys(have))))
 			}
 		}
 	}
@@ -162,6 +168,40 @@ func (s *server) checkTables(entities []*entity.Entity, conf *serveconfig.Config
 		return fmt.Errorf("no tables to serve in %s; check the database (and the schema: search_path on PostgreSQL) and -tables/-exclude-tables", db.display)
 	}
 	return nil
+}
+
+// suggestTable is the "did you mean" of the first -tables name the
+// database lacks, read again without -tables (this runs only when
+// start-up fails).
+func (s *server) suggestTable(ctx context.Context, db *openedDB, opts *entity.IntrospectOptions) string {
+	all := *opts
+	all.Tables = nil
+	entities, err := entity.Introspect(ctx, db.db, db.engine, &all)
+	if err != nil {
+		return ""
+	}
+	have := make([]string, len(entities))
+	for i, e := range entities {
+		have[i] = e.Table
+	}
+	for _, t := range s.cfg.tables {
+		if !slices.Contains(have, t) {
+			return suggest(t, have)
+		}
+	}
+	return ""
+}
+
+// suggest is "; did you mean NAME?" for the name of have that name misses
+// by case or by a plural's ending, or empty.
+func suggest(name string, have []string) string {
+	fold := func(s string) string { return strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(s), "s"), "e") }
+	for _, h := range slices.Sorted(slices.Values(have)) {
+		if h != name && fold(h) == fold(name) {
+			return fmt.Sprintf("; did you mean %q?", h)
+		}
+	}
+	return ""
 }
 
 func tableConfig(c *serveconfig.Config, table string) *serveconfig.Table {
@@ -175,7 +215,7 @@ func tableConfig(c *serveconfig.Config, table string) *serveconfig.Table {
 // full-text index when it covers the fields the config names (or the
 // config names none), else LIKE over the named fields.
 func (s *server) configure(ctx context.Context, db *openedDB, e *entity.Entity, t *serveconfig.Table, indexed bool) (entity.Searcher, error) {
-	cols, err := columns(ctx, db, e.Table)
+	cols, err := columns(ctx, db, e)
 	if err != nil {
 		return nil, err
 	}
@@ -198,11 +238,27 @@ func (s *server) configure(ctx context.Context, db *openedDB, e *entity.Entity, 
 	return &likesearch.Searcher{Engine: db.engine, Fields: search}, nil
 }
 
+// pgSchema is the PostgreSQL schema to serve: the first of the
+// search_path that exists. Introspection is given it so that the tools'
+// SQL names it: unqualified, a table called pg_settings or
+// pg_stat_activity would be pg_catalog's, which every search_path
+// searches first.
+func pgSchema(ctx context.Context, db *openedDB) (string, error) {
+	var schema sql.NullString
+	if err := db.db.QueryRowContext(ctx, "SELECT current_schema()").Scan(&schema); err != nil {
+		return "", fmt.Errorf("cannot read the schema of %s: %s", db.display, joinLines(err))
+	}
+	if !schema.Valid {
+		return "", fmt.Errorf("no schema to read in %s: the search_path names none that exists; check search_path in the URL", db.display)
+	}
+	return schema.String, nil
+}
+
 // searchIndex returns the searcher of e's full-text index, or nil.
 func searchIndex(ctx context.Context, db *openedDB, e *entity.Entity) (entity.Searcher, error) {
 	idx, err := entity.FindSearchIndex(ctx, db.db, db.engine, e)
 	if err != nil {
-		return nil, fmt.Errorf("table %s: cannot read its search index: %s", e.Table, joinLines(err))
+		return nil, fmt.Errorf("table %s: cannot read its search index: %s", tableName(e.Table), joinLines(err))
 	}
 	return idx, nil
 }
@@ -224,23 +280,27 @@ func sameFields(a, b []string) bool {
 	return slices.Equal(a, b)
 }
 
-// columns lists every column of table (hidden and unserved ones too), from
-// a query that reads no row. The name comes from introspection and is
-// quoted for the engine.
-func columns(ctx context.Context, db *openedDB, table string) ([]string, error) {
+// columns lists every column of e's table (hidden and unserved ones too),
+// from a query that reads no row. The names come from introspection and
+// are quoted for the engine.
+func columns(ctx context.Context, db *openedDB, e *entity.Entity) ([]string, error) {
 	q := `"`
 	if db.engine == entity.MySQL {
 		q = "`"
 	}
-	quoted := q + strings.ReplaceAll(table, q, q+q) + q
-	rows, err := db.db.QueryContext(ctx, "SELECT * FROM "+quoted+" WHERE 1 = 0") //nolint:gosec // G202: a name the database gave, quoted
+	quote := func(name string) string { return q + strings.ReplaceAll(name, q, q+q) + q }
+	from := quote(e.Table)
+	if e.Schema != "" {
+		from = quote(e.Schema) + "." + from
+	}
+	rows, err := db.db.QueryContext(ctx, "SELECT * FROM "+from+" WHERE 1 = 0") //nolint:gosec // G202: names the database gave, quoted
 	if err != nil {
-		return nil, fmt.Errorf("table %s: cannot read its columns: %s", table, joinLines(err))
+		return nil, fmt.Errorf("table %s: cannot read its columns: %s", tableName(e.Table), joinLines(err))
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
-		return nil, fmt.Errorf("table %s: cannot read its columns: %s", table, joinLines(err))
+		return nil, fmt.Errorf("table %s: cannot read its columns: %s", tableName(e.Table), joinLines(err))
 	}
 	return cols, rows.Close()
 }

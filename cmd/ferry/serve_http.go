@@ -80,6 +80,7 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	s.say("listening on http://%s/mcp", addr)
+	s.sayConnect("http://"+addr+"/mcp", a)
 	if !isLoopback(addr) && len(s.cfg.allowHosts) == 0 && s.cfg.resource == "" {
 		s.say("note: only requests for a loopback host are served; give -allow-host NAME (or -resource-url URL) for the name other machines use")
 	}
@@ -100,6 +101,20 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 		return fmt.Errorf("serving %s: %w", addr, err)
 	}
 	return nil
+}
+
+// sayConnect prints the commands that list the tools and connect Claude
+// Code, with the header the authentication asks for (never a key).
+func (s *server) sayConnect(endpoint string, a *authSetup) {
+	header := ""
+	switch {
+	case a.apiKeys.StaticKeys != nil:
+		header = ` -header "X-API-Key: <a key of $` + s.cfg.apiKeyEnv + `>"`
+	case a.jwks != nil:
+		header = ` -header "Authorization: Bearer <token>"`
+	}
+	s.say("list the tools: ferry tools%s %s", header, endpoint)
+	s.say("connect Claude Code: claude mcp add --transport http db %s%s", endpoint, strings.Replace(header, "-header", "--header", 1))
 }
 
 // newHandler is ferry.NewHTTPHandler with its start-up check's panic
@@ -142,7 +157,7 @@ func (s *server) prepareAuth() (*authSetup, error) {
 		if _, err := auth.NewResource(uri, []string{s.cfg.issuer}, nil); err != nil {
 			return nil, serveUsage("-jwt-issuer or -resource-url: " + err.Error())
 		}
-		keys, err := auth.NewRemoteKeySet(s.cfg.jwks, nil)
+		keys, err := auth.NewRemoteKeySet(s.cfg.jwks, &auth.RemoteKeySetOptions{Logger: s.log})
 		if err != nil {
 			return nil, serveUsage("-jwt-jwks: " + err.Error())
 		}
@@ -163,6 +178,10 @@ func (s *server) prepareAuth() (*authSetup, error) {
 			return nil, err
 		}
 		a.apiKeys = keys
+		if keys.short > 0 {
+			s.say("note: %d %s in $%s %s shorter than %d characters, which a client could guess; use random ones (openssl rand -hex 16)",
+				keys.short, plural(keys.short, "key", "keys"), s.cfg.apiKeyEnv, plural(keys.short, "is", "are"), weakKeyLength)
+		}
 	}
 	return a, nil
 }
@@ -209,10 +228,16 @@ func (s *server) authentication(a *authSetup, resource string) (func(http.Handle
 	return mw, res, nil
 }
 
+// weakKeyLength is the length under which start-up says an API key is
+// weak: 16 characters, as 8 random bytes in hex (ferry demo refuses
+// shorter ones; serve may be given keys it did not choose, so it warns).
+const weakKeyLength = 16
+
 // staticKeys is the accepted API keys.
 type staticKeys struct {
 	*auth.StaticKeys
-	n int
+	n     int
+	short int // keys shorter than weakKeyLength
 }
 
 func (k staticKeys) Len() int { return k.n }
@@ -222,9 +247,13 @@ func (k staticKeys) Len() int { return k.n }
 // after the key.
 func apiKeys(name, value string) (staticKeys, error) {
 	m := map[string]*ferry.Principal{}
+	short := 0
 	for k := range strings.SplitSeq(value, ",") {
-		if k = strings.TrimSpace(k); k != "" {
+		if k = strings.TrimSpace(k); k != "" && m[k] == nil {
 			m[k] = &ferry.Principal{Subject: "api-key-" + strconv.Itoa(len(m)+1)}
+			if len(k) < weakKeyLength {
+				short++
+			}
 		}
 	}
 	if len(m) == 0 {
@@ -235,5 +264,5 @@ func apiKeys(name, value string) (staticKeys, error) {
 		// The error may quote a key: say only which rule it broke.
 		return staticKeys{}, serveUsage(fmt.Sprintf("-api-key-env %s: a key in $%s is not usable (control characters, or over %d bytes)", name, name, auth.MaxTokenBytes))
 	}
-	return staticKeys{keys, len(m)}, nil
+	return staticKeys{keys, len(m), short}, nil
 }

@@ -176,6 +176,9 @@ func sqlitePath(path string, q url.Values, o Options) (*Database, error) {
 			return nil, fmt.Errorf("the SQLite URL has parameter %q, which ferry serve does not take (it sets mode itself; _pragma, _time_format, cache and immutable are allowed)", k)
 		}
 	}
+	if o.Writes && q.Has("immutable") && q.Get("immutable") != "0" {
+		return nil, errors.New("the SQLite URL has immutable=1, which takes no locks and cannot be written safely: remove it, or leave out -writes")
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("the SQLite path %q: %w", path, err)
@@ -232,8 +235,17 @@ func postgres(raw string, o Options) (*Database, error) {
 	if err != nil {
 		return nil, err
 	}
-	if u.Host == "" {
-		return nil, errors.New("the PostgreSQL URL names no host (postgres://user@host:5432/db)")
+	q, err := query(u)
+	if err != nil {
+		return nil, err
+	}
+	// A Unix socket's directory is the host parameter, with no host in
+	// the URL; both would leave the displayed host not the one used.
+	switch {
+	case u.Host == "" && q.Get("host") == "":
+		return nil, errors.New("the PostgreSQL URL names no host (postgres://user@host:5432/db, or postgres://user@/db?host=/var/run/postgresql for a socket)")
+	case u.Host != "" && q.Has("host"):
+		return nil, fmt.Errorf("the PostgreSQL URL names its host twice (%s and the host parameter); give one", u.Hostname())
 	}
 	if strings.TrimPrefix(u.Path, "/") == "" {
 		return nil, errors.New("the PostgreSQL URL names no database (postgres://user@host:5432/db)")
@@ -242,6 +254,14 @@ func postgres(raw string, o Options) (*Database, error) {
 	if err != nil {
 		// pgx's message may quote the URL: keep only that it failed.
 		return nil, fmt.Errorf("the PostgreSQL URL is not valid: %s", redactedPGError(err, u))
+	}
+	for k := range cfg.RuntimeParams {
+		// PostgreSQL folds the case of a setting's name, and pgx sends
+		// every spelling: DEFAULT_TRANSACTION_READ_ONLY=off would undo
+		// the read-only set below.
+		if strings.EqualFold(k, "default_transaction_read_only") || strings.EqualFold(k, "transaction_read_only") {
+			return nil, fmt.Errorf("the PostgreSQL URL sets %s: ferry serve sets read-only itself (remove it; -writes allows writes)", k)
+		}
 	}
 	if cfg.Password == "" && o.Password != "" {
 		cfg.Password = o.Password

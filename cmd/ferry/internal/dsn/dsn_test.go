@@ -81,6 +81,7 @@ func TestParseRefusesBadURLs(t *testing.T) {
 		{"host=127.0.0.1 user=postgres password=" + pw + " dbname=test", "key=value DSN: give a URL"},
 		{"mongodb://x/y", `unsupported database scheme "mongodb"`},
 		{"postgres://user:" + pw + "@/db", "no host"},
+		{"postgres://user:" + pw + "@db.example/db?host=/tmp/elsewhere", "names its host twice"},
 		{"postgres://user:" + pw + "@host:5432", "no database"},
 		{"postgres://user:" + pw + "@host:99999/db", "not valid"},
 		{"mysql://user:" + pw + "@host:3306", "no database"},
@@ -95,6 +96,11 @@ func TestParseRefusesBadURLs(t *testing.T) {
 		{"file://otherhost/x.db", `not host "otherhost"`},
 		{"file:x.db?mode=rwc", `parameter "mode"`},
 		{"postgres://user:" + pw + "@host/db\n", "control character"},
+		// A runtime parameter is a session setting, and PostgreSQL's names
+		// fold case: these would undo read-only (pgx sends both spellings).
+		{"postgres://user:" + pw + "@host/db?DEFAULT_TRANSACTION_READ_ONLY=off", "sets DEFAULT_TRANSACTION_READ_ONLY"},
+		{"postgres://user:" + pw + "@host/db?default_transaction_read_only=off", "sets default_transaction_read_only"},
+		{"postgres://user:" + pw + "@host/db?Transaction_Read_Only=off", "sets Transaction_Read_Only"},
 	} {
 		_, err := Parse(tt.raw, nil)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
@@ -218,4 +224,44 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A Unix socket is named by the host parameter, the URL having no host,
+// as libpq and pgx take it.
+func TestPostgresUnixSocket(t *testing.T) {
+	const dir = "/var/run/postgresql"
+	d, err := Parse("postgres://postgres@/test?host="+dir+"&sslmode=disable", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Name != "test" || !strings.Contains(d.Display, "host="+dir) {
+		t.Errorf("Name %q, Display %q; want test and the socket directory shown", d.Name, d.Display)
+	}
+	if _, err := os.Stat(dir + "/.s.PGSQL.5432"); err != nil {
+		t.Skipf("no PostgreSQL socket in %s: %v", dir, err)
+	}
+	db, err := d.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var ro string
+	if err := db.QueryRow("SHOW default_transaction_read_only").Scan(&ro); err != nil || ro != "on" {
+		t.Errorf("over the socket: default_transaction_read_only %q, %v; want on", ro, err)
+	}
+}
+
+// immutable=1 tells SQLite that nothing changes the file, so it takes no
+// locks: fine for reading, a corruption risk with writes, which it refuses.
+func TestSQLiteImmutableIsReadOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shop.db")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse("file:"+path+"?immutable=1", nil); err != nil {
+		t.Errorf("immutable=1 read-only: %v", err)
+	}
+	if _, err := Parse("file:"+path+"?immutable=1", &Options{Writes: true}); err == nil || !strings.Contains(err.Error(), "immutable") {
+		t.Errorf("immutable=1 with writes = %v; want a refusal naming immutable", err)
+	}
 }

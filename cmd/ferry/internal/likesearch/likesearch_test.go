@@ -71,3 +71,32 @@ func TestConditionRefusesBadText(t *testing.T) {
 		t.Error("a search over a number field: no error")
 	}
 }
+
+// Whatever the column's name and the text, the text reaches the SQL only
+// through bind, and the identifier's quotes stay balanced.
+func FuzzCondition(f *testing.F) {
+	f.Add(`odd"col`, "blue mug")
+	f.Add("na`me", "'; DROP TABLE x; --")
+	f.Add("x", "100% a_b !")
+	f.Fuzz(func(t *testing.T, column, text string) {
+		for _, engine := range []entity.Engine{entity.SQLite, entity.PostgreSQL, entity.MySQL} {
+			e := &entity.Entity{Name: "t", Fields: []*entity.Field{{Name: "f", Column: column, Type: entity.Text}}}
+			n := 0
+			cond, err := (&Searcher{Engine: engine, Fields: []string{"f"}}).Condition(e, "t", text, func(any) string { n++; return "?" })
+			if err != nil {
+				return
+			}
+			q := `"`
+			if engine == entity.MySQL {
+				q = "`"
+			}
+			quoted := q + strings.ReplaceAll(column, q, q+q) + q
+			// One test per word, each the quoted column against a bound
+			// pattern, and nothing else.
+			rest := strings.ReplaceAll(cond, "(LOWER(t."+quoted+") LIKE ? ESCAPE '!')", "X")
+			if n != len(strings.Fields(text)) || strings.Trim(strings.ReplaceAll(rest, "X AND ", ""), "X") != "" {
+				t.Fatalf("%s: column %q, text %q: %d binds, SQL %s", engine, column, text, n, cond)
+			}
+		}
+	})
+}

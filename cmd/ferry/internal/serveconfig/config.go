@@ -247,6 +247,7 @@ func (p *parser) list(k, v *yaml.Node, what string) ([]Pos, error) {
 		return nil, p.errorf(v, "%s: %s must be a list of column names ([a, b])", what, k.Value)
 	}
 	out := make([]Pos, 0, len(v.Content))
+	seen := make(map[string]bool, len(v.Content))
 	for _, n := range v.Content {
 		if err := p.plain(n); err != nil {
 			return nil, err
@@ -254,11 +255,10 @@ func (p *parser) list(k, v *yaml.Node, what string) ([]Pos, error) {
 		if n.Kind != yaml.ScalarNode || n.Value == "" {
 			return nil, p.errorf(n, "%s: %s must list column names", what, k.Value)
 		}
-		for _, o := range out {
-			if o.Value == n.Value {
-				return nil, p.errorf(n, "%s: %s names %q twice", what, k.Value, n.Value)
-			}
+		if seen[n.Value] {
+			return nil, p.errorf(n, "%s: %s names %q twice", what, k.Value, n.Value)
 		}
+		seen[n.Value] = true
 		out = append(out, pos(n))
 	}
 	return out, nil

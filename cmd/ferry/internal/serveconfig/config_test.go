@@ -1,8 +1,10 @@
 package serveconfig
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ferry-mcp/ferry/entity"
 	"github.com/google/go-cmp/cmp"
@@ -125,4 +127,28 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("no config and no error")
 		}
 	})
+}
+
+// A list as long as the file allows parses in linear time: the repeated
+// name check is a set, not a scan of the names so far (which took minutes
+// for a 1 MiB file).
+func TestParseLongListIsLinear(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("tables:\n  t:\n    hidden: [")
+	n := 0
+	for ; b.Len() < MaxBytes-64; n++ {
+		fmt.Fprintf(&b, "c%d,", n)
+	}
+	b.WriteString("last]\n")
+	start := time.Now()
+	c, err := Parse("s.yaml", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(c.Tables["t"].Hidden); got != n+1 {
+		t.Errorf("hidden has %d names; want %d", got, n+1)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("parsing %d names took %s", n+1, d)
+	}
 }
