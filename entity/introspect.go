@@ -14,11 +14,14 @@ import (
 // table and view of the connection's current schema.
 type IntrospectOptions struct {
 	// Schema is the PostgreSQL schema, MySQL database or SQLite schema
-	// ("main", or an attached database) to read. If empty, PostgreSQL
-	// reads current_schema() (what the DSN's search_path makes it), MySQL
-	// DATABASE() (the DSN's database) and SQLite "main", and the entities'
-	// Schema is left empty so that their SQL resolves names the same way;
-	// if set, the entities carry it and their SQL names it.
+	// ("main", or an attached database) to read. If set, the entities
+	// carry it and their SQL names it. If empty, MySQL reads DATABASE()
+	// (the DSN's database) and SQLite "main", and the entities' Schema is
+	// left empty so that their SQL resolves names the same way; PostgreSQL
+	// reads current_schema() (what the DSN's search_path makes it) and the
+	// entities carry it, because pg_catalog is searched before the
+	// search_path: an unqualified table named like a system relation
+	// (pg_settings) would be read from the catalog.
 	Schema string
 	// Tables, if not empty, lists the only tables and views to read, by
 	// their names in the database.
@@ -79,6 +82,11 @@ func Introspect(ctx context.Context, db Querier, engine Engine, opts *Introspect
 	case SQLite:
 		tables, err = introspectSQLite(ctx, db, o.Schema)
 	case PostgreSQL:
+		if o.Schema == "" {
+			if o.Schema, err = pgCurrentSchema(ctx, db); err != nil {
+				return nil, err
+			}
+		}
 		tables, err = introspectPostgres(ctx, db, o.Schema)
 	case MySQL:
 		tables, err = introspectMySQL(ctx, db, o.Schema)

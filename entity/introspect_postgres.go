@@ -63,19 +63,21 @@ WHERE n.nspname = $1 AND i.indisunique AND NOT i.indisprimary AND i.indpred IS N
 ORDER BY c.relname, i.indexrelid`
 )
 
+// pgCurrentSchema returns the connection's current_schema().
+func pgCurrentSchema(ctx context.Context, db Querier) (string, error) {
+	var current *string
+	if err := db.QueryRowContext(ctx, "SELECT current_schema()").Scan(&current); err != nil {
+		return "", fmt.Errorf("entity: reading the current schema: %w", err)
+	}
+	if current == nil {
+		return "", errors.New("entity: the connection has no current schema; set search_path or IntrospectOptions.Schema")
+	}
+	return *current, nil
+}
+
 // introspectPostgres reads a schema's tables, partitioned tables, views
 // and materialized views from pg_catalog.
 func introspectPostgres(ctx context.Context, db Querier, schema string) ([]*rawTable, error) {
-	if schema == "" {
-		var current *string
-		if err := db.QueryRowContext(ctx, "SELECT current_schema()").Scan(&current); err != nil {
-			return nil, fmt.Errorf("entity: reading the current schema: %w", err)
-		}
-		if current == nil {
-			return nil, errors.New("entity: the connection has no current schema; set search_path or IntrospectOptions.Schema")
-		}
-		schema = *current
-	}
 	tables, byName, err := pgReadTables(ctx, db, schema)
 	if err != nil {
 		return nil, err

@@ -198,10 +198,16 @@ func shopModel(engine Engine) []*Entity {
 func TestIntrospect(t *testing.T) {
 	forEachShop(t, func(t *testing.T, db *sql.DB, engine Engine) {
 		got, err := Introspect(t.Context(), db, engine, nil)
+		want := shopModel(engine)
+		if engine == PostgreSQL { // PostgreSQL's entities name their schema: see IntrospectOptions.Schema
+			for _, e := range want {
+				e.Schema = currentSchema(t, db, engine)
+			}
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(shopModel(engine), got); diff != "" {
+		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Introspect (-want +got):\n%s", diff)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ferry-mcp/ferry/entity"
+	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
 )
 
 // TestIntrospectedTools serves a database with no Go types: the tools
@@ -59,4 +60,40 @@ func TestIntrospectedTools(t *testing.T) {
 			t.Errorf("duplicate = %q", got)
 		}
 	})
+}
+
+// A PostgreSQL table named like a system relation is served from its own
+// schema: pg_catalog comes before the search_path, so unqualified SQL
+// would read the server's settings.
+func TestIntrospectedShadowsNoSystemRelation(t *testing.T) {
+	db := dbtest.Postgres(t)
+	if _, err := db.Exec(`CREATE TABLE pg_settings (id int PRIMARY KEY, name text NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	var schema string
+	if err := db.QueryRow(`SELECT current_schema()`).Scan(&schema); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO "` + schema + `".pg_settings VALUES (1, 'mine')`); err != nil {
+		t.Fatal(err)
+	}
+	srv := quiet()
+	set, err := entity.NewSet(srv, db, &entity.SetOptions{Engine: entity.PostgreSQL, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := entity.Introspect(t.Context(), db, entity.PostgreSQL, &entity.IntrospectOptions{Tables: []string{"pg_settings"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		if _, err := set.Add(e, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := serve(t, srv)
+	v := listOf(t, c.ok("list_pg_settings", `{}`))
+	if len(v.Data) != 1 || v.Data[0]["name"] != "mine" {
+		t.Errorf("list_pg_settings = %d rows; want the table's one row", len(v.Data))
+	}
 }
