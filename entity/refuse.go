@@ -179,7 +179,21 @@ func refusalResult(err error) (*ferry.ToolResult, bool) {
 
 // article puts "a" or "an" before a snake_case noun.
 func article(noun string) string {
-	if noun != "" && strings.IndexByte("aeiou", noun[0]) >= 0 {
+	lower := strings.ToLower(noun)
+	vowel := lower != "" && strings.IndexByte("aeiou", lower[0]) >= 0
+	// By sound, for the common nouns whose first letter misleads: a user,
+	// a unit, a URL, a euro, a one-off; an hour, an heir.
+	for _, p := range []string{"uni", "us", "ut", "ur", "uu", "eu", "ew", "one"} {
+		if strings.HasPrefix(lower, p) {
+			vowel = false
+		}
+	}
+	for _, p := range []string{"hour", "honest", "honor", "honour", "heir"} {
+		if strings.HasPrefix(lower, p) {
+			vowel = true
+		}
+	}
+	if vowel {
 		return "an " + noun
 	}
 	return "a " + noun
