@@ -21,6 +21,10 @@ import (
 // printed.
 const progressDelay = time.Second
 
+// stdioWaitDelay is how long ferry waits, once a stdio server has exited
+// or been killed, for the pipes its children may still hold.
+const stdioWaitDelay = time.Second
+
 // session is a client connected for one command, with what the command
 // needs to report progress and failures.
 type session struct {
@@ -60,6 +64,10 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 		// The child lives no longer than the command: past -timeout it is killed.
 		cmd := exec.CommandContext(cctx, t.command[0], t.command[1:]...) //nolint:gosec // the user's own command line
 		cmd.Stderr = stderr
+		// A server that leaves a child behind holding its output (a shell
+		// script's background job) would keep Wait, and ferry, waiting
+		// for the pipes to close: past this delay they are closed.
+		cmd.WaitDelay = stdioWaitDelay
 		s.Client, err = client.DialCommand(cctx, cmd, opts)
 	}
 	done()
@@ -113,6 +121,9 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 		if h := s.statusHint(rpc.HTTPStatus()); h != "" {
 			hint = h
 		}
+		if rpc.HTTPStatus() == http.StatusForbidden && refusedHost(rpc.Message) {
+			hint = "; the server does not serve this host name: use the address it listens on, or have it allow the name (ferry serve -allow-host)"
+		}
 		status := ""
 		if rpc.HTTPStatus() != 0 && rpc.HTTPStatus() != http.StatusOK {
 			status = fmt.Sprintf(" (HTTP %d)", rpc.HTTPStatus())
@@ -128,6 +139,13 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 		hint = "; check the command after \"--\""
 	}
 	return protocolError(fmt.Errorf("%s: %s%s", doing, oneLine(strings.TrimPrefix(err.Error(), "client: ")), hint))
+}
+
+// refusedHost reports whether a 403 answer's message says the request's
+// Host or Origin was refused (DNS rebinding protection), which no
+// credential changes.
+func refusedHost(msg string) bool {
+	return strings.Contains(msg, "Host is not allowed") || strings.Contains(msg, "Origin is not allowed")
 }
 
 func isDNSError(err error) bool {

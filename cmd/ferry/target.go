@@ -136,14 +136,31 @@ func splitTarget(positional, command []string) (target, []string, error) {
 		return target{}, nil, errors.New(`no TARGET: give a server's http(s):// URL, or "--" and a stdio server's command`)
 	}
 	u, err := url.Parse(positional[0])
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		shown := positional[0]
-		if err == nil {
-			shown = u.Redacted()
-		}
-		return target{}, nil, fmt.Errorf(`TARGET %q is not an http:// or https:// URL; for a stdio server, put its command after "--"`, shown)
+	switch {
+	case err != nil:
+		// The parser's reason may quote the password (an "invalid port"
+		// that is one), so it is left out.
+		return target{}, nil, fmt.Errorf(`TARGET %q cannot be read as a URL; give a server's http(s):// URL, or "--" and a stdio server's command`, redactRawURL(positional[0]))
+	case u.Scheme != "http" && u.Scheme != "https":
+		return target{}, nil, fmt.Errorf(`TARGET %q is not an http:// or https:// URL; for a stdio server, put its command after "--"`, u.Redacted())
+	case u.Host == "":
+		return target{}, nil, fmt.Errorf(`TARGET %q has no host; write it as http://HOST:PORT/mcp`, u.Redacted())
 	}
 	return target{url: u.String(), shown: u.Redacted()}, positional[1:], nil
+}
+
+// redactRawURL hides what may be a user's password in a string that is
+// not a valid URL: everything between "://" and the last "@".
+func redactRawURL(raw string) string {
+	at := strings.LastIndexByte(raw, '@')
+	if at < 0 {
+		return raw
+	}
+	start := 0
+	if i := strings.Index(raw, "://"); i >= 0 && i < at {
+		start = i + len("://")
+	}
+	return raw[:start] + "xxxxx" + raw[at:]
 }
 
 // header builds the headers every request carries from the flags and the
