@@ -1,10 +1,17 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ferry-mcp/ferry"
 )
 
 // A TARGET the URL parser refuses is a usage error that shows no password:
@@ -73,5 +80,83 @@ func TestStdioServerOrphanChild(t *testing.T) {
 	}
 	if code != exitOK || !strings.Contains(stdout, `"get_order"`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// hostileListing serves a legacy MCP endpoint whose tools/list pages are
+// each a 2 MiB tool and never end; it counts the pages it served.
+func hostileListing(t *testing.T) (url string, pages *atomic.Int64) {
+	t.Helper()
+	pages = new(atomic.Int64)
+	desc := strings.Repeat("x", 2<<20)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		_ = json.Unmarshal(body, &m)
+		w.Header().Set("Content-Type", "application/json")
+		switch m.Method {
+		case "server/discover":
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no"}}`, m.ID)
+		case "initialize":
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"h","version":"1"}}}`, m.ID)
+		case "tools/list":
+			n := pages.Add(1)
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"t%d","description":"%s","inputSchema":{"type":"object"}}],"nextCursor":"c%d"}}`, m.ID, n, desc, n)
+		default:
+			w.WriteHeader(http.StatusAccepted)
+		}
+	}))
+	t.Cleanup(ts.Close)
+	return ts.URL + "/mcp", pages
+}
+
+// A server whose listing never ends cannot make ferry tools or lint hold
+// more than maxReceived: it stops there, exit 3, one line.
+func TestHostileListingBounded(t *testing.T) {
+	for _, cmd := range []string{"tools", "lint"} {
+		url, pages := hostileListing(t)
+		code, stdout, stderr := runFerry(t, []string{cmd, "-quiet", url})
+		want := fmt.Sprintf("the server sent more than %d MiB; no MCP server needs that much for a command\n", maxReceived>>20)
+		if code != exitProtocol || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, want) {
+			t.Errorf("%s: exit %d, stdout %.100q, stderr %q; want 3 and %q", cmd, code, stdout, stderr, want)
+		}
+		if n, most := pages.Load(), int64(maxReceived/(2<<20))+2; n > most {
+			t.Errorf("%s: read %d pages of 2 MiB, want at most %d", cmd, n, most)
+		}
+	}
+}
+
+// A redirect to another origin is not followed: the credentials of
+// -header (X-API-Key, which net/http would forward) never reach it. A
+// redirect within the origin is followed.
+func TestRedirectKeepsCredentials(t *testing.T) {
+	var leaked atomic.Bool
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Api-Key") != "" || r.Header.Get("Authorization") != "" {
+			leaked.Store(true)
+		}
+		w.WriteHeader(http.StatusNotFound)
+	}))
+	defer other.Close()
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", ferry.NewHTTPHandler(shopServer(nil), nil))
+	mux.Handle("/away", http.RedirectHandler(other.URL+"/mcp", http.StatusTemporaryRedirect))
+	mux.Handle("/moved", http.RedirectHandler("/mcp", http.StatusPermanentRedirect))
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+	code, stdout, stderr := runFerry(t, []string{"tools", "-header", "X-API-Key: k-s3cr3t", ts.URL + "/away"}, "FERRY_TOKEN", "t-s3cr3t")
+	if leaked.Load() {
+		t.Error("the credentials were sent to the other origin")
+	}
+	if code != exitProtocol || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "another origin, where ferry sends no credentials") ||
+		strings.Contains(stderr, "s3cr3t") {
+		t.Errorf("redirect away: exit %d, stdout %.100q, stderr %q", code, stdout, stderr)
+	}
+	code, stdout, stderr = runFerry(t, []string{"tools", "-header", "X-API-Key: k-1", ts.URL + "/moved"})
+	if code != exitOK || !strings.Contains(stdout, `"get_order"`) {
+		t.Errorf("redirect within the origin: exit %d, stdout %.100q, stderr %q", code, stdout, stderr)
 	}
 }

@@ -56,6 +56,14 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 	stderr := &lockedWriter{w: e.stderr}
 	cctx, cancel := context.WithTimeout(ctx, f.timeout)
 	opts := &client.Options{Protocol: f.protocol, Header: header, Name: "ferry", Version: version()}
+	var tr *http.Transport
+	if t.url != "" {
+		// The client bounds each message and the pages of a list; the
+		// budget bounds their sum, so that a hostile server cannot make
+		// one command (lint reads four lists) hold gigabytes.
+		tr = http.DefaultTransport.(*http.Transport).Clone()
+		opts.HTTPClient = &http.Client{Transport: newBudgetTransport(tr, maxReceived), CheckRedirect: sameOrigin}
+	}
 	s = &session{parent: ctx, target: t, flags: f, stderr: stderr, timeout: f.timeout, credentialed: len(header) > 0 || hasUserInfo(t.url)}
 	done := s.progress("connecting to " + t.String())
 	if t.url != "" {
@@ -71,13 +79,20 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 		s.Client, err = client.DialCommand(cctx, cmd, opts)
 	}
 	done()
+	closeIdle := func() {
+		if tr != nil {
+			tr.CloseIdleConnections()
+		}
+	}
 	if err != nil {
 		cancel()
+		closeIdle()
 		return nil, nil, nil, s.failure(cctx, "connecting to "+t.String(), err)
 	}
 	stop = func() {
 		_ = s.Close() // the command's outcome is decided; a child's exit status adds nothing
 		cancel()
+		closeIdle()
 	}
 	return s, cctx, stop, nil
 }
@@ -131,6 +146,8 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 		return protocolError(fmt.Errorf("%s: the server answered error %d%s: %s%s", doing, rpc.Code, status, oneLine(rpc.Message), hint))
 	case errors.As(err, &status):
 		hint = s.statusHint(status.StatusCode)
+	case errors.Is(err, errOverBudget):
+		return protocolError(fmt.Errorf("%s: %w; no MCP server needs that much for a command", doing, errOverBudget))
 	case errors.Is(err, syscall.ECONNREFUSED):
 		hint = "; is the server running, and is the address right?"
 	case isDNSError(err):
@@ -178,6 +195,24 @@ func (s *session) statusHint(code int) string {
 		return "; no MCP endpoint at this URL: check the path (often /mcp)"
 	}
 	return ""
+}
+
+// maxRedirects bounds the redirects one request follows.
+const maxRedirects = 5
+
+// sameOrigin is the HTTP client's redirect policy: a redirect is followed
+// only to the same scheme, host and port, since the headers from -header,
+// -header-env and FERRY_TOKEN go with it (net/http drops Authorization
+// for another host, but not X-API-Key and the like).
+func sameOrigin(req *http.Request, via []*http.Request) error {
+	first := via[0].URL
+	switch {
+	case req.URL.Scheme != first.Scheme || req.URL.Host != first.Host:
+		return fmt.Errorf("the server redirects to %s, another origin, where ferry sends no credentials; if it is the right server, give that URL as TARGET", req.URL.Redacted())
+	case len(via) >= maxRedirects:
+		return fmt.Errorf("more than %d redirects", maxRedirects)
+	}
+	return nil
 }
 
 // lockedWriter serializes writes to w.
