@@ -160,3 +160,41 @@ func TestRedirectKeepsCredentials(t *testing.T) {
 		t.Errorf("redirect within the origin: exit %d, stdout %.100q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// Header lines that would fail the request later (control characters),
+// split it (line breaks), or lose silently to what ferry sets itself are
+// usage errors, exit 2, before anything is sent, and show no value.
+func TestHeaderInjection(t *testing.T) {
+	tests := []struct {
+		args []string
+		env  []string
+		want string
+	}{
+		{[]string{"-header", "X-Key: s3cr3t\r\nX-Evil: 1"}, nil, `ferry: -header "X-Key: ..." is not a header line`},
+		{[]string{"-header", "X-Key: s3cr3t\x01"}, nil, `ferry: -header "X-Key: ..." is not a header line`},
+		{[]string{"-header", "X-Key: s3cr3t\x7f"}, nil, `ferry: -header "X-Key: ..." is not a header line`},
+		{[]string{"-header", "X-Key\r\nX-Evil: s3cr3t"}, nil, `is not a header line`},
+		{[]string{"-header-env", "K"}, []string{"K", "X-Key: s3cr3t\x1b[2J"}, "ferry: the environment variable K is not a header line"},
+		{nil, []string{"FERRY_TOKEN", "s3cr3t\x00"}, "ferry: FERRY_TOKEN holds a line break or another control character"},
+		{nil, []string{"FERRY_TOKEN", "s3cr3t\x1b"}, "ferry: FERRY_TOKEN holds a line break or another control character"},
+		{[]string{"-header", "Host: evil.example"}, nil, `ferry: -header "Host: ...": ferry sets Host itself`},
+		{[]string{"-header", "content-type: text/plain"}, nil, `ferry sets Content-Type itself`},
+		{[]string{"-header", "MCP-Protocol-Version: 1999-01-01"}, nil, `ferry sets Mcp-Protocol-Version itself (-protocol chooses the version)`},
+		{[]string{"-header-env", "K"}, []string{"K", "Transfer-Encoding: chunked"}, `ferry: the environment variable K: ferry sets Transfer-Encoding itself`},
+	}
+	for _, tt := range tests {
+		args := append(append([]string{"tools"}, tt.args...), "http://127.0.0.1:1/mcp")
+		code, _, stderr := runFerry(t, args, tt.env...)
+		if code != exitUsage || !strings.HasPrefix(stderr, "ferry: ") || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q %q: exit %d, stderr %q; want 2 and %q", tt.args, tt.env, code, stderr, tt.want)
+		}
+		if strings.Contains(stderr, "s3cr3t") || strings.Contains(stderr, "\x1b") {
+			t.Errorf("%q: stderr shows the value: %q", tt.args, stderr)
+		}
+	}
+	// A tab inside a value is legal and kept.
+	url := httpServer(t, shopServer(nil), apiKeyMiddleware(t, "k-1"))
+	if code, _, stderr := runFerry(t, []string{"tools", "-header", "X-API-Key: k-1", "-header", "X-Note: a\tb", url}); code != exitOK {
+		t.Errorf("a tab in a value: exit %d, %q", code, stderr)
+	}
+}

@@ -171,10 +171,14 @@ func (f *clientFlags) header(getenv func(string) string) (http.Header, error) {
 		name, value, ok := strings.Cut(line, ":")
 		name = strings.TrimSpace(name)
 		value = strings.TrimSpace(value)
-		if !ok || !validHeaderName(name) || strings.ContainsAny(value, "\r\n\x00") {
-			return fmt.Errorf(`%s is not a header line "Name: value"`, from)
+		if !ok || !validHeaderName(name) || !validHeaderValue(value) {
+			return fmt.Errorf(`%s is not a header line "Name: value" (printable characters, no line breaks or control characters)`, from)
 		}
-		h.Add(textproto.CanonicalMIMEHeaderKey(name), value)
+		name = textproto.CanonicalMIMEHeaderKey(name)
+		if ownHeader(name) {
+			return fmt.Errorf("%s: ferry sets %s itself (-protocol chooses the version); leave it out", from, name)
+		}
+		h.Add(name, value)
 		return nil
 	}
 	for _, line := range f.headers {
@@ -198,12 +202,35 @@ func (f *clientFlags) header(getenv func(string) string) (http.Header, error) {
 		}
 	}
 	if token := getenv(tokenEnv); token != "" && h.Get("Authorization") == "" {
-		if strings.ContainsAny(token, "\r\n\x00") {
-			return nil, fmt.Errorf("%s holds a line break; it must be a bare token", tokenEnv)
+		if !validHeaderValue(token) {
+			return nil, fmt.Errorf("%s holds a line break or another control character; it must be a bare token", tokenEnv)
 		}
 		h.Set("Authorization", "Bearer "+strings.TrimSpace(token))
 	}
 	return h, nil
+}
+
+// validHeaderValue reports whether value is an HTTP field value of RFC
+// 9110: visible characters, spaces and tabs, and bytes beyond ASCII; a
+// control character would fail the request later, or split it.
+func validHeaderValue(value string) bool {
+	for _, c := range []byte(value) {
+		if (c < ' ' && c != '\t') || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// ownHeader reports whether the canonical header name is one ferry or
+// net/http sets from the request itself, which a -header would silently
+// lose to, or fight with.
+func ownHeader(name string) bool {
+	switch name {
+	case "Host", "Content-Length", "Transfer-Encoding", "Connection", "Content-Type", "Accept":
+		return true
+	}
+	return strings.HasPrefix(name, "Mcp-")
 }
 
 // validHeaderName reports whether name is an HTTP header field name (a
