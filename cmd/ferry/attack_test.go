@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -196,5 +197,41 @@ func TestHeaderInjection(t *testing.T) {
 	url := httpServer(t, shopServer(nil), apiKeyMiddleware(t, "k-1"))
 	if code, _, stderr := runFerry(t, []string{"tools", "-header", "X-API-Key: k-1", "-header", "X-Note: a\tb", url}); code != exitOK {
 		t.Errorf("a tab in a value: exit %d, %q", code, stderr)
+	}
+}
+
+// Arguments on stdin are bounded: past maxStdin, exit 2 and one line
+// before the usage, with nothing sent. Reading them yields to an
+// interrupt: a terminal's stdin that never ends is no hang.
+func TestCallStdinBounded(t *testing.T) {
+	var hits atomic.Int64
+	url := httpServer(t, shopServer(nil), func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hits.Add(1)
+			next.ServeHTTP(w, r)
+		})
+	})
+	huge := `{"id": 1, "pad": "` + strings.Repeat("x", maxStdin) + `"}`
+	code, stdout, stderr := runFerryIn(t, huge, []string{"call", url, "get_order", "-"})
+	first, _, _ := strings.Cut(stderr, "\n")
+	if code != exitUsage || stdout != "" || first != fmt.Sprintf("ferry: call: reading the arguments from stdin: more than %d bytes", maxStdin) {
+		t.Errorf("exit %d, stdout %.100q, first line %q", code, stdout, first)
+	}
+	if hits.Load() != 0 {
+		t.Error("the arguments were sent")
+	}
+
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	var out, errOut strings.Builder
+	start := time.Now()
+	code = run(ctx, []string{"call", url, "get_order", "-"}, &env{stdin: pr, stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }})
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v to notice the interrupt", d)
+	}
+	if code != exitFailed || errOut.String() != "ferry: call: interrupted while reading the arguments from stdin\n" {
+		t.Errorf("interrupted: exit %d, stderr %q", code, errOut.String())
 	}
 }
