@@ -235,3 +235,19 @@ func TestCallStdinBounded(t *testing.T) {
 		t.Errorf("interrupted: exit %d, stderr %q", code, errOut.String())
 	}
 }
+
+// A stdio command that is empty is a usage error; one that cannot be
+// run (missing, a directory, not executable) is exit 3 with a hint.
+func TestOddStdioCommands(t *testing.T) {
+	code, _, stderr := runFerry(t, []string{"tools", "--", ""})
+	if code != exitUsage || !strings.HasPrefix(stderr, `ferry: tools: "--" must be followed by the stdio server's command`) {
+		t.Errorf(`"-- ''": exit %d, stderr %q`, code, stderr)
+	}
+	dir := t.TempDir()
+	for _, cmd := range []string{dir + "/missing-server", dir, "-h"} {
+		code, stdout, stderr := runFerry(t, []string{"tools", "--", cmd})
+		if code != exitProtocol || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, `; check the command after "--"`+"\n") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", cmd, code, stdout, stderr)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -152,7 +153,8 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 		hint = "; is the server running, and is the address right?"
 	case isDNSError(err):
 		hint = "; check the host name"
-	case errors.Is(err, exec.ErrNotFound):
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, os.ErrNotExist) && s.target.url == "",
+		errors.Is(err, os.ErrPermission) && s.target.url == "":
 		hint = "; check the command after \"--\""
 	}
 	return protocolError(fmt.Errorf("%s: %s%s", doing, oneLine(strings.TrimPrefix(err.Error(), "client: ")), hint))

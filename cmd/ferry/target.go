@@ -100,7 +100,7 @@ func (t target) String() string {
 func parseClientArgs(fs *flag.FlagSet, args []string, help string, e *env) (positional, command []string, err error) {
 	if i := slices.Index(args, "--"); i >= 0 {
 		args, command = args[:i], args[i+1:]
-		if len(command) == 0 {
+		if len(command) == 0 || command[0] == "" {
 			return nil, nil, usagef(fs, help, e, `"--" must be followed by the stdio server's command`)
 		}
 	}
