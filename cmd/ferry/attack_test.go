@@ -251,3 +251,25 @@ func TestOddStdioCommands(t *testing.T) {
 		}
 	}
 }
+
+// A server's error message of a megabyte, with line breaks, is cut: the
+// error stays one short line and the hint stays in sight.
+func TestLongServerErrorCut(t *testing.T) {
+	msg := strings.Repeat("boom\n", 200<<10)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		_ = json.Unmarshal(body, &m)
+		w.Header().Set("Content-Type", "application/json")
+		data, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": msg}})
+		_, _ = w.Write(data)
+	}))
+	defer ts.Close()
+	code, _, stderr := runFerry(t, []string{"tools", "-protocol", "2026-07-28", ts.URL + "/mcp"})
+	if code != exitProtocol || strings.Count(stderr, "\n") != 1 || len(stderr) > 4*maxShownMessage ||
+		!strings.HasSuffix(stderr, "...; the server does not offer this\n") {
+		t.Errorf("exit %d, %d bytes of stderr: %.300q", code, len(stderr), stderr)
+	}
+}

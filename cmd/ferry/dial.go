@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ferry-mcp/ferry/client"
 )
@@ -144,7 +145,7 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 		if rpc.HTTPStatus() != 0 && rpc.HTTPStatus() != http.StatusOK {
 			status = fmt.Sprintf(" (HTTP %d)", rpc.HTTPStatus())
 		}
-		return protocolError(fmt.Errorf("%s: the server answered error %d%s: %s%s", doing, rpc.Code, status, oneLine(rpc.Message), hint))
+		return protocolError(fmt.Errorf("%s: the server answered error %d%s: %s%s", doing, rpc.Code, status, shownMessage(rpc.Message), hint))
 	case errors.As(err, &status):
 		hint = s.statusHint(status.StatusCode)
 	case errors.Is(err, errOverBudget):
@@ -157,7 +158,20 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 		errors.Is(err, os.ErrPermission) && s.target.url == "":
 		hint = "; check the command after \"--\""
 	}
-	return protocolError(fmt.Errorf("%s: %s%s", doing, oneLine(strings.TrimPrefix(err.Error(), "client: ")), hint))
+	return protocolError(fmt.Errorf("%s: %s%s", doing, shownMessage(strings.TrimPrefix(err.Error(), "client: ")), hint))
+}
+
+// maxShownMessage bounds, in characters, what an error line shows of a
+// message from the server, so that the hint after it stays in sight.
+const maxShownMessage = 400
+
+// shownMessage is a server's message as an error line shows it: on one line, and
+// cut after maxShownMessage characters.
+func shownMessage(msg string) string {
+	if utf8.RuneCountInString(msg) > maxShownMessage {
+		msg = string([]rune(msg)[:maxShownMessage]) + "..."
+	}
+	return oneLine(msg)
 }
 
 // refusedHost reports whether a 403 answer's message says the request's
