@@ -64,7 +64,7 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 		// budget bounds their sum, so that a hostile server cannot make
 		// one command (lint reads four lists) hold gigabytes.
 		tr = http.DefaultTransport.(*http.Transport).Clone()
-		opts.HTTPClient = &http.Client{Transport: newBudgetTransport(tr, maxReceived), CheckRedirect: sameOrigin}
+		opts.HTTPClient = &http.Client{Transport: newBudgetTransport(tr, receiveBudget), CheckRedirect: sameOrigin}
 	}
 	s = &session{parent: ctx, target: t, flags: f, stderr: stderr, timeout: f.timeout, credentialed: len(header) > 0 || hasUserInfo(t.url)}
 	done := s.progress("connecting to " + t.String())
@@ -127,6 +127,7 @@ func (s *session) progress(what string) (done func()) {
 func (s *session) failure(ctx context.Context, doing string, err error) error {
 	var rpc *client.RPCError
 	var status *client.StatusError
+	var over *overBudgetError
 	var hint string
 	switch {
 	case s.parent.Err() != nil:
@@ -148,8 +149,8 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 		return protocolError(fmt.Errorf("%s: the server answered error %d%s: %s%s", doing, rpc.Code, status, shownMessage(rpc.Message), hint))
 	case errors.As(err, &status):
 		hint = s.statusHint(status.StatusCode)
-	case errors.Is(err, errOverBudget):
-		return protocolError(fmt.Errorf("%s: %w; no MCP server needs that much for a command", doing, errOverBudget))
+	case errors.As(err, &over):
+		return protocolError(fmt.Errorf("%s: %w; no MCP server needs that much for a command", doing, over))
 	case errors.Is(err, syscall.ECONNREFUSED):
 		hint = "; is the server running, and is the address right?"
 	case isDNSError(err):
