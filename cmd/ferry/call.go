@@ -15,9 +15,10 @@ const callHelp = `usage: ferry call [flags] TARGET TOOL [JSON | -]
        ferry call [flags] TOOL [JSON | -] -- COMMAND [ARGS...]
 
 call calls the tool TOOL of an MCP server with the arguments JSON (a JSON
-object; "-" reads it from stdin; none sends {}) and prints the server's
-result on stdout. A tool that fails returns an error result
-("isError": true): it is printed too, and call exits 1.
+object; "-" reads it from stdin until it ends, Ctrl-D at a terminal, at
+most 16 MiB; none sends {}) and prints the server's result on stdout. A
+tool that fails returns an error result ("isError": true): it is printed
+too, and call exits 1.
 
   ferry call http://127.0.0.1:8080/mcp get_order '{"id": 7}'
   echo '{"id": 7}' | ferry call http://127.0.0.1:8080/mcp get_order -
@@ -37,7 +38,10 @@ func call(ctx context.Context, args []string, e *env) error {
 		return usagef(fs, callHelp, e, "want TOOL and at most one JSON argument after TARGET, have %d arguments", len(rest))
 	}
 	name := rest[0]
-	arguments, err := toolArguments(rest[1:], e)
+	arguments, err := toolArguments(ctx, rest[1:], e)
+	if errors.Is(err, errInterrupted) {
+		return err
+	}
 	if err != nil {
 		return usagef(fs, callHelp, e, "%v", err)
 	}
@@ -60,7 +64,7 @@ func call(ctx context.Context, args []string, e *env) error {
 
 // toolArguments returns the tool's arguments from the command line: a
 // JSON object, "-" for stdin, or nothing for {}.
-func toolArguments(rest []string, e *env) (json.RawMessage, error) {
+func toolArguments(ctx context.Context, rest []string, e *env) (json.RawMessage, error) {
 	if len(rest) == 0 {
 		return json.RawMessage("{}"), nil
 	}
@@ -68,8 +72,8 @@ func toolArguments(rest []string, e *env) (json.RawMessage, error) {
 	if rest[0] == "-" {
 		var err error
 		from = "stdin"
-		if data, err = readAll(e.stdin, maxStdin); err != nil {
-			return nil, fmt.Errorf("reading the arguments from stdin: %w", err)
+		if data, err = readStdin(ctx, e.stdin, maxStdin); err != nil {
+			return nil, err
 		}
 	}
 	var obj map[string]json.RawMessage
@@ -90,4 +94,32 @@ func toolArguments(rest []string, e *env) (json.RawMessage, error) {
 		return nil, fmt.Errorf(`%s is null, not an object; write the arguments as {"name": value, ...}`, from)
 	}
 	return json.RawMessage(data), nil
+}
+
+// errInterrupted is the error of a command stopped by a signal before it
+// connected.
+var errInterrupted = errors.New("call: interrupted while reading the arguments from stdin")
+
+// readStdin reads the arguments from r, up to limit bytes, until r ends
+// or ctx is done: a terminal's stdin ends only with Ctrl-D, and the
+// process's context has taken Ctrl-C over from the default of exiting.
+func readStdin(ctx context.Context, r io.Reader, limit int64) ([]byte, error) {
+	type read struct {
+		data []byte
+		err  error
+	}
+	done := make(chan read, 1) // the reader may outlive ctx; it never blocks on sending
+	go func() {
+		data, err := readAll(r, limit)
+		done <- read{data, err}
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, errInterrupted
+	case rd := <-done:
+		if rd.err != nil {
+			return nil, fmt.Errorf("reading the arguments from stdin: %w", rd.err)
+		}
+		return rd.data, nil
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -360,5 +361,80 @@ func TestDemoNonLoopback(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("demo did not stop after its context ended")
+	}
+}
+
+// ferry call drives the running demo in both eras: get_order answers
+// what the REST API answers for the same order, and cancel_order of a
+// shipped order exits 1 with the conflict result on stdout.
+func TestDemoCall(t *testing.T) {
+	base, key := startDemo(t)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/api/orders/1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rest map[string]any
+	err = json.NewDecoder(resp.Body).Decode(&rest)
+	_ = resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || rest["status"] != "shipped" {
+		t.Fatalf("GET /api/orders/1: %d %v %v; want order 1, shipped", resp.StatusCode, rest, err)
+	}
+	auth := "Authorization: Bearer " + key
+	for _, protocol := range []string{"2026-07-28", "2025-11-25"} {
+		t.Run(protocol, func(t *testing.T) {
+			code, stdout, stderr := runFerry(t, []string{"call", "--protocol", protocol, "--header", auth, base + "/mcp", "get_order", `{"id":1}`})
+			var res struct {
+				IsError           bool           `json:"isError"`
+				StructuredContent map[string]any `json:"structuredContent"`
+			}
+			decodeStdout(t, stdout, &res)
+			if code != exitOK || stderr != "" || res.IsError {
+				t.Errorf("get_order: exit %d, stderr %q, stdout %.300s", code, stderr, stdout)
+			}
+			for _, field := range []string{"id", "customer_id", "status", "total_cents"} {
+				if rest[field] == nil || fmt.Sprint(res.StructuredContent[field]) != fmt.Sprint(rest[field]) {
+					t.Errorf("get_order's %s is %v, the REST API's %v", field, res.StructuredContent[field], rest[field])
+				}
+			}
+			code, stdout, stderr = runFerry(t, []string{"call", "--protocol", protocol, "--header", auth, base + "/mcp", "cancel_order", `{"id":1}`})
+			res.IsError = false
+			decodeStdout(t, stdout, &res)
+			if code != exitFailed || !res.IsError || !strings.Contains(stdout, "conflict: Order 1 has shipped") ||
+				stderr != "ferry: call: the tool cancel_order returned an error result (printed on stdout)\n" {
+				t.Errorf("cancel_order of a shipped order: exit %d, stderr %q, stdout %.400s; want 1 and the conflict result", code, stderr, stdout)
+			}
+		})
+	}
+	// The refusal changed nothing.
+	code, stdout, _ := runFerry(t, []string{"call", "--header", auth, base + "/mcp", "get_order", `{"id":1}`})
+	if code != exitOK || !strings.Contains(stdout, `"status": "shipped"`) {
+		t.Errorf("order 1 after the refused cancel: exit %d, %.300s", code, stdout)
+	}
+}
+
+// ferry call starts the built binary's demo over stdio (ferry call --
+// ferry demo --stdio --db PATH), gets an order and exits 0; the demo
+// exits when its stdin closes.
+func TestDemoCallStdio(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildFerry(t)
+	db := filepath.Join(t.TempDir(), "demo.db")
+	for _, protocol := range []string{"", "2025-11-25"} {
+		args := []string{"call", "-quiet", "--protocol", protocol, "get_order", `{"id":1}`, "--", bin, "demo", "--stdio", "--db", db}
+		start := time.Now()
+		code, stdout, stderr := runFerry(t, args)
+		if code != exitOK || !strings.Contains(stdout, `"customer_id"`) || !strings.Contains(stderr, "serving MCP on stdio: 11 tools") {
+			t.Errorf("protocol %q: exit %d, stdout %.300s, stderr %q", protocol, code, stdout, stderr)
+		}
+		if d := time.Since(start); d > 15*time.Second {
+			t.Errorf("protocol %q: took %v", protocol, d)
+		}
 	}
 }

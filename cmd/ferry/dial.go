@@ -8,11 +8,13 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ferry-mcp/ferry/client"
 )
@@ -20,6 +22,10 @@ import (
 // progressDelay is how long an operation runs before its progress line is
 // printed.
 const progressDelay = time.Second
+
+// stdioWaitDelay is how long ferry waits, once a stdio server has exited
+// or been killed, for the pipes its children may still hold.
+const stdioWaitDelay = time.Second
 
 // session is a client connected for one command, with what the command
 // needs to report progress and failures.
@@ -52,6 +58,14 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 	stderr := &lockedWriter{w: e.stderr}
 	cctx, cancel := context.WithTimeout(ctx, f.timeout)
 	opts := &client.Options{Protocol: f.protocol, Header: header, Name: "ferry", Version: version()}
+	var tr *http.Transport
+	if t.url != "" {
+		// The client bounds each message and the pages of a list; the
+		// budget bounds their sum, so that a hostile server cannot make
+		// one command (lint reads four lists) hold gigabytes.
+		tr = http.DefaultTransport.(*http.Transport).Clone()
+		opts.HTTPClient = &http.Client{Transport: newBudgetTransport(tr, receiveBudget), CheckRedirect: sameOrigin}
+	}
 	s = &session{parent: ctx, target: t, flags: f, stderr: stderr, timeout: f.timeout, credentialed: len(header) > 0 || hasUserInfo(t.url)}
 	done := s.progress("connecting to " + t.String())
 	if t.url != "" {
@@ -60,16 +74,27 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 		// The child lives no longer than the command: past -timeout it is killed.
 		cmd := exec.CommandContext(cctx, t.command[0], t.command[1:]...) //nolint:gosec // the user's own command line
 		cmd.Stderr = stderr
+		// A server that leaves a child behind holding its output (a shell
+		// script's background job) would keep Wait, and ferry, waiting
+		// for the pipes to close: past this delay they are closed.
+		cmd.WaitDelay = stdioWaitDelay
 		s.Client, err = client.DialCommand(cctx, cmd, opts)
 	}
 	done()
+	closeIdle := func() {
+		if tr != nil {
+			tr.CloseIdleConnections()
+		}
+	}
 	if err != nil {
 		cancel()
+		closeIdle()
 		return nil, nil, nil, s.failure(cctx, "connecting to "+t.String(), err)
 	}
 	stop = func() {
 		_ = s.Close() // the command's outcome is decided; a child's exit status adds nothing
 		cancel()
+		closeIdle()
 	}
 	return s, cctx, stop, nil
 }
@@ -102,6 +127,7 @@ func (s *session) progress(what string) (done func()) {
 func (s *session) failure(ctx context.Context, doing string, err error) error {
 	var rpc *client.RPCError
 	var status *client.StatusError
+	var over *overBudgetError
 	var hint string
 	switch {
 	case s.parent.Err() != nil:
@@ -113,21 +139,47 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 		if h := s.statusHint(rpc.HTTPStatus()); h != "" {
 			hint = h
 		}
+		if rpc.HTTPStatus() == http.StatusForbidden && refusedHost(rpc.Message) {
+			hint = "; the server does not serve this host name: use the address it listens on, or have it allow the name (ferry serve -allow-host)"
+		}
 		status := ""
 		if rpc.HTTPStatus() != 0 && rpc.HTTPStatus() != http.StatusOK {
 			status = fmt.Sprintf(" (HTTP %d)", rpc.HTTPStatus())
 		}
-		return protocolError(fmt.Errorf("%s: the server answered error %d%s: %s%s", doing, rpc.Code, status, oneLine(rpc.Message), hint))
+		return protocolError(fmt.Errorf("%s: the server answered error %d%s: %s%s", doing, rpc.Code, status, shownMessage(rpc.Message), hint))
 	case errors.As(err, &status):
 		hint = s.statusHint(status.StatusCode)
+	case errors.As(err, &over):
+		return protocolError(fmt.Errorf("%s: %w; no MCP server needs that much for a command", doing, over))
 	case errors.Is(err, syscall.ECONNREFUSED):
 		hint = "; is the server running, and is the address right?"
 	case isDNSError(err):
 		hint = "; check the host name"
-	case errors.Is(err, exec.ErrNotFound):
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, os.ErrNotExist) && s.target.url == "",
+		errors.Is(err, os.ErrPermission) && s.target.url == "":
 		hint = "; check the command after \"--\""
 	}
-	return protocolError(fmt.Errorf("%s: %s%s", doing, oneLine(strings.TrimPrefix(err.Error(), "client: ")), hint))
+	return protocolError(fmt.Errorf("%s: %s%s", doing, shownMessage(strings.TrimPrefix(err.Error(), "client: ")), hint))
+}
+
+// maxShownMessage bounds, in characters, what an error line shows of a
+// message from the server, so that the hint after it stays in sight.
+const maxShownMessage = 400
+
+// shownMessage is a server's message as an error line shows it: on one line, and
+// cut after maxShownMessage characters.
+func shownMessage(msg string) string {
+	if utf8.RuneCountInString(msg) > maxShownMessage {
+		msg = string([]rune(msg)[:maxShownMessage]) + "..."
+	}
+	return oneLine(msg)
+}
+
+// refusedHost reports whether a 403 answer's message says the request's
+// Host or Origin was refused (DNS rebinding protection), which no
+// credential changes.
+func refusedHost(msg string) bool {
+	return strings.Contains(msg, "Host is not allowed") || strings.Contains(msg, "Origin is not allowed")
 }
 
 func isDNSError(err error) bool {
@@ -160,6 +212,24 @@ func (s *session) statusHint(code int) string {
 		return "; no MCP endpoint at this URL: check the path (often /mcp)"
 	}
 	return ""
+}
+
+// maxRedirects bounds the redirects one request follows.
+const maxRedirects = 5
+
+// sameOrigin is the HTTP client's redirect policy: a redirect is followed
+// only to the same scheme, host and port, since the headers from -header,
+// -header-env and FERRY_TOKEN go with it (net/http drops Authorization
+// for another host, but not X-API-Key and the like).
+func sameOrigin(req *http.Request, via []*http.Request) error {
+	first := via[0].URL
+	switch {
+	case req.URL.Scheme != first.Scheme || req.URL.Host != first.Host:
+		return fmt.Errorf("the server redirects to %s, another origin, where ferry sends no credentials; if it is the right server, give that URL as TARGET", req.URL.Redacted())
+	case len(via) >= maxRedirects:
+		return fmt.Errorf("more than %d redirects", maxRedirects)
+	}
+	return nil
 }
 
 // lockedWriter serializes writes to w.

@@ -39,3 +39,39 @@ func TestVersion(t *testing.T) {
 		t.Errorf("ferry -version: exit %d, %q", code, stdout)
 	}
 }
+
+// ferry's own help and version: on stdout with exit 0 when asked for, on
+// stderr with exit 2 when the command line is wrong; each command's usage
+// starts with its own name, however it is asked for.
+func TestHelpAndVersionShapes(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"-help"}} {
+		code, stdout, stderr := runFerry(t, args)
+		if code != exitOK || !strings.HasPrefix(stdout, "usage: ferry <command>") || stderr != "" {
+			t.Errorf("ferry %q: exit %d, stdout %.80q, stderr %q", args, code, stdout, stderr)
+		}
+		for _, c := range commands {
+			if !strings.Contains(stdout, "  "+c.name+" ") {
+				t.Errorf("ferry %q does not list %s", args, c.name)
+			}
+		}
+	}
+	for _, c := range commands {
+		for _, args := range [][]string{{c.name, "-h"}, {c.name, "--help"}, {"help", c.name}} {
+			if code, stdout, _ := runFerry(t, args); code != exitOK || !strings.HasPrefix(stdout, "usage: ferry "+c.name) {
+				t.Errorf("ferry %q: exit %d, stdout %.80q", args, code, stdout)
+			}
+		}
+	}
+	for _, args := range [][]string{nil, {"nope"}, {"help", "nope"}} {
+		code, stdout, stderr := runFerry(t, args)
+		if code != exitUsage || stdout != "" || stderr == "" {
+			t.Errorf("ferry %q: exit %d, stdout %.80q, stderr %.80q; want 2 and the problem on stderr", args, code, stdout, stderr)
+		}
+	}
+	for _, args := range [][]string{{"-version"}, {"--version"}, {"version"}} {
+		code, stdout, stderr := runFerry(t, args)
+		if code != exitOK || !strings.HasPrefix(stdout, "ferry ") || strings.Count(stdout, "\n") != 1 || stderr != "" {
+			t.Errorf("ferry %q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}

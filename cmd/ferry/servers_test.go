@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -26,7 +27,33 @@ const stdioServerArg = "ferry-cli-test-stdio-server"
 // reads its input and never answers.
 const silentServerArg = "ferry-cli-test-silent-server"
 
+// orphanServerArg makes a re-executed test binary a stdio server that
+// first starts a child of its own (the binary again, with sleeperArg) that
+// inherits its stdout and stderr and outlives it, as a shell script's
+// background job does.
+const orphanServerArg = "ferry-cli-test-orphan-server"
+
+// sleeperArg makes a re-executed test binary sleep for a while and exit.
+const sleeperArg = "ferry-cli-test-sleeper"
+
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == sleeperArg {
+		time.Sleep(20 * time.Second)
+		os.Exit(0)
+	}
+	if len(os.Args) > 1 && os.Args[1] == orphanServerArg {
+		exe, err := os.Executable()
+		if err == nil {
+			child := exec.Command(exe, sleeperArg)
+			child.Stdout, child.Stderr = os.Stdout, os.Stderr
+			err = child.Start()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "orphan server:", err)
+			os.Exit(1)
+		}
+		os.Args[1] = stdioServerArg
+	}
 	if len(os.Args) > 1 && os.Args[1] == silentServerArg {
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		time.Sleep(time.Minute) // stdin closed: still no answer, until killed

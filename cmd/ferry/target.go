@@ -100,7 +100,7 @@ func (t target) String() string {
 func parseClientArgs(fs *flag.FlagSet, args []string, help string, e *env) (positional, command []string, err error) {
 	if i := slices.Index(args, "--"); i >= 0 {
 		args, command = args[:i], args[i+1:]
-		if len(command) == 0 {
+		if len(command) == 0 || command[0] == "" {
 			return nil, nil, usagef(fs, help, e, `"--" must be followed by the stdio server's command`)
 		}
 	}
@@ -136,14 +136,31 @@ func splitTarget(positional, command []string) (target, []string, error) {
 		return target{}, nil, errors.New(`no TARGET: give a server's http(s):// URL, or "--" and a stdio server's command`)
 	}
 	u, err := url.Parse(positional[0])
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		shown := positional[0]
-		if err == nil {
-			shown = u.Redacted()
-		}
-		return target{}, nil, fmt.Errorf(`TARGET %q is not an http:// or https:// URL; for a stdio server, put its command after "--"`, shown)
+	switch {
+	case err != nil:
+		// The parser's reason may quote the password (an "invalid port"
+		// that is one), so it is left out.
+		return target{}, nil, fmt.Errorf(`TARGET %q cannot be read as a URL; give a server's http(s):// URL, or "--" and a stdio server's command`, redactRawURL(positional[0]))
+	case u.Scheme != "http" && u.Scheme != "https":
+		return target{}, nil, fmt.Errorf(`TARGET %q is not an http:// or https:// URL; for a stdio server, put its command after "--"`, u.Redacted())
+	case u.Host == "":
+		return target{}, nil, fmt.Errorf(`TARGET %q has no host; write it as http://HOST:PORT/mcp`, u.Redacted())
 	}
 	return target{url: u.String(), shown: u.Redacted()}, positional[1:], nil
+}
+
+// redactRawURL hides what may be a user's password in a string that is
+// not a valid URL: everything between "://" and the last "@".
+func redactRawURL(raw string) string {
+	at := strings.LastIndexByte(raw, '@')
+	if at < 0 {
+		return raw
+	}
+	start := 0
+	if i := strings.Index(raw, "://"); i >= 0 && i < at {
+		start = i + len("://")
+	}
+	return raw[:start] + "xxxxx" + raw[at:]
 }
 
 // header builds the headers every request carries from the flags and the
@@ -154,10 +171,14 @@ func (f *clientFlags) header(getenv func(string) string) (http.Header, error) {
 		name, value, ok := strings.Cut(line, ":")
 		name = strings.TrimSpace(name)
 		value = strings.TrimSpace(value)
-		if !ok || !validHeaderName(name) || strings.ContainsAny(value, "\r\n\x00") {
-			return fmt.Errorf(`%s is not a header line "Name: value"`, from)
+		if !ok || !validHeaderName(name) || !validHeaderValue(value) {
+			return fmt.Errorf(`%s is not a header line "Name: value" (printable characters, no line breaks or control characters)`, from)
 		}
-		h.Add(textproto.CanonicalMIMEHeaderKey(name), value)
+		name = textproto.CanonicalMIMEHeaderKey(name)
+		if ownHeader(name) {
+			return fmt.Errorf("%s: ferry sets %s itself (-protocol chooses the version); leave it out", from, name)
+		}
+		h.Add(name, value)
 		return nil
 	}
 	for _, line := range f.headers {
@@ -181,12 +202,35 @@ func (f *clientFlags) header(getenv func(string) string) (http.Header, error) {
 		}
 	}
 	if token := getenv(tokenEnv); token != "" && h.Get("Authorization") == "" {
-		if strings.ContainsAny(token, "\r\n\x00") {
-			return nil, fmt.Errorf("%s holds a line break; it must be a bare token", tokenEnv)
+		if !validHeaderValue(token) {
+			return nil, fmt.Errorf("%s holds a line break or another control character; it must be a bare token", tokenEnv)
 		}
 		h.Set("Authorization", "Bearer "+strings.TrimSpace(token))
 	}
 	return h, nil
+}
+
+// validHeaderValue reports whether value is an HTTP field value of RFC
+// 9110: visible characters, spaces and tabs, and bytes beyond ASCII; a
+// control character would fail the request later, or split it.
+func validHeaderValue(value string) bool {
+	for _, c := range []byte(value) {
+		if (c < ' ' && c != '\t') || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// ownHeader reports whether the canonical header name is one ferry or
+// net/http sets from the request itself, which a -header would silently
+// lose to, or fight with.
+func ownHeader(name string) bool {
+	switch name {
+	case "Host", "Content-Length", "Transfer-Encoding", "Connection", "Content-Type", "Accept":
+		return true
+	}
+	return strings.HasPrefix(name, "Mcp-")
 }
 
 // validHeaderName reports whether name is an HTTP header field name (a
