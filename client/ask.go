@@ -54,10 +54,13 @@ type SamplingMessage struct {
 
 // SampleResult is the model's answer to a [SampleRequest].
 type SampleResult struct {
-	Role       string  `json:"role"`
-	Content    Content `json:"content"`
-	Model      string  `json:"model"`
-	StopReason string  `json:"stopReason,omitempty"`
+	// Role is normally "assistant".
+	Role    string  `json:"role"`
+	Content Content `json:"content"`
+	// Model names the model that answered.
+	Model string `json:"model"`
+	// StopReason is why it stopped, such as "endTurn" or "maxTokens".
+	StopReason string `json:"stopReason,omitempty"`
 }
 
 // Root is a boundary the client exposes, such as a directory.

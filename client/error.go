@@ -24,9 +24,12 @@ const (
 // ordinary error, so errors.As(err, new(*RPCError)) tells a protocol
 // answer from a transport failure.
 type RPCError struct {
-	Code    int64           `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
+	// Code is the JSON-RPC error code, such as [CodeMethodNotFound].
+	Code int64 `json:"code"`
+	// Message is the server's sentence.
+	Message string `json:"message"`
+	// Data is the error's data as sent, empty when there is none.
+	Data json.RawMessage `json:"data,omitempty"`
 
 	// status is the HTTP status the error came with, 0 on stdio.
 	status int

@@ -131,7 +131,10 @@ func (c *Client) Complete(ctx context.Context, ref Ref, argName, value string) (
 // CompleteRequest is a completion/complete request with the values of the
 // other arguments (Context), for completions that depend on them.
 type CompleteRequest struct {
-	Ref      Ref
+	// Ref is the prompt or resource template ([PromptRef], [ResourceRef]).
+	Ref Ref
+	// Argument is the name of the argument to complete, and Value what
+	// the user has typed of it so far.
 	Argument string
 	Value    string
 	// Context holds the values of arguments already given.

@@ -26,13 +26,20 @@ type ServerInfo struct {
 
 // Tool is one tool of tools/list.
 type Tool struct {
-	Name         string           `json:"name"`
-	Title        string           `json:"title,omitempty"`
-	Description  string           `json:"description,omitempty"`
-	InputSchema  json.RawMessage  `json:"inputSchema,omitempty"`
-	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
-	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
-	Raw          json.RawMessage  `json:"-"`
+	// Name is what [Client.CallTool] calls it by; Title and Description
+	// are for people and models.
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	// InputSchema and OutputSchema are the JSON Schemas of the arguments
+	// and of the structured content, as sent; OutputSchema is empty for a
+	// tool that declares none.
+	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	// Annotations are the tool's hints; nil when the server sent none.
+	Annotations *ToolAnnotations `json:"annotations,omitempty"`
+	// Raw is the tool as the server sent it.
+	Raw json.RawMessage `json:"-"`
 }
 
 // ToolAnnotations are a tool's hints; a nil hint is one the server did
@@ -48,10 +55,15 @@ type ToolAnnotations struct {
 // ToolResult is a tools/call result. IsError marks a tool that failed and
 // says why in Content: it is not a protocol error.
 type ToolResult struct {
-	Content           []Content       `json:"content"`
+	// Content is the result's content blocks, for the model.
+	Content []Content `json:"content"`
+	// StructuredContent is the JSON value of a tool with an output
+	// schema, as sent; empty when the tool gave none.
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
-	IsError           bool            `json:"isError,omitempty"`
-	Raw               json.RawMessage `json:"-"`
+	// IsError marks a tool that failed.
+	IsError bool `json:"isError,omitempty"`
+	// Raw is the result as the server sent it.
+	Raw json.RawMessage `json:"-"`
 }
 
 // Text returns the text of the result's text blocks, one per line.
@@ -72,14 +84,21 @@ func (r *ToolResult) Text() string {
 // Content is one content block: text, image, audio, resource_link or
 // resource (embedded). Fields a type does not have are empty.
 type Content struct {
-	Type     string          `json:"type"`
-	Text     string          `json:"text,omitempty"`
-	Data     string          `json:"data,omitempty"`
-	MimeType string          `json:"mimeType,omitempty"`
-	URI      string          `json:"uri,omitempty"`
-	Name     string          `json:"name,omitempty"`
+	// Type is "text", "image", "audio", "resource_link" or "resource".
+	Type string `json:"type"`
+	// Text is the text of a text block.
+	Text string `json:"text,omitempty"`
+	// Data is an image's or a sound's bytes in base64, of type MimeType.
+	Data     string `json:"data,omitempty"`
+	MimeType string `json:"mimeType,omitempty"`
+	// URI and Name are a resource link's.
+	URI  string `json:"uri,omitempty"`
+	Name string `json:"name,omitempty"`
+	// Resource is an embedded resource's contents, as sent (see
+	// [ResourceContents]).
 	Resource json.RawMessage `json:"resource,omitempty"`
-	Raw      json.RawMessage `json:"-"`
+	// Raw is the block as the server sent it.
+	Raw json.RawMessage `json:"-"`
 }
 
 // TextContent returns a text block.
@@ -167,8 +186,12 @@ func ResourceRef(uriTemplate string) Ref { return Ref{Type: "ref/resource", URI:
 
 // Completion is a completion/complete result.
 type Completion struct {
-	Values  []string        `json:"values"`
-	Total   int             `json:"total,omitempty"`
-	HasMore bool            `json:"hasMore,omitempty"`
-	Raw     json.RawMessage `json:"-"`
+	// Values are the suggested values, as the server ordered them.
+	Values []string `json:"values"`
+	// Total is how many values the server has in all, 0 when it did not
+	// say; HasMore says there are more than Values.
+	Total   int  `json:"total,omitempty"`
+	HasMore bool `json:"hasMore,omitempty"`
+	// Raw is the completion as the server sent it.
+	Raw json.RawMessage `json:"-"`
 }

@@ -19,10 +19,10 @@
 // in process, in the modern era (2026-07-28) unless [Options.Protocol]
 // names a legacy version. Its methods fail the test on a protocol or
 // transport error; [Client.Raw] returns the [client.Client] for tests that
-// expect one. [Options.Elicit] and [Options.Sample] answer the server's
-// questions in either era, and [Options.Principal] serves every request as
-// a given caller, so tools limited by scopes or roles are tested without
-// tokens.
+// expect one. [Options.Elicit], [Options.Sample] and [Options.Roots]
+// answer the server's questions in either era, and [Options.Principal]
+// serves every request as a given caller, so tools limited by scopes or
+// roles are tested without tokens.
 //
 // # Golden tools
 //

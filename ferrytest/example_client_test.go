@@ -83,3 +83,28 @@ func ExampleGoldenTools() {
 		ferrytest.GoldenTools(t, newAdder(), "testdata/tools.json")
 	}
 }
+
+// CheckHandler runs the same checks against an MCP server's HTTP handler,
+// whatever built it: here a Ferry server's, with stateful legacy sessions.
+func ExampleCheckHandler() {
+	t := &exampleT{} // in a test: the test's *testing.T
+	defer t.done()
+
+	ferrytest.CheckHandler(t, ferry.NewHTTPHandler(newAdder(), &ferry.HTTPOptions{Stateful: true}))
+	fmt.Println("checked")
+	// Output:
+	// checked
+}
+
+// Call decodes a tool's structured content into the type the test names,
+// and returns the result too, for its text or content blocks.
+func ExampleCall() {
+	t := &exampleT{} // in a test: the test's *testing.T
+	defer t.done()
+
+	c := ferrytest.NewClient(t, newAdder(), nil)
+	out, res := ferrytest.Call[addOut](t, c, "add", addIn{A: 40, B: 2})
+	fmt.Println(out.Sum, res.IsError, res.Text())
+	// Output:
+	// 42 false {"sum":42}
+}

@@ -247,3 +247,24 @@ func ExampleDispatcherFunc() {
 	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"name\":\"a fake item\"}"}],"structuredContent":{"name":"a fake item"}}}
 	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"unavailable: only GetItem is faked"}],"isError":true}}
 }
+
+// AddDescribed serves a service from its descriptors alone, with dynamic
+// messages; Options.Describe puts a prefix on its tools' names.
+func ExampleAddDescribed() {
+	ctx := context.Background()
+	files, sd, err := testservice.Files(ctx) // or NewFiles, ReadFiles, ReflectFiles
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := ferry.NewServer("shop", "1.0.0", nil)
+	err = protomcp.AddDescribed(srv, files, testservice.Service, protomcp.Handler(testservice.Handler(sd, nil)),
+		&protomcp.Options{Describe: protomcp.DescribeOptions{Prefix: "shop_"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, line := range callLines(srv, "shop_get_item", `{"sku":"PEN-2"}`) {
+		fmt.Println(line)
+	}
+	// Output:
+	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"sku\":\"PEN-2\",\"name\":\"Item PEN-2\",\"priceCents\":\"1250\",\"tags\":[\"new\"],\"kind\":\"KIND_BOOK\"}"}],"structuredContent":{"sku":"PEN-2","name":"Item PEN-2","priceCents":"1250","tags":["new"],"kind":"KIND_BOOK"}}}
+}

@@ -26,6 +26,7 @@ type ServiceSpec struct {
 // SkippedMethod is a method of a service that has no tool: a streaming
 // method, or one whose (ferry.v1.tool) option says skip.
 type SkippedMethod struct {
+	// Method is the method's name in the service.
 	Method protoreflect.Name
 	// Reason says why, such as "server streaming: ...".
 	Reason string
@@ -36,8 +37,12 @@ type ToolSpec struct {
 	// Method is the method's name in the service, such as "GetForecast".
 	Method protoreflect.Name
 	// Name is the tool's name, such as "get_forecast".
-	Name        string
-	Title       string
+	Name string
+	// Title is the option's title, or else the method's name in sentence
+	// case ("Get forecast").
+	Title string
+	// Description is the method's leading comment, or else a sentence
+	// naming the method.
 	Description string
 	// InputSchema and OutputSchema are the JSON Schemas of the request and
 	// response messages in the protojson mapping.
@@ -55,6 +60,7 @@ type ToolSpec struct {
 
 // PromptSpec describes one prompt declared with (ferry.v1.prompts).
 type PromptSpec struct {
+	// Name, Title and Description are those of the option.
 	Name        string
 	Title       string
 	Description string
@@ -68,7 +74,11 @@ type PromptSpec struct {
 
 // PromptArgument is one argument of a prompt.
 type PromptArgument struct {
+	// Name is the field's name as the .proto spells it, and Description
+	// its leading comment.
 	Name        string
 	Description string
-	Required    bool
+	// Required is set for a field marked (google.api.field_behavior) =
+	// REQUIRED or (buf.validate.field).required.
+	Required bool
 }

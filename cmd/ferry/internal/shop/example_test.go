@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/cmd/ferry/internal/shop"
@@ -56,4 +57,56 @@ func ExampleNew() {
 	// 11 tools, 2 prompts, 4 resources, 3 templates
 	// 200 TEA-003 Sencha 100 g tea
 	// 401
+}
+
+// The store under the shop's tools and API: an order placed with a fixed
+// clock, placed again with the same idempotency key (nothing changes),
+// then cancelled, its units back in stock.
+func ExampleStore() {
+	dir, err := os.MkdirTemp("", "shop-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+	db, err := shop.Open(ctx, filepath.Join(dir, "shop.db"), nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+	st := shop.NewStore(db, func() time.Time { return time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC) })
+
+	before, err := st.Product(ctx, "TEA-003")
+	if err != nil {
+		log.Fatal(err)
+	}
+	lines := []shop.NewLine{{SKU: "TEA-003", Qty: 2}}
+	o, replayed, err := st.PlaceOrder(ctx, 1, lines, "example-key", "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	again, replayedAgain, err := st.PlaceOrder(ctx, 1, lines, "example-key", "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(o.Status, o.PlacedAt, replayed, again.ID == o.ID, replayedAgain)
+
+	placed, _ := st.Product(ctx, "TEA-003")
+	if _, err := st.Cancel(ctx, o.ID, "changed my mind"); err != nil {
+		log.Fatal(err)
+	}
+	after, _ := st.Product(ctx, "TEA-003")
+	fmt.Println(before.Stock-placed.Stock, after.Stock == before.Stock)
+	h, err := st.History(ctx, o.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range h.Events {
+		fmt.Printf("%s %q\n", e.Event, e.Note)
+	}
+	// Output:
+	// placed 2026-07-28T09:00:00Z false true true
+	// 2 true
+	// placed ""
+	// cancelled "by the shop: changed my mind"
 }
