@@ -84,7 +84,7 @@ func TestStatelessElicitationLogsWhatItNeeds(t *testing.T) {
 }
 
 // Without a Logger, a masked failure's reference leads to slog.Default, not
-// nowhere.
+// nowhere; the Info record of every call does not go there.
 func TestNilLoggerLogsToSlogDefault(t *testing.T) {
 	logs := &logRecords{}
 	old := slog.Default()
@@ -101,6 +101,13 @@ func TestNilLoggerLogsToSlogDefault(t *testing.T) {
 	fails := logs.records(t, "tool failed unexpectedly")
 	if !slices.ContainsFunc(fails, func(r map[string]any) bool { return r["ref"] == m[1] }) {
 		t.Errorf("slog.Default received %v; want the failure with the ref the model got, %s", fails, m[1])
+	}
+	srv.AddTool(ferry.Tool{Name: "ok", Description: "A tool.", ReadOnly: true}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		return ferry.NewResult(ferry.Text("fine")), nil
+	})
+	call(t, srv, "ok", `{}`)
+	if got := logs.records(t, "tool call"); len(got) != 0 {
+		t.Errorf("slog.Default received the call log %v; want only Warn and up", got)
 	}
 }
 

@@ -40,8 +40,9 @@ type ServerOptions struct {
 	Instructions string
 	// Logger receives the server's logs: one Info record per tool call,
 	// and an Error record for every failure masked behind a reference, so
-	// that the reference a model quotes leads to the details. If nil,
-	// [slog.Default] is used; to discard the logs, pass
+	// that the reference a model quotes leads to the details. If nil, the
+	// records from Warn up go to [slog.Default] (the masked failures, not
+	// the call log); to discard them all, pass
 	// slog.New(slog.DiscardHandler).
 	Logger *slog.Logger
 	// ProtocolVersions narrows the versions the server speaks to those
@@ -234,7 +235,7 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 	}
 	s.logger = s.opts.Logger
 	if s.logger == nil {
-		s.logger = slog.Default()
+		s.logger = defaultLogger()
 	}
 	s.versions = newVersionSet(s.opts.ProtocolVersions)
 	if len(s.versions.all) == 0 {
