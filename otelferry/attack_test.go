@@ -84,8 +84,8 @@ func TestMalformedTraceparentIsIgnored(t *testing.T) {
 	bad := []string{
 		"", "garbage", "00-", "00-" + remoteTrace, "00-" + remoteTrace + "-" + remoteSpan,
 		"00-00000000000000000000000000000000-" + remoteSpan + "-01", // zero trace id
-		"00-" + remoteTrace + "-0000000000000000-01",               // zero span id
-		"ff-" + remoteTrace + "-" + remoteSpan + "-01",             // version ff is invalid
+		"00-" + remoteTrace + "-0000000000000000-01",                // zero span id
+		"ff-" + remoteTrace + "-" + remoteSpan + "-01",              // version ff is invalid
 		"00-" + strings.ToUpper(remoteTrace) + "-" + remoteSpan + "-01",
 		"00-" + remoteTrace + "-" + remoteSpan + "-zz",
 		"00-" + remoteTrace + "-" + remoteSpan + "-01-extra",
