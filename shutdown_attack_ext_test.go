@@ -1,11 +1,15 @@
 package ferry_test
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"sync"
@@ -205,5 +209,227 @@ func TestHTTPShutdownAtRandomMoments(t *testing.T) {
 			// the stuck tools may still be returning
 			noGoroutinesLeft(t, before)
 		})
+	}
+}
+
+// A stdio Shutdown while the client keeps writing requests: each request
+// the server read is answered (served, or refused as shutting down), none
+// is lost between, Run returns nil, both Shutdowns return nil, and a Run
+// and a Shutdown after it still behave.
+func TestStdioShutdownWhileThePeerWrites(t *testing.T) {
+	for round := range 20 {
+		before := runtime.NumGoroutine()
+		s := newShutdownServer(t, nil)
+		cr, cw := io.Pipe()
+		sr, sw := io.Pipe()
+		done := make(chan error, 1)
+		go func() { done <- s.srv.Run(context.Background(), &ferry.IOTransport{Reader: cr, Writer: sw}) }()
+		answers := make(chan []string, 1)
+		first := make(chan struct{})
+		go func() {
+			var got []string
+			sc := bufio.NewScanner(sr)
+			for sc.Scan() {
+				if got = append(got, sc.Text()); len(got) == 1 {
+					close(first)
+				}
+			}
+			answers <- got
+		}()
+		sent := make(chan int, 1)
+		go func() {
+			n := 0
+			defer func() { sent <- n }()
+			if _, err := io.WriteString(cw, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`+"\n"+
+				`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+				return
+			}
+			for n = 1; n < 100000; n++ {
+				if _, err := fmt.Fprintf(cw, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", n); err != nil {
+					return // the server closed its input
+				}
+			}
+		}()
+		<-first // Run serves
+		time.Sleep(time.Duration(round%5) * time.Millisecond)
+		errs := make(chan error, 2)
+		for range 2 {
+			go func() { errs <- s.srv.Shutdown(context.Background()) }()
+		}
+		for range 2 {
+			if err := <-errs; err != nil {
+				t.Fatalf("Shutdown = %v", err)
+			}
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("Run = %v", err)
+		}
+		sw.Close()
+		got := <-answers
+		cw.Close()
+		n := <-sent
+		ids := map[string]bool{}
+		refused := 0
+		for _, line := range got {
+			var m struct {
+				ID    json.RawMessage `json:"id"`
+				Error *struct{ Message string }
+			}
+			if err := json.Unmarshal([]byte(line), &m); err != nil || len(m.ID) == 0 {
+				t.Fatalf("round %d: a line that is no answer: %s", round, line)
+			}
+			if m.Error != nil {
+				refused++
+				if !strings.Contains(m.Error.Message, "shutting down") {
+					t.Fatalf("round %d: %s", round, line)
+				}
+			}
+			ids[string(m.ID)] = true
+		}
+		// The server reads in order: the requests it read are 1..k, and
+		// each must have its answer.
+		k := 0
+		for ids[fmt.Sprint(k+1)] {
+			k++
+		}
+		if len(ids) != k+1 { // +1: initialize's id 0
+			var missing []int
+			for i := 1; i <= n && len(missing) < 5; i++ {
+				if !ids[fmt.Sprint(i)] && i < k+len(ids) {
+					missing = append(missing, i)
+				}
+			}
+			t.Fatalf("round %d: %d answers but only 1..%d contiguous; missing e.g. %v (sent %d, refused %d)", round, len(ids), k, missing, n, refused)
+		}
+		t.Logf("round %d: %d answered, %d of them refused", round, k, refused)
+		noGoroutinesLeft(t, before)
+	}
+	s := newShutdownServer(t, nil)
+	if err := s.srv.Shutdown(context.Background()); err != nil {
+		t.Fatalf("Shutdown before Run = %v", err)
+	}
+	if err := s.srv.Run(context.Background(), &ferry.IOTransport{Reader: strings.NewReader(""), Writer: io.Discard}); !errors.Is(err, ferry.ErrServerClosed) {
+		t.Fatalf("Run after Shutdown = %v", err)
+	}
+}
+
+// Shutdown of a handler never served, twice, and ShutdownHTTPServer of an
+// http.Server never started, return nil at once.
+func TestHTTPShutdownBeforeServe(t *testing.T) {
+	s := newShutdownServer(t, nil)
+	h := ferry.NewHTTPHandler(s.srv, &ferry.HTTPOptions{Stateful: true})
+	for range 2 {
+		if err := h.Shutdown(context.Background()); err != nil {
+			t.Fatalf("Shutdown = %v", err)
+		}
+	}
+	hs := ferry.NewHTTPServer("127.0.0.1:0", h)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := ferry.ShutdownHTTPServer(ctx, hs, h); err != nil {
+		t.Fatalf("ShutdownHTTPServer = %v", err)
+	}
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest("POST", "/", strings.NewReader(`{"jsonrpc":"2.0","id":3,"method":"ping"}`))
+	req.Host = "127.0.0.1"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), `"id":3`) {
+		t.Fatalf("a request after Shutdown: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// slowRefusalConn is a Connection fed from a channel whose Write of a
+// "shutting down" refusal takes a while (a slow pipe), and which drops
+// what is written after Close.
+type slowRefusalConn struct {
+	in      chan []byte
+	mu      sync.Mutex
+	closed  bool
+	out     []string
+	lost    []string
+	writing chan struct{} // closed when the refusal's write begins
+	once    sync.Once
+	done    chan struct{}
+}
+
+func (c *slowRefusalConn) Connect(context.Context) (ferry.Connection, error) { return c, nil }
+
+func (c *slowRefusalConn) Read(ctx context.Context) ([]byte, error) {
+	select {
+	case m := <-c.in:
+		return m, nil
+	case <-c.done:
+		return nil, ferry.ErrConnectionClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (c *slowRefusalConn) Write(_ context.Context, msg []byte) error {
+	if strings.Contains(string(msg), "shutting down") {
+		c.once.Do(func() { close(c.writing) })
+		time.Sleep(100 * time.Millisecond)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		c.lost = append(c.lost, string(msg))
+		return ferry.ErrConnectionClosed
+	}
+	c.out = append(c.out, string(msg))
+	return nil
+}
+
+func (c *slowRefusalConn) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed {
+		c.closed = true
+		close(c.done)
+	}
+	return nil
+}
+
+// On stdio, a request refused during a shutdown holds the connection open
+// until its refusal is written: the refusal used to count the request as
+// done before writing, so a running call that finished meanwhile let the
+// drained connection close under it, and the client never got its answer.
+func TestStdioShutdownRefusalIsWrittenBeforeTheClose(t *testing.T) {
+	s := newShutdownServer(t, nil)
+	c := &slowRefusalConn{in: make(chan []byte, 8), writing: make(chan struct{}), done: make(chan struct{})}
+	done := make(chan error, 1)
+	go func() { done <- s.srv.Run(context.Background(), c) }()
+	c.in <- []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	c.in <- []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c.in <- []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gate","arguments":{}}}`)
+	<-s.started
+	errc := make(chan error, 1)
+	go func() { errc <- s.srv.Shutdown(context.Background()) }()
+	// Send pings until one is refused (the shutdown has begun).
+	for i := 2; ; i++ {
+		c.in <- fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i)
+		select {
+		case <-c.writing:
+		case <-time.After(20 * time.Millisecond):
+			continue
+		}
+		break
+	}
+	close(s.release) // the call finishes while the refusal is being written
+	if err := <-errc; err != nil {
+		t.Fatalf("Shutdown = %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Run = %v", err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.lost) != 0 {
+		t.Fatalf("answers written after the connection closed: %q", c.lost)
+	}
+	if got := strings.Join(c.out, "\n"); !strings.Contains(got, "gate done") || !strings.Contains(got, "shutting down") {
+		t.Fatalf("the answers: %s", got)
 	}
 }
