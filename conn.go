@@ -507,6 +507,12 @@ func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParam
 	ctx, cancel := context.WithCancel(ctx)
 	key := string(m.ID)
 	c.mu.Lock()
+	if _, dup := c.inflight[key]; dup {
+		c.mu.Unlock()
+		cancel()
+		r.finish()
+		return appendErrorResponse(b, m.ID, errIDInFlight)
+	}
 	c.inflight[key] = cancel
 	c.mu.Unlock()
 	resp := c.srv.respond(ctx, r, p, b)
