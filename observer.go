@@ -23,7 +23,8 @@ import (
 // The info is the server's and is valid only until End returns: copy what
 // must outlive it. Requests refused before they reach the server (an HTTP
 // request whose headers disagree with its body, a body over the size
-// limit, a request during a shutdown) and notifications are not observed.
+// limit, a request during a shutdown, one reusing the id of a request in
+// flight) and notifications are not observed.
 //
 // A panic in Start or End is contained: it is logged, the request is
 // answered as if no Observer were set (after a panic in Start, End is not
