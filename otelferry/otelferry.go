@@ -12,6 +12,12 @@
 // it. A request without a trace context in _meta is a child of that
 // context instead. Baggage from _meta reaches the handler's context.
 //
+// Names a client makes up stay out of span names and metric series, which
+// must stay few: a tools/call of a tool the server does not have is named
+// plain "tools/call" (its gen_ai.tool.name stays on the span alone, not
+// in the histogram), and a method the server does not serve is recorded
+// as [MethodOther]. A resource URI is never in a span name or a series.
+//
 // Tool arguments and results are never recorded, unless
 // [Options.RecordToolIO] says what to record of them.
 //
