@@ -396,8 +396,10 @@ func (c *streamConn) handle(ctx context.Context, line []byte) {
 func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wireParams) {
 	c.drain.enter()
 	if c.drain.refuses() {
-		c.drain.leave()
+		// Written before leaving: the last leave lets the drained
+		// connection close, which would drop the refusal.
 		c.write(ctx, appendErrorResponse(nil, m.ID, errShuttingDown))
+		c.drain.leave()
 		return
 	}
 	switch m.Method {
@@ -413,8 +415,8 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 			select {
 			case c.places.listens <- struct{}{}:
 			default:
-				c.drain.leave()
 				c.write(ctx, appendErrorResponse(nil, m.ID, errTooManyListens))
+				c.drain.leave()
 				return
 			}
 			w = want.watcher()
@@ -505,6 +507,12 @@ func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParam
 	ctx, cancel := context.WithCancel(ctx)
 	key := string(m.ID)
 	c.mu.Lock()
+	if _, dup := c.inflight[key]; dup {
+		c.mu.Unlock()
+		cancel()
+		r.finish()
+		return appendErrorResponse(b, m.ID, errIDInFlight)
+	}
 	c.inflight[key] = cancel
 	c.mu.Unlock()
 	resp := c.srv.respond(ctx, r, p, b)

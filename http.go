@@ -427,7 +427,11 @@ func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, req *reques
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
-		ls.track(string(req.id), cancel)
+		if !ls.track(string(req.id), cancel) {
+			req.finish()
+			sw.finish(http.StatusOK, appendErrorResponse(nil, req.id, errIDInFlight))
+			return
+		}
 		defer ls.untrack(string(req.id))
 	} else if sc := h.drain.watch(ctx, req.method); sc != nil {
 		// Shutdown cancels this request's handler through sc (a tool

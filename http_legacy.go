@@ -176,7 +176,7 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	streamKey := "GET " + newSessionID() // DELETE ends the stream too
-	ls.track(streamKey, cancel)
+	ls.track(streamKey, cancel)          // a key of its own: never a JSON-RPC id
 	defer ls.untrack(streamKey)
 	// Subscribe before the stream opens, so that no change between the
 	// client seeing the stream and the watch is lost. The subscriptions

@@ -101,13 +101,21 @@ func (h *HTTPHandler) liveGet(id string) *liveSession {
 	return h.live[id]
 }
 
-func (ls *liveSession) track(id string, cancel context.CancelFunc) {
+// track registers a request in flight under its id, for
+// notifications/cancelled, DELETE and a shutdown; false, registering
+// nothing, if a request with that id is in flight already (see
+// [errIDInFlight]).
+func (ls *liveSession) track(id string, cancel context.CancelFunc) bool {
 	ls.mu.Lock()
+	defer ls.mu.Unlock()
 	if ls.inflight == nil {
 		ls.inflight = map[string]context.CancelFunc{}
 	}
+	if _, dup := ls.inflight[id]; dup {
+		return false
+	}
 	ls.inflight[id] = cancel
-	ls.mu.Unlock()
+	return true
 }
 
 func (ls *liveSession) untrack(id string) {
@@ -263,7 +271,10 @@ func (b *httpBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
-		b.live.track(string(req.id), cancel)
+		if !b.live.track(string(req.id), cancel) {
+			req.finish()
+			return appendErrorResponse(nil, m.ID, errIDInFlight)
+		}
 		defer b.live.untrack(string(req.id))
 	} else if sc := b.h.drain.watch(ctx, req.method); sc != nil {
 		ctx = sc

@@ -3,6 +3,7 @@ package ferry
 import (
 	"context"
 	"encoding/json"
+	"runtime/debug"
 	"time"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
@@ -22,7 +23,13 @@ import (
 // The info is the server's and is valid only until End returns: copy what
 // must outlive it. Requests refused before they reach the server (an HTTP
 // request whose headers disagree with its body, a body over the size
-// limit, a request during a shutdown) and notifications are not observed.
+// limit, a request during a shutdown, one reusing the id of a request in
+// flight) and notifications are not observed.
+//
+// A panic in Start or End is contained: it is logged, the request is
+// answered as if no Observer were set (after a panic in Start, End is not
+// called), and the process goes on. A Start or End that blocks holds its
+// request's answer for as long.
 //
 // While no Observer is set, the server does no work for one.
 type Observer interface {
@@ -60,6 +67,12 @@ type RequestInfo struct {
 	// Trace is the W3C trace context and baggage the client sent in the
 	// request's params._meta; its fields are empty when absent.
 	Trace TraceContext
+	// Unknown says the server serves no method named Method, or has no
+	// tool or prompt named Name, as the request starts: Method or Name is
+	// then text the client chose, of any length and variety. Leave it out
+	// of span names and metric attributes, which must stay few (otelferry
+	// names such requests "_OTHER" and records no target).
+	Unknown bool
 	// Arguments are a tools/call's or prompts/get's arguments as the
 	// client sent them (raw JSON, possibly nil). They may hold what the
 	// user typed: record them only with the user's consent.
@@ -110,12 +123,19 @@ func (s *Server) respondObserved(ctx context.Context, r *request, p *wireParams,
 	switch r.method {
 	case "tools/call", "prompts/get":
 		info.Name, info.Arguments = p.Name, p.Arguments
+		info.Unknown = !s.hasTarget(r.method, p.Name)
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
 		info.Name = p.URI
+	default:
+		info.Unknown = !servedMethod(r.method)
 	}
 	start := time.Now()
-	ctx = s.opts.Observer.Start(ctx, info)
+	octx, ok := s.observeStart(ctx, info)
 	mark := len(b)
+	if !ok {
+		return s.respondTo(ctx, r, p, b)
+	}
+	ctx = octx
 	b = s.respondTo(ctx, r, p, b)
 	end := RequestEnd{Duration: time.Since(start), ToolError: r.toolError}
 	if r.failed != 0 {
@@ -131,8 +151,61 @@ func (s *Server) respondObserved(ctx context.Context, r *request, p *wireParams,
 	} else if at := mark + len(jsonrpc.AppendResultHead(nil, r.id)); at < len(b) {
 		end.Result = json.RawMessage(b[at : len(b)-1]) // without the envelope's closing brace
 	}
-	s.opts.Observer.End(ctx, info, end)
+	s.observeEnd(ctx, info, end)
 	return b
+}
+
+// observeStart calls the observer's Start; false if it panicked (the
+// panic is logged).
+func (s *Server) observeStart(ctx context.Context, info *RequestInfo) (_ context.Context, ok bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.observerPanicked(ctx, "Start", info, v)
+		}
+	}()
+	return s.opts.Observer.Start(ctx, info), true
+}
+
+// observeEnd calls the observer's End, logging a panic.
+func (s *Server) observeEnd(ctx context.Context, info *RequestInfo, end RequestEnd) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.observerPanicked(ctx, "End", info, v)
+		}
+	}()
+	s.opts.Observer.End(ctx, info, end)
+}
+
+func (s *Server) observerPanicked(ctx context.Context, where string, info *RequestInfo, v any) {
+	s.logError(ctx, "observer panicked", "in", where, "method", info.Method, "ref", newRef(),
+		"panic", v, "stack", string(debug.Stack()))
+}
+
+// hasTarget reports whether the server has the tool (tools/call) or
+// prompt (prompts/get) named name.
+func (s *Server) hasTarget(method, name string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if method == "tools/call" {
+		_, ok := s.tools.get(name)
+		return ok
+	}
+	_, ok := s.prompts.get(name)
+	return ok
+}
+
+// servedMethod reports whether method is one [Server.dispatch] serves
+// (in one era or the other), so that an observer can tell the methods
+// from any text a client sends.
+func servedMethod(method string) bool {
+	switch method {
+	case "tools/list", "tools/call", "prompts/list", "prompts/get", "resources/list",
+		"resources/templates/list", "resources/read", "completion/complete", "subscriptions/listen",
+		"server/discover", "ping", "initialize", "logging/setLevel", "resources/subscribe",
+		"resources/unsubscribe":
+		return true
+	}
+	return false
 }
 
 // idText is a JSON-RPC id as text: a string's value, a number's digits.

@@ -16,6 +16,14 @@ var ErrServerClosed = errors.New("ferry: server shut down")
 var errShuttingDown = &Error{Code: CodeInternalError,
 	Message: "unavailable: the server is shutting down; send the request again (to another replica)"}
 
+// errIDInFlight answers a request whose id is that of a request of the
+// same session (or connection) still in flight, which the spec forbids:
+// served, it would take the first's place in the table that
+// notifications/cancelled, DELETE and a shutdown reach it through, and a
+// handler of the first waiting on its context would run on for ever.
+var errIDInFlight = &Error{Code: CodeInvalidRequest,
+	Message: "invalid request: a request with this id is still in flight in this session; give each request an id of its own"}
+
 // shutdownResult is the result of a tool call cancelled because its
 // transport's shutdown reached its deadline.
 const shutdownResult = "unavailable: the server shut down before the tool finished; call it again"

@@ -12,6 +12,12 @@
 // it. A request without a trace context in _meta is a child of that
 // context instead. Baggage from _meta reaches the handler's context.
 //
+// Names a client makes up stay out of span names and metric series, which
+// must stay few: a tools/call of a tool the server does not have is named
+// plain "tools/call" (its gen_ai.tool.name stays on the span alone, not
+// in the histogram), and a method the server does not serve is recorded
+// as [MethodOther]. A resource URI is never in a span name or a series.
+//
 // Tool arguments and results are never recorded, unless
 // [Options.RecordToolIO] says what to record of them.
 //
@@ -145,16 +151,38 @@ func (metaCarrier) Set(string, string) {}
 
 func (metaCarrier) Keys() []string { return []string{"traceparent", "tracestate", "baggage"} }
 
+// MethodOther is the mcp.method.name otelferry records for a method the
+// server does not serve: the client's text, which an attacker could vary
+// without end, would make a span name and a metric series of each.
+const MethodOther = "_OTHER"
+
 // SpanName is the span name of a request: "{mcp.method.name} {target}",
 // the target being the tool of a tools/call or the prompt of a
 // prompts/get; a resource URI is left out, as the conventions advise,
-// since it is of high cardinality.
+// since it is of high cardinality. A tool or prompt the server does not
+// have is left out too, and a method it does not serve is [MethodOther]
+// (see [ferry.RequestInfo.Unknown]): names a client makes up must not
+// make span names (or metric series) without bound.
 func SpanName(info *ferry.RequestInfo) string {
+	method := methodName(info)
+	switch method {
+	case "tools/call", "prompts/get":
+		if info.Name != "" && !info.Unknown {
+			return method + " " + info.Name
+		}
+	}
+	return method
+}
+
+// methodName is the mcp.method.name of a request: its method, or
+// [MethodOther] for one the server does not serve.
+func methodName(info *ferry.RequestInfo) string {
 	switch info.Method {
 	case "tools/call", "prompts/get":
-		if info.Name != "" {
-			return info.Method + " " + info.Name
-		}
+		return info.Method // Unknown is about the target
+	}
+	if info.Unknown {
+		return MethodOther
 	}
 	return info.Method
 }
@@ -171,7 +199,7 @@ func (o *Observer) Start(ctx context.Context, info *ferry.RequestInfo) context.C
 		}
 	}
 	attrs := make([]attribute.KeyValue, 0, 8)
-	attrs = append(attrs, attribute.String(AttrMethodName, info.Method))
+	attrs = append(attrs, attribute.String(AttrMethodName, methodName(info)))
 	attrs = appendTarget(attrs, info)
 	if info.ID != "" && info.ID != "null" {
 		attrs = append(attrs, attribute.String(AttrRequestID, info.ID))
@@ -241,12 +269,19 @@ func (o *Observer) End(ctx context.Context, info *ferry.RequestInfo, end ferry.R
 	// list for the metric (no id, no session: they are of high
 	// cardinality).
 	attrs := make([]attribute.KeyValue, 0, 8)
-	attrs = append(attrs, attribute.String(AttrMethodName, info.Method))
+	// A tool or prompt the server does not have is left out: its name is
+	// the client's.
+	attrs = append(attrs, attribute.String(AttrMethodName, methodName(info)))
 	switch info.Method {
 	case "tools/call":
-		attrs = append(attrs, attribute.String(AttrToolName, info.Name), attribute.String(AttrOperationName, OperationExecuteTool))
+		if !info.Unknown {
+			attrs = append(attrs, attribute.String(AttrToolName, info.Name))
+		}
+		attrs = append(attrs, attribute.String(AttrOperationName, OperationExecuteTool))
 	case "prompts/get":
-		attrs = append(attrs, attribute.String(AttrPromptName, info.Name))
+		if !info.Unknown {
+			attrs = append(attrs, attribute.String(AttrPromptName, info.Name))
+		}
 	}
 	if info.ProtocolVersion != "" {
 		attrs = append(attrs, attribute.String(AttrProtocolVersion, info.ProtocolVersion))

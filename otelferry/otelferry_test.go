@@ -71,6 +71,9 @@ func newRig(t *testing.T, opts *otelferry.Options) *rig {
 		r.mu.Unlock()
 		return &ferry.ToolResult{Content: []ferry.Content{ferry.Text("secret result")}}, nil
 	})
+	r.srv.AddPrompt(ferry.Prompt{Name: "greet", Description: "Greets."}, func(context.Context, *ferry.GetPromptRequest) (*ferry.PromptResult, error) {
+		return &ferry.PromptResult{Messages: []ferry.PromptMessage{{Role: "user", Content: ferry.Text("hi")}}}, nil
+	})
 	r.srv.AddTool(ferry.Tool{Name: "fails", Description: "Fails."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		return nil, ferry.Refuse(ferry.RefusalNotFound, "no such order")
 	})
@@ -228,7 +231,9 @@ func TestSpansOverHTTP(t *testing.T) {
 	if len(fails.Links()) != 0 || fails.Parent().IsRemote() || !fails.Parent().IsValid() {
 		t.Errorf("without _meta the HTTP span is the parent: parent %v links %v", fails.Parent(), fails.Links())
 	}
-	get := r.span(t, "prompts/get nope")
+	// An unknown prompt: its name is on its span, not in the span's name
+	// nor in the histogram (the client chose it).
+	get := r.span(t, "prompts/get")
 	sameMap(t, "error answer", attrs(get.Attributes()), with(map[string]string{"mcp.method.name": "prompts/get", "gen_ai.prompt.name": "nope",
 		"jsonrpc.request.id": "3", "error.type": "-32602", "rpc.response.status_code": "-32602"}))
 	if get.Status().Code != codes.Error || get.Status().Description == "" {
@@ -241,7 +246,7 @@ func TestSpansOverHTTP(t *testing.T) {
 		{"mcp.method.name": "tools/call", "gen_ai.tool.name": "echo", "gen_ai.operation.name": "execute_tool", "mcp.protocol.version": "2026-07-28", "network.transport": "tcp", "network.protocol.name": "http"},
 		{"mcp.method.name": "initialize", "mcp.protocol.version": "2025-03-26", "network.transport": "tcp", "network.protocol.name": "http"},
 		{"mcp.method.name": "tools/call", "gen_ai.tool.name": "fails", "gen_ai.operation.name": "execute_tool", "mcp.protocol.version": "2025-03-26", "network.transport": "tcp", "network.protocol.name": "http", "error.type": "tool_error"},
-		{"mcp.method.name": "prompts/get", "gen_ai.prompt.name": "nope", "mcp.protocol.version": "2025-03-26", "network.transport": "tcp", "network.protocol.name": "http", "error.type": "-32602", "rpc.response.status_code": "-32602"},
+		{"mcp.method.name": "prompts/get", "mcp.protocol.version": "2025-03-26", "network.transport": "tcp", "network.protocol.name": "http", "error.type": "-32602", "rpc.response.status_code": "-32602"},
 	}
 	if len(points) != len(want) {
 		t.Fatalf("%d histogram points, want %d: %v", len(points), len(want), points)
@@ -404,7 +409,8 @@ func TestNamesArePinnedToTheConventions(t *testing.T) {
 	r := newRig(t, nil)
 	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}` + "\n" +
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fails","arguments":{}}}` + "\n" +
-		`{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"nope"}}` + "\n"
+		`{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"nope"}}` + "\n" +
+		`{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"greet"}}` + "\n"
 	if err := r.srv.Run(context.Background(), &ferry.IOTransport{Reader: strings.NewReader(in), Writer: io.Discard}); err != nil {
 		t.Fatal(err)
 	}
