@@ -2,6 +2,7 @@ package protomcp
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"math"
@@ -233,13 +234,13 @@ func (d *decoder) single(errs *errorList, p path, fd protoreflect.FieldDescripto
 			msg = "must be a string, got " + show(v)
 		}
 	case protoreflect.BytesKind:
-		if _, ok := v.(string); !ok {
-			msg = "must be a string (base64), got " + show(v)
-		}
+		msg = bytesValue(v)
 	case protoreflect.EnumKind:
 		msg = enumValue(fd.Enum(), v)
-	case protoreflect.FloatKind, protoreflect.DoubleKind:
-		msg = floatValue(v)
+	case protoreflect.FloatKind:
+		msg = floatValue(v, 32)
+	case protoreflect.DoubleKind:
+		msg = floatValue(v, 64)
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
 		msg = intValue(v, math.MinInt32, math.MaxInt32, false)
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
@@ -274,22 +275,63 @@ func enumValue(ed protoreflect.EnumDescriptor, v any) string {
 	return "must be one of: " + strings.Join(names, ", ") + ", got " + show(v)
 }
 
-// floatValue checks a float or double: a number, or a string protojson
-// reads as one.
-func floatValue(v any) string {
+// bytesValue checks bytes: a string of base64, standard or URL-safe,
+// padded or not, as protojson reads it.
+func bytesValue(v any) string {
+	x, ok := v.(string)
+	if !ok {
+		return "must be a string (base64), got " + show(v)
+	}
+	enc := base64.StdEncoding
+	if strings.ContainsAny(x, "-_") {
+		enc = base64.URLEncoding
+	}
+	if len(x)%4 != 0 {
+		enc = enc.WithPadding(base64.NoPadding)
+	}
+	if _, err := enc.DecodeString(x); err != nil {
+		return "must be base64 (standard or URL-safe), got " + show(v)
+	}
+	return ""
+}
+
+// floatValue checks a float (bits 32) or double (bits 64): a number, or a
+// string protojson reads as one, within the type's range.
+func floatValue(v any, bits int) string {
+	var lit string
 	switch x := v.(type) {
 	case json.Number:
-		return ""
+		lit = string(x)
 	case string:
 		switch x {
 		case "NaN", "Infinity", "-Infinity":
 			return ""
 		}
-		if _, err := strconv.ParseFloat(x, 64); err == nil {
-			return ""
+		if !numberLiteral(x) {
+			return "must be a number, got " + show(v)
 		}
+		lit = x
+	default:
+		return "must be a number, got " + show(v)
 	}
-	return "must be a number, got " + show(v)
+	if _, err := strconv.ParseFloat(lit, bits); err != nil {
+		most := strconv.FormatFloat(math.MaxFloat64, 'g', -1, 64)
+		if bits == 32 {
+			most = strconv.FormatFloat(math.MaxFloat32, 'g', -1, 32)
+		}
+		return "must be between -" + most + " and " + most + ", got " + show(v)
+	}
+	return ""
+}
+
+// numberLiteral reports whether s is written as one JSON number, the only
+// form protojson reads inside a string: "01", ".5", "1.", "+1", "inf" and
+// " 1" are not.
+func numberLiteral(s string) bool {
+	if s == "" || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) || s[len(s)-1] < '0' || s[len(s)-1] > '9' {
+		return false
+	}
+	return json.Valid([]byte(s))
 }
 
 // intValue checks an integer in [lo, hi], given as a number or, as
@@ -302,6 +344,9 @@ func intValue(v any, lo int64, hi uint64, wide bool) string {
 	case json.Number:
 		lit = string(x)
 	case string:
+		if !numberLiteral(x) {
+			return "must be an integer, got " + show(v)
+		}
 		lit = x
 	default:
 		want := "an integer"
@@ -349,7 +394,8 @@ func intValue(v any, lo int64, hi uint64, wide bool) string {
 }
 
 // mapKey checks a map key against the key's kind; the keys of a JSON
-// object are strings, which protojson reads as the key type.
+// object are strings, which protojson reads as the key type with strconv
+// (so "01" is a key 1), hence json.Number: not held to the JSON grammar.
 func mapKey(fd protoreflect.FieldDescriptor, k string) string {
 	switch fd.Kind() {
 	case protoreflect.BoolKind:
@@ -358,19 +404,19 @@ func mapKey(fd protoreflect.FieldDescriptor, k string) string {
 		}
 	case protoreflect.StringKind:
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		if strings.ContainsAny(k, ".eE") || intValue(k, math.MinInt32, math.MaxInt32, false) != "" {
+		if strings.ContainsAny(k, ".eE") || intValue(json.Number(k), math.MinInt32, math.MaxInt32, false) != "" {
 			return "is not allowed: the keys of this map are integers from -2147483648 to 2147483647"
 		}
 	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		if strings.ContainsAny(k, ".eE") || intValue(k, math.MinInt64, math.MaxInt64, true) != "" {
+		if strings.ContainsAny(k, ".eE") || intValue(json.Number(k), math.MinInt64, math.MaxInt64, true) != "" {
 			return "is not allowed: the keys of this map are integers"
 		}
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		if strings.ContainsAny(k, ".eE") || intValue(k, 0, math.MaxUint32, false) != "" {
+		if strings.ContainsAny(k, ".eE") || intValue(json.Number(k), 0, math.MaxUint32, false) != "" {
 			return "is not allowed: the keys of this map are integers from 0 to 4294967295"
 		}
 	default:
-		if strings.ContainsAny(k, ".eE") || intValue(k, 0, math.MaxUint64, true) != "" {
+		if strings.ContainsAny(k, ".eE") || intValue(json.Number(k), 0, math.MaxUint64, true) != "" {
 			return "is not allowed: the keys of this map are integers of at least 0"
 		}
 	}

@@ -36,6 +36,8 @@ func TestDecodeAcceptsWhatProtojsonAccepts(t *testing.T) {
 		`{"child":{"child":{"i64":"1"}},"kinds":["KIND_BOOK",2]}`,
 		`{"by_int":{"1":"proto name"},"any_value":{"x":1}}`,
 		`{"i64":null,"child":null}`,
+		`{"raw":"aGVsbG8","f":1e-50,"d":"1e-400","u64":"1e3"}`,
+		`{"raw":"a-_b","byInt":{"01":"a"}}`,
 	} {
 		m := dynamicpb.NewMessage(md)
 		if errs := dec.decode([]byte(args), m); len(errs) > 0 {
@@ -70,6 +72,11 @@ func TestDecodeRefusesWithPaths(t *testing.T) {
 		`{"child":[]}`:                                `child: must be an object, got []`,
 		`[1]`:                                         `must be an object, got [1]`,
 		`{"i64":`:                                     `arguments are not valid JSON`,
+		`{"child":{"f":1e39}}`:                        `child.f: must be between -3.4028235e+38 and 3.4028235e+38, got 1e39`,
+		`{"child":{"d":1e400}}`:                       `child.d: must be between -1.7976931348623157e+308 and`,
+		`{"child":{"raw":"!!!"}}`:                     `child.raw: must be base64 (standard or URL-safe), got "!!!"`,
+		`{"child":{"u32":"01"}}`:                      `child.u32: must be an integer, got "01"`,
+		`{"child":{"d":"inf"}}`:                       `child.d: must be a number, got "inf"`,
 	} {
 		errs := dec.decode([]byte(args), dynamicpb.NewMessage(md))
 		if len(errs) == 0 || !strings.Contains(errs.Error(), want) {
