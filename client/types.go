@@ -1,6 +1,9 @@
 package client
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Every item type below keeps the JSON the server sent in Raw, so that a
 // caller can print or check it verbatim; its other fields are decoded from
@@ -68,17 +71,17 @@ type ToolResult struct {
 
 // Text returns the text of the result's text blocks, one per line.
 func (r *ToolResult) Text() string {
-	var s string
+	var sb strings.Builder // one buffer: a message may hold very many blocks
 	for i, c := range r.Content {
 		if c.Type != "text" {
 			continue
 		}
-		if i > 0 && s != "" {
-			s += "\n"
+		if i > 0 && sb.Len() > 0 {
+			sb.WriteByte('\n')
 		}
-		s += c.Text
+		sb.WriteString(c.Text)
 	}
-	return s
+	return sb.String()
 }
 
 // Content is one content block: text, image, audio, resource_link or

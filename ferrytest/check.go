@@ -17,6 +17,7 @@ import (
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/client"
+	"github.com/ferry-mcp/ferry/toolname"
 )
 
 // CheckServer checks that srv answers the protocol correctly in both eras
@@ -125,9 +126,6 @@ func (ck *checker) run(ctx context.Context) []string {
 	return names
 }
 
-// toolName is what the spec allows a tool's name to be.
-var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
-
 // tools checks tools/list and returns the tool names.
 func (ck *checker) tools(ctx context.Context) []string {
 	ck.t.Helper()
@@ -143,9 +141,10 @@ func (ck *checker) tools(ctx context.Context) []string {
 	var names []string
 	for _, tl := range tools {
 		names = append(names, tl.Name)
+		nameErr := toolname.Check(tl.Name)
 		switch {
-		case !toolName.MatchString(tl.Name):
-			ck.errorf("tool %q: the name must be 1 to 128 of A-Z a-z 0-9 _ - .", tl.Name)
+		case nameErr != nil:
+			ck.errorf("tool %q: %v", tl.Name, nameErr)
 		case seen[tl.Name]:
 			ck.errorf("tool %q is listed twice", tl.Name)
 		}

@@ -146,7 +146,7 @@ func TestCheckServerFindsProblems(t *testing.T) {
 				}
 			}
 			return 0, nil
-		}, `tool "greet me": the name must be`},
+		}, `tool "greet me": name has ' '; use only A-Z`},
 		{"an order that changes", func(req map[string]any, _ bool, res map[string]any) (int, any) {
 			if list := tools(req, res); len(list) == 2 {
 				calls++

@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// maxDiffLines bounds the files lineDiff compares line by line; beyond
-// it, the diff names the first line that differs.
+// maxDiffLines bounds the changed part (the lines between those both files
+// start and end with) that lineDiff compares line by line; beyond it, the
+// diff names the first line that differs.
 const maxDiffLines = 4000
 
 // lineDiff returns a diff of the lines of a and b: "-" for a line only
@@ -17,12 +18,20 @@ func lineDiff(a, b string) string {
 		return ""
 	}
 	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
+	// The lines both files start and end with are kept out of the table,
+	// which is quadratic: a change in a long file costs its own size.
+	pre := 0
+	for pre < len(x) && pre < len(y) && x[pre] == y[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(x)-pre && suf < len(y)-pre && x[len(x)-1-suf] == y[len(y)-1-suf] {
+		suf++
+	}
+	head, tail := x[:pre], x[len(x)-suf:]
+	x, y = x[pre:len(x)-suf], y[pre:len(y)-suf]
 	if len(x) > maxDiffLines || len(y) > maxDiffLines {
-		i := 0
-		for i < len(x) && i < len(y) && x[i] == y[i] {
-			i++
-		}
-		return fmt.Sprintf("first difference at line %d", i+1)
+		return fmt.Sprintf("first difference at line %d", pre+1)
 	}
 	// lcs[i][j] is the length of the longest common subsequence of x[i:]
 	// and y[j:].
@@ -43,20 +52,26 @@ func lineDiff(a, b string) string {
 		op   byte
 		text string
 	}
-	var ops []line
+	ops := make([]line, 0, pre+len(x)+len(y)+suf)
+	for _, l := range head {
+		ops = append(ops, line{' ', l})
+	}
 	i, j := 0, 0
 	for i < len(x) || j < len(y) {
 		switch {
 		case i < len(x) && j < len(y) && x[i] == y[j]:
 			ops = append(ops, line{' ', x[i]})
 			i, j = i+1, j+1
-		case j < len(y) && (i == len(x) || lcs[i][j+1] >= lcs[i+1][j]):
-			ops = append(ops, line{'+', y[j]})
-			j++
-		default:
+		case i < len(x) && (j == len(y) || lcs[i+1][j] >= lcs[i][j+1]):
 			ops = append(ops, line{'-', x[i]})
 			i++
+		default:
+			ops = append(ops, line{'+', y[j]})
+			j++
 		}
+	}
+	for _, l := range tail {
+		ops = append(ops, line{' ', l})
 	}
 	var sb strings.Builder
 	const around = 2

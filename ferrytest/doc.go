@@ -28,8 +28,10 @@
 //
 // [GoldenTools] compares tools/list with a file under testdata, so that a
 // change of a name, a description or a schema shows up in review. Run the
-// tests with -update (go test ./... -update) to rewrite the files; the
-// package registers the flag.
+// package's tests with -update (go test ./mypkg -update) to rewrite the
+// files; the package registers the flag. Name only packages that import
+// ferrytest: go test ./... -update fails in every other one, whose test
+// binary has no such flag.
 //
 // # Protocol checks
 //

@@ -72,7 +72,9 @@ func testTour(t *testing.T, protocol string) {
 	}{
 		{"search_orders", `{"query":"ada"}`, false, `"Ada Lovelace"`},
 		{"search_orders", `{"query":"nobody"}`, true, "not-found: No order matches"},
-		{"search_orders", `{"query":"","limit":80}`, true, "limit: must be at most 50"},
+		// The README quotes both violations.
+		{"search_orders", `{"query":"","limit":80}`, true, "query: must be at least 1 character, got 0"},
+		{"search_orders", `{"query":"","limit":80}`, true, "limit: must be at most 50, got 80"},
 		{"get_order", `{"id":"A-2"}`, false, `"shipped"`},
 		{"get_order", `{"id":"Z-9"}`, true, "not-found: No such order."},
 		{"cancel_order", `{"id":"A-1"}`, false, `"cancelled"`},
