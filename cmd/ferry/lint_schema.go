@@ -9,11 +9,17 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // maxSchemaDepth bounds how deep schemaCheck follows a schema: deeper
 // nesting is one problem, not a deep recursion.
 const maxSchemaDepth = 64
+
+// maxSchemaProblems bounds the problems one schema reports; the rest are
+// counted in a last one, so that a hostile schema's thousands of broken
+// subschemas do not become thousands of lines.
+const maxSchemaProblems = 20
 
 // jsonTypes are the type names of JSON Schema.
 var jsonTypes = []string{"array", "boolean", "integer", "null", "number", "object", "string"}
@@ -35,9 +41,16 @@ var (
 // patterns that are not regular expressions. It does not judge
 // portability (schema.PortableJSON does) and accepts keywords it does not
 // know, as JSON Schema does.
-type schemaCheck struct{ problems []string }
+type schemaCheck struct {
+	problems []string
+	more     int // problems past maxSchemaProblems, counted only
+}
 
 func (c *schemaCheck) fail(path, format string, args ...any) {
+	if len(c.problems) == maxSchemaProblems {
+		c.more++
+		return
+	}
 	at := ""
 	if path != "" {
 		at = " at " + path
@@ -53,6 +66,9 @@ func invalidSchema(data json.RawMessage) []string {
 	}
 	c := &schemaCheck{}
 	c.schema(root, "", 0)
+	if c.more > 0 {
+		c.problems = append(c.problems, fmt.Sprintf("and %d more %s", c.more, plural(c.more, "problem", "problems")))
+	}
 	return c.problems
 }
 
@@ -239,8 +255,12 @@ func positive(n json.Number) bool {
 	return err == nil && f > 0
 }
 
-// join extends a dotted path.
+// join extends a dotted path, a name over maxShownName characters cut
+// and marked with "...": every problem below it repeats the path.
 func join(path, name string) string {
+	if utf8.RuneCountInString(name) > maxShownName {
+		name = string([]rune(name)[:maxShownName]) + "..."
+	}
 	if path == "" {
 		return name
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -76,5 +77,34 @@ func TestPairedBraces(t *testing.T) {
 		if got := pairedBraces(s); got != want {
 			t.Errorf("pairedBraces(%q) = %v, want %v", s, got, want)
 		}
+	}
+}
+
+// A hostile schema cannot make lint's problems outgrow it many times
+// over: a long property name is not repeated in the path of every
+// problem below it, and one schema gives a bounded number of problems.
+func TestInvalidSchemaProblemsBounded(t *testing.T) {
+	var children strings.Builder
+	for i := range 5000 {
+		if i > 0 {
+			children.WriteByte(',')
+		}
+		fmt.Fprintf(&children, `"p%d":1`, i)
+	}
+	long := strings.Repeat("n", 100_000)
+	schema := `{"properties":{"` + long + `":{"properties":{` + children.String() + `}}}}`
+	got := invalidSchema(json.RawMessage(schema))
+	size := 0
+	for _, p := range got {
+		size += len(p)
+	}
+	if size > len(schema) {
+		t.Errorf("%d problems of %d bytes in all from a schema of %d bytes", len(got), size, len(schema))
+	}
+	if len(got) == 0 || !strings.Contains(got[0], "a schema is the number 1") {
+		t.Errorf("got %.200q, want the problems reported", got)
+	}
+	if want := fmt.Sprintf("and %d more problems", 5000-maxSchemaProblems); got[len(got)-1] != want {
+		t.Errorf("last problem %q, want %q", got[len(got)-1], want)
 	}
 }
