@@ -42,7 +42,27 @@ func PortableJSON(data []byte) error {
 	}
 	p := portability{}
 	p.subschema(root, "", false)
+	if p.more > 0 {
+		p.errs = append(p.errs, fmt.Errorf("schema: and %d more problems", p.more))
+	}
 	return errors.Join(p.errs...)
+}
+
+// Bounds on what [PortableJSON] reports of a schema it did not write
+// itself (ferry lint reads other servers' schemas): problems past the
+// first maxPortabilityErrors are counted, and a property name in a path is
+// cut at maxPathName characters.
+const (
+	maxPortabilityErrors = 20
+	maxPathName          = 80
+)
+
+// pathName is name as a path shows it, cut to maxPathName characters.
+func pathName(name string) string {
+	if utf8.RuneCountInString(name) <= maxPathName {
+		return name
+	}
+	return string([]rune(name)[:maxPathName]) + "..."
 }
 
 // The keywords whose value is a schema, a map of schemas or a list of
@@ -55,9 +75,16 @@ var (
 	schemaLists = map[string]bool{"anyOf": true, "oneOf": true, "allOf": true, "prefixItems": true}
 )
 
-type portability struct{ errs []error }
+type portability struct {
+	errs []error
+	more int // problems past maxPortabilityErrors
+}
 
 func (p *portability) fail(format string, args ...any) {
+	if len(p.errs) >= maxPortabilityErrors {
+		p.more++
+		return
+	}
 	p.errs = append(p.errs, fmt.Errorf("schema: "+format, args...))
 }
 
@@ -101,9 +128,9 @@ func (p *portability) object(m map[string]any, path string) {
 					p.fail("empty property name%s", atPath(path))
 					continue
 				}
-				sp := joinPath(path, name)
+				sp := joinPath(path, pathName(name))
 				if k != "properties" {
-					sp = joinPath(path, k+"."+name)
+					sp = joinPath(path, k+"."+pathName(name))
 				}
 				p.subschema(sub[name], sp, false)
 			}

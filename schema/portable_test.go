@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -75,5 +76,28 @@ func TestPortableJSONReportsEveryProblem(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
+	}
+}
+
+// A hostile schema (ferry lint reads other servers') gets a bounded
+// report: a long property name is cut in paths and problems past the
+// first 20 are counted, not listed.
+func TestPortableJSONBoundsItsReport(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{"` + strings.Repeat("n", 100_000) + `":{"type":"object","properties":{`)
+	for i := range 5000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"p%d":true`, i)
+	}
+	b.WriteString(`}}}}`)
+	err := PortableJSON([]byte(b.String()))
+	if err == nil {
+		t.Fatal("no problems reported")
+	}
+	msg := err.Error()
+	if len(msg) > 10_000 || !strings.Contains(msg, "and 4980 more problems") {
+		t.Errorf("report of %d bytes, ends %q; want under 10 kB ending with the count", len(msg), msg[max(0, len(msg)-80):])
 	}
 }
