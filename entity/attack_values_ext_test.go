@@ -14,6 +14,9 @@ import (
 // never another field blamed.
 func TestAttackOutOfRangeValues(t *testing.T) {
 	cases := []struct{ field, value string }{
+		{"stock", `3000000000`},
+		{"stock", `9223372036854775807`},
+		{"cost", `1e300`},
 		{"created_at", `"0000-01-01T00:00:00Z"`},
 		{"created_at", `"0001-01-01T00:00:00+01:00"`},
 		{"created_at", `"9999-12-31T23:59:59-01:00"`},
