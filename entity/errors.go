@@ -42,6 +42,11 @@ func classify(err error) violation {
 			return fromMySQLNumber(n)
 		}
 	}
+	if strings.HasPrefix(err.Error(), "failed to encode args[") {
+		// pgx refuses a value for a parameter's type before sending it,
+		// such as 3000000000 for an integer (int4) column.
+		return badValue
+	}
 	return notViolation
 }
 

@@ -116,10 +116,12 @@ func (t *table) writeError(err error, op Op, vals map[string]any) error {
 // guessField finds the field a constraint message names among those keep
 // accepts, preferring those the call gave a value for (vals nil: any): a
 // column named as a word first ("products.sku", `"sku"`), then as a part
-// of a constraint's name ("products_cost_check"), then the first field
-// given.
+// of a constraint's name ("products_cost_check"), then the one field
+// given, if only one was (with several, naming one would be a guess that
+// blames a good value).
 func (t *table) guessField(msg string, vals map[string]any, keep func(*Field) bool) *Field {
 	var given *Field
+	n := 0
 	for _, loose := range []bool{false, true} {
 		for _, f := range t.e.Fields {
 			if !keep(f) {
@@ -129,10 +131,13 @@ func (t *table) guessField(msg string, vals map[string]any, keep func(*Field) bo
 			if (vals == nil || ok) && mentions(msg, f.Column, loose) {
 				return f
 			}
-			if ok && given == nil {
-				given = f
+			if ok && !loose {
+				given, n = f, n+1
 			}
 		}
+	}
+	if n != 1 {
+		return nil
 	}
 	return given
 }

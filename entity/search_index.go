@@ -2,7 +2,6 @@ package entity
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -188,12 +187,13 @@ func searchWords(text string) ([]string, error) {
 	return words, nil
 }
 
-// searchIdent quotes an identifier from our own model for engine's SQL.
+// searchIdent quotes an identifier from our own model for engine's SQL,
+// as the engine's dialect quotes one.
 func searchIdent(engine Engine, name string) string {
 	if engine == MySQL {
-		return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+		return quoteWith(name, '`')
 	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+	return quoteWith(name, '"')
 }
 
 // searchTable is e's table, quoted and qualified by its schema if it has
@@ -214,15 +214,10 @@ func searchQualifier(engine Engine, e *Entity, alias string) string {
 	return searchTable(engine, e, e.Table) + "."
 }
 
-// beginner is a Querier that can start a transaction.
-type beginner interface {
-	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
-}
-
 // execAll runs statements in order, in one transaction if db can begin
 // one.
 func execAll(ctx context.Context, db Querier, stmts ...string) error {
-	b, ok := db.(beginner)
+	b, ok := db.(txBeginner)
 	if !ok {
 		return execEach(ctx, db, stmts)
 	}

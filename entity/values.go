@@ -145,6 +145,11 @@ func encodeTimestamp(e Engine, v any) (any, error) {
 		return nil, fmt.Errorf("must be an RFC 3339 timestamp")
 	}
 	t = t.UTC().Truncate(time.Microsecond)
+	if y := t.Year(); y < 1 || y > 9999 {
+		// MySQL's driver cannot send such a time, and on SQLite a fifth
+		// year digit would break the text order filters rely on.
+		return nil, fmt.Errorf("must be a timestamp from year 1 to 9999 once made UTC")
+	}
 	if e == SQLite {
 		return t.Format(SQLiteTimeLayout), nil
 	}
