@@ -104,15 +104,18 @@ func (s *jwksServer) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	case "huge":
+		// The good set followed by 10 MiB of whitespace: a JWKS whose
+		// only fault is its size, streamed (no Content-Length), and
+		// still valid JSON when cut at any length past the set, so only
+		// the size check refuses it.
 		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(s.body.Load().([]byte))
 		chunk := []byte(strings.Repeat(" ", 64<<10))
-		_, _ = w.Write([]byte(`{"keys":[`))
 		for range (10 << 20) / len(chunk) {
 			if _, err := w.Write(chunk); err != nil {
 				return
 			}
 		}
-		_, _ = w.Write([]byte(`]}`))
 		return
 	case "garbage":
 		_, _ = w.Write([]byte(`<html>not a jwks</html>`))

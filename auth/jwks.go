@@ -130,7 +130,7 @@ func holdRedirects(c *http.Client) *http.Client {
 	}
 	own := held.CheckRedirect
 	held.CheckRedirect = func(r *http.Request, via []*http.Request) error {
-		if len(via) >= 3 {
+		if len(via) > 3 { // via holds the first request and the redirects followed
 			return errors.New("auth: too many redirects fetching a JWKS")
 		}
 		if err := checkKeySetURL(r.URL.String()); err != nil {

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -49,5 +50,37 @@ func TestKeySetRedirectsAreHeld(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "neither https nor http on loopback") {
 			t.Errorf("%s client: %v, want the redirect refused", name, err)
 		}
+	}
+}
+
+// A JWKS is followed through at most 3 redirects: a chain of 3 reaches
+// the document, one of 4 is refused before it, and the given client's own
+// CheckRedirect is still asked.
+func TestKeySetRedirectsAreCounted(t *testing.T) {
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/r/"))
+		if n > 0 {
+			http.Redirect(w, r, srv.URL+"/r/"+strconv.Itoa(n-1), http.StatusFound)
+			return
+		}
+		_, _ = w.Write([]byte(`{"keys":[]}`)) // reached: refused for having no key
+	}))
+	defer srv.Close()
+	asked := 0
+	own := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { asked++; return nil }}
+	for hops, want := range map[int]string{3: "without a usable signing key", 4: "too many redirects"} {
+		s, err := NewRemoteKeySet(srv.URL+"/r/"+strconv.Itoa(hops), &RemoteKeySetOptions{Client: own, Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.Refresh(t.Context())
+		_ = s.Close()
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%d redirects: %v, want %q", hops, err, want)
+		}
+	}
+	if asked != 3+3 {
+		t.Errorf("the client's CheckRedirect was asked %d times, want 6", asked)
 	}
 }
