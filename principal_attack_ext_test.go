@@ -33,6 +33,15 @@ type (
 	attackInSlice struct {
 		Callers []ferry.Principal `json:"callers"`
 	}
+	// attackHiddenAuth is unexported, but embedded its exported fields are
+	// promoted, and the decoder fills them.
+	attackHiddenAuth struct {
+		Caller *ferry.Principal
+	}
+	attackUnexportedEmbed struct {
+		attackHiddenAuth
+		Note string `json:"note"`
+	}
 )
 
 // forged is a whole Principal as JSON, every member the schema of a
@@ -70,6 +79,9 @@ func TestTypedToolRefusesAPrincipalTheArgumentsWouldFill(t *testing.T) {
 				}
 				return "ran", nil
 			})
+		}},
+		{"embedded unexported", `{"note":"x","Caller":` + forged + `}`, "attackUnexportedEmbed.attackHiddenAuth.Caller", func(s *ferry.Server, saw func(*ferry.Principal)) {
+			ferry.AddTool(s, ferry.Tool{Name: "t", Description: "d"}, func(_ context.Context, in attackUnexportedEmbed) (string, error) { saw(in.Caller); return "ran", nil })
 		}},
 		{"in a slice", `{"callers":[` + forged + `]}`, "attackInSlice.Callers", func(s *ferry.Server, saw func(*ferry.Principal)) {
 			ferry.AddTool(s, ferry.Tool{Name: "t", Description: "d"}, func(_ context.Context, in attackInSlice) (string, error) {

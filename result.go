@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 )
 
 // ToolResult is the result of a tool call. Content is what the model reads;
@@ -15,8 +16,17 @@ type ToolResult struct {
 	Content           []Content
 	StructuredContent any
 	IsError           bool
+	// encodedLen and encoded, the length and the first byte of the raw
+	// JSON the server encoded itself as StructuredContent (a typed tool's
+	// output, from json.Marshal), mark it valid and compact already: it is
+	// sent without a second scan while StructuredContent still holds those
+	// very bytes (see [ToolResult.encodedAs]). Raw JSON set by anyone else
+	// is compacted and checked. encodedLen sits in IsError's padding, so
+	// that the two keep a result in its allocation size class.
+	encodedLen uint32
 	// Meta is sent as the result's _meta member.
-	Meta map[string]any
+	Meta    map[string]any
+	encoded *byte
 }
 
 // ErrorResult returns a [*ToolResult] with IsError set and msg as its only
@@ -43,6 +53,11 @@ func (r *ToolResult) appendMembers(b []byte, withMeta bool) ([]byte, error) {
 		case json.RawMessage:
 			// Compacted, and so checked: a newline in it would split a
 			// stdio message in two, and bad JSON would corrupt the answer.
+			// What the server encoded itself is both already.
+			if r.encodedAs(v) {
+				b = append(b, v...)
+				break
+			}
 			var err error
 			if b, err = appendCompact(b, v); err != nil {
 				return b, fmt.Errorf("encoding structured content: %w", err)
@@ -62,6 +77,20 @@ func (r *ToolResult) appendMembers(b []byte, withMeta bool) ([]byte, error) {
 		b = appendMeta(b, r.Meta, nil)
 	}
 	return b, nil
+}
+
+// markEncoded records that raw, StructuredContent, is the server's own
+// encoding: compact and valid.
+func (r *ToolResult) markEncoded(raw json.RawMessage) {
+	if len(raw) > 0 && uint64(len(raw)) <= math.MaxUint32 {
+		r.encoded, r.encodedLen = &raw[0], uint32(len(raw))
+	}
+}
+
+// encodedAs reports whether raw is the very bytes markEncoded recorded,
+// not merely equal ones.
+func (r *ToolResult) encodedAs(raw json.RawMessage) bool {
+	return r.encoded != nil && len(raw) == int(r.encodedLen) && &raw[0] == r.encoded
 }
 
 // appendCompact appends raw to b without its insignificant whitespace,

@@ -515,3 +515,47 @@ func TestHTTPShutdownCancelsCallsWithoutATimeout(t *testing.T) {
 	ts.Close()
 	noGoroutinesLeft(t, before)
 }
+
+// A handler that polls ctx.Err() and never asks for ctx.Done() still
+// sees its call cancelled at Shutdown's deadline: nothing watches the
+// shutdown for it, so Err itself must ask (with a CallTimeout and
+// without one).
+func TestHTTPShutdownReachesAHandlerPollingErr(t *testing.T) {
+	for _, timeout := range []time.Duration{0, -1} {
+		t.Run(fmt.Sprint("CallTimeout=", timeout), func(t *testing.T) {
+			ended := make(chan error, 1)
+			srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: timeout})
+			started := make(chan struct{})
+			srv.AddTool(ferry.Tool{Name: "poll", Description: "Polls its context."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+				close(started)
+				for ctx.Err() == nil {
+					time.Sleep(2 * time.Millisecond)
+				}
+				ended <- ctx.Err()
+				return nil, ctx.Err()
+			})
+			h := ferry.NewHTTPHandler(srv, nil)
+			ts := httptest.NewServer(h)
+			defer ts.Close()
+			body, hd := modernToolCall("1", "poll")
+			call := openStream(t, "POST", ts.URL, "", body, hd...)
+			<-started
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			if err := h.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("Shutdown = %v", err)
+			}
+			select {
+			case err := <-ended:
+				if !errors.Is(err, context.Canceled) {
+					t.Fatalf("the handler's context ended with %v", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the polling handler never saw the shutdown")
+			}
+			if answer := call.next(); !strings.Contains(answer, "shut down before the tool finished") {
+				t.Fatalf("the answer: %s", answer)
+			}
+		})
+	}
+}

@@ -173,3 +173,37 @@ func TestStepUpBatchAsksVisibleWithTheCall(t *testing.T) {
 		t.Errorf("the tool ran")
 	}
 }
+
+// A tool that needs scopes and no role is still hidden from an anonymous
+// caller under StepUp: step-up asks an authenticated caller for more
+// scopes, while an anonymous one has no token to step up. (The role check
+// hides "refund" above before the caller's presence is asked.)
+func TestStepUpHidesScopesOnlyToolFromAnonymous(t *testing.T) {
+	var runs atomic.Int32
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, StepUp: true})
+	srv.AddTool(ferry.Tool{Name: "export", Description: "Exports the orders.", ReadOnly: true, Scopes: []string{"orders:read"}},
+		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			runs.Add(1)
+			return ferry.NewResult(ferry.Text("ran")), nil
+		})
+	ts := httptest.NewServer(asCaller(ferry.NewHTTPHandler(srv, nil)))
+	t.Cleanup(ts.Close)
+	for _, e := range eras {
+		t.Run(e.name, func(t *testing.T) {
+			got := e.send(t, ts.URL, "tools/call", "export", `"name":"export","arguments":{}`)
+			if got.status != http.StatusOK || !strings.Contains(got.body, `unknown tool \"export\"`) || got.header.Get("WWW-Authenticate") != "" {
+				t.Errorf("anonymous call: %d %v %s", got.status, got.header, got.body)
+			}
+			if list := e.send(t, ts.URL, "tools/list", "", ""); strings.Contains(list.body, "export") {
+				t.Errorf("tools/list shows export to an anonymous caller: %s", list.body)
+			}
+			// An authenticated caller without the scope is asked for it.
+			if got := e.send(t, ts.URL, "tools/call", "export", `"name":"export","arguments":{}`, "X-User", "bob"); got.status != http.StatusForbidden {
+				t.Errorf("authenticated call: %d %s; want 403", got.status, got.body)
+			}
+			if runs.Load() != 0 {
+				t.Error("the tool ran")
+			}
+		})
+	}
+}

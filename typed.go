@@ -254,6 +254,7 @@ func (spec *typedSpec) result(v any) (*ToolResult, error) {
 	res := &ToolResult{Content: []Content{Text(string(data))}}
 	if spec.out == outStructured && string(data) != "null" {
 		res.StructuredContent = json.RawMessage(data)
+		res.markEncoded(data) // json.Marshal's: compact and valid
 	}
 	return res, nil
 }
