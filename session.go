@@ -67,14 +67,16 @@ var ErrTooManySessions = errors.New("ferry: too many open sessions")
 // [HTTPOptions.Stateful]. Every method must be safe for concurrent use,
 // including on one session; ctx bounds the call. Errors other than the
 // sentinels below are failures of the store itself: the handler logs them
-// and answers that the session store is unavailable.
+// and answers that the session store is unavailable, naming the store by
+// its String method if it has one (keep it short: clients see it).
 //
 // A session unused for longer than the store's idle timeout expires: from
 // then on it is not found. Load and Update count as use. Sessions are
 // never found after Delete.
 //
 // [ferrytest.RunSessionStoreTests] checks an implementation against this
-// contract.
+// contract. A store shared by replicas should also implement
+// [SessionRelay].
 //
 // [ferrytest.RunSessionStoreTests]: https://pkg.go.dev/github.com/ferry-mcp/ferry/ferrytest#RunSessionStoreTests
 type SessionStore interface {
@@ -133,6 +135,8 @@ type MemorySessionStore struct {
 	nextSweep int64
 	fullSweep int64
 	sweeps    int // sweeps run, for tests
+
+	relay memRelay // the store's [SessionRelay]
 }
 
 // A full [MemorySessionStore] sweeps at most once per this fraction of its
