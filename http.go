@@ -113,6 +113,8 @@ type HTTPHandler struct {
 	live   map[string]*liveSession // stateful sessions with requests or streams open
 
 	drain *drain // the requests in flight, for Shutdown
+
+	relay *httpRelay // the link to the other replicas, or nil (http_relay.go)
 }
 
 // NewHTTPHandler returns a handler serving s. opts may be nil; it is copied.
@@ -130,6 +132,9 @@ func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 	h.store = h.opts.SessionStore
 	if h.store == nil && h.opts.Stateful {
 		h.store = &MemorySessionStore{MaxSessions: h.opts.MaxSessions}
+	}
+	if rel, ok := h.opts.SessionStore.(SessionRelay); ok && h.opts.Stateful {
+		h.startRelay(rel)
 	}
 	h.batch = batchLimits{items: h.opts.MaxBatchItems, replyBytes: h.opts.MaxBatchReplyBytes}
 	h.maxBody = h.opts.MaxBodyBytes

@@ -23,10 +23,20 @@ type liveSession struct {
 	// copy in subs stays the store's.
 	subsMu sync.Mutex
 
-	mu       sync.Mutex // guards inflight, getOpen and subs; never held across I/O
+	mu       sync.Mutex // guards inflight, getOpen, subs and early; never held across I/O
 	inflight map[string]context.CancelFunc
 	getOpen  bool            // a GET stream is open: the one stream for notifications
 	subs     map[string]bool // the subscriptions, while the GET stream is open
+	// early holds the subscription changes other replicas told of while
+	// the GET stream was loading the subscriptions, applied once loaded,
+	// since the load may have read the store before them.
+	early []subscriptionChange
+}
+
+// subscriptionChange is a resources/subscribe (on) or unsubscribe.
+type subscriptionChange struct {
+	uri string
+	on  bool
 }
 
 // openGet claims the session's GET stream; false if one is open already.
@@ -43,7 +53,7 @@ func (ls *liveSession) openGet() bool {
 func (ls *liveSession) closeGet() {
 	ls.mu.Lock()
 	ls.getOpen = false
-	ls.subs = nil
+	ls.subs, ls.early = nil, nil
 	ls.mu.Unlock()
 }
 
@@ -61,9 +71,25 @@ func (ls *liveSession) loadSubscriptions(ctx context.Context, store SessionStore
 		subs[uri] = true
 	}
 	ls.mu.Lock()
-	ls.subs = subs
+	for _, c := range ls.early {
+		_ = subscribeSet(subs, c.uri, c.on) // within the cap: the store's list is
+	}
+	ls.subs, ls.early = subs, nil
 	ls.mu.Unlock()
 	return nil
+}
+
+// subscribedElsewhere applies a subscription change another replica made
+// to the session's GET stream, if one is open here.
+func (ls *liveSession) subscribedElsewhere(uri string, on bool) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	switch {
+	case ls.subs != nil:
+		_ = subscribeSet(ls.subs, uri, on)
+	case ls.getOpen && len(ls.early) < MaxSubscriptions:
+		ls.early = append(ls.early, subscriptionChange{uri, on})
+	}
 }
 
 // subscribed reports whether the session subscribed to uri, as far as its
@@ -132,18 +158,16 @@ func (ls *liveSession) cancelAll() {
 	}
 }
 
-// cancel serves notifications/cancelled for a stateful session.
-func (h *HTTPHandler) cancel(sessionID string, requestID json.RawMessage) {
-	ls := h.liveGet(sessionID)
-	if ls == nil || requestID == nil {
-		return
-	}
+// cancelRequest cancels the request in flight under id, and reports
+// whether there was one.
+func (ls *liveSession) cancelRequest(id json.RawMessage) bool {
 	ls.mu.Lock()
-	c := ls.inflight[string(requestID)]
+	c := ls.inflight[string(id)]
 	ls.mu.Unlock()
 	if c != nil {
 		c()
 	}
+	return c != nil
 }
 
 // storedState applies logging/setLevel and subscriptions to a stored
@@ -170,7 +194,7 @@ func (s *storedState) update(ctx context.Context, f func(*SessionState) error) e
 		return &Error{Code: CodeInvalidRequest, Message: "session not found: it expired or was ended; send initialize again"}
 	}
 	s.h.srv.logError(ctx, "updating session", "err", err)
-	return &Error{Code: CodeInternalError, Message: "session store unavailable"}
+	return s.h.storeUnavailable()
 }
 
 func (s *storedState) setLevel(ctx context.Context, l LogLevel) error {
@@ -191,14 +215,22 @@ func (s *storedState) subscribe(ctx context.Context, uri string, on bool) error 
 		st.Subscriptions = subs
 		return err
 	})
-	if err == nil && ls != nil {
+	if err != nil {
+		return err
+	}
+	if ls != nil {
 		ls.mu.Lock()
 		if ls.subs != nil {
 			_ = subscribeSet(ls.subs, uri, on) // within the cap: the store's list is
 		}
 		ls.mu.Unlock()
 	}
-	return err
+	if err := s.h.subscribedHere(ctx, s.id, uri, on); err != nil {
+		// Stored: the session's GET stream on another replica reloads it
+		// within a keepalive interval.
+		s.h.srv.logger.WarnContext(ctx, "ferry: could not tell the other replicas of a subscription", "err", err)
+	}
+	return nil
 }
 
 // postBatch serves a JSON array body: allowed in 2025-03-26 sessions only.
@@ -286,15 +318,18 @@ func (b *httpBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
 }
 
 func (b *httpBatch) deliver(m *jsonrpc.Message) {
-	if b.live != nil {
-		b.live.calls.deliver(m)
-	} else if ls := b.h.liveGet(b.sess.id); ls != nil {
-		ls.calls.deliver(m)
+	if !b.h.opts.Stateful {
+		return
+	}
+	if err := b.h.reply(b.r.Context(), b.sess.id, m); err != nil {
+		b.h.srv.logError(b.r.Context(), "relaying a reply", "err", err)
 	}
 }
 
 func (b *httpBatch) notified(m *jsonrpc.Message, p *wireParams) {
 	if m.Method == "notifications/cancelled" && b.h.opts.Stateful {
-		b.h.cancel(b.sess.id, p.RequestID)
+		if err := b.h.cancel(b.r.Context(), b.sess.id, p.RequestID); err != nil {
+			b.h.srv.logError(b.r.Context(), "relaying a cancellation", "err", err)
+		}
 	}
 }

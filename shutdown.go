@@ -152,7 +152,13 @@ func (d *drain) shutdown(ctx context.Context, onHard func()) error {
 //	defer cancel()
 //	err = errors.Join(err, hs.Shutdown(grace))
 func (h *HTTPHandler) Shutdown(ctx context.Context) error {
-	return h.drain.shutdown(ctx, h.cancelLive)
+	err := h.drain.shutdown(ctx, h.cancelLive)
+	if h.relay != nil {
+		// Only now: the calls draining may still get their answers through
+		// other replicas.
+		h.relay.stop()
+	}
+	return err
 }
 
 // cancelLive cancels the requests and streams of every stateful session.
