@@ -58,6 +58,10 @@ const relayQueueSize = 1024
 // relayTimeout bounds one publication.
 const relayTimeout = 5 * time.Second
 
+// maxRelayedID is the longest request id a cancellation is relayed for:
+// a longer one names no request a client would send.
+const maxRelayedID = 256
+
 // maxRelayMessage is the largest message taken from the relay: a reply
 // larger than a request body could not have been received either.
 const maxRelayMessage = 16 << 20
@@ -221,8 +225,8 @@ func (h *HTTPHandler) reply(ctx context.Context, id string, m *jsonrpc.Message) 
 	if ls := h.liveGet(id); ls != nil && ls.calls.deliver(m) {
 		return nil
 	}
-	if h.relay == nil {
-		return nil
+	if h.relay == nil || !isCallID(m.ID) {
+		return nil // not the answer to a question of ours: nobody waits for it
 	}
 	data, err := json.Marshal(m)
 	if err != nil {
@@ -234,7 +238,7 @@ func (h *HTTPHandler) reply(ctx context.Context, id string, m *jsonrpc.Message) 
 // cancel serves notifications/cancelled for a stateful session: it
 // cancels the request here, or else tells the other replicas.
 func (h *HTTPHandler) cancel(ctx context.Context, sessionID string, requestID json.RawMessage) error {
-	if requestID == nil {
+	if requestID == nil || len(requestID) > maxRelayedID {
 		return nil
 	}
 	if ls := h.liveGet(sessionID); ls != nil && ls.cancelRequest(requestID) {
