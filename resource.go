@@ -310,11 +310,16 @@ func (s *Server) RemoveResources(uris ...string) {
 // findResource returns the handler for uri and the template variables: a
 // resource of that URI first, else the first template (in template order)
 // that matches it, among those the caller of ctx may see: a hidden one
-// reads as one that does not exist.
+// reads as one that does not exist. A resource of that URI that the caller
+// may not see hides the templates too: its requirements say who may read
+// that URI, and a broader template must not serve it to anyone else.
 func (s *Server) findResource(ctx context.Context, uri string) (ResourceHandler, map[string]string, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if e, ok := s.resources.get(uri); ok && s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) {
+	if e, ok := s.resources.get(uri); ok {
+		if !s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) {
+			return nil, nil, false
+		}
 		return e.handler, nil, true
 	}
 	for _, t := range s.templates.sorted {
