@@ -25,7 +25,9 @@ type Resource struct {
 	Annotations *Annotations `json:"annotations,omitempty"`
 	Icons       []Icon       `json:"icons,omitempty"`
 	// Scopes and Roles are what a caller needs to see and read the
-	// resource, as for [Tool.Scopes] and [Tool.Roles].
+	// resource, as for [Tool.Scopes] and [Tool.Roles]. They hold for its
+	// URI even where a template would match it: a caller without them
+	// reads the URI as not found.
 	Scopes []string `json:"-"`
 	Roles  []string `json:"-"`
 }
