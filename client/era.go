@@ -22,7 +22,7 @@ func (c *Client) negotiate(ctx context.Context) error {
 		}
 		if lerr := c.initialize(ctx, newestLegacy(err), false); lerr != nil {
 			// Both eras failed: the first answer may say more than the second.
-			return fmt.Errorf("%w (before it, server/discover: %v)", lerr, err)
+			return fmt.Errorf("%w (before it, server/discover: %w)", lerr, err)
 		}
 		return nil
 	case v == Version20260728:
