@@ -2,7 +2,6 @@ package redisstore
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"github.com/redis/go-redis/v9"
@@ -21,7 +20,7 @@ func (s *Store) Publish(ctx context.Context, msg []byte) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	if err := s.c.Publish(ctx, s.channel, msg).Err(); err != nil {
-		return fmt.Errorf("redisstore: publish relay message: %w", err)
+		return fail(ctx, "publish relay message", err)
 	}
 	return nil
 }

@@ -127,7 +127,7 @@ func Dial(ctx context.Context, url string, opts *Options) (*Store, error) {
 	defer cancel()
 	if err := s.c.Ping(ctx).Err(); err != nil {
 		_ = s.c.Close()
-		return nil, fmt.Errorf("redisstore: connecting to Redis at %s: %w", ro.Addr, err)
+		return nil, fail(ctx, "connecting to Redis at "+ro.Addr, err)
 	}
 	return s, nil
 }
@@ -155,12 +155,34 @@ func (s *Store) Close() error {
 // errors clients see. It names no address.
 func (s *Store) String() string { return "redis" }
 
+// timeoutError is the cause of a call's context ending at the store's
+// timeout, so that the error says so rather than only "context deadline
+// exceeded".
+type timeoutError struct{ d time.Duration }
+
+func (e *timeoutError) Error() string {
+	return fmt.Sprintf("Redis did not answer within %v (Options.Timeout)", e.d)
+}
+
 // bound returns ctx with the store's timeout, unless ctx ends sooner.
 func (s *Store) bound(ctx context.Context) (context.Context, context.CancelFunc) {
 	if d, ok := ctx.Deadline(); ok && time.Until(d) <= s.timeout {
 		return ctx, func() {}
 	}
-	return context.WithTimeout(ctx, s.timeout)
+	return context.WithTimeoutCause(ctx, s.timeout, &timeoutError{s.timeout})
+}
+
+// fail names the operation that failed, and the store's timeout when that
+// is what ended it, except in the sentinels callers branch on.
+func fail(ctx context.Context, op string, err error) error {
+	if errors.Is(err, ferry.ErrSessionNotFound) {
+		return ferry.ErrSessionNotFound
+	}
+	var te *timeoutError
+	if errors.Is(err, context.DeadlineExceeded) && errors.As(context.Cause(ctx), &te) {
+		return fmt.Errorf("redisstore: %s: %w: %w", op, te, err)
+	}
+	return fmt.Errorf("redisstore: %s: %w", op, err)
 }
 
 func (s *Store) keys(id string) []string { return []string{s.prefix + id, s.setKey} }
@@ -178,7 +200,7 @@ func (s *Store) Create(ctx context.Context, st *ferry.SessionState) error {
 	n, err := createScript.Run(ctx, s.c, s.keys(st.ID), st.ID, s.idleMS, v, s.max).Int()
 	switch {
 	case err != nil:
-		return fmt.Errorf("redisstore: create session: %w", err)
+		return fail(ctx, "create session", err)
 	case n == 0:
 		return ferry.ErrTooManySessions
 	case n < 0:
@@ -193,7 +215,7 @@ func (s *Store) Load(ctx context.Context, id string) (*ferry.SessionState, error
 	defer cancel()
 	st, _, err := s.load(ctx, id)
 	if err != nil {
-		return nil, wrap("load", err)
+		return nil, fail(ctx, "load session", err)
 	}
 	return st, nil
 }
@@ -227,7 +249,7 @@ func (s *Store) Update(ctx context.Context, id string, f func(*ferry.SessionStat
 	for attempt := range maxUpdateAttempts {
 		st, old, err := s.load(ctx, id)
 		if err != nil {
-			return wrap("update", err)
+			return fail(ctx, "update session", err)
 		}
 		if err := f(st); err != nil {
 			return err
@@ -239,25 +261,16 @@ func (s *Store) Update(ctx context.Context, id string, f func(*ferry.SessionStat
 		}
 		n, err := updateScript.Run(ctx, s.c, s.keys(id), id, s.idleMS, old, v).Int()
 		if err != nil {
-			return fmt.Errorf("redisstore: update session: %w", err)
+			return fail(ctx, "update session", err)
 		}
 		if n == 1 {
 			return nil
 		}
 		if err := backoff(ctx, attempt); err != nil {
-			return fmt.Errorf("redisstore: update session: %w", err)
+			return fail(ctx, "update session", err)
 		}
 	}
 	return fmt.Errorf("redisstore: update session: gave up after %d attempts, each overtaken by another update of the session", maxUpdateAttempts)
-}
-
-// wrap names the operation that failed, except in the sentinels callers
-// branch on.
-func wrap(op string, err error) error {
-	if errors.Is(err, ferry.ErrSessionNotFound) {
-		return ferry.ErrSessionNotFound
-	}
-	return fmt.Errorf("redisstore: %s session: %w", op, err)
 }
 
 // backoff waits a random time that grows with the attempt, so that
@@ -281,7 +294,7 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	defer cancel()
 	n, err := deleteScript.Run(ctx, s.c, s.keys(id), id).Int()
 	if err != nil {
-		return fmt.Errorf("redisstore: delete session: %w", err)
+		return fail(ctx, "delete session", err)
 	}
 	if n == 0 {
 		return ferry.ErrSessionNotFound
