@@ -135,9 +135,14 @@ func Dial(ctx context.Context, url string, opts *Options) (*Store, error) {
 }
 
 // Close stops the store's relay subscriptions and, if [Dial] made the
-// client, closes it. The store must not be used after Close.
+// client, closes it. The store must not be used after Close; closing it
+// again does nothing.
 func (s *Store) Close() error {
 	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
 	s.closed = true
 	subs := s.subs
 	s.subs = nil
