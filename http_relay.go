@@ -100,8 +100,9 @@ func (h *HTTPHandler) startRelay(pub SessionRelay) {
 }
 
 // stop unlinks the handler: it publishes no more changes, and waits for
-// the one it is publishing.
-func (r *httpRelay) stop() {
+// the one it is publishing, or for ctx to end (then ctx's error): the
+// publication ends on its own within [relayTimeout].
+func (r *httpRelay) stop(ctx context.Context) error {
 	r.once.Do(func() {
 		r.stopHook()
 		r.stopSub()
@@ -116,8 +117,14 @@ func (r *httpRelay) stop() {
 		idle = r.idle
 	}
 	r.mu.Unlock()
-	if idle != nil {
-		<-idle
+	if idle == nil {
+		return nil
+	}
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

@@ -3,10 +3,13 @@ package ferry
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Only answers shaped like the ids of the server's own questions are
@@ -80,5 +83,42 @@ func TestRelayQueueNeverBlocksTheNotifier(t *testing.T) {
 	defer store.mu.Unlock()
 	if len(store.published) == 0 || len(store.published) > relayQueueSize+2 {
 		t.Errorf("%d changes published", len(store.published))
+	}
+}
+
+// ctxRelay is a relay whose Publish waits for its context, as a relay
+// whose network is down does until its timeout.
+type ctxRelay struct {
+	MemorySessionStore
+	entered chan struct{}
+}
+
+func (c *ctxRelay) Publish(ctx context.Context, _ []byte) error {
+	select {
+	case c.entered <- struct{}{}:
+	default:
+	}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// Shutdown returns when its context ends, even while a change is being
+// published to a relay that is stuck: it does not wait out the relay's
+// own timeout.
+func TestShutdownDoesNotWaitForAStuckRelay(t *testing.T) {
+	srv := newWatchedServer(io.Discard)
+	store := &ctxRelay{entered: make(chan struct{}, 1)}
+	h := NewHTTPHandler(srv, &HTTPOptions{Stateful: true, SessionStore: store})
+	srv.NotifyResourceUpdated("doc://stuck")
+	<-store.entered
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := h.Shutdown(ctx)
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("Shutdown took %v with a 100ms context", took)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Shutdown = %v, want the context's error", err)
 	}
 }
