@@ -1,6 +1,7 @@
 package ferry
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -63,15 +64,21 @@ const relayTimeout = 5 * time.Second
 // a longer one names no request a client would send.
 const maxRelayedID = 256
 
-// maxRelayMessage is the largest message taken from the relay: a reply
-// larger than a request body could not have been received either.
+// maxRelayMessage is the largest message taken from the relay when the
+// handler's [HTTPOptions.MaxBodyBytes] is smaller: a reply larger than a
+// request body (and the few fields around it) could not have been
+// received either.
 const maxRelayMessage = 16 << 20
+
+// relayEnvelope bounds what a relay message adds to the reply it carries.
+const relayEnvelope = 64 << 10
 
 // httpRelay is a handler's link to the replicas sharing its store.
 type httpRelay struct {
-	h   *HTTPHandler
-	pub SessionRelay
-	id  string // the handler's, in From
+	h     *HTTPHandler
+	pub   SessionRelay
+	id    string // the handler's, in From
+	limit int64  // the largest message deliver takes
 
 	stopSub  func()
 	stopHook func()
@@ -93,7 +100,7 @@ type httpRelay struct {
 
 // startRelay links h to the replicas sharing pub.
 func (h *HTTPHandler) startRelay(pub SessionRelay) {
-	r := &httpRelay{h: h, pub: pub, id: newSessionID()}
+	r := &httpRelay{h: h, pub: pub, id: newSessionID(), limit: max(maxRelayMessage, h.maxBody+relayEnvelope)}
 	h.relay = r
 	r.stopSub = pub.Subscribe(r.deliver)
 	r.stopHook = h.srv.addRelay(r.queue)
@@ -195,7 +202,7 @@ func (r *httpRelay) publishChanges() {
 // send publishes m within [relayTimeout].
 func (r *httpRelay) send(ctx context.Context, m *relayMsg) error {
 	m.From, m.Server = r.id, r.h.srv.id
-	data, err := json.Marshal(m)
+	data, err := marshalRelay(m)
 	if err != nil {
 		return err
 	}
@@ -207,9 +214,25 @@ func (r *httpRelay) send(ctx context.Context, m *relayMsg) error {
 	return nil
 }
 
+// marshalRelay encodes v as JSON without escaping "<", ">" and "&" for
+// HTML: a relay message is no web page, and the escapes would make the
+// message carrying a client's answer up to six times the size of what
+// the client sent.
+func marshalRelay(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
 // deliver acts on a message from the relay. It never blocks.
 func (r *httpRelay) deliver(data []byte) {
-	if len(data) > maxRelayMessage {
+	if int64(len(data)) > r.limit {
+		r.h.srv.logger.Warn("ferry: ignored a relay message larger than a request body",
+			"bytes", len(data), "limit", r.limit, "hint", "give every replica the same HTTPOptions.MaxBodyBytes")
 		return
 	}
 	var m relayMsg
@@ -253,7 +276,7 @@ func (h *HTTPHandler) reply(ctx context.Context, id string, m *jsonrpc.Message) 
 	if h.relay == nil || !isCallID(m.ID) {
 		return nil // not the answer to a question of ours: nobody waits for it
 	}
-	data, err := json.Marshal(m)
+	data, err := marshalRelay(m)
 	if err != nil {
 		return err
 	}
