@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
@@ -80,9 +82,7 @@ type httpRelay struct {
 	id    string // the handler's, in From
 	limit int64  // the largest message deliver takes
 
-	stopSub  func()
-	stopHook func()
-	once     sync.Once
+	links *relayLinks
 
 	// The changes waiting to be published, and whether a goroutine is
 	// publishing them: one runs while there are some, and only then, so
@@ -98,22 +98,49 @@ type httpRelay struct {
 	lastWarn atomic.Int64 // when a drop was last logged, unix nanoseconds
 }
 
-// startRelay links h to the replicas sharing pub.
+// relayLinks are what links a handler to its store's relay and to its
+// server's changes.
+type relayLinks struct {
+	once     sync.Once
+	stopSub  func()
+	stopHook func()
+}
+
+// unlink ends both links; it may be called more than once.
+func (l *relayLinks) unlink() {
+	l.once.Do(func() {
+		l.stopHook()
+		l.stopSub()
+	})
+}
+
+// startRelay links h to the replicas sharing pub. The store and the server
+// hold the handler weakly: a handler dropped without [HTTPHandler.Shutdown]
+// is unlinked once it is collected, instead of being kept, with all it
+// serves, for as long as the store lives, and handed every message.
 func (h *HTTPHandler) startRelay(pub SessionRelay) {
 	r := &httpRelay{h: h, pub: pub, id: newSessionID(), limit: max(maxRelayMessage, h.maxBody+relayEnvelope)}
 	h.relay = r
-	r.stopSub = pub.Subscribe(r.deliver)
-	r.stopHook = h.srv.addRelay(r.queue)
+	wr := weak.Make(r)
+	stopSub := pub.Subscribe(func(msg []byte) {
+		if r := wr.Value(); r != nil {
+			r.deliver(msg)
+		}
+	})
+	stopHook := h.srv.addRelay(func(c relayedChange) {
+		if r := wr.Value(); r != nil {
+			r.queue(c)
+		}
+	})
+	r.links = &relayLinks{stopSub: stopSub, stopHook: stopHook}
+	runtime.AddCleanup(h, (*relayLinks).unlink, r.links)
 }
 
 // stop unlinks the handler: it publishes no more changes, and waits for
 // the one it is publishing, or for ctx to end (then ctx's error): the
 // publication ends on its own within [relayTimeout].
 func (r *httpRelay) stop(ctx context.Context) error {
-	r.once.Do(func() {
-		r.stopHook()
-		r.stopSub()
-	})
+	r.links.unlink()
 	r.mu.Lock()
 	r.stopped, r.changes, r.waiting = true, nil, nil
 	var idle chan struct{}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -120,5 +121,35 @@ func TestShutdownDoesNotWaitForAStuckRelay(t *testing.T) {
 	}
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Shutdown = %v, want the context's error", err)
+	}
+}
+
+// A handler dropped without Shutdown does not stay subscribed: neither
+// the store it shares nor its server keeps it (and what it serves) alive,
+// or hands it every message, however many handlers come and go.
+func TestRelayLetsADroppedHandlerGo(t *testing.T) {
+	srv := newWatchedServer(io.Discard)
+	store := &MemorySessionStore{}
+	for range 50 {
+		NewHTTPHandler(srv, &HTTPOptions{Stateful: true, SessionStore: store})
+	}
+	subs := func() int {
+		store.relay.mu.Lock()
+		defer store.relay.mu.Unlock()
+		return len(store.relay.subs)
+	}
+	hooks := func() int {
+		if p := srv.relays.Load(); p != nil {
+			return len(*p)
+		}
+		return 0
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for (subs() > 0 || hooks() > 0) && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if subs() > 0 || hooks() > 0 {
+		t.Errorf("%d subscriptions and %d hooks of 50 dropped handlers are left", subs(), hooks())
 	}
 }
