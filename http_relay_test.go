@@ -153,3 +153,63 @@ func TestRelayLetsADroppedHandlerGo(t *testing.T) {
 		t.Errorf("%d subscriptions and %d hooks of 50 dropped handlers are left", subs(), hooks())
 	}
 }
+
+// pausedLoad is a store whose Load, once paused, reads the session and
+// then waits, as a Load does whose answer is still on its way.
+type pausedLoad struct {
+	MemorySessionStore
+	mu     sync.Mutex
+	pause  chan struct{} // when set, Load waits after reading until it is closed
+	loaded chan struct{}
+}
+
+func (p *pausedLoad) Load(ctx context.Context, id string) (*SessionState, error) {
+	st, err := p.MemorySessionStore.Load(ctx, id)
+	p.mu.Lock()
+	pause := p.pause
+	p.mu.Unlock()
+	if pause != nil {
+		p.loaded <- struct{}{}
+		<-pause
+	}
+	return st, err
+}
+
+// A subscription another replica tells of while the GET stream reloads
+// its session at a keepalive is kept, though the reload read the store
+// before it: it is not lost until the next keepalive.
+func TestRelayedSubscriptionSurvivesAKeepaliveReload(t *testing.T) {
+	ctx := t.Context()
+	store := &pausedLoad{loaded: make(chan struct{})}
+	const id = "rvrelay-reload"
+	if err := store.Create(ctx, &SessionState{ID: id, ProtocolVersion: Version20250326}); err != nil {
+		t.Fatal(err)
+	}
+	ls := &liveSession{}
+	ls.openGet()
+	if err := ls.loadSubscriptions(ctx, store, id); err != nil { // the stream's first load
+		t.Fatal(err)
+	}
+	pause := make(chan struct{})
+	store.mu.Lock()
+	store.pause = pause
+	store.mu.Unlock()
+	done := make(chan error)
+	go func() { done <- ls.loadSubscriptions(ctx, store, id) }() // a keepalive's reload
+	<-store.loaded
+	// Replica B stores the subscription, then relays it.
+	if err := store.Update(ctx, id, func(st *SessionState) error {
+		st.Subscriptions = append(st.Subscriptions, "doc://late")
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ls.subscribedElsewhere("doc://late", true)
+	close(pause)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !ls.subscribed("doc://late") {
+		t.Error("the subscription relayed during the reload was lost")
+	}
+}
