@@ -62,8 +62,10 @@ const relayQueueSize = 1024
 // relayTimeout bounds one publication.
 const relayTimeout = 5 * time.Second
 
-// maxRelayedID is the longest request id a cancellation is relayed for:
-// a longer one names no request a client would send.
+// maxRelayedID is the longest request id a cancellation is relayed for,
+// so that a client's cancellations of made-up requests cost the other
+// replicas little: a request with a longer id is cancelled only on the
+// replica that receives the cancellation. Clients' ids are far shorter.
 const maxRelayedID = 256
 
 // maxRelayMessage is the largest message taken from the relay when the
@@ -313,13 +315,13 @@ func (h *HTTPHandler) reply(ctx context.Context, id string, m *jsonrpc.Message) 
 // cancel serves notifications/cancelled for a stateful session: it
 // cancels the request here, or else tells the other replicas.
 func (h *HTTPHandler) cancel(ctx context.Context, sessionID string, requestID json.RawMessage) error {
-	if requestID == nil || len(requestID) > maxRelayedID {
+	if requestID == nil {
 		return nil
 	}
 	if ls := h.liveGet(sessionID); ls != nil && ls.cancelRequest(requestID) {
 		return nil
 	}
-	if h.relay == nil {
+	if h.relay == nil || len(requestID) > maxRelayedID {
 		return nil
 	}
 	return h.relay.send(ctx, &relayMsg{Kind: relayCancel, Session: sessionID, ID: requestID})
