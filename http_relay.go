@@ -135,7 +135,9 @@ func (h *HTTPHandler) startRelay(pub SessionRelay) {
 		}
 	})
 	r.links = &relayLinks{stopSub: stopSub, stopHook: stopHook}
-	runtime.AddCleanup(h, (*relayLinks).unlink, r.links)
+	// A relay's stop may wait on its network: not on the goroutine that
+	// runs every cleanup of the program.
+	runtime.AddCleanup(h, func(l *relayLinks) { go l.unlink() }, r.links)
 }
 
 // stop unlinks the handler: it publishes no more changes, and waits for
