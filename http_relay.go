@@ -84,7 +84,8 @@ type httpRelay struct {
 	id    string // the handler's, in From
 	limit int64  // the largest message deliver takes
 
-	links *relayLinks
+	links   *relayLinks
+	cleanup runtime.Cleanup // unlinks the handler once collected, if not stopped
 
 	// The changes waiting to be published, and whether a goroutine is
 	// publishing them: one runs while there are some, and only then, so
@@ -137,7 +138,7 @@ func (h *HTTPHandler) startRelay(pub SessionRelay) {
 	r.links = &relayLinks{stopSub: stopSub, stopHook: stopHook}
 	// A relay's stop may wait on its network: not on the goroutine that
 	// runs every cleanup of the program.
-	runtime.AddCleanup(h, func(l *relayLinks) { go l.unlink() }, r.links)
+	r.cleanup = runtime.AddCleanup(h, func(l *relayLinks) { go l.unlink() }, r.links)
 }
 
 // stop unlinks the handler: it publishes no more changes, and waits for
@@ -145,6 +146,7 @@ func (h *HTTPHandler) startRelay(pub SessionRelay) {
 // publication ends on its own within [relayTimeout].
 func (r *httpRelay) stop(ctx context.Context) error {
 	r.links.unlink()
+	r.cleanup.Stop()
 	r.mu.Lock()
 	r.stopped, r.changes, r.waiting = true, nil, nil
 	var idle chan struct{}
