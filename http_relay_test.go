@@ -33,11 +33,16 @@ func TestIsCallID(t *testing.T) {
 type blockedRelay struct {
 	MemorySessionStore
 	release   chan struct{}
+	entered   chan struct{} // takes a token when a Publish begins, if it has room
 	mu        sync.Mutex
 	published []string
 }
 
 func (b *blockedRelay) Publish(ctx context.Context, msg []byte) error {
+	select {
+	case b.entered <- struct{}{}:
+	default:
+	}
 	<-b.release
 	var m relayMsg
 	_ = json.Unmarshal(msg, &m)
@@ -53,11 +58,12 @@ func (b *blockedRelay) Publish(ctx context.Context, msg []byte) error {
 func TestRelayQueueNeverBlocksTheNotifier(t *testing.T) {
 	logs := &lockedBuffer{}
 	srv := newWatchedServer(logs)
-	store := &blockedRelay{release: make(chan struct{})}
+	store := &blockedRelay{release: make(chan struct{}), entered: make(chan struct{}, 1)}
 	h := NewHTTPHandler(srv, &HTTPOptions{Stateful: true, SessionStore: store})
 	for range 3 * relayQueueSize {
 		srv.NotifyResourceUpdated("doc://same")
 	}
+	<-store.entered // publishing one (and then Shutdown waits for it)
 	h.relay.mu.Lock()
 	waiting := len(h.relay.changes)
 	h.relay.mu.Unlock()
