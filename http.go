@@ -138,9 +138,6 @@ func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 	if h.store == nil && h.opts.Stateful {
 		h.store = &MemorySessionStore{MaxSessions: h.opts.MaxSessions}
 	}
-	if rel, ok := h.opts.SessionStore.(SessionRelay); ok && h.opts.Stateful {
-		h.startRelay(rel)
-	}
 	h.batch = batchLimits{items: h.opts.MaxBatchItems, replyBytes: h.opts.MaxBatchReplyBytes}
 	h.maxBody = h.opts.MaxBodyBytes
 	if h.maxBody <= 0 {
@@ -149,6 +146,11 @@ func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 	h.ttl = h.opts.SessionTTL
 	if h.ttl <= 0 {
 		h.ttl = DefaultSessionTTL
+	}
+	// Last: once subscribed, other replicas' messages reach the handler
+	// on other goroutines.
+	if rel, ok := h.opts.SessionStore.(SessionRelay); ok && h.opts.Stateful {
+		h.startRelay(rel)
 	}
 	return h
 }

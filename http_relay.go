@@ -1,13 +1,16 @@
 package ferry
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
@@ -59,23 +62,30 @@ const relayQueueSize = 1024
 // relayTimeout bounds one publication.
 const relayTimeout = 5 * time.Second
 
-// maxRelayedID is the longest request id a cancellation is relayed for:
-// a longer one names no request a client would send.
+// maxRelayedID is the longest request id a cancellation is relayed for,
+// so that a client's cancellations of made-up requests cost the other
+// replicas little: a request with a longer id is cancelled only on the
+// replica that receives the cancellation. Clients' ids are far shorter.
 const maxRelayedID = 256
 
-// maxRelayMessage is the largest message taken from the relay: a reply
-// larger than a request body could not have been received either.
+// maxRelayMessage is the largest message taken from the relay when the
+// handler's [HTTPOptions.MaxBodyBytes] is smaller: a reply larger than a
+// request body (and the few fields around it) could not have been
+// received either.
 const maxRelayMessage = 16 << 20
+
+// relayEnvelope bounds what a relay message adds to the reply it carries.
+const relayEnvelope = 64 << 10
 
 // httpRelay is a handler's link to the replicas sharing its store.
 type httpRelay struct {
-	h   *HTTPHandler
-	pub SessionRelay
-	id  string // the handler's, in From
+	h     *HTTPHandler
+	pub   SessionRelay
+	id    string // the handler's, in From
+	limit int64  // the largest message deliver takes
 
-	stopSub  func()
-	stopHook func()
-	once     sync.Once
+	links   *relayLinks
+	cleanup runtime.Cleanup // unlinks the handler once collected, if not stopped
 
 	// The changes waiting to be published, and whether a goroutine is
 	// publishing them: one runs while there are some, and only then, so
@@ -91,21 +101,52 @@ type httpRelay struct {
 	lastWarn atomic.Int64 // when a drop was last logged, unix nanoseconds
 }
 
-// startRelay links h to the replicas sharing pub.
+// relayLinks are what links a handler to its store's relay and to its
+// server's changes.
+type relayLinks struct {
+	once     sync.Once
+	stopSub  func()
+	stopHook func()
+}
+
+// unlink ends both links; it may be called more than once.
+func (l *relayLinks) unlink() {
+	l.once.Do(func() {
+		l.stopHook()
+		l.stopSub()
+	})
+}
+
+// startRelay links h to the replicas sharing pub. The store and the server
+// hold the handler weakly: a handler dropped without [HTTPHandler.Shutdown]
+// is unlinked once it is collected, instead of being kept, with all it
+// serves, for as long as the store lives, and handed every message.
 func (h *HTTPHandler) startRelay(pub SessionRelay) {
-	r := &httpRelay{h: h, pub: pub, id: newSessionID()}
+	r := &httpRelay{h: h, pub: pub, id: newSessionID(), limit: max(maxRelayMessage, h.maxBody+relayEnvelope)}
 	h.relay = r
-	r.stopSub = pub.Subscribe(r.deliver)
-	r.stopHook = h.srv.addRelay(r.queue)
+	wr := weak.Make(r)
+	stopSub := pub.Subscribe(func(msg []byte) {
+		if r := wr.Value(); r != nil {
+			r.deliver(msg)
+		}
+	})
+	stopHook := h.srv.addRelay(func(c relayedChange) {
+		if r := wr.Value(); r != nil {
+			r.queue(c)
+		}
+	})
+	r.links = &relayLinks{stopSub: stopSub, stopHook: stopHook}
+	// A relay's stop may wait on its network: not on the goroutine that
+	// runs every cleanup of the program.
+	r.cleanup = runtime.AddCleanup(h, func(l *relayLinks) { go l.unlink() }, r.links)
 }
 
 // stop unlinks the handler: it publishes no more changes, and waits for
-// the one it is publishing.
-func (r *httpRelay) stop() {
-	r.once.Do(func() {
-		r.stopHook()
-		r.stopSub()
-	})
+// the one it is publishing, or for ctx to end (then ctx's error): the
+// publication ends on its own within [relayTimeout].
+func (r *httpRelay) stop(ctx context.Context) error {
+	r.links.unlink()
+	r.cleanup.Stop()
 	r.mu.Lock()
 	r.stopped, r.changes, r.waiting = true, nil, nil
 	var idle chan struct{}
@@ -116,8 +157,14 @@ func (r *httpRelay) stop() {
 		idle = r.idle
 	}
 	r.mu.Unlock()
-	if idle != nil {
-		<-idle
+	if idle == nil {
+		return nil
+	}
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -188,7 +235,7 @@ func (r *httpRelay) publishChanges() {
 // send publishes m within [relayTimeout].
 func (r *httpRelay) send(ctx context.Context, m *relayMsg) error {
 	m.From, m.Server = r.id, r.h.srv.id
-	data, err := json.Marshal(m)
+	data, err := marshalRelay(m)
 	if err != nil {
 		return err
 	}
@@ -200,9 +247,25 @@ func (r *httpRelay) send(ctx context.Context, m *relayMsg) error {
 	return nil
 }
 
+// marshalRelay encodes v as JSON without escaping "<", ">" and "&" for
+// HTML: a relay message is no web page, and the escapes would make the
+// message carrying a client's answer up to six times the size of what
+// the client sent.
+func marshalRelay(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
 // deliver acts on a message from the relay. It never blocks.
 func (r *httpRelay) deliver(data []byte) {
-	if len(data) > maxRelayMessage {
+	if int64(len(data)) > r.limit {
+		r.h.srv.logger.Warn("ferry: ignored a relay message larger than a request body",
+			"bytes", len(data), "limit", r.limit, "hint", "give every replica the same HTTPOptions.MaxBodyBytes")
 		return
 	}
 	var m relayMsg
@@ -246,7 +309,7 @@ func (h *HTTPHandler) reply(ctx context.Context, id string, m *jsonrpc.Message) 
 	if h.relay == nil || !isCallID(m.ID) {
 		return nil // not the answer to a question of ours: nobody waits for it
 	}
-	data, err := json.Marshal(m)
+	data, err := marshalRelay(m)
 	if err != nil {
 		return err
 	}
@@ -256,13 +319,13 @@ func (h *HTTPHandler) reply(ctx context.Context, id string, m *jsonrpc.Message) 
 // cancel serves notifications/cancelled for a stateful session: it
 // cancels the request here, or else tells the other replicas.
 func (h *HTTPHandler) cancel(ctx context.Context, sessionID string, requestID json.RawMessage) error {
-	if requestID == nil || len(requestID) > maxRelayedID {
+	if requestID == nil {
 		return nil
 	}
 	if ls := h.liveGet(sessionID); ls != nil && ls.cancelRequest(requestID) {
 		return nil
 	}
-	if h.relay == nil {
+	if h.relay == nil || len(requestID) > maxRelayedID {
 		return nil
 	}
 	return h.relay.send(ctx, &relayMsg{Kind: relayCancel, Session: sessionID, ID: requestID})

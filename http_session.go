@@ -23,10 +23,11 @@ type liveSession struct {
 	// copy in subs stays the store's.
 	subsMu sync.Mutex
 
-	mu       sync.Mutex // guards inflight, getOpen, subs and early; never held across I/O
+	mu       sync.Mutex // guards inflight, getOpen, subs, loading and early; never held across I/O
 	inflight map[string]context.CancelFunc
 	getOpen  bool            // a GET stream is open: the one stream for notifications
 	subs     map[string]bool // the subscriptions, while the GET stream is open
+	loading  bool            // the GET stream is loading them (at its start or a keepalive)
 	// early holds the subscription changes other replicas told of while
 	// the GET stream was loading the subscriptions, applied once loaded,
 	// since the load may have read the store before them.
@@ -62,8 +63,14 @@ func (ls *liveSession) closeGet() {
 func (ls *liveSession) loadSubscriptions(ctx context.Context, store SessionStore, id string) error {
 	ls.subsMu.Lock()
 	defer ls.subsMu.Unlock()
+	ls.mu.Lock()
+	ls.loading = true
+	ls.mu.Unlock()
 	st, err := store.Load(ctx, id)
 	if err != nil {
+		ls.mu.Lock()
+		ls.loading, ls.early = false, nil // applied to subs already, if any
+		ls.mu.Unlock()
 		return err
 	}
 	subs := make(map[string]bool, len(st.Subscriptions))
@@ -74,7 +81,7 @@ func (ls *liveSession) loadSubscriptions(ctx context.Context, store SessionStore
 	for _, c := range ls.early {
 		_ = subscribeSet(subs, c.uri, c.on) // within the cap: the store's list is
 	}
-	ls.subs, ls.early = subs, nil
+	ls.subs, ls.early, ls.loading = subs, nil, false
 	ls.mu.Unlock()
 	return nil
 }
@@ -84,10 +91,10 @@ func (ls *liveSession) loadSubscriptions(ctx context.Context, store SessionStore
 func (ls *liveSession) subscribedElsewhere(uri string, on bool) {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	switch {
-	case ls.subs != nil:
+	if ls.subs != nil {
 		_ = subscribeSet(ls.subs, uri, on)
-	case ls.getOpen && len(ls.early) < MaxSubscriptions:
+	}
+	if ls.loading && ls.getOpen && len(ls.early) < MaxSubscriptions {
 		ls.early = append(ls.early, subscriptionChange{uri, on})
 	}
 }

@@ -280,3 +280,28 @@ func TestRelayTakesAnAnswerToABatchOnAnotherReplica(t *testing.T) {
 		t.Errorf("the batch's answer: %s", res)
 	}
 }
+
+// A request with a long id is still cancelled on the replica it runs on:
+// the bound on the ids relayed holds for relaying only.
+func TestCancelReachesARequestWithALongID(t *testing.T) {
+	rs := newReplicas(t, 1)
+	id := initLegacy(t, rs.url[0], `{}`)
+	reqID := `"` + strings.Repeat("w", 300) + `"`
+	call := openStream(t, "POST", rs.url[0], id, `{"jsonrpc":"2.0","id":`+reqID+`,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		post(t, rs.url[0], "", id, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+reqID+`}}`)
+		select {
+		case got := <-rs.canceled:
+			if got != context.Canceled.Error() {
+				t.Fatalf("the tool's context ended with %q", got)
+			}
+			_ = call
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cancellation never reached the call")
+		}
+	}
+}

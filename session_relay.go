@@ -19,7 +19,8 @@ import (
 //
 // A stateful [HTTPHandler] whose [HTTPOptions.SessionStore] implements
 // SessionRelay subscribes when it is made and unsubscribes in
-// [HTTPHandler.Shutdown]; the changes its server makes reach the
+// [HTTPHandler.Shutdown] (or, dropped without it, once it is garbage
+// collected: the store holds it weakly); the changes its server makes reach the
 // subscriptions/listen streams of the other replicas too. The messages
 // are the handler's own (small JSON documents); a relay carries them as
 // opaque bytes. Changes are published from a bounded queue, so that

@@ -156,7 +156,9 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 	if h.relay != nil {
 		// Only now: the calls draining may still get their answers through
 		// other replicas.
-		h.relay.stop()
+		if rerr := h.relay.stop(ctx); err == nil {
+			err = rerr
+		}
 	}
 	return err
 }
