@@ -189,7 +189,14 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	// client seeing the stream and the watch is lost. The subscriptions
 	// are loaded once, here, and kept in the live session while the stream
 	// is open.
-	if err := ls.loadSubscriptions(ctx, h.store, sess.id); err != nil {
+	var claim string
+	if h.relay != nil {
+		// The other replicas learn that this handler holds the stream, so
+		// that a subscription they take waits until it is known here.
+		claim = h.relay.id
+		defer h.relay.releaseStream(r.Context(), h.store, sess.id)
+	}
+	if _, err := ls.loadSubscriptions(ctx, h.store, sess.id, claim); err != nil {
 		h.sessionError(w, r, err)
 		return
 	}
@@ -203,9 +210,15 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	// change another replica could not relay is seen that late at most,
 	// and a session deleted elsewhere ends its stream here. (Reading the
 	// session counts as its use: an open stream keeps it alive.)
+	// A stream that another replica's newer GET stream of the session
+	// replaced ends: a session has one, as on one replica.
 	keepalive := func() error {
-		if err := ls.loadSubscriptions(ctx, h.store, sess.id); errors.Is(err, ErrSessionNotFound) {
+		holder, err := ls.loadSubscriptions(ctx, h.store, sess.id, "")
+		if errors.Is(err, ErrSessionNotFound) {
 			return err
+		}
+		if err == nil && claim != "" && holder != claim {
+			return errStreamReplaced
 		}
 		return sw.keepalive()
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -35,6 +36,9 @@ const (
 	relaySubscribe = "subscribe"
 	// relayChange carries a list change or a resource update.
 	relayChange = "change"
+	// relayAck confirms a relaySubscribe that asked for it (Ack set): the
+	// handler holding the session's GET stream has the subscription.
+	relayAck = "ack"
 )
 
 // relayMsg is one message between replicas, as JSON.
@@ -52,7 +56,22 @@ type relayMsg struct {
 	On      bool            `json:"on,omitempty"`    // subscribed (true) or unsubscribed
 	Method  string          `json:"method,omitempty"`
 	Keys    []string        `json:"keys,omitempty"`
+	// Ack, on a relaySubscribe, asks the handler holding the session's
+	// GET stream to confirm; on a relayAck, it is the confirmation's, for
+	// the handler To.
+	Ack string `json:"ack,omitempty"`
+	To  string `json:"to,omitempty"`
 }
+
+// relayAckTimeout bounds how long a subscription taken on one replica
+// waits for the replica holding the session's GET stream to confirm it.
+// A holder that is gone (its process died with the stream open) costs a
+// subscription that long, until the client opens its GET stream again.
+const relayAckTimeout = time.Second
+
+// errStreamReplaced ends a GET stream whose session opened a newer one on
+// another replica.
+var errStreamReplaced = errors.New("ferry: the session opened its GET stream on another replica")
 
 // relayQueueSize bounds the changes waiting to be published. A change
 // beyond it is dropped and logged: a relay that cannot keep up (its
@@ -86,6 +105,9 @@ type httpRelay struct {
 
 	links   *relayLinks
 	cleanup runtime.Cleanup // unlinks the handler once collected, if not stopped
+
+	ackMu sync.Mutex               // guards acks
+	acks  map[string]chan struct{} // the confirmations subscriptions wait for, by Ack
 
 	// The changes waiting to be published, and whether a goroutine is
 	// publishing them: one runs while there are some, and only then, so
@@ -276,6 +298,12 @@ func (r *httpRelay) deliver(data []byte) {
 	if m.From == r.id {
 		return
 	}
+	if m.Kind == relayAck {
+		if m.To == r.id {
+			r.acked(m.Ack)
+		}
+		return
+	}
 	if m.Kind == relayChange {
 		if m.Server != r.h.srv.id {
 			r.h.srv.changedElsewhere(relayedChange{method: m.Method, uri: m.URI, keys: m.Keys})
@@ -297,6 +325,15 @@ func (r *httpRelay) deliver(data []byte) {
 		ls.cancelAll()
 	case relaySubscribe:
 		ls.subscribedElsewhere(m.URI, m.On)
+		if m.Ack != "" && len(m.Ack) <= maxRelayedID && ls.holdsGet() {
+			// Not on the relay's goroutine: sending may wait.
+			go func() {
+				ack := relayMsg{Kind: relayAck, To: m.From, Ack: m.Ack}
+				if err := r.send(context.Background(), &ack); err != nil {
+					r.h.srv.logger.Warn("ferry: could not confirm a subscription to the replica that took it", "err", err)
+				}
+			}()
+		}
 	}
 }
 
@@ -340,10 +377,73 @@ func (h *HTTPHandler) ended(ctx context.Context, id string) error {
 }
 
 // subscribedHere tells the other replicas of a subscription change of
-// session id.
-func (h *HTTPHandler) subscribedHere(ctx context.Context, id, uri string, on bool) error {
-	if h.relay == nil {
+// session id. holder is the handler holding the session's GET stream, as
+// stored: when it is another one, a subscription waits until it confirms
+// (at most [relayAckTimeout]), so that an update made on the stream's
+// replica right after the client has its answer reaches the stream.
+func (h *HTTPHandler) subscribedHere(ctx context.Context, id, uri string, on bool, holder string) error {
+	r := h.relay
+	if r == nil {
 		return nil
 	}
-	return h.relay.send(ctx, &relayMsg{Kind: relaySubscribe, Session: id, URI: uri, On: on})
+	m := &relayMsg{Kind: relaySubscribe, Session: id, URI: uri, On: on}
+	if !on || holder == "" || holder == r.id {
+		return r.send(ctx, m)
+	}
+	m.Ack = newSessionID()
+	done := r.expectAck(m.Ack)
+	defer r.acked(m.Ack)
+	if err := r.send(ctx, m); err != nil {
+		return err
+	}
+	t := time.NewTimer(relayAckTimeout)
+	defer t.Stop()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return fmt.Errorf("the replica holding the session's GET stream did not confirm the subscription within %v", relayAckTimeout)
+	}
+}
+
+// expectAck registers a confirmation to wait for.
+func (r *httpRelay) expectAck(ack string) <-chan struct{} {
+	ch := make(chan struct{})
+	r.ackMu.Lock()
+	defer r.ackMu.Unlock()
+	if r.acks == nil {
+		r.acks = make(map[string]chan struct{})
+	}
+	r.acks[ack] = ch
+	return ch
+}
+
+// acked ends the wait for a confirmation, if one waits.
+func (r *httpRelay) acked(ack string) {
+	r.ackMu.Lock()
+	defer r.ackMu.Unlock()
+	if ch, ok := r.acks[ack]; ok {
+		close(ch)
+		delete(r.acks, ack)
+	}
+}
+
+// releaseStream clears the session's stream holder, if it is still this
+// handler, once its GET stream has ended. It runs without the request's
+// cancellation, since the client may be gone, bounded by [relayTimeout].
+func (r *httpRelay) releaseStream(ctx context.Context, store SessionStore, id string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), relayTimeout)
+	defer cancel()
+	err := store.Update(ctx, id, func(st *SessionState) error {
+		if st.Stream != r.id {
+			return errStreamReplaced // not ours any more: nothing to change
+		}
+		st.Stream = ""
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStreamReplaced) && !errors.Is(err, ErrSessionNotFound) {
+		r.h.srv.logger.Warn("ferry: could not record that a GET stream ended", "err", err)
+	}
 }

@@ -193,7 +193,7 @@ func TestRelayedSubscriptionSurvivesAKeepaliveReload(t *testing.T) {
 	}
 	ls := &liveSession{}
 	ls.openGet()
-	if err := ls.loadSubscriptions(ctx, store, id); err != nil { // the stream's first load
+	if _, err := ls.loadSubscriptions(ctx, store, id, ""); err != nil { // the stream's first load
 		t.Fatal(err)
 	}
 	pause := make(chan struct{})
@@ -201,7 +201,7 @@ func TestRelayedSubscriptionSurvivesAKeepaliveReload(t *testing.T) {
 	store.pause = pause
 	store.mu.Unlock()
 	done := make(chan error)
-	go func() { done <- ls.loadSubscriptions(ctx, store, id) }() // a keepalive's reload
+	go func() { _, err := ls.loadSubscriptions(ctx, store, id, ""); done <- err }() // a keepalive's reload
 	<-store.loaded
 	// Replica B stores the subscription, then relays it.
 	if err := store.Update(ctx, id, func(st *SessionState) error {

@@ -59,19 +59,32 @@ func (ls *liveSession) closeGet() {
 }
 
 // loadSubscriptions loads the session's subscriptions for its GET stream,
-// which then reads them from memory.
-func (ls *liveSession) loadSubscriptions(ctx context.Context, store SessionStore, id string) error {
+// which then reads them from memory, and returns the handler that holds
+// the session's stream as stored ([SessionState.Stream]). With claim set
+// (the handler's relay id), it stores claim as that handler, in the same
+// update.
+func (ls *liveSession) loadSubscriptions(ctx context.Context, store SessionStore, id, claim string) (string, error) {
 	ls.subsMu.Lock()
 	defer ls.subsMu.Unlock()
 	ls.mu.Lock()
 	ls.loading = true
 	ls.mu.Unlock()
-	st, err := store.Load(ctx, id)
+	var st *SessionState
+	var err error
+	if claim != "" {
+		err = store.Update(ctx, id, func(s *SessionState) error {
+			s.Stream = claim
+			st = s.clone()
+			return nil
+		})
+	} else {
+		st, err = store.Load(ctx, id)
+	}
 	if err != nil {
 		ls.mu.Lock()
 		ls.loading, ls.early = false, nil // applied to subs already, if any
 		ls.mu.Unlock()
-		return err
+		return "", err
 	}
 	subs := make(map[string]bool, len(st.Subscriptions))
 	for _, uri := range st.Subscriptions {
@@ -83,7 +96,14 @@ func (ls *liveSession) loadSubscriptions(ctx context.Context, store SessionStore
 	}
 	ls.subs, ls.early, ls.loading = subs, nil, false
 	ls.mu.Unlock()
-	return nil
+	return st.Stream, nil
+}
+
+// holdsGet reports whether the session's GET stream is open here.
+func (ls *liveSession) holdsGet() bool {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.getOpen
 }
 
 // subscribedElsewhere applies a subscription change another replica made
@@ -217,9 +237,10 @@ func (s *storedState) subscribe(ctx context.Context, uri string, on bool) error 
 		ls.subsMu.Lock()
 		defer ls.subsMu.Unlock()
 	}
+	var holder string // the handler holding the session's GET stream
 	err := s.update(ctx, func(st *SessionState) error {
 		subs, err := subscribeList(st.Subscriptions, uri, on)
-		st.Subscriptions = subs
+		st.Subscriptions, holder = subs, st.Stream
 		return err
 	})
 	if err != nil {
@@ -232,7 +253,7 @@ func (s *storedState) subscribe(ctx context.Context, uri string, on bool) error 
 		}
 		ls.mu.Unlock()
 	}
-	if err := s.h.subscribedHere(ctx, s.id, uri, on); err != nil {
+	if err := s.h.subscribedHere(ctx, s.id, uri, on, holder); err != nil {
 		// Stored: the session's GET stream on another replica reloads it
 		// within a keepalive interval.
 		s.h.srv.logger.WarnContext(ctx, "ferry: could not tell the other replicas of a subscription", "err", err)
