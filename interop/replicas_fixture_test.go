@@ -86,8 +86,9 @@ type cluster struct {
 	urls  []string
 	store ferry.SessionStore
 
-	servedMu sync.Mutex       // guards served
+	servedMu sync.Mutex       // guards served and inflight
 	served   map[string][]int // requests each replica served, by clientTag
+	inflight map[string]int   // requests being served, by clientTag
 	waits    chan waitReport  // what the "wait" tool saw
 	started  chan int         // the replica a "wait" call started on
 	stopOnce sync.Once        // guards the shutdown of the replicas
@@ -126,7 +127,7 @@ type nonceOut struct {
 // ends, if the test has not done it.
 func newCluster(t *testing.T, n int, store ferry.SessionStore, opts *clusterOptions) *cluster {
 	t.Helper()
-	c := &cluster{store: store, served: map[string][]int{},
+	c := &cluster{store: store, served: map[string][]int{}, inflight: map[string]int{},
 		waits: make(chan waitReport, 16), started: make(chan int, 16)}
 	keys := [][]byte{[]byte("ferry-xrep-signing-key-" + randomHex(8))} // replicas share their keys
 	for i := range n {
@@ -226,10 +227,24 @@ func (c *cluster) counting(i, n int, h http.Handler) http.Handler {
 				c.served[tag] = make([]int, n)
 			}
 			c.served[tag][i]++
+			c.inflight[tag]++
 			c.servedMu.Unlock()
+			defer func() {
+				c.servedMu.Lock()
+				c.inflight[tag]--
+				c.servedMu.Unlock()
+			}()
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// inflightFor returns how many requests tagged tag the replicas are
+// serving.
+func (c *cluster) inflightFor(tag string) int {
+	c.servedMu.Lock()
+	defer c.servedMu.Unlock()
+	return c.inflight[tag]
 }
 
 // servedFor returns the requests each replica served for the transport
