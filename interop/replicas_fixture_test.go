@@ -105,6 +105,11 @@ type waitReport struct {
 type clusterOptions struct {
 	// setup adds what a test needs to replica i's server.
 	setup func(i int, s *ferry.Server)
+	// principals makes each round-robin transport a caller of its own,
+	// with its clientTag as its Subject, as an authenticator in front of
+	// the replicas would; else every caller is the loopback address, and
+	// shares its limits (ServerOptions.MaxCallsPerCaller, CallRate).
+	principals bool
 }
 
 // nonceIn is the input of the tools that echo a nonce.
@@ -141,7 +146,7 @@ func newCluster(t *testing.T, n int, store ferry.SessionStore, opts *clusterOpti
 			opts.setup(i, srv)
 		}
 		h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true, SessionStore: store})
-		ts := httptest.NewServer(c.counting(i, n, h))
+		ts := httptest.NewServer(c.counting(i, n, opts != nil && opts.principals, h))
 		c.srv, c.h, c.ts, c.urls = append(c.srv, srv), append(c.h, h), append(c.ts, ts), append(c.urls, ts.URL)
 		c.logs = append(c.logs, log)
 	}
@@ -218,10 +223,14 @@ func addReplicaTools(c *cluster, i int, srv *ferry.Server) {
 	})
 }
 
-// counting counts the requests replica i serves, by their clientTag.
-func (c *cluster) counting(i, n int, h http.Handler) http.Handler {
+// counting counts the requests replica i serves, by their clientTag,
+// and makes the tag their caller if principals is set.
+func (c *cluster) counting(i, n int, principals bool, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if tag := r.Header.Get(clientTag); tag != "" {
+			if principals {
+				r = r.WithContext(ferry.WithPrincipal(r.Context(), &ferry.Principal{Subject: tag}))
+			}
 			c.servedMu.Lock()
 			if c.served[tag] == nil {
 				c.served[tag] = make([]int, n)
