@@ -130,17 +130,19 @@ func waitFor[T any](t *testing.T, ch <-chan T, what string, want func(T) bool) T
 // cancellations, subscriptions, list changes, its log level, and its end.
 func TestReplicasServeOneSession(t *testing.T) {
 	for _, st := range sharedStores {
-		t.Run(st.name, func(t *testing.T) {
-			t.Parallel()
-			c := newCluster(t, 2, st.open(t), nil)
-			t.Run("elicitation", func(t *testing.T) { testReplicaElicitation(t, c) })
-			t.Run("sampling", func(t *testing.T) { testReplicaSampling(t, c) })
-			t.Run("cancellation", func(t *testing.T) { testReplicaCancellation(t, c) })
-			t.Run("subscription", func(t *testing.T) { testReplicaSubscription(t, c) })
-			t.Run("list changes", func(t *testing.T) { testReplicaListChanges(t, c) })
-			t.Run("log level", func(t *testing.T) { testReplicaLogLevel(t, c) })
-			t.Run("delete", func(t *testing.T) { testReplicaDelete(t, c) })
-		})
+		for _, n := range []int{2, 3} {
+			t.Run(fmt.Sprintf("%s/%d replicas", st.name, n), func(t *testing.T) {
+				t.Parallel()
+				c := newCluster(t, n, st.open(t), nil)
+				t.Run("elicitation", func(t *testing.T) { testReplicaElicitation(t, c) })
+				t.Run("sampling", func(t *testing.T) { testReplicaSampling(t, c) })
+				t.Run("cancellation", func(t *testing.T) { testReplicaCancellation(t, c) })
+				t.Run("subscription", func(t *testing.T) { testReplicaSubscription(t, c) })
+				t.Run("list changes", func(t *testing.T) { testReplicaListChanges(t, c) })
+				t.Run("log level", func(t *testing.T) { testReplicaLogLevel(t, c) })
+				t.Run("delete", func(t *testing.T) { testReplicaDelete(t, c) })
+			})
+		}
 	}
 }
 
