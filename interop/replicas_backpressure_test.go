@@ -225,8 +225,8 @@ func (s *stalledStream) drain() error {
 // readingStream is a GET stream read as fast as it comes, noting the URIs
 // of the updates it hears of.
 type readingStream struct {
-	mu     sync.Mutex // guards seen, events and err
-	seen   map[string]bool
+	mu     sync.Mutex     // guards seen, events and err
+	seen   map[string]int // updates heard of, by URI
 	events int
 	err    error // why the stream ended, if it did
 }
@@ -250,7 +250,7 @@ func openReadingGET(ctx context.Context, t *testing.T, url, id string) *readingS
 		resp.Body.Close()
 		t.Fatalf("GET %s: %d", url, resp.StatusCode)
 	}
-	rs := &readingStream{seen: map[string]bool{}}
+	rs := &readingStream{seen: map[string]int{}}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -267,7 +267,7 @@ func openReadingGET(ctx context.Context, t *testing.T, url, id string) *readingS
 			}
 			uri, _, _ := strings.Cut(rest, `"`)
 			rs.mu.Lock()
-			rs.seen[uri] = true
+			rs.seen[uri]++
 			rs.events++
 			rs.mu.Unlock()
 		}
@@ -285,7 +285,10 @@ func openReadingGET(ctx context.Context, t *testing.T, url, id string) *readingS
 	return rs
 }
 
-func (rs *readingStream) saw(uri string) bool {
+func (rs *readingStream) saw(uri string) bool { return rs.times(uri) > 0 }
+
+// times returns how many updates of uri the stream heard of.
+func (rs *readingStream) times(uri string) int {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	return rs.seen[uri]
