@@ -45,7 +45,12 @@ type HTTPOptions struct {
 	Stateful bool
 	// SessionStore keeps stateful sessions; it is not used unless Stateful
 	// is set. If nil, a [MemorySessionStore] with the default idle timeout
-	// is used.
+	// is used, for this handler alone. Replicas behind a load balancer
+	// without sticky sessions share a networked store that also implements
+	// [SessionRelay] (module github.com/ferry-mcp/ferry/redisstore): then
+	// any replica serves any request of a session. Call
+	// [HTTPHandler.Shutdown] to unsubscribe a handler from its store's
+	// relay.
 	SessionStore SessionStore
 	// SessionTTL is how long a stateless session id stays valid. If zero,
 	// [DefaultSessionTTL] is used.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -58,6 +59,10 @@ const relayQueueSize = 1024
 // relayTimeout bounds one publication.
 const relayTimeout = 5 * time.Second
 
+// maxRelayedID is the longest request id a cancellation is relayed for:
+// a longer one names no request a client would send.
+const maxRelayedID = 256
+
 // maxRelayMessage is the largest message taken from the relay: a reply
 // larger than a request body could not have been received either.
 const maxRelayMessage = 16 << 20
@@ -77,6 +82,7 @@ type httpRelay struct {
 	// that a handler never shut down leaves no goroutine behind.
 	mu         sync.Mutex
 	changes    []relayedChange
+	waiting    map[string]struct{} // the keys of changes, so that one waits once
 	publishing bool
 	stopped    bool
 	idle       chan struct{} // closed when the publisher is done, if stop waits for it
@@ -101,7 +107,7 @@ func (r *httpRelay) stop() {
 		r.stopSub()
 	})
 	r.mu.Lock()
-	r.stopped, r.changes = true, nil
+	r.stopped, r.changes, r.waiting = true, nil, nil
 	var idle chan struct{}
 	if r.publishing {
 		if r.idle == nil {
@@ -115,8 +121,15 @@ func (r *httpRelay) stop() {
 	}
 }
 
+// waitKey identifies a change among those waiting: the same change twice
+// tells the other replicas nothing more than once.
+func (c relayedChange) waitKey() string {
+	return c.method + "\x00" + c.uri + "\x00" + strings.Join(c.keys, "\x00")
+}
+
 // queue takes a change of the handler's server, for the other replicas.
-// It never blocks: a change beyond [relayQueueSize] waiting is dropped.
+// It never blocks: a change already waiting is not queued again, and one
+// beyond [relayQueueSize] waiting is dropped.
 func (r *httpRelay) queue(c relayedChange) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -130,6 +143,14 @@ func (r *httpRelay) queue(c relayedChange) {
 				"method", c.method, "uri", c.uri, "dropped", n)
 		}
 	default:
+		k := c.waitKey()
+		if _, dup := r.waiting[k]; dup {
+			return // the same change waits already: it tells the same
+		}
+		if r.waiting == nil {
+			r.waiting = make(map[string]struct{})
+		}
+		r.waiting[k] = struct{}{}
 		r.changes = append(r.changes, c)
 		if !r.publishing {
 			r.publishing = true
@@ -154,6 +175,7 @@ func (r *httpRelay) publishChanges() {
 		}
 		c := r.changes[0]
 		r.changes = r.changes[1:]
+		delete(r.waiting, c.waitKey())
 		r.mu.Unlock()
 		m := relayMsg{Kind: relayChange, Method: c.method, URI: c.uri, Keys: c.keys}
 		if err := r.send(context.Background(), &m); err != nil {
@@ -221,8 +243,8 @@ func (h *HTTPHandler) reply(ctx context.Context, id string, m *jsonrpc.Message) 
 	if ls := h.liveGet(id); ls != nil && ls.calls.deliver(m) {
 		return nil
 	}
-	if h.relay == nil {
-		return nil
+	if h.relay == nil || !isCallID(m.ID) {
+		return nil // not the answer to a question of ours: nobody waits for it
 	}
 	data, err := json.Marshal(m)
 	if err != nil {
@@ -234,7 +256,7 @@ func (h *HTTPHandler) reply(ctx context.Context, id string, m *jsonrpc.Message) 
 // cancel serves notifications/cancelled for a stateful session: it
 // cancels the request here, or else tells the other replicas.
 func (h *HTTPHandler) cancel(ctx context.Context, sessionID string, requestID json.RawMessage) error {
-	if requestID == nil {
+	if requestID == nil || len(requestID) > maxRelayedID {
 		return nil
 	}
 	if ls := h.liveGet(sessionID); ls != nil && ls.cancelRequest(requestID) {

@@ -190,6 +190,7 @@ func TestRelayedListChangeOfAHiddenToolReachesOnlyThoseWhoSeeIt(t *testing.T) {
 	getIn := openStream(t, "GET", rs.url[0], insider, "", "X-User", "hana", "X-Scopes", "hr")
 	waitStreamOpen(t, rs.srv[0], getOut)
 	waitStreamOpen(t, rs.srv[0], getIn)
+	drainEvents(getOut) // the list changes that opened getIn
 	hidden := ferry.Tool{Name: "hr_report", Description: "Payroll.", Scopes: []string{"hr"}}
 	noop := func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return nil, nil }
 	// Both replicas serve the tool, as replicas do; B's change is relayed.
@@ -259,4 +260,23 @@ func TestRelayEndsWithShutdown(t *testing.T) {
 	}
 	srv.NotifyResourceUpdated("doc://after")
 	noGoroutinesLeft(t, before)
+}
+
+// A 2025-03-26 batch's tool call on replica A gets the answer to its
+// question posted to replica B.
+func TestRelayTakesAnAnswerToABatchOnAnotherReplica(t *testing.T) {
+	rs := newReplicas(t, 2)
+	id := initLegacy(t, rs.url[0], `{"elicitation":{}}`)
+	call := openStream(t, "POST", rs.url[0], id, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{}}},{"jsonrpc":"2.0","id":2,"method":"ping"}]`)
+	q := decode(t, call.next())
+	if q["method"] != "elicitation/create" {
+		t.Fatalf("first event: %v", q)
+	}
+	answer := string(mustJSON(t, map[string]any{"jsonrpc": "2.0", "id": q["id"], "result": map[string]any{"action": "accept", "content": map[string]any{"name": "Cy"}}}))
+	if status, _, body := post(t, rs.url[1], "", id, answer); status != 202 {
+		t.Fatalf("the answer posted to replica B: %d %s", status, body)
+	}
+	if res := call.next(); !strings.HasPrefix(res, "[") || !strings.Contains(res, "hello Cy") {
+		t.Errorf("the batch's answer: %s", res)
+	}
 }

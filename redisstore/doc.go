@@ -38,5 +38,13 @@
 // sooner, so a Redis that is down makes requests fail quickly rather than
 // hang: the handler answers them with an internal error naming the store
 // ("redis"). go-redis reconnects on later calls, and the relay's
-// subscription is restored by itself once Redis is back.
+// subscription is restored by itself once Redis is back. The store logs
+// nothing; go-redis reports failed dials through its own logger, which
+// redis.SetLogger replaces.
+//
+// The scripts need Redis 3.2 or later (tested with 7.0). Every key of the
+// store has an expiry, so a maxmemory policy that evicts keys may take
+// them early: an evicted session is lost, and an evicted sorted set
+// undercounts live sessions until they are next used. Give Redis the
+// memory, or the policy noeviction, under which writes fail instead.
 package redisstore

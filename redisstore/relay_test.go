@@ -131,6 +131,9 @@ func TestCloseStopsSubscriptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop() // after Close: a no-op
+	if err := s.Close(); err != nil {
+		t.Errorf("a second Close = %v, want nil", err)
+	}
 	if late := s.Subscribe(deliver); late == nil {
 		t.Error("Subscribe after Close returned a nil stop")
 	} else {

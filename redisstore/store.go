@@ -65,6 +65,7 @@ type Store struct {
 	idleMS  int64
 	max     int
 	timeout time.Duration
+	expired *timeoutError // the cause of a call's context ending at timeout
 
 	mu     sync.Mutex // guards subs and closed
 	subs   map[*subscription]struct{}
@@ -104,6 +105,7 @@ func New(c redis.UniversalClient, opts *Options) *Store {
 		idleMS:  max(o.IdleTimeout.Milliseconds(), 1),
 		max:     o.MaxSessions,
 		timeout: o.Timeout,
+		expired: &timeoutError{o.Timeout},
 	}
 }
 
@@ -133,9 +135,14 @@ func Dial(ctx context.Context, url string, opts *Options) (*Store, error) {
 }
 
 // Close stops the store's relay subscriptions and, if [Dial] made the
-// client, closes it. The store must not be used after Close.
+// client, closes it. The store must not be used after Close; closing it
+// again does nothing.
 func (s *Store) Close() error {
 	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
 	s.closed = true
 	subs := s.subs
 	s.subs = nil
@@ -169,7 +176,7 @@ func (s *Store) bound(ctx context.Context) (context.Context, context.CancelFunc)
 	if d, ok := ctx.Deadline(); ok && time.Until(d) <= s.timeout {
 		return ctx, func() {}
 	}
-	return context.WithTimeoutCause(ctx, s.timeout, &timeoutError{s.timeout})
+	return context.WithTimeoutCause(ctx, s.timeout, s.expired)
 }
 
 // fail names the operation that failed, and the store's timeout when that
