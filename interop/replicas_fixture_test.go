@@ -16,7 +16,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,11 +79,10 @@ const clientTag = "X-Ferry-Test-Client"
 
 // cluster is n replicas sharing a session store.
 type cluster struct {
-	srv   []*ferry.Server
-	h     []*ferry.HTTPHandler
-	ts    []*httptest.Server
-	urls  []string
-	store ferry.SessionStore
+	srv  []*ferry.Server
+	h    []*ferry.HTTPHandler
+	ts   []*httptest.Server
+	urls []string
 
 	servedMu sync.Mutex       // guards served and inflight
 	served   map[string][]int // requests each replica served, by clientTag
@@ -103,8 +101,6 @@ type waitReport struct {
 
 // clusterOptions customizes newCluster.
 type clusterOptions struct {
-	// setup adds what a test needs to replica i's server.
-	setup func(i int, s *ferry.Server)
 	// principals makes each round-robin transport a caller of its own,
 	// with its clientTag as its Subject, as an authenticator in front of
 	// the replicas would; else every caller is the loopback address, and
@@ -132,7 +128,7 @@ type nonceOut struct {
 // ends, if the test has not done it.
 func newCluster(t *testing.T, n int, store ferry.SessionStore, opts *clusterOptions) *cluster {
 	t.Helper()
-	c := &cluster{store: store, served: map[string][]int{}, inflight: map[string]int{},
+	c := &cluster{served: map[string][]int{}, inflight: map[string]int{},
 		waits: make(chan waitReport, 16), started: make(chan int, 16)}
 	keys := [][]byte{[]byte("ferry-xrep-signing-key-" + randomHex(8))} // replicas share their keys
 	for i := range n {
@@ -142,9 +138,6 @@ func newCluster(t *testing.T, n int, store ferry.SessionStore, opts *clusterOpti
 			Logger:      slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		})
 		addReplicaTools(c, i, srv)
-		if opts != nil && opts.setup != nil {
-			opts.setup(i, srv)
-		}
 		h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true, SessionStore: store})
 		ts := httptest.NewServer(c.counting(i, n, opts != nil && opts.principals, h))
 		c.srv, c.h, c.ts, c.urls = append(c.srv, srv), append(c.h, h), append(c.ts, ts), append(c.urls, ts.URL)
@@ -314,19 +307,18 @@ type roundRobin struct {
 	// detach keeps a POST's request to the replica open when the client
 	// gives it up (until the client closes its body, or caseTimeout), as
 	// a proxy that does not pass a client's disconnect on does: then only
-	// notifications/cancelled cancels a call. Only with trail.
+	// notifications/cancelled cancels a call.
 	detach bool
 
 	// afterDelete, if set, runs once a DELETE is answered, before the
 	// client sees the answer.
 	afterDelete func(replica int)
 
-	mu    sync.Mutex // guards n, sent, hops and gets
-	n     int
-	sent  []int
-	hops  []hop
-	gets  []*getStream
-	count atomic.Int64 // requests sent
+	mu   sync.Mutex // guards n, sent, hops and gets
+	n    int
+	sent []int
+	hops []hop
+	gets []*getStream
 }
 
 // getStream is a GET stream a round-robin transport opened.
@@ -366,8 +358,13 @@ func (rr *roundRobin) RoundTrip(req *http.Request) (*http.Response, error) {
 	i := rr.n % len(rr.targets)
 	rr.n++
 	rr.sent[i]++
+	k := len(rr.hops)
+	if rr.trail {
+		// In the trail before its answer, since what it carries (a
+		// client's answer) may end another request before it is answered.
+		rr.hops = append(rr.hops, hop{replica: i, method: req.Method, rpc: rpc})
+	}
 	rr.mu.Unlock()
-	rr.count.Add(1)
 
 	out := req.Clone(req.Context())
 	out.Body = req.Body
@@ -378,37 +375,31 @@ func (rr *roundRobin) RoundTrip(req *http.Request) (*http.Response, error) {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(req.Context()), caseTimeout)
 		out, release = out.WithContext(ctx), cancel
 	}
-	if !rr.trail {
-		return rr.next.RoundTrip(out)
-	}
-	// The hop is in the trail before its answer, since what it carries
-	// (a client's answer) may end another request before it is answered.
-	rr.mu.Lock()
-	k := len(rr.hops)
-	rr.hops = append(rr.hops, hop{replica: i, method: req.Method, rpc: rpc})
-	rr.mu.Unlock()
 	resp, err := rr.next.RoundTrip(out)
-	if release != nil {
-		if err != nil {
+	if err != nil {
+		if release != nil {
 			release()
-		} else {
-			resp.Body = &releasingBody{ReadCloser: resp.Body, release: release}
 		}
+		return nil, err
+	}
+	if release != nil {
+		resp.Body = &releasingBody{ReadCloser: resp.Body, release: release}
+	}
+	if !rr.trail {
+		return resp, nil
 	}
 	rr.mu.Lock()
-	if err == nil {
-		rr.hops[k].status = resp.StatusCode
-	}
-	if err == nil && req.Method == http.MethodGet && resp.StatusCode == http.StatusOK {
+	rr.hops[k].status = resp.StatusCode
+	if req.Method == http.MethodGet && resp.StatusCode == http.StatusOK {
 		gs := &getStream{replica: i, ended: make(chan struct{})}
 		rr.gets = append(rr.gets, gs)
 		resp.Body = &watchedBody{ReadCloser: resp.Body, gs: gs}
 	}
 	rr.mu.Unlock()
-	if err == nil && req.Method == http.MethodDelete && rr.afterDelete != nil {
+	if req.Method == http.MethodDelete && rr.afterDelete != nil {
 		rr.afterDelete(i)
 	}
-	return resp, err
+	return resp, nil
 }
 
 // rpcOf names the JSON-RPC message body: its method, or "response".
