@@ -32,7 +32,7 @@ func TestReplicasBackPressure(t *testing.T) {
 	for _, st := range sharedStores {
 		t.Run(st.name, func(t *testing.T) {
 			t.Parallel()
-			testBackPressure(t, newCluster(t, 2, st.open(t), nil))
+			testBackPressure(t, newCluster(t, 2, st, nil))
 		})
 	}
 }

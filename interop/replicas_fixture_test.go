@@ -34,37 +34,69 @@ const redisURL = "redis://127.0.0.1:6379"
 // replicaShutdownTimeout bounds the Shutdown of one replica's handler.
 const replicaShutdownTimeout = 10 * time.Second
 
-// sharedStore is a session store the replicas share, by its name in the
-// subtests.
+// sharedStore is a kind of session store the replicas share, by its name
+// in the subtests. open returns what each replica calls to get its store:
+// the same one for the memory store, a client of its own on one Redis
+// prefix for Redis, as separate processes would have.
 type sharedStore struct {
 	name string
-	open func(t *testing.T) ferry.SessionStore
+	open func(t *testing.T) func() ferry.SessionStore
 }
 
 // sharedStores are the stores every replica test runs with: the memory
 // store, which relays within the process, and Redis.
-var sharedStores = []sharedStore{
-	{"memory", func(*testing.T) ferry.SessionStore { return &ferry.MemorySessionStore{} }},
-	{"redis", openRedis},
+var (
+	memoryShared = sharedStore{"memory", memoryStores}
+	redisShared  = sharedStore{"redis", func(t *testing.T) func() ferry.SessionStore { return redisStores(t, nil) }}
+	sharedStores = []sharedStore{memoryShared, redisShared}
+)
+
+// memoryStores returns one memory store for every replica.
+func memoryStores(*testing.T) func() ferry.SessionStore {
+	s := &ferry.MemorySessionStore{}
+	return func() ferry.SessionStore { return s }
 }
 
-// openRedis returns a Redis store with a prefix of its own, closed when t
-// ends (after the replicas that use it, which are made later). Without
-// Redis the test is skipped, or fails when CI is set.
-func openRedis(t *testing.T) ferry.SessionStore {
+// redisStores returns a maker of Redis stores, each with a client of its
+// own, sharing a prefix no other test uses, with opts otherwise (nil:
+// the defaults). Without Redis the test is skipped, or fails when CI is
+// set. The maker fails t if it cannot connect. Each store is closed when t
+// ends, after the replicas made later.
+func redisStores(t *testing.T, opts *redisstore.Options) func() ferry.SessionStore {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
-	defer cancel()
-	prefix := "ferry-xrep:" + strings.ReplaceAll(t.Name(), "/", ":") + ":" + randomHex(6) + ":"
-	s, err := redisstore.Dial(ctx, redisURL, &redisstore.Options{Prefix: prefix})
+	var o redisstore.Options
+	if opts != nil {
+		o = *opts
+	}
+	o.Prefix = "ferry-xrep:" + strings.ReplaceAll(t.Name(), "/", ":") + ":" + randomHex(6) + ":"
+	dial := func() (*redisstore.Store, error) {
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		defer cancel()
+		s, err := redisstore.Dial(ctx, redisURL, &o)
+		if err == nil {
+			t.Cleanup(func() { s.Close() })
+		}
+		return s, err
+	}
+	first, err := dial()
 	if err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("Redis at %s does not answer (CI is set, so this fails rather than skips): %v", redisURL, err)
 		}
 		t.Skipf("Redis at %s does not answer, skipping: %v", redisURL, err)
 	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	return func() ferry.SessionStore {
+		if first != nil {
+			s := first
+			first = nil
+			return s
+		}
+		s, err := dial()
+		if err != nil {
+			t.Fatalf("another client of Redis at %s: %v", redisURL, err)
+		}
+		return s
+	}
 }
 
 func randomHex(n int) string {
@@ -91,6 +123,7 @@ type cluster struct {
 	started  chan int         // the replica a "wait" call started on
 	stopOnce sync.Once        // guards the shutdown of the replicas
 	logs     []*syncBuffer    // each replica's server log, warnings and errors
+	closers  []io.Closer      // the replicas' stores that close (Redis's)
 }
 
 // waitReport is how a "wait" call ended, and where it ran.
@@ -120,17 +153,18 @@ type nonceOut struct {
 	Replica int    `json:"replica"`
 }
 
-// newCluster starts n replicas sharing store. Each serves the same tools:
+// newCluster starts n replicas sharing a store of the given kind. Each serves the same tools:
 // "echo" (returns its nonce), "ask" (elicits, with the nonce in the
 // question), "sample" (asks the client's model), "wait" (runs until
 // cancelled), "log" (logs at debug and info), and the resources
 // doc://readme and doc://item/{n}. The replicas are shut down when t
 // ends, if the test has not done it.
-func newCluster(t *testing.T, n int, store ferry.SessionStore, opts *clusterOptions) *cluster {
+func newCluster(t *testing.T, n int, kind sharedStore, opts *clusterOptions) *cluster {
 	t.Helper()
 	c := &cluster{served: map[string][]int{}, inflight: map[string]int{},
 		waits: make(chan waitReport, 16), started: make(chan int, 16)}
 	keys := [][]byte{[]byte("ferry-xrep-signing-key-" + randomHex(8))} // replicas share their keys
+	store := kind.open(t)
 	for i := range n {
 		log := new(syncBuffer)
 		srv := ferry.NewServer("replica", "1", &ferry.ServerOptions{
@@ -138,7 +172,11 @@ func newCluster(t *testing.T, n int, store ferry.SessionStore, opts *clusterOpti
 			Logger:      slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		})
 		addReplicaTools(c, i, srv)
-		h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true, SessionStore: store})
+		st := store()
+		if cl, ok := st.(io.Closer); ok {
+			c.closers = append(c.closers, cl)
+		}
+		h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true, SessionStore: st})
 		ts := httptest.NewServer(c.counting(i, n, opts != nil && opts.principals, h))
 		c.srv, c.h, c.ts, c.urls = append(c.srv, srv), append(c.h, h), append(c.ts, ts), append(c.urls, ts.URL)
 		c.logs = append(c.logs, log)
@@ -257,8 +295,8 @@ func (c *cluster) servedFor(tag string) []int {
 	return append([]int(nil), c.served[tag]...)
 }
 
-// shutdown shuts every replica's handler down, then its httptest.Server.
-// Only the first call does it.
+// shutdown shuts every replica's handler down, then its httptest.Server,
+// then closes the stores that close. Only the first call does it.
 func (c *cluster) shutdown() error {
 	var errs []error
 	c.stopOnce.Do(func() {
@@ -276,6 +314,11 @@ func (c *cluster) shutdown() error {
 			ts.Close()
 			if errc[i] != nil {
 				errs = append(errs, fmt.Errorf("replica %d: %w", i, errc[i]))
+			}
+		}
+		for _, cl := range c.closers {
+			if err := cl.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("closing a store: %w", err))
 			}
 		}
 	})

@@ -50,8 +50,7 @@ const (
 // is left.
 func TestReplicasUnderLoad(t *testing.T) {
 	before := runtime.NumGoroutine()
-	store := openRedis(t)
-	c := newCluster(t, 2, store, &clusterOptions{principals: true})
+	c := newCluster(t, 2, redisShared, &clusterOptions{principals: true})
 	tr := newPooledTransport(t)
 	var (
 		wg  sync.WaitGroup
@@ -73,9 +72,6 @@ func TestReplicasUnderLoad(t *testing.T) {
 	if err := c.shutdown(); err != nil {
 		t.Errorf("shutting the replicas down: %v", err)
 	}
-	if s, ok := store.(interface{ Close() error }); ok {
-		_ = s.Close()
-	}
 	tr.CloseIdleConnections()
 	http.DefaultClient.CloseIdleConnections()
 
@@ -84,7 +80,7 @@ func TestReplicasUnderLoad(t *testing.T) {
 		loadClients, (loadClients+1)/2, loadClients/2, elapsed.Round(time.Millisecond), n, float64(n)/elapsed.Seconds(),
 		run.lat.quantile(0.50), run.lat.quantile(0.99), run.lat.maxSeen())
 	if failed != 0 || n == 0 {
-		t.Errorf("%d of %d requests failed; the first:\n%s", failed, n, strings.Join(run.errorList(), "\n"))
+		t.Errorf("%d of %d requests failed:\n%s", failed, n, strings.Join(run.errorList(), "\n"))
 	}
 	var sent, served [2]int
 	for _, rr := range rrs {
@@ -109,12 +105,12 @@ type loadRun struct {
 	failed   atomic.Int64
 	lat      latencies
 
-	mu     sync.Mutex // guards errors
-	errors []string
+	mu     sync.Mutex     // guards errors
+	errors map[string]int // the failures, by message, at most maxLoadErrors of them
 }
 
 // measure runs one request and records its latency, or its failure.
-func (r *loadRun) measure(ctx context.Context, who string, op func(ctx context.Context) error) {
+func (r *loadRun) measure(ctx context.Context, era string, op func(ctx context.Context) error) {
 	ctx, cancel := context.WithTimeout(ctx, loadRequestTimeout)
 	defer cancel()
 	start := time.Now()
@@ -122,29 +118,42 @@ func (r *loadRun) measure(ctx context.Context, who string, op func(ctx context.C
 	r.lat.add(time.Since(start))
 	r.requests.Add(1)
 	if err != nil {
-		r.fail(who, err)
+		r.fail(era, err)
 	}
 }
 
-func (r *loadRun) fail(who string, err error) {
+// fail counts a failure of a client of era ("legacy" or "modern").
+func (r *loadRun) fail(era string, err error) {
 	r.failed.Add(1)
+	msg := era + ": " + err.Error()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if len(r.errors) < maxLoadErrors {
-		r.errors = append(r.errors, who+": "+err.Error())
+	if r.errors == nil {
+		r.errors = map[string]int{}
+	}
+	switch _, ok := r.errors[msg]; {
+	case ok || len(r.errors) < maxLoadErrors:
+		r.errors[msg]++
+	default:
+		r.errors["(other errors)"]++
 	}
 }
 
+// errorList returns the failures, each with how many times it happened.
 func (r *loadRun) errorList() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return slices.Clone(r.errors)
+	var out []string
+	for msg, n := range r.errors {
+		out = append(out, fmt.Sprintf("%6d x %s", n, msg))
+	}
+	slices.Sort(out)
+	return out
 }
 
 // legacyClient runs a Go SDK client in legacy stateful sessions until the
 // run ends.
 func (r *loadRun) legacyClient(ctx context.Context, c *cluster, rr *roundRobin, id int) {
-	who := fmt.Sprintf("legacy client %d", id)
 	sdk := mcp.NewClient(&mcp.Implementation{Name: "ferry-xrep-load", Version: "v0.0.0"}, &mcp.ClientOptions{
 		Logger: slog.New(slog.DiscardHandler),
 		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
@@ -157,14 +166,14 @@ func (r *loadRun) legacyClient(ctx context.Context, c *cluster, rr *roundRobin, 
 		cs, err := sdk.Connect(dctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: v20251125})
 		cancel()
 		if err != nil {
-			r.fail(who, fmt.Errorf("connect: %w", err))
+			r.fail("legacy", fmt.Errorf("connect: %w", err))
 			return
 		}
 		for op := 0; op < legacyRedial && time.Now().Before(r.until); op++ {
-			r.measure(ctx, who, func(ctx context.Context) error { return legacyOp(ctx, cs, id, op) })
+			r.measure(ctx, "legacy", func(ctx context.Context) error { return legacyOp(ctx, cs, id, op) })
 		}
 		if err := cs.Close(); err != nil {
-			r.fail(who, fmt.Errorf("close: %w", err))
+			r.fail("legacy", fmt.Errorf("close: %w", err))
 		}
 	}
 }
@@ -200,7 +209,6 @@ func legacyOp(ctx context.Context, cs *mcp.ClientSession, id, op int) error {
 // modernClient runs a Ferry client in the 2026-07-28 era until the run
 // ends.
 func (r *loadRun) modernClient(ctx context.Context, c *cluster, rr *roundRobin, id int) {
-	who := fmt.Sprintf("modern client %d", id)
 	dctx, cancel := context.WithTimeout(ctx, loadRequestTimeout)
 	defer cancel()
 	fc, err := client.DialHTTP(dctx, c.urls[0], &client.Options{
@@ -210,16 +218,16 @@ func (r *loadRun) modernClient(ctx context.Context, c *cluster, rr *roundRobin, 
 		},
 	})
 	if err != nil {
-		r.fail(who, fmt.Errorf("dial: %w", err))
+		r.fail("modern", fmt.Errorf("dial: %w", err))
 		return
 	}
 	defer fc.Close()
 	if !fc.Modern() {
-		r.fail(who, fmt.Errorf("negotiated %s, want %s", fc.Protocol(), modernVersion))
+		r.fail("modern", fmt.Errorf("negotiated %s, want %s", fc.Protocol(), modernVersion))
 		return
 	}
 	for op := 0; time.Now().Before(r.until); op++ {
-		r.measure(ctx, who, func(ctx context.Context) error { return modernOp(ctx, fc, op) })
+		r.measure(ctx, "modern", func(ctx context.Context) error { return modernOp(ctx, fc, op) })
 	}
 }
 

@@ -133,7 +133,7 @@ func TestReplicasServeOneSession(t *testing.T) {
 		for _, n := range []int{2, 3} {
 			t.Run(fmt.Sprintf("%s/%d replicas", st.name, n), func(t *testing.T) {
 				t.Parallel()
-				c := newCluster(t, n, st.open(t), nil)
+				c := newCluster(t, n, st, nil)
 				t.Run("elicitation", func(t *testing.T) { testReplicaElicitation(t, c) })
 				t.Run("sampling", func(t *testing.T) { testReplicaSampling(t, c) })
 				t.Run("cancellation", func(t *testing.T) { testReplicaCancellation(t, c) })

@@ -22,7 +22,7 @@ func TestReplicasUpdateRightAfterSubscribeReachesTheStream(t *testing.T) {
 	for _, st := range sharedStores {
 		t.Run(st.name, func(t *testing.T) {
 			t.Parallel()
-			c := newCluster(t, 2, st.open(t), nil)
+			c := newCluster(t, 2, st, nil)
 			ctx, cancel := context.WithTimeout(t.Context(), backPressureGuard)
 			defer cancel()
 			a, b := c.urls[0], c.srv[1]
