@@ -372,7 +372,7 @@ func checkTerminated(ctx context.Context, t *testing.T, tr transportKind, conn *
 	if err != nil {
 		t.Fatalf("POST after DELETE: %v", err)
 	}
-	io.Copy(io.Discard, resp.Body) // Recorded in the wire log.
+	_, _ = io.Copy(io.Discard, resp.Body) // Recorded in the wire log.
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("POST with a deleted session id: status %d, want %d", resp.StatusCode, http.StatusNotFound)

@@ -49,7 +49,7 @@ func buildEverything(dir string) (string, error) {
 	cmd := exec.Command("go", "build", "-o", bin, "./conformance/everything")
 	cmd.Dir = ".."
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build ./conformance/everything: %v\n%s", err, out)
+		return "", fmt.Errorf("go build ./conformance/everything: %w\n%s", err, out)
 	}
 	return bin, nil
 }
