@@ -81,7 +81,7 @@ func serveReplicas(ctx context.Context, addr string, hs []*ferry.HTTPHandler, lo
 		})
 	}
 	transport := http.DefaultTransport.(*http.Transport).Clone()
-	proxy := ferry.NewHTTPServer(ln.Addr().String(), newProxy(targets, transport, logger))
+	proxy := ferry.NewHTTPServer(ln.Addr().String(), fullDuplex(newProxy(targets, transport, logger)))
 	stopped := make(chan error, 1)
 	go func() {
 		<-ctx.Done()
@@ -168,6 +168,20 @@ func newProxy(targets []*url.URL, transport http.RoundTripper, logger *slog.Logg
 			w.WriteHeader(http.StatusBadGateway)
 		},
 	}
+}
+
+// fullDuplex lets h read a request's body after it starts the answer, as
+// a proxy does: its transport may still be reading the body's end when a
+// replica's answer starts, and the proxy passes the headers on at once.
+// Without full duplex, net/http reads and closes what is left of the body
+// when the headers go out; the transport's read then fails, and it closes
+// the connection to the replica in the middle of the answer (the client
+// sees its stream cut just after it began).
+func fullDuplex(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = http.NewResponseController(w).EnableFullDuplex() // fails only for HTTP/2, which is full duplex anyway
+		h.ServeHTTP(w, r)
+	})
 }
 
 // mcpMux serves h at /mcp.
