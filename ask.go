@@ -230,6 +230,13 @@ func newCallID() json.RawMessage {
 	return append(id, '"')
 }
 
+// isCallID reports whether id has the shape of [newCallID]'s ids, so that
+// an answer to anything else is not relayed to other replicas.
+func isCallID(id json.RawMessage) bool {
+	const n = len(`"ferry-"`) + 22 // 16 bytes, unpadded base64
+	return len(id) == n && string(id[:7]) == `"ferry-` && id[n-1] == '"'
+}
+
 // close fails every waiting call and every later one: no reply can come.
 func (p *pendingCalls) close() {
 	p.mu.Lock()

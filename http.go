@@ -45,7 +45,12 @@ type HTTPOptions struct {
 	Stateful bool
 	// SessionStore keeps stateful sessions; it is not used unless Stateful
 	// is set. If nil, a [MemorySessionStore] with the default idle timeout
-	// is used.
+	// is used, for this handler alone. Replicas behind a load balancer
+	// without sticky sessions share a networked store that also implements
+	// [SessionRelay] (module github.com/ferry-mcp/ferry/redisstore): then
+	// any replica serves any request of a session. Call
+	// [HTTPHandler.Shutdown] to unsubscribe a handler from its store's
+	// relay.
 	SessionStore SessionStore
 	// SessionTTL is how long a stateless session id stays valid. If zero,
 	// [DefaultSessionTTL] is used.
@@ -113,6 +118,8 @@ type HTTPHandler struct {
 	live   map[string]*liveSession // stateful sessions with requests or streams open
 
 	drain *drain // the requests in flight, for Shutdown
+
+	relay *httpRelay // the link to the other replicas, or nil (http_relay.go)
 }
 
 // NewHTTPHandler returns a handler serving s. opts may be nil; it is copied.
@@ -139,6 +146,11 @@ func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 	h.ttl = h.opts.SessionTTL
 	if h.ttl <= 0 {
 		h.ttl = DefaultSessionTTL
+	}
+	// Last: once subscribed, other replicas' messages reach the handler
+	// on other goroutines.
+	if rel, ok := h.opts.SessionStore.(SessionRelay); ok && h.opts.Stateful {
+		h.startRelay(rel)
 	}
 	return h
 }

@@ -3,6 +3,7 @@ package ferry
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -32,13 +33,19 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *json
 	switch kind {
 	case jsonrpc.KindNotification:
 		if m.Method == "notifications/cancelled" && h.opts.Stateful {
-			h.cancel(sess.id, p.RequestID)
+			if err := h.cancel(r.Context(), sess.id, p.RequestID); err != nil {
+				h.relayFailed(w, r, "relaying a cancellation", err)
+				return
+			}
 		}
 		w.WriteHeader(http.StatusAccepted)
 		return
 	case jsonrpc.KindResponse:
-		if ls := h.liveGet(sess.id); ls != nil {
-			ls.calls.deliver(m)
+		if h.opts.Stateful {
+			if err := h.reply(r.Context(), sess.id, m); err != nil {
+				h.relayFailed(w, r, "relaying a reply", err)
+				return
+			}
 		}
 		w.WriteHeader(http.StatusAccepted)
 		return
@@ -104,7 +111,7 @@ func (h *HTTPHandler) session(r *http.Request) (legacySession, int, error) {
 			return legacySession{}, http.StatusNotFound, notFound()
 		}
 		h.srv.logError(r.Context(), "loading session", "err", err)
-		return legacySession{}, http.StatusInternalServerError, NewError(CodeInternalError, "session store unavailable")
+		return legacySession{}, http.StatusInternalServerError, h.storeUnavailable()
 	}
 	return h.legacySession(id, st.ProtocolVersion, st.ClientCapabilities.caps(), st), 0, nil
 }
@@ -139,7 +146,7 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *json
 			return
 		} else if err != nil {
 			h.srv.logError(r.Context(), "creating session", "err", err)
-			h.writeError(w, http.StatusInternalServerError, m.ID, NewError(CodeInternalError, "session store unavailable"))
+			h.writeError(w, http.StatusInternalServerError, m.ID, h.storeUnavailable())
 			return
 		}
 		sess = h.legacySession(id, version, caps, st)
@@ -182,7 +189,14 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	// client seeing the stream and the watch is lost. The subscriptions
 	// are loaded once, here, and kept in the live session while the stream
 	// is open.
-	if err := ls.loadSubscriptions(ctx, h.store, sess.id); err != nil {
+	var claim string
+	if h.relay != nil {
+		// The other replicas learn that this handler holds the stream, so
+		// that a subscription they take waits until it is known here.
+		claim = h.relay.id
+		defer h.relay.releaseStream(r.Context(), h.store, sess.id)
+	}
+	if _, err := ls.loadSubscriptions(ctx, h.store, sess.id, claim); err != nil {
 		h.sessionError(w, r, err)
 		return
 	}
@@ -192,8 +206,24 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	defer stop()
 	sw := &streamWriter{w: w, sse: true, prime: primes(sess.version)}
 	sw.open()
+	// At each keepalive the subscriptions are read again, so that a
+	// change another replica could not relay is seen that late at most,
+	// and a session deleted elsewhere ends its stream here. (Reading the
+	// session counts as its use: an open stream keeps it alive.)
+	// A stream that another replica's newer GET stream of the session
+	// replaced ends: a session has one, as on one replica.
+	keepalive := func() error {
+		holder, err := ls.loadSubscriptions(ctx, h.store, sess.id, "")
+		if errors.Is(err, ErrSessionNotFound) {
+			return err
+		}
+		if err == nil && claim != "" && holder != claim {
+			return errStreamReplaced
+		}
+		return sw.keepalive()
+	}
 	// The stream ends cleanly when a shutdown begins (h.drain.closing).
-	err = holdStream(ctx, h.drain.closing, sw.keepalive, wt, func(c change) error { return sw.sendChange(c.message()) })
+	err = holdStream(ctx, h.drain.closing, keepalive, wt, func(c change) error { return sw.sendChange(c.message()) })
 	if errors.Is(err, errStreamStalled) {
 		h.srv.streamEnded(ctx, "GET", err)
 	}
@@ -207,7 +237,24 @@ func (h *HTTPHandler) sessionError(w http.ResponseWriter, r *http.Request, err e
 		return
 	}
 	h.srv.logError(r.Context(), "loading session", "err", err)
-	writeJSONError(w, http.StatusInternalServerError, CodeInternalError, "session store unavailable")
+	writeJSONError(w, http.StatusInternalServerError, CodeInternalError, h.storeUnavailable().Message)
+}
+
+// storeUnavailable is the error of a request the session store failed,
+// naming the store by its String method, if it has one.
+func (h *HTTPHandler) storeUnavailable() *Error {
+	msg := "session store unavailable"
+	if s, ok := h.store.(fmt.Stringer); ok {
+		msg = "session store (" + s.String() + ") unavailable"
+	}
+	return &Error{Code: CodeInternalError, Message: msg + ": try again later"}
+}
+
+// relayFailed answers a message that had to go to another replica and
+// could not.
+func (h *HTTPHandler) relayFailed(w http.ResponseWriter, r *http.Request, what string, err error) {
+	h.srv.logError(r.Context(), what, "err", err)
+	writeJSONError(w, http.StatusInternalServerError, CodeInternalError, h.storeUnavailable().Message)
 }
 
 func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
@@ -229,15 +276,17 @@ func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
 			writeJSONError(w, http.StatusNotFound, CodeInvalidRequest, "session not found")
 		} else {
 			h.srv.logError(r.Context(), "deleting session", "err", err)
-			writeJSONError(w, http.StatusInternalServerError, CodeInternalError, "session store unavailable")
+			writeJSONError(w, http.StatusInternalServerError, CodeInternalError, h.storeUnavailable().Message)
 		}
 		return
 	}
-	h.liveMu.Lock()
-	ls := h.live[id]
-	h.liveMu.Unlock()
-	if ls != nil {
+	if ls := h.liveGet(id); ls != nil {
 		ls.cancelAll()
+	}
+	if err := h.ended(r.Context(), id); err != nil {
+		// Deleted: the session's streams on other replicas see it gone
+		// within a keepalive interval, its requests at their next use.
+		h.srv.logger.WarnContext(r.Context(), "ferry: could not tell the other replicas of a session's end", "err", err)
 	}
 	w.WriteHeader(http.StatusNoContent)
 }

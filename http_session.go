@@ -23,10 +23,21 @@ type liveSession struct {
 	// copy in subs stays the store's.
 	subsMu sync.Mutex
 
-	mu       sync.Mutex // guards inflight, getOpen and subs; never held across I/O
+	mu       sync.Mutex // guards inflight, getOpen, subs, loading and early; never held across I/O
 	inflight map[string]context.CancelFunc
 	getOpen  bool            // a GET stream is open: the one stream for notifications
 	subs     map[string]bool // the subscriptions, while the GET stream is open
+	loading  bool            // the GET stream is loading them (at its start or a keepalive)
+	// early holds the subscription changes other replicas told of while
+	// the GET stream was loading the subscriptions, applied once loaded,
+	// since the load may have read the store before them.
+	early []subscriptionChange
+}
+
+// subscriptionChange is a resources/subscribe (on) or unsubscribe.
+type subscriptionChange struct {
+	uri string
+	on  bool
 }
 
 // openGet claims the session's GET stream; false if one is open already.
@@ -43,27 +54,69 @@ func (ls *liveSession) openGet() bool {
 func (ls *liveSession) closeGet() {
 	ls.mu.Lock()
 	ls.getOpen = false
-	ls.subs = nil
+	ls.subs, ls.early = nil, nil
 	ls.mu.Unlock()
 }
 
 // loadSubscriptions loads the session's subscriptions for its GET stream,
-// which then reads them from memory.
-func (ls *liveSession) loadSubscriptions(ctx context.Context, store SessionStore, id string) error {
+// which then reads them from memory, and returns the handler that holds
+// the session's stream as stored ([SessionState.Stream]). With claim set
+// (the handler's relay id), it stores claim as that handler, in the same
+// update.
+func (ls *liveSession) loadSubscriptions(ctx context.Context, store SessionStore, id, claim string) (string, error) {
 	ls.subsMu.Lock()
 	defer ls.subsMu.Unlock()
-	st, err := store.Load(ctx, id)
+	ls.mu.Lock()
+	ls.loading = true
+	ls.mu.Unlock()
+	var st *SessionState
+	var err error
+	if claim != "" {
+		err = store.Update(ctx, id, func(s *SessionState) error {
+			s.Stream = claim
+			st = s.clone()
+			return nil
+		})
+	} else {
+		st, err = store.Load(ctx, id)
+	}
 	if err != nil {
-		return err
+		ls.mu.Lock()
+		ls.loading, ls.early = false, nil // applied to subs already, if any
+		ls.mu.Unlock()
+		return "", err
 	}
 	subs := make(map[string]bool, len(st.Subscriptions))
 	for _, uri := range st.Subscriptions {
 		subs[uri] = true
 	}
 	ls.mu.Lock()
-	ls.subs = subs
+	for _, c := range ls.early {
+		_ = subscribeSet(subs, c.uri, c.on) // within the cap: the store's list is
+	}
+	ls.subs, ls.early, ls.loading = subs, nil, false
 	ls.mu.Unlock()
-	return nil
+	return st.Stream, nil
+}
+
+// holdsGet reports whether the session's GET stream is open here.
+func (ls *liveSession) holdsGet() bool {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.getOpen
+}
+
+// subscribedElsewhere applies a subscription change another replica made
+// to the session's GET stream, if one is open here.
+func (ls *liveSession) subscribedElsewhere(uri string, on bool) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.subs != nil {
+		_ = subscribeSet(ls.subs, uri, on)
+	}
+	if ls.loading && ls.getOpen && len(ls.early) < MaxSubscriptions {
+		ls.early = append(ls.early, subscriptionChange{uri, on})
+	}
 }
 
 // subscribed reports whether the session subscribed to uri, as far as its
@@ -132,18 +185,16 @@ func (ls *liveSession) cancelAll() {
 	}
 }
 
-// cancel serves notifications/cancelled for a stateful session.
-func (h *HTTPHandler) cancel(sessionID string, requestID json.RawMessage) {
-	ls := h.liveGet(sessionID)
-	if ls == nil || requestID == nil {
-		return
-	}
+// cancelRequest cancels the request in flight under id, and reports
+// whether there was one.
+func (ls *liveSession) cancelRequest(id json.RawMessage) bool {
 	ls.mu.Lock()
-	c := ls.inflight[string(requestID)]
+	c := ls.inflight[string(id)]
 	ls.mu.Unlock()
 	if c != nil {
 		c()
 	}
+	return c != nil
 }
 
 // storedState applies logging/setLevel and subscriptions to a stored
@@ -170,7 +221,7 @@ func (s *storedState) update(ctx context.Context, f func(*SessionState) error) e
 		return &Error{Code: CodeInvalidRequest, Message: "session not found: it expired or was ended; send initialize again"}
 	}
 	s.h.srv.logError(ctx, "updating session", "err", err)
-	return &Error{Code: CodeInternalError, Message: "session store unavailable"}
+	return s.h.storeUnavailable()
 }
 
 func (s *storedState) setLevel(ctx context.Context, l LogLevel) error {
@@ -186,19 +237,28 @@ func (s *storedState) subscribe(ctx context.Context, uri string, on bool) error 
 		ls.subsMu.Lock()
 		defer ls.subsMu.Unlock()
 	}
+	var holder string // the handler holding the session's GET stream
 	err := s.update(ctx, func(st *SessionState) error {
 		subs, err := subscribeList(st.Subscriptions, uri, on)
-		st.Subscriptions = subs
+		st.Subscriptions, holder = subs, st.Stream
 		return err
 	})
-	if err == nil && ls != nil {
+	if err != nil {
+		return err
+	}
+	if ls != nil {
 		ls.mu.Lock()
 		if ls.subs != nil {
 			_ = subscribeSet(ls.subs, uri, on) // within the cap: the store's list is
 		}
 		ls.mu.Unlock()
 	}
-	return err
+	if err := s.h.subscribedHere(ctx, s.id, uri, on, holder); err != nil {
+		// Stored: the session's GET stream on another replica reloads it
+		// within a keepalive interval.
+		s.h.srv.logger.WarnContext(ctx, "ferry: could not tell the other replicas of a subscription", "err", err)
+	}
+	return nil
 }
 
 // postBatch serves a JSON array body: allowed in 2025-03-26 sessions only.
@@ -286,15 +346,18 @@ func (b *httpBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
 }
 
 func (b *httpBatch) deliver(m *jsonrpc.Message) {
-	if b.live != nil {
-		b.live.calls.deliver(m)
-	} else if ls := b.h.liveGet(b.sess.id); ls != nil {
-		ls.calls.deliver(m)
+	if !b.h.opts.Stateful {
+		return
+	}
+	if err := b.h.reply(b.r.Context(), b.sess.id, m); err != nil {
+		b.h.srv.logError(b.r.Context(), "relaying a reply", "err", err)
 	}
 }
 
 func (b *httpBatch) notified(m *jsonrpc.Message, p *wireParams) {
 	if m.Method == "notifications/cancelled" && b.h.opts.Stateful {
-		b.h.cancel(b.sess.id, p.RequestID)
+		if err := b.h.cancel(b.r.Context(), b.sess.id, p.RequestID); err != nil {
+			b.h.srv.logError(b.r.Context(), "relaying a cancellation", "err", err)
+		}
 	}
 }

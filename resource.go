@@ -25,7 +25,9 @@ type Resource struct {
 	Annotations *Annotations `json:"annotations,omitempty"`
 	Icons       []Icon       `json:"icons,omitempty"`
 	// Scopes and Roles are what a caller needs to see and read the
-	// resource, as for [Tool.Scopes] and [Tool.Roles].
+	// resource, as for [Tool.Scopes] and [Tool.Roles]. They hold for its
+	// URI even where a template would match it: a caller without them
+	// reads the URI as not found.
 	Scopes []string `json:"-"`
 	Roles  []string `json:"-"`
 }
@@ -310,11 +312,16 @@ func (s *Server) RemoveResources(uris ...string) {
 // findResource returns the handler for uri and the template variables: a
 // resource of that URI first, else the first template (in template order)
 // that matches it, among those the caller of ctx may see: a hidden one
-// reads as one that does not exist.
+// reads as one that does not exist. A resource of that URI that the caller
+// may not see hides the templates too: its requirements say who may read
+// that URI, and a broader template must not serve it to anyone else.
 func (s *Server) findResource(ctx context.Context, uri string) (ResourceHandler, map[string]string, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if e, ok := s.resources.get(uri); ok && s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) {
+	if e, ok := s.resources.get(uri); ok {
+		if !s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) {
+			return nil, nil, false
+		}
 		return e.handler, nil, true
 	}
 	for _, t := range s.templates.sorted {

@@ -4,10 +4,11 @@ import "context"
 
 // updateAudience returns who may hear that the resource uri was updated:
 // everyone (nil) when uri names no entry with requirements, and otherwise
-// the callers who may see one of the entries it names. uri names a
-// resource of that URI and each template matching it: when the caller
-// may see none of them, resources/read answers it as not found, so an
-// update must not tell the caller it exists. A URI the server does not
+// the callers who may see one of the entries it names. uri names the
+// resource of that URI if there is one, and else each template matching
+// it (see [Server.findResource]): when the caller may see none of them,
+// resources/read answers it as not found, so an update must not tell the
+// caller it exists. A URI the server does not
 // know is told to every subscriber, as before. The entries are found
 // once, here, not once for each stream told.
 func (s *Server) updateAudience(uri string) *audience {
@@ -20,10 +21,11 @@ func (s *Server) updateAudience(uri string) *audience {
 	var named []needs
 	if e, ok := s.resources.get(uri); ok {
 		named = append(named, needs{e.res.Scopes, e.res.Roles})
-	}
-	for _, t := range s.templates.sorted {
-		if t.compiled.Match(uri) != nil {
-			named = append(named, needs{t.tmpl.Scopes, t.tmpl.Roles})
+	} else {
+		for _, t := range s.templates.sorted {
+			if t.compiled.Match(uri) != nil {
+				named = append(named, needs{t.tmpl.Scopes, t.tmpl.Roles})
+			}
 		}
 	}
 	for _, n := range named {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ferry-mcp/ferry/schema"
@@ -190,6 +191,7 @@ type ServerOptions struct {
 // while it serves.
 type Server struct {
 	name, version string
+	id            string // random: tells this server's relayed changes from others' (watch_relay.go)
 	opts          ServerOptions
 	logger        *slog.Logger
 	versions      versionSet
@@ -219,6 +221,10 @@ type Server struct {
 
 	watchMu  sync.Mutex            // guards watchers
 	watchers map[*watcher]struct{} // streams told about changes (watch.go)
+	// relays are the hooks of the handlers that relay changes to other
+	// replicas (watch_relay.go), read without a lock and replaced whole
+	// under watchMu.
+	relays atomic.Pointer[[]*relayHook]
 
 	runMu  sync.Mutex               // guards runs and closed
 	runs   map[*streamConn]struct{} // the connections Run serves, for Shutdown
@@ -229,7 +235,7 @@ type Server struct {
 // serverInfo clients see). opts may be nil; it is copied. It panics if
 // opts.ProtocolVersions names no version Ferry supports.
 func NewServer(name, version string, opts *ServerOptions) *Server {
-	s := &Server{name: name, version: version}
+	s := &Server{name: name, version: version, id: newSessionID()}
 	if opts != nil {
 		s.opts = *opts
 	}

@@ -32,6 +32,12 @@ type SessionState struct {
 	// the session, or empty for an anonymous one. A session with a Subject
 	// serves that caller only: to anyone else its id is unknown.
 	Subject string `json:"subject,omitempty"`
+	// Stream names the handler holding the session's GET stream, when
+	// replicas share a store that relays ([SessionRelay]): a subscription
+	// made on another replica is answered once that handler has it, so
+	// that an update made right after the answer reaches the stream. Empty
+	// while no such stream is open.
+	Stream string `json:"stream,omitempty"`
 }
 
 // ClientCapabilities is the part of a client's declared capabilities that

@@ -17,10 +17,17 @@ import (
 // the streams of every replica. Without it, a stateful session's live parts
 // stay in the process that holds them, and replicas need sticky sessions.
 //
-// An [HTTPHandler] whose [HTTPOptions.SessionStore] implements
+// A stateful [HTTPHandler] whose [HTTPOptions.SessionStore] implements
 // SessionRelay subscribes when it is made and unsubscribes in
-// [HTTPHandler.Shutdown]. The messages are the handler's own (small JSON
-// documents); a relay carries them as opaque bytes.
+// [HTTPHandler.Shutdown] (or, dropped without it, once it is garbage
+// collected: the store holds it weakly); the changes its server makes reach the
+// subscriptions/listen streams of the other replicas too. The messages
+// are the handler's own (small JSON documents); a relay carries them as
+// opaque bytes. Changes are published from a bounded queue, so that
+// notifying never waits for the network; when the relay cannot keep up,
+// the changes beyond it are dropped and logged. A GET stream reads its
+// session again at each keepalive, so that a subscription or an end that
+// did not arrive is seen that late at most.
 //
 // The relay is best effort, as the network between replicas is: a message
 // published while a replica's subscription is down may never reach it. A

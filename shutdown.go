@@ -152,7 +152,15 @@ func (d *drain) shutdown(ctx context.Context, onHard func()) error {
 //	defer cancel()
 //	err = errors.Join(err, hs.Shutdown(grace))
 func (h *HTTPHandler) Shutdown(ctx context.Context) error {
-	return h.drain.shutdown(ctx, h.cancelLive)
+	err := h.drain.shutdown(ctx, h.cancelLive)
+	if h.relay != nil {
+		// Only now: the calls draining may still get their answers through
+		// other replicas.
+		if rerr := h.relay.stop(ctx); err == nil {
+			err = rerr
+		}
+	}
+	return err
 }
 
 // cancelLive cancels the requests and streams of every stateful session.

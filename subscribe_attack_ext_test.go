@@ -24,6 +24,9 @@ func TestResourceUpdatesOfHiddenResourcesDoNotReachSubscribers(t *testing.T) {
 	srv.AddResource(ferry.Resource{URI: "file:///readme", Name: "readme"}, read)
 	srv.AddResource(ferry.Resource{URI: "file:///payslips", Name: "payslips", Scopes: []string{"hr"}}, read)
 	srv.AddResourceTemplate(ferry.ResourceTemplate{URITemplate: "vault://{id}", Name: "vault", Roles: []string{"admin"}}, read)
+	// An open template matching the hidden resource's URI must not carry
+	// its updates to everyone: the resource's requirements decide.
+	srv.AddResourceTemplate(ferry.ResourceTemplate{URITemplate: "file:///{name}", Name: "files"}, read)
 	uris := []string{"file:///payslips", "vault://gold", "file:///readme", "file:///elsewhere"}
 	subscribe := map[string]func(send func(string), next func() string){
 		"resources/subscribe": func(send func(string), next func() string) {

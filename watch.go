@@ -58,10 +58,15 @@ type change struct {
 // not see (see [audienceOf]).
 type audience struct {
 	sees func(ctx context.Context) bool
+	// keys are the keys of the entries that changed, for another
+	// replica's own decision (see [relayedChange]).
+	keys []string
 }
 
 // watchedEntry is an entry whose changes are told to those who see it.
 type watchedEntry interface {
+	// key is the entry's name or URI (or URI template) in its list.
+	key() string
 	// openTo reports whether every caller of s sees the entry.
 	openTo(s *Server) bool
 	// visibleTo reports whether the caller of ctx sees it.
@@ -78,7 +83,11 @@ func audienceOf[E watchedEntry](s *Server, entries []E) *audience {
 			return nil
 		}
 	}
-	return &audience{sees: func(ctx context.Context) bool {
+	keys := make([]string, len(entries))
+	for i, e := range entries {
+		keys[i] = e.key()
+	}
+	return &audience{keys: keys, sees: func(ctx context.Context) bool {
 		for _, e := range entries {
 			if e.visibleTo(ctx, s) {
 				return true
@@ -225,6 +234,7 @@ func (s *Server) listChanged(method string, aud *audience) {
 	for _, w := range s.currentWatchers() {
 		w.push(c)
 	}
+	s.relay(c)
 }
 
 // currentWatchers returns the current watchers.
@@ -241,7 +251,8 @@ func (s *Server) currentWatchers() []*watcher {
 // NotifyResourceUpdated tells every client on this replica that subscribed
 // to uri (resources/subscribe in a legacy session, subscriptions/listen in
 // the modern era) that the resource changed, so it may read it again.
-// Clients connected to other replicas are not reached. It returns at once:
+// Clients connected to other replicas are reached when the replicas share
+// a session store that relays ([SessionRelay]). It returns at once:
 // the notification is queued on each stream (see
 // [NotificationWriteTimeout]), and several updates of one resource that
 // wait together reach a client as one. A client for whom uri names a
@@ -252,6 +263,7 @@ func (s *Server) NotifyResourceUpdated(uri string) {
 	for _, w := range s.currentWatchers() {
 		w.push(c)
 	}
+	s.relay(c)
 }
 
 // streamEnded logs the end of a stream whose client stopped reading.

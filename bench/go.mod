@@ -5,16 +5,19 @@ go 1.26.0
 replace (
 	github.com/ferry-mcp/ferry => ../
 	github.com/ferry-mcp/ferry/entity => ../entity
+	github.com/ferry-mcp/ferry/redisstore => ../redisstore
 )
 
 require (
 	github.com/ferry-mcp/ferry v0.0.0
 	github.com/ferry-mcp/ferry/entity v0.0.0-00010101000000-000000000000
+	github.com/ferry-mcp/ferry/redisstore v0.0.0-00010101000000-000000000000
 	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.13.0
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/redis/go-redis/v9 v9.23.0
 	modernc.org/sqlite v1.62.0
 )
 
@@ -22,6 +25,7 @@ require (
 	cel.dev/cel-go v0.33.2 // indirect
 	cel.dev/expr v0.25.3 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
@@ -35,8 +39,8 @@ require (
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	go.uber.org/atomic v1.12.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/exp v0.0.0-20260820142414-ca536658362e // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect

@@ -20,7 +20,11 @@ func (c *Client) negotiate(ctx context.Context) error {
 		if err == nil || !fallsBack(err) {
 			return err
 		}
-		return c.initialize(ctx, newestLegacy(err), false)
+		if lerr := c.initialize(ctx, newestLegacy(err), false); lerr != nil {
+			// Both eras failed: the first answer may say more than the second.
+			return fmt.Errorf("%w (before it, server/discover: %w)", lerr, err)
+		}
+		return nil
 	case v == Version20260728:
 		return c.discover(ctx, v)
 	case slices.Contains(legacyVersions, v):

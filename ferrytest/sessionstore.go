@@ -67,6 +67,7 @@ func sample(id string) *ferry.SessionState {
 		LogLevel:           "warning",
 		Subscriptions:      []string{"file:///a", "file:///b"},
 		Subject:            "alice", // a store that drops it unbinds every session
+		Stream:             "handler-1",
 	}
 }
 

@@ -29,9 +29,10 @@ seeded on first start (the same rows every time) and reused after.
 
 Over HTTP it serves MCP at /mcp and its REST API at /api, both behind one
 API key sent as "Authorization: Bearer KEY". The key comes from --api-key,
-else $FERRY_DEMO_API_KEY, else a new random one printed at start. Because a
-key is always required, --http may name a non-loopback address; the demo
-has no TLS, so put a TLS proxy in front of it before it leaves the machine.
+else $FERRY_DEMO_API_KEY (which is then not printed), else a new random one
+printed at start. Because a key is always required, --http may name a
+non-loopback address; the demo has no TLS, so put a TLS proxy in front of
+it before it leaves the machine.
 --stdio serves MCP on stdin/stdout instead, needing no key (the process
 is only reachable by whoever started it); nothing but protocol goes to stdout.
 
@@ -88,12 +89,14 @@ func demo(ctx context.Context, args []string, e *env) error {
 		path = filepath.Join(dir, "ferry", "demo.db")
 	}
 	// The key is checked before the database is touched.
-	k := *key
+	k, source := *key, keyFromFlag
 	if k == "" {
-		k = e.getenv("FERRY_DEMO_API_KEY")
+		k, source = e.getenv("FERRY_DEMO_API_KEY"), keyFromEnv
 	}
-	generated := k == "" && !*stdio
-	if generated {
+	if k == "" && !*stdio {
+		source = keyGenerated
+	}
+	if source == keyGenerated {
 		k = "demo-" + rand.Text()
 	} else if !*stdio {
 		if err := checkDemoKey(k); err != nil {
@@ -109,7 +112,7 @@ func demo(ctx context.Context, args []string, e *env) error {
 	if *stdio {
 		return demoStdio(ctx, e, logger, db, path)
 	}
-	return demoHTTP(ctx, e, logger, db, path, *addr, k, generated)
+	return demoHTTP(ctx, e, logger, db, path, *addr, k, source)
 }
 
 // checkDemoKey refuses an API key the demo would not accept, before anything
@@ -137,7 +140,14 @@ func usageError(fs *flag.FlagSet, e *env, problem string) error {
 
 // demoHTTP serves the shop at addr until ctx is done, then stops it
 // gracefully.
-func demoHTTP(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path, addr, key string, generated bool) error {
+// Where the demo's API key came from: what the start lines show of it.
+const (
+	keyFromFlag  = "from --api-key"
+	keyFromEnv   = "from $FERRY_DEMO_API_KEY"
+	keyGenerated = "generated for this run; set FERRY_DEMO_API_KEY to keep one"
+)
+
+func demoHTTP(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path, addr, key, source string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
@@ -161,7 +171,7 @@ func demoHTTP(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path
 	hs := ferry.NewHTTPServer(ln.Addr().String(), svc.Handler())
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	printHTTPStart(e.stderr, path, ln.Addr(), loopback, inv, key, generated)
+	printHTTPStart(e.stderr, path, ln.Addr(), loopback, inv, key, source)
 	select {
 	case err := <-errc:
 		return fmt.Errorf("demo: %w", err)
@@ -181,7 +191,7 @@ func demoHTTP(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path
 
 // printHTTPStart says where the demo listens and how to connect to it,
 // in one write, so that no log record lands in the middle.
-func printHTTPStart(out io.Writer, path string, addr net.Addr, loopback bool, inv shop.Inventory, key string, generated bool) {
+func printHTTPStart(out io.Writer, path string, addr net.Addr, loopback bool, inv shop.Inventory, key, source string) {
 	var w strings.Builder
 	defer func() { _, _ = io.WriteString(out, w.String()) }()
 	host := addr.String()
@@ -193,15 +203,18 @@ func printHTTPStart(out io.Writer, path string, addr net.Addr, loopback bool, in
 	fmt.Fprintf(&w, "ferry demo: listening on %s (MCP at %s/mcp, REST at %s/api)\n", base, base, base)
 	fmt.Fprintf(&w, "ferry demo: %d tools, %d prompts, %d resources and %d resource templates\n",
 		inv.Tools, inv.Prompts, inv.Resources, inv.Templates)
-	how := "from --api-key or $FERRY_DEMO_API_KEY"
-	if generated {
-		how = "generated for this run; set FERRY_DEMO_API_KEY to keep one"
+	// A key from the environment is a secret kept out of the command
+	// line: it is not printed, where logs would keep it; the commands
+	// below name the variable instead, which the user's shell expands.
+	shown := key
+	if source == keyFromEnv {
+		shown = "$FERRY_DEMO_API_KEY"
 	}
-	fmt.Fprintf(&w, "ferry demo: API key: %s (%s)\n", key, how)
+	fmt.Fprintf(&w, "ferry demo: API key: %s (%s)\n", shown, source)
 	if !loopback {
 		fmt.Fprintf(&w, "ferry demo: listening on %s, not only loopback: anyone who can reach it and has the key can place orders; there is no TLS\n", addr)
 	}
-	auth := "Authorization: Bearer " + key
+	auth := "Authorization: Bearer " + shown
 	fmt.Fprintf(&w, `
 Connect Claude Code:
   claude mcp add --transport http shop %[1]s/mcp --header "%[2]s"

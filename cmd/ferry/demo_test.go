@@ -322,9 +322,18 @@ func TestDemoNonLoopback(t *testing.T) {
 		t.Fatalf("no listening line: %s", stderr)
 	}
 	base, key := m[1], m[2]
-	if key != "k-from-env-0123456789" || !strings.HasPrefix(base, "http://127.0.0.1:") {
+	if key != "$FERRY_DEMO_API_KEY" || !strings.HasPrefix(base, "http://127.0.0.1:") {
 		t.Errorf("url %s, key %s", base, key)
 	}
+	// The key from the environment is not printed; the commands name the
+	// variable.
+	if strings.Contains(stderr.String(), "k-from-env-0123456789") {
+		t.Errorf("the key from the environment was printed: %s", stderr)
+	}
+	if !strings.Contains(stderr.String(), `--header "Authorization: Bearer $FERRY_DEMO_API_KEY"`) {
+		t.Errorf("the connect lines do not name the variable: %s", stderr)
+	}
+	key = "k-from-env-0123456789"
 	if !strings.Contains(stderr.String(), "not only loopback: anyone who can reach it and has the key can place orders") {
 		t.Errorf("no warning: %s", stderr)
 	}

@@ -1,0 +1,50 @@
+// Package redisstore keeps the stateful sessions of a [ferry.HTTPHandler]
+// in Redis, so that several replicas serve one session: it implements
+// [ferry.SessionStore], and [ferry.SessionRelay] with Redis pub/sub.
+//
+//	store, err := redisstore.Dial(ctx, "redis://127.0.0.1:6379/0", nil)
+//	if err != nil {
+//		return err
+//	}
+//	defer store.Close()
+//	h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true, SessionStore: store})
+//
+// # Keys
+//
+// A session is one string key, {Prefix}session:ID, holding the JSON of its
+// [ferry.SessionState] and expiring (PEXPIRE, in milliseconds) once unused
+// for [Options.IdleTimeout]. A sorted set, {Prefix}sessions, scores every
+// session by its last use, so that [Store.Create] counts the live sessions
+// exactly. The braces are a hash tag: all of a store's keys live in one
+// Cluster slot, which the Lua scripts that change them together need.
+// Relay messages go on the channel Prefix+"relay".
+//
+// Each operation is one Lua script, so it is atomic: Create, Load and
+// Delete run once, and Update is an optimistic compare-and-set, retried a
+// bounded number of times when another update of the session got in first.
+//
+// # Why go-redis
+//
+// The store takes a [redis.UniversalClient] of github.com/redis/go-redis/v9:
+// one type covers a single node, Sentinel and Cluster, its API takes a
+// context first, its pub/sub reconnects and resubscribes by itself, and it
+// is the client users already configure. valkey-go is built around RESP3
+// auto-pipelining and client-side caching, which a session store does not
+// need.
+//
+// # Failures
+//
+// Every call is bounded by [Options.Timeout] unless its context ends
+// sooner, so a Redis that is down makes requests fail quickly rather than
+// hang: the handler answers them with an internal error naming the store
+// ("redis"). go-redis reconnects on later calls, and the relay's
+// subscription is restored by itself once Redis is back. The store logs
+// nothing; go-redis reports failed dials through its own logger, which
+// redis.SetLogger replaces.
+//
+// The scripts need Redis 3.2 or later (tested with 7.0). Every key of the
+// store has an expiry, so a maxmemory policy that evicts keys may take
+// them early: an evicted session is lost, and an evicted sorted set
+// undercounts live sessions until they are next used. Give Redis the
+// memory, or the policy noeviction, under which writes fail instead.
+package redisstore

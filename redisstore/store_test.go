@@ -1,0 +1,274 @@
+package redisstore
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/ferrytest"
+)
+
+// testAddr is the Redis the tests use; each test keeps to keys of its own
+// prefix, so tests run in parallel, and in other checkouts at once.
+const testAddr = "127.0.0.1:6379"
+
+// testClient returns a client of the test Redis, closed at cleanup. With
+// CI set, a Redis that does not answer fails the test; otherwise it skips.
+func testClient(t testing.TB) *redis.Client {
+	t.Helper()
+	c := redis.NewClient(&redis.Options{Addr: testAddr, ContextTimeoutEnabled: true})
+	t.Cleanup(func() { _ = c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := c.Ping(ctx).Err(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("Redis at %s does not answer (CI is set, so this fails): %v", testAddr, err)
+		}
+		t.Skipf("skipping: Redis at %s does not answer (start redis-server to run this): %v", testAddr, err)
+	}
+	return c
+}
+
+// testPrefix returns a prefix no other test uses and deletes its keys at
+// cleanup.
+func testPrefix(t testing.TB, c redis.UniversalClient) string {
+	t.Helper()
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	prefix := "ferrytest-redisstore-" + hex.EncodeToString(b[:]) + ":"
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		keys, _ := c.Keys(ctx, "{"+prefix+"}*").Result()
+		if len(keys) > 0 {
+			_ = c.Del(ctx, keys...).Err()
+		}
+	})
+	return prefix
+}
+
+// newTestStore returns a store of its own prefix in the test Redis.
+func newTestStore(t testing.TB, opts Options) *Store {
+	t.Helper()
+	c := testClient(t)
+	if opts.Prefix == "" {
+		opts.Prefix = testPrefix(t, c)
+	}
+	s := New(c, &opts)
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+func TestSessionStoreContract(t *testing.T) {
+	t.Parallel()
+	ferrytest.RunSessionStoreTests(t, func(t *testing.T, idle time.Duration) ferry.SessionStore {
+		return newTestStore(t, Options{IdleTimeout: idle})
+	})
+}
+
+func state(id string) *ferry.SessionState {
+	return &ferry.SessionState{ID: id, ProtocolVersion: ferry.Version20250618}
+}
+
+func TestMaxSessionsIsExact(t *testing.T) {
+	t.Parallel()
+	const max = 5
+	s := newTestStore(t, Options{MaxSessions: max})
+	// A second store on the same prefix counts the same sessions: the
+	// limit holds across replicas.
+	other := New(testClient(t), &Options{Prefix: strings.TrimSuffix(s.channel, "relay"), MaxSessions: max})
+	ctx := t.Context()
+	var wg sync.WaitGroup
+	errs := make(chan error, 4*max)
+	for i := range 4 * max {
+		st := []*Store{s, other}[i%2]
+		wg.Go(func() { errs <- st.Create(ctx, state(fmt.Sprint("s", i))) })
+	}
+	wg.Wait()
+	close(errs)
+	created, full := 0, 0
+	for err := range errs {
+		switch {
+		case err == nil:
+			created++
+		case errors.Is(err, ferry.ErrTooManySessions):
+			full++
+		default:
+			t.Fatalf("Create = %v", err)
+		}
+	}
+	if created != max || full != 3*max {
+		t.Errorf("%d concurrent creates: %d created, %d refused as full; want %d and %d", 4*max, created, full, max, 3*max)
+	}
+	if err := s.Delete(ctx, "s-none"); !errors.Is(err, ferry.ErrSessionNotFound) {
+		t.Errorf("Delete(unknown) = %v, want ErrSessionNotFound", err)
+	}
+}
+
+func TestDeleteAndExpiryFreeRoom(t *testing.T) {
+	t.Parallel()
+	const idle = 300 * time.Millisecond
+	s := newTestStore(t, Options{MaxSessions: 2, IdleTimeout: idle})
+	ctx := t.Context()
+	for _, id := range []string{"a", "b"} {
+		if err := s.Create(ctx, state(id)); err != nil {
+			t.Fatalf("Create(%s) = %v", id, err)
+		}
+	}
+	if err := s.Create(ctx, state("c")); !errors.Is(err, ferry.ErrTooManySessions) {
+		t.Fatalf("Create into a full store = %v, want ErrTooManySessions", err)
+	}
+	if err := s.Delete(ctx, "a"); err != nil {
+		t.Fatalf("Delete = %v", err)
+	}
+	if err := s.Create(ctx, state("c")); err != nil {
+		t.Fatalf("Create after a Delete = %v, want room", err)
+	}
+	time.Sleep(idle + 100*time.Millisecond) // b and c expire
+	for _, id := range []string{"d", "e"} {
+		if err := s.Create(ctx, state(id)); err != nil {
+			t.Fatalf("Create(%s) once the others expired = %v, want room", id, err)
+		}
+	}
+	n, err := s.c.ZCard(ctx, s.setKey).Result()
+	if err != nil || n != 2 {
+		t.Errorf("the set of live sessions holds %d members (err %v), want 2: expired ones are purged", n, err)
+	}
+}
+
+func TestUpdateContentionAcrossClients(t *testing.T) {
+	t.Parallel()
+	a := newTestStore(t, Options{})
+	b := New(testClient(t), &Options{Prefix: strings.TrimSuffix(a.channel, "relay")})
+	ctx := t.Context()
+	if err := a.Create(ctx, state("s")); err != nil {
+		t.Fatal(err)
+	}
+	const n = 24
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	calls := 0
+	errs := make(chan error, 2*n)
+	for i := range 2 * n {
+		st := []*Store{a, b}[i%2]
+		wg.Go(func() {
+			errs <- st.Update(ctx, "s", func(s *ferry.SessionState) error {
+				mu.Lock()
+				calls++
+				mu.Unlock()
+				s.Subscriptions = append(s.Subscriptions, fmt.Sprint("file:///", i))
+				return nil
+			})
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("Update = %v", err)
+		}
+	}
+	got, err := b.Load(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Subscriptions) != 2*n {
+		t.Errorf("after %d concurrent updates from two clients, %d subscriptions, want %d", 2*n, len(got.Subscriptions), 2*n)
+	}
+	if calls <= 2*n {
+		t.Logf("f ran %d times for %d updates: no conflict happened", calls, 2*n)
+	} else {
+		t.Logf("f ran %d times for %d updates: conflicts were retried", calls, 2*n)
+	}
+}
+
+func TestUpdateGivesUpUnderEndlessConflict(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t, Options{})
+	ctx := t.Context()
+	if err := s.Create(ctx, state("s")); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	// f changes the session behind Update's back each time, so every
+	// compare-and-set fails.
+	err := s.Update(ctx, "s", func(st *ferry.SessionState) error {
+		calls++
+		v := fmt.Sprintf(`{"id":"s","protocolVersion":%q,"logLevel":"l%d"}`, ferry.Version20250618, calls)
+		return s.c.Set(ctx, s.prefix+"s", v, time.Minute).Err()
+	})
+	if err == nil || !strings.Contains(err.Error(), "gave up after") {
+		t.Fatalf("Update under endless conflict = %v, want an error saying it gave up", err)
+	}
+	if calls != maxUpdateAttempts {
+		t.Errorf("f ran %d times, want %d", calls, maxUpdateAttempts)
+	}
+}
+
+func TestUndecodableValueIsAnError(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t, Options{})
+	ctx := t.Context()
+	if err := s.c.Set(ctx, s.prefix+"bad", "not json", time.Minute).Err(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Load(ctx, "bad")
+	if err == nil || !strings.Contains(err.Error(), s.prefix+"bad") || !strings.HasPrefix(err.Error(), "redisstore: load session: ") {
+		t.Errorf("Load of an undecodable value = %v, want an error naming the key", err)
+	}
+	err = s.Update(ctx, "bad", func(*ferry.SessionState) error { t.Error("f called"); return nil })
+	if err == nil || errors.Is(err, ferry.ErrSessionNotFound) {
+		t.Errorf("Update of an undecodable value = %v, want a store error", err)
+	}
+}
+
+func TestErrorsNameTheOperation(t *testing.T) {
+	t.Parallel()
+	// Nothing listens on port 1: every call fails at once.
+	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1})
+	t.Cleanup(func() { _ = c.Close() })
+	s := New(c, nil)
+	ctx := t.Context()
+	_, loadErr := s.Load(ctx, "x")
+	tests := []struct {
+		op  string
+		err error
+	}{
+		{"create", s.Create(ctx, state("x"))},
+		{"load", loadErr},
+		{"update", s.Update(ctx, "x", func(*ferry.SessionState) error { return nil })},
+		{"delete", s.Delete(ctx, "x")},
+	}
+	for _, tt := range tests {
+		if want := "redisstore: " + tt.op + " session: "; tt.err == nil || !strings.HasPrefix(tt.err.Error(), want) {
+			t.Errorf("%s with Redis down = %v, want an error starting %q", tt.op, tt.err, want)
+		}
+		if errors.Is(tt.err, ferry.ErrSessionNotFound) || errors.Is(tt.err, ferry.ErrTooManySessions) {
+			t.Errorf("%s with Redis down = %v, a sentinel: the handler would not call it a store failure", tt.op, tt.err)
+		}
+	}
+	if got := s.String(); got != "redis" {
+		t.Errorf("String() = %q, want redis", got)
+	}
+}
+
+func TestPrefixWithBracePanics(t *testing.T) {
+	c := redis.NewClient(&redis.Options{Addr: testAddr})
+	defer func() { _ = c.Close() }()
+	defer func() {
+		if recover() == nil {
+			t.Error("New with a brace in Prefix did not panic")
+		}
+	}()
+	New(c, &Options{Prefix: "a{b}"})
+}

@@ -1,0 +1,149 @@
+package ferry_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ferry-mcp/ferry"
+)
+
+// An answer full of characters JSON may escape for HTML ("<", ">", "&")
+// reaches the tool on another replica: relaying it does not inflate it
+// sixfold past what the relay takes, which would both multiply what a
+// client makes the replicas carry and lose the answer.
+func TestRelayCarriesAnAnswerFullOfHTMLCharacters(t *testing.T) {
+	rs := newReplicas(t, 2)
+	id := initLegacy(t, rs.url[0], `{"elicitation":{}}`)
+	call := openStream(t, "POST", rs.url[0], id, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"ask","arguments":{}}}`)
+	q := decode(t, call.next())
+	if q["method"] != "elicitation/create" {
+		t.Fatalf("first event: %v", q)
+	}
+	name := strings.Repeat("<", 3<<20) // within the 4 MiB body; 18 MiB escaped
+	answer := `{"jsonrpc":"2.0","id":` + string(mustJSON(t, q["id"])) + `,"result":{"action":"accept","content":{"name":"` + name + `"}}}`
+	if status, _, body := post(t, rs.url[1], "", id, answer); status != 202 {
+		t.Fatalf("the answer posted to replica B: %d %s", status, body)
+	}
+	select {
+	case got := <-rs.asked:
+		if got != "accept "+name {
+			t.Fatalf("the tool got %d bytes, want %d", len(got), len("accept "+name))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the answer relayed from replica B never reached the tool on A")
+	}
+}
+
+// initAs opens a 2025-03-26 session as user with the given client
+// capabilities.
+func initAs(t *testing.T, url, user, caps string) string {
+	t.Helper()
+	status, id, body := post(t, url, user, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":`+caps+`,"clientInfo":{"name":"c","version":"1"}}}`)
+	if status != 200 || id == "" {
+		t.Fatalf("initialize: %d %s", status, body)
+	}
+	return id
+}
+
+// deleteAs sends DELETE for session as user and returns the status.
+func deleteAs(t *testing.T, url, user, session string) int {
+	t.Helper()
+	req, _ := http.NewRequest("DELETE", url, nil)
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("X-User", user)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// A caller who owns a session of his own cannot, through another replica,
+// cancel, answer or end what runs in another caller's session: with his
+// own session id the relay carries his session's id, and with the other's
+// he is refused before anything is relayed.
+func TestRelayKeepsACallerToHisOwnSession(t *testing.T) {
+	rs := newReplicas(t, 2)
+	hana := initAs(t, rs.url[0], "hana", `{"elicitation":{}}`)
+	eve := initAs(t, rs.url[1], "eve", `{}`)
+	wait := openStream(t, "POST", rs.url[0], hana, `{"jsonrpc":"2.0","id":"w1","method":"tools/call","params":{"name":"wait","arguments":{}}}`, "X-User", "hana")
+	ask := openStream(t, "POST", rs.url[0], hana, `{"jsonrpc":"2.0","id":"a1","method":"tools/call","params":{"name":"ask","arguments":{}}}`, "X-User", "hana")
+	q := decode(t, ask.next())
+	if q["method"] != "elicitation/create" {
+		t.Fatalf("first event: %v", q)
+	}
+	qid := string(mustJSON(t, q["id"]))
+	cancel := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w1"}}`
+	answer := `{"jsonrpc":"2.0","id":` + qid + `,"result":{"action":"accept","content":{"name":"Eve"}}}`
+	for range 20 { // the wait call may not have started yet: keep trying
+		for _, body := range []string{cancel, answer, "[" + cancel + "," + answer + "]"} {
+			if status, _, resp := post(t, rs.url[1], "eve", eve, body); status != 202 {
+				t.Fatalf("eve's own session refused %s: %d %s", body, status, resp)
+			}
+			if status, _, _ := post(t, rs.url[1], "eve", hana, body); status != 404 {
+				t.Fatalf("eve with hana's session id: %d, want 404", status)
+			}
+		}
+		if status := deleteAs(t, rs.url[1], "eve", hana); status != 404 {
+			t.Fatalf("eve's DELETE of hana's session: %d, want 404", status)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	select {
+	case got := <-rs.canceled:
+		t.Fatalf("eve ended hana's call: %s", got)
+	case got := <-rs.asked:
+		t.Fatalf("eve answered hana's question: %s", got)
+	case <-time.After(200 * time.Millisecond):
+	}
+	// Hana herself still reaches both through replica B.
+	post(t, rs.url[1], "hana", hana, strings.Replace(answer, "Eve", "Hana", 1))
+	if got := <-rs.asked; got != "accept Hana" {
+		t.Fatalf("the tool got %q", got)
+	}
+	post(t, rs.url[1], "hana", hana, cancel)
+	if got := <-rs.canceled; got != context.Canceled.Error() {
+		t.Fatalf("hana's cancellation: %q", got)
+	}
+	_ = wait
+}
+
+// A resource only callers with the scope "hr" see is updated on replica B:
+// a caller without it, subscribed to its URI through B, hears nothing on
+// his GET stream on A; a caller with it does.
+func TestRelayedUpdateOfAHiddenResourceReachesOnlyThoseWhoSeeIt(t *testing.T) {
+	rs := newReplicas(t, 2)
+	const uri = "secret://payroll"
+	for _, srv := range rs.srv {
+		srv.AddResource(ferry.Resource{URI: uri, Name: "payroll", Scopes: []string{"hr"}}, func(_ context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
+			return []ferry.ResourceContents{{URI: req.URI, Text: "salaries"}}, nil
+		})
+	}
+	eve := initAs(t, rs.url[0], "eve", `{}`)
+	hana := initLegacyAs(t, rs.url[0], "hana", "hr")
+	getEve := openStream(t, "GET", rs.url[0], eve, "", "X-User", "eve")
+	getHana := openStream(t, "GET", rs.url[0], hana, "", "X-User", "hana", "X-Scopes", "hr")
+	waitStreamOpen(t, rs.srv[0], getEve)
+	waitStreamOpen(t, rs.srv[0], getHana)
+	drainEvents(getEve)
+	subscribe := `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"` + uri + `"}}`
+	post(t, rs.url[1], "eve", eve, subscribe) // refused or not: eve must hear nothing
+	if status, _, body := post(t, rs.url[1], "hana", hana, subscribe, "X-Scopes", "hr"); status != 200 {
+		t.Fatalf("hana's subscription on B: %d %s", status, body)
+	}
+	waitForEvent(t, getHana, func() { rs.srv[1].NotifyResourceUpdated(uri) }, "notifications/resources/updated")
+	rs.srv[1].RemoveResources(uri)
+	rs.srv[1].NotifyResourceUpdated(uri) // B no longer knows it; A decides by its own entry
+	if ev := getHana.next(); !strings.Contains(ev, "resources/list_changed") && !strings.Contains(ev, uri) {
+		t.Fatalf("hana's stream: %s", ev)
+	}
+	select {
+	case ev := <-getEve.events:
+		t.Fatalf("eve's stream heard of a resource she does not see: %s", ev)
+	case <-time.After(300 * time.Millisecond):
+	}
+}

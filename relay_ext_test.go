@@ -1,0 +1,307 @@
+package ferry_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ferry-mcp/ferry"
+)
+
+// replicas are servers, each behind its own handler and URL, sharing one
+// session store, as replicas behind a load balancer share a networked one.
+type replicas struct {
+	srv      []*ferry.Server
+	h        []*ferry.HTTPHandler
+	url      []string
+	store    *ferry.MemorySessionStore
+	asked    chan string // what the "ask" tool's Elicit returned, or its error
+	canceled chan string // the "wait" tool's context error
+}
+
+// newReplicas starts n replicas. Each serves an "ask" tool that elicits,
+// a "wait" tool that waits for its cancellation, a resource, and a tool
+// "hr_report" only callers with the scope "hr" see.
+func newReplicas(t *testing.T, n int) *replicas {
+	t.Helper()
+	rs := &replicas{store: &ferry.MemorySessionStore{}, asked: make(chan string, 4), canceled: make(chan string, 4)}
+	for range n {
+		srv := ferry.NewServer("replica", "1", &ferry.ServerOptions{Logger: discard})
+		srv.AddTool(ferry.Tool{Name: "ask", Description: "Asks the user."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			res, err := ferry.Elicit(ctx, &ferry.ElicitParams{Message: "Name?", RequestedSchema: []byte(`{"type":"object","properties":{"name":{"type":"string"}}}`)})
+			if err != nil {
+				rs.asked <- "error: " + err.Error()
+				return nil, err
+			}
+			rs.asked <- res.Action + " " + res.Content["name"].(string)
+			return ferry.NewResult(ferry.Text("hello " + res.Content["name"].(string))), nil
+		})
+		srv.AddTool(ferry.Tool{Name: "wait", Description: "Waits until cancelled."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			select {
+			case <-ctx.Done():
+				rs.canceled <- ctx.Err().Error()
+				return nil, ctx.Err()
+			case <-time.After(20 * time.Second):
+				rs.canceled <- "not cancelled"
+				return ferry.NewResult(ferry.Text("done")), nil
+			}
+		})
+		srv.AddResource(ferry.Resource{URI: "doc://readme", Name: "readme"}, func(_ context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
+			return []ferry.ResourceContents{{URI: req.URI, Text: "hello"}}, nil
+		})
+		h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true, SessionStore: rs.store})
+		ts := httptest.NewServer(asUser(h))
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = h.Shutdown(ctx)
+			ts.Close()
+		})
+		rs.srv, rs.h, rs.url = append(rs.srv, srv), append(rs.h, h), append(rs.url, ts.URL)
+	}
+	return rs
+}
+
+// A tool on replica A asks the client a question; the client's answer is
+// posted to replica B, which relays it, and the tool gets it.
+func TestRelayTakesAnAnswerToAnotherReplica(t *testing.T) {
+	rs := newReplicas(t, 2)
+	id := initLegacy(t, rs.url[0], `{"elicitation":{}}`)
+	call := openStream(t, "POST", rs.url[0], id, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"ask","arguments":{}}}`)
+	q := decode(t, call.next())
+	if q["method"] != "elicitation/create" {
+		t.Fatalf("first event: %v", q)
+	}
+	answer := string(mustJSON(t, map[string]any{"jsonrpc": "2.0", "id": q["id"], "result": map[string]any{"action": "accept", "content": map[string]any{"name": "Ada"}}}))
+	if status, _, body := post(t, rs.url[1], "", id, answer); status != 202 {
+		t.Fatalf("the answer posted to replica B: %d %s", status, body)
+	}
+	if got := <-rs.asked; got != "accept Ada" {
+		t.Fatalf("the tool got %q", got)
+	}
+	if res := call.next(); !strings.Contains(res, "hello Ada") {
+		t.Errorf("the call's result: %s", res)
+	}
+}
+
+// notifications/cancelled posted to replica B cancels the request
+// running on replica A.
+func TestRelayCancelsARequestOnAnotherReplica(t *testing.T) {
+	rs := newReplicas(t, 2)
+	id := initLegacy(t, rs.url[0], `{}`)
+	call := openStream(t, "POST", rs.url[0], id, `{"jsonrpc":"2.0","id":"w1","method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+	// Cancel until the call has started on A: a cancel of a request not
+	// yet running anywhere is dropped, as on one replica.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		post(t, rs.url[1], "", id, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w1","reason":"user"}}`)
+		select {
+		case got := <-rs.canceled:
+			if got != context.Canceled.Error() {
+				t.Fatalf("the tool's context ended with %q", got)
+			}
+			_ = call
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cancellation posted to replica B never reached the call on A")
+		}
+	}
+}
+
+// A GET stream on replica A hears of a subscription made on B and of the
+// updates and list changes made on either replica; a DELETE on B ends it.
+func TestRelayReachesAGETStreamOnAnotherReplica(t *testing.T) {
+	rs := newReplicas(t, 2)
+	id := initLegacy(t, rs.url[0], `{}`)
+	get := openStream(t, "GET", rs.url[0], id, "")
+	waitStreamOpen(t, rs.srv[0], get)
+
+	if status, _, body := post(t, rs.url[1], "", id, `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"doc://readme"}}`); status != 200 {
+		t.Fatalf("subscribe on B: %d %s", status, body)
+	}
+	// The subscription reaches A by the relay; B's update reaches A's
+	// stream by the relay too.
+	waitForEvent(t, get, func() { rs.srv[1].NotifyResourceUpdated("doc://readme") }, "notifications/resources/updated")
+	rs.srv[0].NotifyResourceUpdated("doc://readme")
+	if ev := get.next(); !strings.Contains(ev, `"uri":"doc://readme"`) {
+		t.Fatalf("A's own update: %s", ev)
+	}
+	// A list change on B reaches the stream on A.
+	rs.srv[1].AddTool(ferry.Tool{Name: "late", Description: "Added late."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return nil, nil })
+	if ev := get.next(); !strings.Contains(ev, "notifications/tools/list_changed") {
+		t.Fatalf("B's list change: %s", ev)
+	}
+	// Unsubscribed on B: A's stream no longer hears of the resource.
+	post(t, rs.url[1], "", id, `{"jsonrpc":"2.0","id":3,"method":"resources/unsubscribe","params":{"uri":"doc://readme"}}`)
+	rs.srv[1].NotifyResourceUpdated("doc://readme")
+	rs.srv[1].AddTool(ferry.Tool{Name: "later", Description: "Added later."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return nil, nil })
+	if ev := get.next(); !strings.Contains(ev, "notifications/tools/list_changed") {
+		t.Fatalf("after unsubscribing on B, the stream got %s", ev)
+	}
+	// DELETE on B ends the stream on A.
+	req, _ := http.NewRequest("DELETE", rs.url[1], nil)
+	req.Header.Set("Mcp-Session-Id", id)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 204 {
+		t.Fatalf("DELETE on B: %d", resp.StatusCode)
+	}
+	get.ended()
+}
+
+// waitForEvent calls act until the stream gets an event containing want; it
+// fails after 10s.
+func waitForEvent(t *testing.T, st *sseStream, act func(), want string) {
+	t.Helper()
+	for i := 0; i < 200; i++ {
+		act()
+		select {
+		case ev, ok := <-st.events:
+			if !ok {
+				t.Fatal("the stream ended")
+			}
+			if strings.Contains(ev, want) {
+				return
+			}
+			t.Fatalf("the stream got %s, want %s", ev, want)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	t.Fatalf("no %s within 10s", want)
+}
+
+// A list change of a tool some callers may not see reaches, on the other
+// replica, only the streams of callers who see it there.
+func TestRelayedListChangeOfAHiddenToolReachesOnlyThoseWhoSeeIt(t *testing.T) {
+	rs := newReplicas(t, 2)
+	outsider := initLegacyAs(t, rs.url[0], "eve", "")
+	insider := initLegacyAs(t, rs.url[0], "hana", "hr")
+	getOut := openStream(t, "GET", rs.url[0], outsider, "", "X-User", "eve")
+	getIn := openStream(t, "GET", rs.url[0], insider, "", "X-User", "hana", "X-Scopes", "hr")
+	waitStreamOpen(t, rs.srv[0], getOut)
+	waitStreamOpen(t, rs.srv[0], getIn)
+	drainEvents(getOut) // the list changes that opened getIn
+	hidden := ferry.Tool{Name: "hr_report", Description: "Payroll.", Scopes: []string{"hr"}}
+	noop := func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return nil, nil }
+	// Both replicas serve the tool, as replicas do; B's change is relayed.
+	rs.srv[0].AddTool(hidden, noop)
+	if ev := getIn.next(); !strings.Contains(ev, "tools/list_changed") {
+		t.Fatalf("insider: %s", ev)
+	}
+	rs.srv[1].AddTool(hidden, noop)
+	if ev := getIn.next(); !strings.Contains(ev, "tools/list_changed") {
+		t.Fatalf("insider, B's change: %s", ev)
+	}
+	select {
+	case ev := <-getOut.events:
+		t.Fatalf("the outsider's stream heard of a tool it does not see: %s", ev)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+// initLegacyAs opens a session as user, with the given scopes.
+func initLegacyAs(t *testing.T, url, user, scopes string) string {
+	t.Helper()
+	status, id, body := post(t, url, user, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`, "X-Scopes", scopes)
+	if status != 200 || id == "" {
+		t.Fatalf("initialize: %d %s", status, body)
+	}
+	return id
+}
+
+// A message on the relay that is not one of the handler's is ignored: the
+// handler keeps serving, and a forged reply for an unknown call reaches
+// nothing.
+func TestRelayIgnoresForeignMessages(t *testing.T) {
+	rs := newReplicas(t, 1)
+	id := initLegacy(t, rs.url[0], `{"elicitation":{}}`)
+	call := openStream(t, "POST", rs.url[0], id, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"ask","arguments":{}}}`)
+	q := decode(t, call.next())
+	for _, msg := range []string{
+		``, `not json`, `{"kind":"reply"}`, `{"from":"x","kind":"reply","session":"` + id + `","reply":"bad"}`,
+		`{"from":"x","kind":"reply","session":"` + id + `","reply":{"jsonrpc":"2.0","id":"ferry-guess","result":{}}}`,
+		`{"from":"x","kind":"change","method":"notifications/evil"}`,
+		`{"from":"x","kind":"end","session":"other"}`,
+		`{"from":"x","kind":"subscribe","session":"` + id + `","uri":"doc://readme","on":true}`,
+	} {
+		if err := rs.store.Publish(t.Context(), []byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	answer := string(mustJSON(t, map[string]any{"jsonrpc": "2.0", "id": q["id"], "result": map[string]any{"action": "accept", "content": map[string]any{"name": "Bo"}}}))
+	post(t, rs.url[0], "", id, answer)
+	if got := <-rs.asked; got != "accept Bo" {
+		t.Fatalf("the tool got %q", got)
+	}
+}
+
+// Shutdown unsubscribes the handler from its store's relay and leaves no
+// goroutine of the relay behind.
+func TestRelayEndsWithShutdown(t *testing.T) {
+	before := runtime.NumGoroutine()
+	store := &ferry.MemorySessionStore{}
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true, SessionStore: store})
+	for i := range 100 {
+		srv.NotifyResourceUpdated("doc://" + string(rune('a'+i%26)))
+	}
+	if err := h.Shutdown(t.Context()); err != nil && !errors.Is(err, context.Canceled) {
+		t.Fatal(err)
+	}
+	srv.NotifyResourceUpdated("doc://after")
+	noGoroutinesLeft(t, before)
+}
+
+// A 2025-03-26 batch's tool call on replica A gets the answer to its
+// question posted to replica B.
+func TestRelayTakesAnAnswerToABatchOnAnotherReplica(t *testing.T) {
+	rs := newReplicas(t, 2)
+	id := initLegacy(t, rs.url[0], `{"elicitation":{}}`)
+	call := openStream(t, "POST", rs.url[0], id, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{}}},{"jsonrpc":"2.0","id":2,"method":"ping"}]`)
+	q := decode(t, call.next())
+	if q["method"] != "elicitation/create" {
+		t.Fatalf("first event: %v", q)
+	}
+	answer := string(mustJSON(t, map[string]any{"jsonrpc": "2.0", "id": q["id"], "result": map[string]any{"action": "accept", "content": map[string]any{"name": "Cy"}}}))
+	if status, _, body := post(t, rs.url[1], "", id, answer); status != 202 {
+		t.Fatalf("the answer posted to replica B: %d %s", status, body)
+	}
+	if res := call.next(); !strings.HasPrefix(res, "[") || !strings.Contains(res, "hello Cy") {
+		t.Errorf("the batch's answer: %s", res)
+	}
+}
+
+// A request with a long id is still cancelled on the replica it runs on:
+// the bound on the ids relayed holds for relaying only.
+func TestCancelReachesARequestWithALongID(t *testing.T) {
+	rs := newReplicas(t, 1)
+	id := initLegacy(t, rs.url[0], `{}`)
+	reqID := `"` + strings.Repeat("w", 300) + `"`
+	call := openStream(t, "POST", rs.url[0], id, `{"jsonrpc":"2.0","id":`+reqID+`,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		post(t, rs.url[0], "", id, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+reqID+`}}`)
+		select {
+		case got := <-rs.canceled:
+			if got != context.Canceled.Error() {
+				t.Fatalf("the tool's context ended with %q", got)
+			}
+			_ = call
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cancellation never reached the call")
+		}
+	}
+}
