@@ -18,7 +18,7 @@
 // next replica in turn, so no two requests of a session need land on the
 // same one. The replicas share a session store, a
 // [ferry.MemorySessionStore] unless -redis URL names a Redis server
-// (then the [redisstore] store, keys under -redis-prefix), and the
+// (then a [redisstore.Store], its keys under -redis-prefix), and the
 // signing keys, as replicas behind one endpoint must. -redis also works
 // with one replica. What the fixtures change (the watched resource, the
 // dynamic tool and prompt) changes on every replica at once.
@@ -28,8 +28,6 @@
 //
 // On SIGTERM or SIGINT every replica is drained at once: the requests in
 // flight get 5s to finish. Then the store is closed.
-//
-// [redisstore]: https://pkg.go.dev/github.com/ferry-mcp/ferry/redisstore
 package main
 
 import (
@@ -46,6 +44,7 @@ import (
 	"time"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/redisstore"
 )
 
 // config is what the flags ask for.
@@ -144,7 +143,11 @@ func openStore(ctx context.Context, redisURL, prefix string) (ferry.SessionStore
 	}
 	dial, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	return dialRedis(dial, redisURL, prefix)
+	s, err := redisstore.Dial(dial, redisURL, &redisstore.Options{Prefix: prefix})
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, s.Close, nil
 }
 
 // storeName names the store in the "serving" line.

@@ -5,24 +5,33 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
+	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/redisstore"
 )
 
 // startReplicas runs the fixture as -http 127.0.0.1:0 -replicas n would,
-// until the test ends, and returns the proxy's URL and a function that
-// stops it and returns run's error.
-func startReplicas(t *testing.T, n int) (url string, stop func() error) {
+// with cfg's other flags, until the test ends, and returns the proxy's URL
+// and a function that stops it and returns run's error.
+func startReplicas(t *testing.T, n int, cfg config) (url string, stop func() error) {
 	t.Helper()
+	cfg.addr, cfg.replicas = "127.0.0.1:0", n
 	d := &dialOnLog{logged: make(chan struct{})}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, config{addr: "127.0.0.1:0", replicas: n}, slog.New(slog.NewTextHandler(d, nil)))
+		done <- run(ctx, cfg, slog.New(slog.NewTextHandler(d, nil)))
 	}()
 	select {
 	case <-d.logged:
@@ -125,6 +134,24 @@ func lastEvent(body []byte) []byte {
 	return last
 }
 
+// delete ends the session with DELETE, failing t unless it is answered 204.
+func (s *session) delete() {
+	s.t.Helper()
+	req, _ := http.NewRequestWithContext(s.t.Context(), http.MethodDelete, s.url, nil)
+	req.Header.Set("Mcp-Session-Id", s.id)
+	req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatalf("DELETE: %v", err)
+	}
+	resp.Body.Close()
+	s.served = append(s.served, resp.Header.Get(replicaHeader))
+	if resp.StatusCode != http.StatusNoContent {
+		s.t.Fatalf("DELETE: status %d, want 204", resp.StatusCode)
+	}
+}
+
+// newSession initializes a session through the proxy at url.
 func newSession(t *testing.T, url string) *session {
 	t.Helper()
 	s := &session{t: t, url: url}
@@ -141,8 +168,17 @@ func newSession(t *testing.T, url string) *session {
 // and a stateful session made on one is served by both: they share the
 // session store.
 func TestProxyAlternatesBetweenReplicas(t *testing.T) {
-	url, stop := startReplicas(t, 2)
-	s := newSession(t, url)
+	url, stop := startReplicas(t, 2, config{})
+	checkAlternates(t, newSession(t, url))
+	if err := stop(); err != nil {
+		t.Errorf("run after its context's end: %v", err)
+	}
+}
+
+// checkAlternates makes four calls in s and checks that they and the
+// requests s made before went to each replica in turn.
+func checkAlternates(t *testing.T, s *session) {
+	t.Helper()
 	for i := range 4 {
 		got := s.call("tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}})
 		if !bytes.Contains(got, []byte(`"hi"`)) {
@@ -157,6 +193,37 @@ func TestProxyAlternatesBetweenReplicas(t *testing.T) {
 			t.Errorf("responses %d and %d both from replica %s, want them to alternate (served: %v)", i-1, i, r, s.served)
 		}
 	}
+}
+
+// With -redis, the replicas share their sessions through Redis: the
+// session lives there, under the prefix, until DELETE.
+func TestReplicasShareARedisStore(t *testing.T) {
+	const redisURL = "redis://127.0.0.1:6379/0"
+	c, err := net.DialTimeout("tcp", "127.0.0.1:6379", time.Second)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("Redis at 127.0.0.1:6379 does not answer (CI is set, so this fails): %v", err)
+		}
+		t.Skipf("skipping: Redis at 127.0.0.1:6379 does not answer (start redis-server to run this): %v", err)
+	}
+	c.Close()
+	prefix := fmt.Sprintf("ferry-conf-test:%s:%d:", t.Name(), rand.Int64())
+	url, stop := startReplicas(t, 2, config{redisURL: redisURL, redisPrefix: prefix})
+	s := newSession(t, url)
+	checkAlternates(t, s)
+
+	store, err := redisstore.Dial(t.Context(), redisURL, &redisstore.Options{Prefix: prefix})
+	if err != nil {
+		t.Fatalf("dialing Redis as a third replica: %v", err)
+	}
+	defer store.Close()
+	if _, err := store.Load(t.Context(), s.id); err != nil {
+		t.Errorf("loading the session from Redis under %q: %v", prefix, err)
+	}
+	s.delete()
+	if _, err := store.Load(t.Context(), s.id); !errors.Is(err, ferry.ErrSessionNotFound) {
+		t.Errorf("loading the session after DELETE: %v, want ferry.ErrSessionNotFound", err)
+	}
 	if err := stop(); err != nil {
 		t.Errorf("run after its context's end: %v", err)
 	}
@@ -165,7 +232,7 @@ func TestProxyAlternatesBetweenReplicas(t *testing.T) {
 // A trigger on one replica changes the lists and the watched resource of
 // every replica.
 func TestFixtureChangesReachEveryReplica(t *testing.T) {
-	url, _ := startReplicas(t, 2)
+	url, _ := startReplicas(t, 2, config{})
 	s := newSession(t, url)
 	s.call("tools/call", map[string]any{"name": "test_trigger_tool_change", "arguments": map[string]any{}})
 	s.call("tools/call", map[string]any{"name": "test_trigger_prompt_change", "arguments": map[string]any{}})
