@@ -12,7 +12,11 @@
 #   --bin PATH          run this server binary instead of building ./conformance/everything
 #   --out DIR           keep results in DIR (default: a temp dir, removed if all checks pass)
 #   --scenario NAME     run one scenario instead of the whole suite
-#   SERVER-ARGS         extra flags for the server, after "-http 127.0.0.1:PORT"
+#   SERVER-ARGS         extra flags for the server, after "-http 127.0.0.1:PORT", such as
+#                       -stateless, or -replicas 2 (two replicas behind a round-robin proxy at
+#                       PORT, sharing a memory session store) and -redis redis://127.0.0.1:6379/0
+#                       (the replicas share a Redis store instead, under a key prefix of this
+#                       server process's own, so that runs at once do not share sessions)
 #
 # Prints one line per scenario and a final line "N passed, M failed". Exits 1 if
 # any scored check failed or a scored scenario produced no result.

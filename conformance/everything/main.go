@@ -8,100 +8,152 @@
 //
 // -versions narrows the protocol versions served (comma-separated), so a
 // client's initialize negotiates a chosen one.
+//
+// # Replicas
+//
+// -replicas N (with -http) serves the fixture as N replicas in one
+// process: each is a server of its own, with its own [ferry.HTTPHandler]
+// on a loopback port of its own, and a round-robin reverse proxy at
+// -http sends every request (GET streams and DELETEs included) to the
+// next replica in turn, so no two requests of a session need land on the
+// same one. The replicas share a session store, a
+// [ferry.MemorySessionStore] unless -redis URL names a Redis server
+// (then a [redisstore.Store], its keys under -redis-prefix), and the
+// signing keys, as replicas behind one endpoint must. -redis also works
+// with one replica. What the fixtures change (the watched resource, the
+// dynamic tool and prompt) changes on every replica at once.
+//
+//	everything -http 127.0.0.1:0 -replicas 2
+//	everything -http 127.0.0.1:0 -replicas 2 -redis redis://127.0.0.1:6379/0
+//
+// On SIGTERM or SIGINT every replica is drained at once: the requests in
+// flight get 5s to finish. Then the store is closed.
 package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"flag"
+	"fmt"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/redisstore"
 )
 
-// version counts the changes of the watched resource.
-var version atomic.Int64
+// config is what the flags ask for.
+type config struct {
+	addr        string   // serve Streamable HTTP here; stdio if empty
+	stateless   bool     // stateless legacy sessions
+	versions    []string // the protocol versions served; all if nil
+	replicas    int      // how many replicas serve behind the proxy
+	redisURL    string   // the Redis server of the session store; memory if empty
+	redisPrefix string   // the store's key prefix in Redis
+}
 
 func main() {
-	addr := flag.String("http", "", "serve Streamable HTTP at `ADDR`/mcp instead of stdio")
-	stateless := flag.Bool("stateless", false, "with -http: stateless sessions instead of stateful ones")
+	cfg := config{}
+	flag.StringVar(&cfg.addr, "http", "", "serve Streamable HTTP at `ADDR`/mcp instead of stdio")
+	flag.BoolVar(&cfg.stateless, "stateless", false, "with -http: stateless sessions instead of stateful ones")
 	versions := flag.String("versions", "", "comma-separated protocol versions to serve (default: all)")
+	flag.IntVar(&cfg.replicas, "replicas", 1, "with -http: serve `N` replicas behind a round-robin proxy at ADDR")
+	flag.StringVar(&cfg.redisURL, "redis", "", "with -http: keep sessions in the Redis server at `URL` (redis://host:port/db) instead of memory")
+	flag.StringVar(&cfg.redisPrefix, "redis-prefix", fmt.Sprintf("ferry-everything:%d:", os.Getpid()),
+		"with -redis: the `PREFIX` of the store's keys; the default, from the process id, keeps two runs apart")
 	flag.Parse()
+	if *versions != "" {
+		cfg.versions = strings.Split(*versions, ",")
+	}
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	opts := &ferry.ServerOptions{
-		Logger:       logger,
-		Instructions: "Fixtures for the MCP conformance suite.",
-	}
-	if *versions != "" {
-		opts.ProtocolVersions = strings.Split(*versions, ",")
-	}
-	srv := ferry.NewServer("ferry-everything", "0.1.0", opts)
-	addTools(srv)
-	addTypedTools(srv)
-	addModernTools(srv)
-	addPrompts(srv)
-	addModernPrompts(srv)
-	addResources(srv)
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if *addr == "" {
-		// A signal drains the connection: the requests in flight get 5s
-		// to finish, then Run returns.
-		go func() {
-			<-ctx.Done()
-			drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			defer cancel()
-			_ = srv.Shutdown(drain)
-		}()
-		if err := srv.Run(context.WithoutCancel(ctx), &ferry.StdioTransport{}); err != nil && !errors.Is(err, ferry.ErrServerClosed) {
-			logger.Error("stdio", "err", err)
-			os.Exit(1)
-		}
-		return
-	}
-	h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: !*stateless, StreamResponses: !*stateless})
-	if err := serveHTTP(ctx, *addr, h, logger, !*stateless); err != nil {
-		logger.Error("http", "err", err)
+	if err := run(ctx, cfg, logger); err != nil {
+		logger.Error("everything", "err", err)
 		os.Exit(1)
 	}
 }
 
-// serveHTTP serves h at addr/mcp until ctx is done. It logs "serving" once
-// the listener is bound, with the real address (so -http :0 tells its
-// port).
-func serveHTTP(ctx context.Context, addr string, h *ferry.HTTPHandler, logger *slog.Logger, stateful bool) error {
-	ln, err := net.Listen("tcp", addr)
+// run serves the fixture as cfg says until ctx is done.
+func run(ctx context.Context, cfg config, logger *slog.Logger) error {
+	switch {
+	case cfg.replicas < 1:
+		return fmt.Errorf("-replicas %d: want 1 or more", cfg.replicas)
+	case cfg.addr == "" && (cfg.replicas > 1 || cfg.redisURL != ""):
+		return errors.New("-replicas and -redis need -http")
+	case cfg.addr == "":
+		return serveStdio(ctx, new(fixture).newServer(serverOptions(logger, cfg.versions, nil)))
+	}
+	store, closeStore, err := openStore(ctx, cfg.redisURL, cfg.redisPrefix)
 	if err != nil {
 		return err
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", h)
-	hs := ferry.NewHTTPServer(ln.Addr().String(), mux)
-	stopped := make(chan error, 1)
+	// One key for every replica: each verifies what another signed.
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	f := new(fixture)
+	hs := make([]*ferry.HTTPHandler, cfg.replicas)
+	for i := range hs {
+		srv := f.newServer(serverOptions(logger.With("replica", i+1), cfg.versions, [][]byte{key}))
+		hs[i] = ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{
+			Stateful:        !cfg.stateless,
+			StreamResponses: !cfg.stateless,
+			SessionStore:    store,
+		})
+	}
+	attrs := []any{"stateful", !cfg.stateless, "replicas", cfg.replicas, "store", storeName(cfg.redisURL)}
+	if cfg.replicas == 1 {
+		err = serveHTTP(ctx, cfg.addr, hs[0], logger, attrs...)
+	} else {
+		err = serveReplicas(ctx, cfg.addr, hs, logger, attrs...)
+	}
+	if cerr := closeStore(); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("closing the session store: %w", cerr))
+	}
+	return err
+}
+
+// serveStdio serves srv on stdin and stdout until ctx is done; then the
+// requests in flight get drainTimeout to finish, and it returns.
+func serveStdio(ctx context.Context, srv *ferry.Server) error {
 	go func() {
 		<-ctx.Done()
-		// ctx is done: the handler first (streams end, new requests get
-		// 503), the requests in flight get 5s more to finish.
-		drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), drainTimeout)
 		defer cancel()
-		stopped <- ferry.ShutdownHTTPServer(drain, hs, h)
+		_ = srv.Shutdown(drain)
 	}()
-	logger.Info("serving", "url", "http://"+ln.Addr().String()+"/mcp", "stateful", stateful)
-	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	if err := <-stopped; err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
+	if err := srv.Run(context.WithoutCancel(ctx), &ferry.StdioTransport{}); err != nil && !errors.Is(err, ferry.ErrServerClosed) {
+		return fmt.Errorf("stdio: %w", err)
 	}
 	return nil
+}
+
+// openStore returns the session store the replicas share: the Redis one
+// at redisURL, or a memory one if redisURL is empty, and the function
+// that closes it.
+func openStore(ctx context.Context, redisURL, prefix string) (ferry.SessionStore, func() error, error) {
+	if redisURL == "" {
+		return &ferry.MemorySessionStore{}, func() error { return nil }, nil
+	}
+	dial, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	s, err := redisstore.Dial(dial, redisURL, &redisstore.Options{Prefix: prefix})
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, s.Close, nil
+}
+
+// storeName names the store in the "serving" line.
+func storeName(redisURL string) string {
+	if redisURL == "" {
+		return "memory"
+	}
+	return "redis"
 }

@@ -44,7 +44,7 @@ func TestServingIsLoggedOnceBoundWithTheRealPort(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
-		done <- serveHTTP(ctx, "127.0.0.1:0", ferry.NewHTTPHandler(ferry.NewServer("t", "1", nil), nil), slog.New(slog.NewTextHandler(d, nil)), false)
+		done <- serveHTTP(ctx, "127.0.0.1:0", ferry.NewHTTPHandler(ferry.NewServer("t", "1", nil), nil), slog.New(slog.NewTextHandler(d, nil)), "stateful", false)
 	}()
 	select {
 	case <-d.logged:

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -51,15 +50,16 @@ func sampledText(r *ferry.CreateMessageResult) string {
 // conformance suite (0.2.0-alpha.12) call: the diagnostic tools of
 // server-stateless, the input-required-result-* tools and a tool whose
 // argument is mirrored in an Mcp-Param header.
-func addModernTools(srv *ferry.Server) {
-	addEraTools(srv)
+func addModernTools(srv *ferry.Server, f *fixture) {
+	addEraTools(srv, f)
 	addInputRequiredTools(srv)
 	addHeaderTools(srv)
 }
 
 // addEraTools adds the tools of the 2026-07-28 scenarios on capabilities,
-// streams, logging and list changes.
-func addEraTools(srv *ferry.Server) {
+// streams, logging and list changes. The list changes are f's: a trigger
+// on one replica changes the lists of all.
+func addEraTools(srv *ferry.Server, f *fixture) {
 	tool := func(name, desc string, h ferry.ToolHandler) {
 		srv.AddTool(ferry.Tool{Name: name, Description: desc, RawInputSchema: noArgs()}, h)
 	}
@@ -87,27 +87,18 @@ func addEraTools(srv *ferry.Server) {
 			}
 			return text("logged"), nil
 		})
-	var toolOn, promptOn atomic.Bool
 	tool("test_trigger_tool_change", "Adds or removes test_dynamic_tool, so the tool list changes.",
 		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
-			if toolOn.CompareAndSwap(false, true) {
-				tool("test_dynamic_tool", "Comes and goes with test_trigger_tool_change.",
-					func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return text("here"), nil })
+			if f.toggleTool() {
 				return text("added test_dynamic_tool"), nil
 			}
-			toolOn.Store(false)
-			srv.RemoveTools("test_dynamic_tool")
 			return text("removed test_dynamic_tool"), nil
 		})
 	tool("test_trigger_prompt_change", "Adds or removes test_dynamic_prompt, so the prompt list changes.",
 		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
-			if promptOn.CompareAndSwap(false, true) {
-				ferry.AddPromptTemplate[struct{}](srv, ferry.Prompt{Name: "test_dynamic_prompt",
-					Description: "Comes and goes with test_trigger_prompt_change.", Template: "Here."})
+			if f.togglePrompt() {
 				return text("added test_dynamic_prompt"), nil
 			}
-			promptOn.Store(false)
-			srv.RemovePrompts("test_dynamic_prompt")
 			return text("removed test_dynamic_prompt"), nil
 		})
 

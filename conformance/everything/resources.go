@@ -14,7 +14,9 @@ type templateVars struct {
 	ID string `json:"id" suggest:"123,456,789"`
 }
 
-func addResources(srv *ferry.Server) {
+// addResources adds the resources; test://watched-resource is f's, so a
+// touch on one replica changes what every replica reads.
+func addResources(srv *ferry.Server, f *fixture) {
 	srv.AddResource(ferry.Resource{URI: "test://static-text", Name: "static-text", Description: "A fixed text resource.", MIMEType: "text/plain"},
 		func(_ context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
 			return []ferry.ResourceContents{{URI: req.URI, MIMEType: "text/plain", Text: "This is the content of the static text resource."}}, nil
@@ -25,7 +27,7 @@ func addResources(srv *ferry.Server) {
 		})
 	srv.AddResource(ferry.Resource{URI: watched, Name: "watched-resource", Description: "A resource clients may subscribe to; touch_watched changes it.", MIMEType: "text/plain"},
 		func(_ context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
-			return []ferry.ResourceContents{{URI: req.URI, MIMEType: "text/plain", Text: fmt.Sprintf("Watched resource, version %d.", version.Load())}}, nil
+			return []ferry.ResourceContents{{URI: req.URI, MIMEType: "text/plain", Text: fmt.Sprintf("Watched resource, version %d.", f.version.Load())}}, nil
 		})
 	ferry.AddResourceTemplate(srv, ferry.ResourceTemplate{URITemplate: "test://template/{id}/data", Name: "template-data",
 		Description: "Data for an id.", MIMEType: "application/json"},
@@ -37,7 +39,7 @@ func addResources(srv *ferry.Server) {
 	srv.AddTool(ferry.Tool{Name: "touch_watched", Description: "Changes test://watched-resource, so subscribers are told.",
 		Idempotent: false, Destructive: ferry.HintNo, OpenWorld: ferry.HintNo},
 		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
-			version.Add(1)
+			f.version.Add(1)
 			srv.NotifyResourceUpdated(watched)
 			return text("touched " + watched), nil
 		})
