@@ -7,13 +7,15 @@ help: ## Describe the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
 .PHONY: test
-test: ## Run the root module's tests with the race detector
+test: ## Run the root module's and the conformance fixture's tests with the race detector
 	go test -race -short ./...
+	cd conformance && go test -race -short ./...
 
 .PHONY: lint
-lint: ## Run go vet, the gofmt check and pinned golangci-lint (.golangci.yml, staticcheck included; go vet only in interop)
+lint: ## Run go vet, the gofmt check and pinned golangci-lint (.golangci.yml, staticcheck included) on the root, conformance and interop
 	tools/lint.sh
-	cd interop && go vet ./...
+	cd conformance && ../tools/lint.sh
+	cd interop && ../tools/lint.sh
 
 .PHONY: conformance
 conformance: ## Run the official MCP conformance suite against ./conformance/everything

@@ -43,14 +43,16 @@ type HTTPOptions struct {
 	// is a signed token any replica can check, and nothing is kept per
 	// client. The modern era is stateless either way.
 	Stateful bool
-	// SessionStore keeps stateful sessions; it is not used unless Stateful
-	// is set. If nil, a [MemorySessionStore] with the default idle timeout
-	// is used, for this handler alone. Replicas behind a load balancer
-	// without sticky sessions share a networked store that also implements
+	// SessionStore keeps stateful sessions, when Stateful is set. If nil,
+	// a [MemorySessionStore] with the default idle timeout is used, for
+	// this handler alone. Replicas behind a load balancer without sticky
+	// sessions share a networked store that also implements
 	// [SessionRelay] (module github.com/ferry-mcp/ferry/redisstore): then
-	// any replica serves any request of a session. Call
-	// [HTTPHandler.Shutdown] to unsubscribe a handler from its store's
-	// relay.
+	// any replica serves any request of a session. A store that relays
+	// is used for its relay even when Stateful is not set: the list
+	// changes and resource updates of every replica then reach the
+	// subscriptions/listen streams of all. Call [HTTPHandler.Shutdown] to
+	// unsubscribe a handler from its store's relay.
 	SessionStore SessionStore
 	// SessionTTL is how long a stateless session id stays valid. If zero,
 	// [DefaultSessionTTL] is used.
@@ -149,7 +151,7 @@ func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 	}
 	// Last: once subscribed, other replicas' messages reach the handler
 	// on other goroutines.
-	if rel, ok := h.opts.SessionStore.(SessionRelay); ok && h.opts.Stateful {
+	if rel, ok := h.opts.SessionStore.(SessionRelay); ok {
 		h.startRelay(rel)
 	}
 	return h

@@ -305,3 +305,36 @@ func TestCancelReachesARequestWithALongID(t *testing.T) {
 		}
 	}
 }
+
+// Stateless replicas sharing a relaying store relay their changes: a
+// 2026-07-28 subscriptions/listen on replica A hears of an update and a
+// list change made on replica B.
+func TestRelayReachesAListenOnAStatelessReplica(t *testing.T) {
+	store := &ferry.MemorySessionStore{}
+	var srvs []*ferry.Server
+	var urls []string
+	for range 2 {
+		srv := ferry.NewServer("replica", "1", &ferry.ServerOptions{Logger: discard})
+		srv.AddResource(ferry.Resource{URI: "doc://readme", Name: "readme"}, func(_ context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
+			return []ferry.ResourceContents{{URI: req.URI, Text: "hello"}}, nil
+		})
+		h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{SessionStore: store})
+		ts := httptest.NewServer(h)
+		t.Cleanup(func() { _ = h.Shutdown(context.Background()); ts.Close() })
+		srvs, urls = append(srvs, srv), append(urls, ts.URL)
+	}
+	listen := openStream(t, "POST", urls[0], "",
+		`{"jsonrpc":"2.0","id":"l1","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true,"resourceSubscriptions":["doc://readme"]},`+modernMetaJSON+`}}`,
+		"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "subscriptions/listen")
+	if ack := listen.next(); !strings.Contains(ack, "notifications/subscriptions/acknowledged") {
+		t.Fatalf("the listen's first event: %s", ack)
+	}
+	srvs[1].NotifyResourceUpdated("doc://readme")
+	if ev := listen.next(); !strings.Contains(ev, "notifications/resources/updated") {
+		t.Fatalf("B's update: %s", ev)
+	}
+	srvs[1].AddTool(ferry.Tool{Name: "late", Description: "Added late."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return nil, nil })
+	if ev := listen.next(); !strings.Contains(ev, "notifications/tools/list_changed") {
+		t.Fatalf("B's list change: %s", ev)
+	}
+}

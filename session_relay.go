@@ -17,11 +17,13 @@ import (
 // the streams of every replica. Without it, a stateful session's live parts
 // stay in the process that holds them, and replicas need sticky sessions.
 //
-// A stateful [HTTPHandler] whose [HTTPOptions.SessionStore] implements
+// An [HTTPHandler] whose [HTTPOptions.SessionStore] implements
 // SessionRelay subscribes when it is made and unsubscribes in
 // [HTTPHandler.Shutdown] (or, dropped without it, once it is garbage
-// collected: the store holds it weakly); the changes its server makes reach the
-// subscriptions/listen streams of the other replicas too. The messages
+// collected: the store holds it weakly); the changes its server makes
+// reach the subscriptions/listen streams of the other replicas too,
+// stateful or not (a stateless handler uses the store for its relay
+// only). The messages
 // are the handler's own (small JSON documents); a relay carries them as
 // opaque bytes. Changes are published from a bounded queue, so that
 // notifying never waits for the network; when the relay cannot keep up,

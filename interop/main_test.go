@@ -41,7 +41,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// buildEverything builds ./conformance/everything of the root module into dir.
+// buildEverything builds ./conformance/everything (module conformance,
+// through the root's go.work) into dir.
 // A failed build is not fatal here: every test that needs the binary fails
 // with its output, so a broken fixture can never look like a passing run.
 func buildEverything(dir string) (string, error) {
