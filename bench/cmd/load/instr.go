@@ -38,7 +38,7 @@ func runInstr(cfg *config) error {
 		}
 		defer os.RemoveAll(d)
 		dir = d
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+	} else if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	var ir [2]int64
@@ -52,9 +52,8 @@ func runInstr(cfg *config) error {
 			return err
 		}
 	}
-	emit(cfg, "RESULT mode=instr variant=%s impl=%s n1=%d n2=%d ir1=%d ir2=%d instr_per_call=%.0f",
+	return emit(cfg, "RESULT mode=instr variant=%s impl=%s n1=%d n2=%d ir1=%d ir2=%d instr_per_call=%.0f",
 		cfg.variant(), cfg.impl, cfg.n1, cfg.n2, ir[0], ir[1], perCall(ir[0], ir[1], cfg.n1, cfg.n2))
-	return nil
 }
 
 // perCall is the instructions per call from two runs of n1 and n2 calls.
@@ -85,13 +84,17 @@ func callgrindRun(cfg *config, n int, out string) error {
 	return fmt.Errorf("unknown -transport %q", cfg.transport)
 }
 
-func callgrindHTTP(cfg *config, cmd *exec.Cmd, n int) error {
+// callgrindHTTP makes n calls over HTTP to the server cmd starts, then asks
+// it to quit and waits for it to write its profile.
+func callgrindHTTP(cfg *config, cmd *exec.Cmd, n int) (err error) {
 	p, url, err := startListening(cmd)
 	if err != nil {
 		return err
 	}
 	p.grace = callgrindGrace
-	defer p.stop()
+	// On an early return this stops the server; after p.wait it returns
+	// what p.wait did.
+	defer func() { err = cmpOr(err, p.stop()) }()
 	cl, err := newMCPClient(url)
 	if err != nil {
 		return err
@@ -115,13 +118,17 @@ func callgrindHTTP(cfg *config, cmd *exec.Cmd, n int) error {
 	return p.wait()
 }
 
-func callgrindStdio(cfg *config, cmd *exec.Cmd, n int) error {
+// callgrindStdio makes n calls over a pipe to the server cmd starts, then
+// closes its input and waits for it to write its profile.
+func callgrindStdio(cfg *config, cmd *exec.Cmd, n int) (err error) {
 	p, stdin, stdout, err := startPiped(cmd)
 	if err != nil {
 		return err
 	}
 	p.grace = callgrindGrace
-	defer p.stop()
+	// On an early return this stops the server; after p.wait it returns
+	// what p.wait did.
+	defer func() { err = cmpOr(err, p.stop()) }()
 	in := bufio.NewReaderSize(stdout, 1<<20)
 	out := bufio.NewWriterSize(stdin, 64<<10)
 	if err := stdioHandshake(in, out, cfg.protocol); err != nil {
@@ -190,7 +197,7 @@ func stdioCalls(in *bufio.Reader, out *bufio.Writer, n, inflight int) error {
 // callgrindTotal reads the total instruction count from a callgrind
 // profile: its "summary:" line, or "totals:" in older formats.
 func callgrindTotal(path string) (int64, error) {
-	f, err := os.Open(path)
+	f, err := os.Open(path) //nolint:gosec // the profile callgrind wrote, in -keep or our own temporary directory
 	if err != nil {
 		return 0, err
 	}

@@ -24,7 +24,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"log"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -74,11 +73,17 @@ func (cfg *config) variant() string {
 }
 
 func main() {
-	log.SetFlags(0)
-	log.SetPrefix("load: ")
+	if err := runMode(); err != nil {
+		fmt.Fprintln(os.Stderr, "load:", err)
+		os.Exit(1)
+	}
+}
+
+// runMode parses the flags and runs the mode they name.
+func runMode() error {
 	cfg, err := parseFlags()
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	switch cfg.mode {
 	case "http", "sessions":
@@ -95,8 +100,9 @@ func main() {
 		err = fmt.Errorf("unknown -mode %q", cfg.mode)
 	}
 	if err != nil {
-		log.Fatalf("%s %s: %v", cfg.mode, cfg.impl, err)
+		return fmt.Errorf("%s %s: %w", cfg.mode, cfg.impl, err)
 	}
+	return nil
 }
 
 func parseFlags() (*config, error) {
@@ -150,7 +156,9 @@ func parseFlags() (*config, error) {
 }
 
 // runServerHTTP starts an HTTP server and runs the http or sessions mode.
-func runServerHTTP(cfg *config) error {
+// It stops the server at the end and fails if the server did not exit
+// cleanly, after the results are out.
+func runServerHTTP(cfg *config) (err error) {
 	args := []string{"-impl", cfg.impl, "-http", "127.0.0.1:0"}
 	if cfg.mode == "sessions" || cfg.stateful {
 		args = append(args, "-sessions")
@@ -160,7 +168,7 @@ func runServerHTTP(cfg *config) error {
 	if err != nil {
 		return err
 	}
-	defer p.stop()
+	defer func() { err = cmpOr(err, p.stop()) }()
 	if cfg.mode == "sessions" {
 		return runSessions(cfg, p, url, cfg.sessions)
 	}
@@ -169,7 +177,9 @@ func runServerHTTP(cfg *config) error {
 		if err != nil {
 			return err
 		}
-		res.emit(cfg, "http")
+		if err := res.emit(cfg, "http"); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -45,12 +45,12 @@ func serverCommandWith(cfg *config, wrapper, env []string, args ...string) *exec
 			argv = append([]string{ts, "-c", strconv.Itoa(cfg.serverCore)}, argv...)
 		}
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd := exec.Command(argv[0], argv[1:]...) //nolint:gosec // the operator's own -server and -valgrind binaries
 	cmd.Env = append(append(os.Environ(), "GOMAXPROCS=1"), env...)
 	return cmd
 }
 
-// start starts cmd and forwards its stderr, capturing STATS lines.
+// startServer starts cmd and forwards its stderr, capturing STATS lines.
 func startServer(cmd *exec.Cmd) (*serverProc, error) {
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -150,7 +150,9 @@ func startListening(cmd *exec.Cmd) (*serverProc, string, error) {
 
 // reap waits for the process and records how it ended.
 func (p *serverProc) reap() {
-	p.err = p.cmd.Wait()
+	if err := p.cmd.Wait(); err != nil {
+		p.err = fmt.Errorf("the server failed: %w", err)
+	}
 	close(p.done)
 }
 

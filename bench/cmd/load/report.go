@@ -45,7 +45,7 @@ type run struct {
 }
 
 func readRuns(path string) ([]run, error) {
-	f, err := os.Open(path)
+	f, err := os.Open(path) //nolint:gosec // a results file the operator named (-out, -a, -b)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +157,7 @@ func readBench(path string) (map[string]*benchStat, error) {
 	if path == "" {
 		return stats, nil
 	}
-	f, err := os.Open(path)
+	f, err := os.Open(path) //nolint:gosec // a go test -bench output the operator named (-bench, -a, -b)
 	if err != nil {
 		return nil, err
 	}

@@ -46,10 +46,9 @@ func runSessions(cfg *config, p *serverProc, rawURL string, n int) error {
 	if firstErr != nil {
 		fmt.Fprintf(os.Stderr, "load: sessions %s: %d errors, first: %v\n", cfg.impl, failed, firstErr)
 	}
-	emit(cfg, "RESULT mode=sessions impl=%s sessions=%d errors=%d open_ms=%d rss_base_kib=%d rss_kib=%d rss_delta_kib=%d heap_delta=%d goroutines_base=%d goroutines=%d",
+	return emit(cfg, "RESULT mode=sessions impl=%s sessions=%d errors=%d open_ms=%d rss_base_kib=%d rss_kib=%d rss_delta_kib=%d heap_delta=%d goroutines_base=%d goroutines=%d",
 		cfg.impl, n, failed, elapsed.Milliseconds(), base.rssKiB, after.rssKiB, after.rssKiB-base.rssKiB,
 		after.heapInuse-base.heapInuse, base.goroutines, after.goroutines)
-	return nil
 }
 
 // openSessions sends n initialize requests from 16 connections, each of

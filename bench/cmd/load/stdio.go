@@ -18,8 +18,9 @@ import (
 const maxInflight = 1024
 
 // runStdio spawns the server with -stdio, initializes, then keeps
-// cfg.inflight add calls outstanding on the pipe.
-func runStdio(cfg *config) error {
+// cfg.inflight add calls outstanding on the pipe. It fails if the server
+// did not exit cleanly, after the result is out.
+func runStdio(cfg *config) (err error) {
 	if cfg.inflight < 1 || cfg.inflight > maxInflight {
 		return fmt.Errorf("-inflight must be in [1, %d]", maxInflight)
 	}
@@ -28,7 +29,9 @@ func runStdio(cfg *config) error {
 	if err != nil {
 		return err
 	}
-	defer p.stop()
+	// On an early return this stops the server; at the end it returns what
+	// the p.stop below did.
+	defer func() { err = cmpOr(err, p.stop()) }()
 	in := bufio.NewReaderSize(stdout, 1<<20)
 	out := bufio.NewWriterSize(stdin, 64<<10)
 	if err := stdioHandshake(in, out, cfg.protocol); err != nil {
@@ -68,7 +71,7 @@ func runStdio(cfg *config) error {
 	case <-done:
 	case <-time.After(3 * time.Second):
 	}
-	p.stop()
+	stopErr := p.stop()
 	wg.Wait()
 	res.c = cfg.inflight
 	res.collect([]recorder{*rec})
@@ -76,16 +79,13 @@ func runStdio(cfg *config) error {
 		res.errors++
 		res.firstErr = cmpOr(res.firstErr, writeErr)
 	}
-	res.emit(cfg, "stdio")
-	return nil
+	return cmpOr(res.emit(cfg, "stdio"), stopErr)
 }
 
 // stdioHandshake sends initialize, waits for its response, then sends
 // notifications/initialized.
 func stdioHandshake(in *bufio.Reader, out *bufio.Writer, proto string) error {
-	out.Write(wire.InitializeBody(0, proto))
-	out.WriteByte('\n')
-	if err := out.Flush(); err != nil {
+	if err := sendLine(out, wire.InitializeBody(0, proto)); err != nil {
 		return err
 	}
 	for {
@@ -99,10 +99,19 @@ func stdioHandshake(in *bufio.Reader, out *bufio.Writer, proto string) error {
 		if _, err := wire.DecodeResponse(line); err != nil {
 			return fmt.Errorf("initialize: %w", err)
 		}
-		out.Write(wire.InitializedBody)
-		out.WriteByte('\n')
-		return out.Flush()
+		return sendLine(out, wire.InitializedBody)
 	}
+}
+
+// sendLine writes msg and a newline to out and flushes it.
+func sendLine(out *bufio.Writer, msg []byte) error {
+	if _, err := out.Write(msg); err != nil {
+		return err
+	}
+	if err := out.WriteByte('\n'); err != nil {
+		return err
+	}
+	return out.Flush()
 }
 
 // writeCalls sends add calls whenever a slot is free, flushing only when it

@@ -21,7 +21,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log"
 	"net"
 	"net/http"
 	"os"
@@ -34,18 +33,25 @@ import (
 )
 
 func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
+	}
+}
+
+// run parses the flags and serves until interrupted or, on stdio, until
+// the end of the input.
+func run() error {
 	implName := flag.String("impl", "", "implementation: ferry, ferrytyped, gosdk, mcpgo, limit or floor")
 	addr := flag.String("http", "", "serve Streamable HTTP at this address")
 	stdio := flag.Bool("stdio", false, "serve on stdin and stdout")
 	sessions := flag.Bool("sessions", false, "HTTP only: keep stateful sessions in memory")
 	quit := flag.Bool("quit", false, "HTTP only: a POST to /quit stops the server")
 	flag.Parse()
-	log.SetFlags(0)
-	log.SetPrefix("server: ")
 
 	impl, ok := bench.Lookup(*implName)
 	if !ok {
-		log.Fatalf("unknown -impl %q", *implName)
+		return fmt.Errorf("unknown -impl %q", *implName)
 	}
 	usr1 := make(chan os.Signal, 1)
 	signal.Notify(usr1, syscall.SIGUSR1)
@@ -55,18 +61,16 @@ func main() {
 	defer stop()
 	switch {
 	case *stdio && impl.ServeStdio == nil:
-		log.Fatalf("%s has no stdio mode", impl.Name)
+		return fmt.Errorf("%s has no stdio mode", impl.Name)
 	case *stdio:
 		if err := impl.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
-			log.Fatal(err)
+			return err
 		}
+		return nil
 	case *addr != "":
-		if err := serveHTTP(ctx, impl, *addr, *sessions, *quit); err != nil {
-			log.Fatal(err)
-		}
-	default:
-		log.Fatal("need -http ADDR or -stdio")
+		return serveHTTP(ctx, impl, *addr, *sessions, *quit)
 	}
+	return errors.New("need -http ADDR or -stdio")
 }
 
 func serveHTTP(ctx context.Context, impl bench.Impl, addr string, sessions, quit bool) error {
@@ -93,7 +97,11 @@ func serveHTTP(ctx context.Context, impl bench.Impl, addr string, sessions, quit
 		<-ctx.Done()
 		srv.Close()
 	}()
-	fmt.Printf("listening http://%s/mcp\n", ln.Addr())
+	// cmd/load waits for this line to learn the address.
+	if _, err := fmt.Fprintf(os.Stdout, "listening http://%s/mcp\n", ln.Addr()); err != nil {
+		ln.Close()
+		return fmt.Errorf("announcing the address: %w", err)
+	}
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
