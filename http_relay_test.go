@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"strings"
 	"sync"
@@ -217,5 +218,62 @@ func TestRelayedSubscriptionSurvivesAKeepaliveReload(t *testing.T) {
 	}
 	if !ls.subscribed("doc://late") {
 		t.Error("the subscription relayed during the reload was lost")
+	}
+}
+
+// countingRelay counts the messages published, of each kind.
+type countingRelay struct {
+	MemorySessionStore
+	mu    sync.Mutex
+	kinds map[string]int
+}
+
+func (c *countingRelay) Publish(ctx context.Context, msg []byte) error {
+	var m relayMsg
+	_ = json.Unmarshal(msg, &m)
+	c.mu.Lock()
+	c.kinds[m.Kind]++
+	c.mu.Unlock()
+	return c.MemorySessionStore.Publish(ctx, msg)
+}
+
+// What a client sends that names nothing of the server's reaches no other
+// replica: answers whose ids the server never gives, cancellations of ids
+// longer than any request's, alone or in a batch. An answer shaped like
+// the server's ids is relayed once.
+func TestRelayCarriesNoGarbage(t *testing.T) {
+	srv := newWatchedServer(io.Discard)
+	store := &countingRelay{kinds: map[string]int{}}
+	h := NewHTTPHandler(srv, &HTTPOptions{Stateful: true, SessionStore: store})
+	t.Cleanup(func() { _ = h.Shutdown(context.Background()) })
+	rec := post(h, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	id := rec.Header().Get(headerSessionID)
+	if id == "" {
+		t.Fatalf("initialize: %d %s", rec.Code, rec.Body)
+	}
+	long := `"` + strings.Repeat("x", 4096) + `"`
+	garbage := []string{
+		`{"jsonrpc":"2.0","id":` + long + `,"result":{}}`,
+		`{"jsonrpc":"2.0","id":"ferry-guess","result":{}}`,
+		`{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"no"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + long + `}}`,
+	}
+	batch := "[" + strings.Repeat(garbage[0]+","+garbage[3]+",", 49) + garbage[1] + "]"
+	for _, body := range append(garbage, batch) {
+		if rec := post(h, id, body); rec.Code != 202 {
+			t.Fatalf("%.80s: %d %s", body, rec.Code, rec.Body)
+		}
+	}
+	store.mu.Lock()
+	got := maps.Clone(store.kinds)
+	store.mu.Unlock()
+	if len(got) != 0 {
+		t.Errorf("garbage was relayed: %v", got)
+	}
+	post(h, id, `{"jsonrpc":"2.0","id":`+string(newCallID())+`,"result":{}}`)
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	if store.kinds[relayReply] != 1 {
+		t.Errorf("an answer shaped like the server's ids: relayed %d times, want 1", store.kinds[relayReply])
 	}
 }

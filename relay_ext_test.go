@@ -338,3 +338,44 @@ func TestRelayReachesAListenOnAStatelessReplica(t *testing.T) {
 		t.Fatalf("B's list change: %s", ev)
 	}
 }
+
+// Two requests with one id running on two replicas (which the spec
+// forbids, and no replica can see): a cancellation posted to one of them
+// cancels the request running there, and one posted to a third replica
+// reaches both, as docs/replicas.md says.
+func TestRelayCancelOfAnIDRunningOnTwoReplicas(t *testing.T) {
+	rs := newReplicas(t, 3)
+	id := initLegacy(t, rs.url[0], `{}`)
+	call := `{"jsonrpc":"2.0","id":"dup","method":"tools/call","params":{"name":"wait","arguments":{}}}`
+	cancel := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"dup"}}`
+	a := openStream(t, "POST", rs.url[0], id, call)
+	waitCanceled := func(url string) {
+		t.Helper()
+		for i := 0; i < 200; i++ {
+			post(t, url, "", id, cancel)
+			select {
+			case <-rs.canceled:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+		t.Fatal("no call was cancelled within 10s")
+	}
+	waitCanceled(rs.url[0]) // A's call runs
+	a.next()
+	a = openStream(t, "POST", rs.url[0], id, call)
+	b := openStream(t, "POST", rs.url[1], id, call)
+	waitCanceled(rs.url[0]) // A's runs again: cancelled there, B's not
+	select {
+	case got := <-rs.canceled:
+		t.Fatalf("the cancellation posted to A reached B's call too: %s", got)
+	case <-time.After(300 * time.Millisecond):
+	}
+	post(t, rs.url[2], "", id, cancel) // from a third replica: reaches B's
+	select {
+	case <-rs.canceled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancellation posted to C never reached B's call")
+	}
+	_, _ = a, b
+}
