@@ -2,12 +2,17 @@
 // in Redis, so that several replicas serve one session: it implements
 // [ferry.SessionStore], and [ferry.SessionRelay] with Redis pub/sub.
 //
-//	store, err := redisstore.Dial(ctx, "redis://127.0.0.1:6379/0", nil)
+//	store, err := redisstore.Dial(ctx, "redis://127.0.0.1:6379/0", &redisstore.Options{Prefix: "orders:"})
 //	if err != nil {
 //		return err
 //	}
 //	defer store.Close()
 //	h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true, SessionStore: store})
+//
+// Every replica of a service dials the same Redis (database included) with
+// the same [Options.Prefix], and its server has the same
+// [ferry.ServerOptions.SigningKeys]; docs/replicas.md in the repository
+// says why, and what a load balancer in front needs.
 //
 // # Keys
 //
@@ -18,6 +23,13 @@
 // exactly. The braces are a hash tag: all of a store's keys live in one
 // Cluster slot, which the Lua scripts that change them together need.
 // Relay messages go on the channel Prefix+"relay".
+//
+// The prefix decides who shares: stores with one prefix share sessions and
+// relay, whatever service they serve, and stores with different prefixes
+// never see each other, with nothing to report it. A replica whose store
+// has another prefix than the rest answers 404 ("session not found") to the
+// sessions the others made, and misses their changes. Give each service a
+// prefix of its own: every store that sets none uses [DefaultPrefix].
 //
 // Each operation is one Lua script, so it is atomic: Create, Load and
 // Delete run once, and Update is an optimistic compare-and-set, retried a
