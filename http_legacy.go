@@ -176,7 +176,8 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	defer h.liveRelease(sess.id, ls)
 	// Each notification goes on one stream only, so a session has one.
 	if !ls.openGet() {
-		writeJSONError(w, http.StatusConflict, CodeInvalidRequest, "this session already has a GET stream open")
+		writeJSONError(w, http.StatusConflict, CodeInvalidRequest,
+			"this session already has a GET stream open here: close it first (a broken one is noticed within "+keepaliveInterval.String()+"); streams are not replayed, so a Last-Event-ID cannot resume one")
 		return
 	}
 	defer ls.closeGet()

@@ -60,7 +60,10 @@ const (
 //	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 //		return err
 //	}
-//	return <-stopped
+//	if err := <-stopped; err != nil && !errors.Is(err, context.DeadlineExceeded) {
+//		return err
+//	}
+//	return nil // DeadlineExceeded: calls still running were cancelled and answered
 func NewHTTPServer(addr string, h http.Handler) *http.Server {
 	return &http.Server{
 		Addr:              addr,

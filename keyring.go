@@ -9,6 +9,7 @@ import (
 	"hash"
 	"strings"
 	"sync"
+	"time"
 )
 
 // keyring signs and verifies tokens (stateless session ids, request state)
@@ -19,6 +20,12 @@ type keyring struct {
 
 	seenMu sync.RWMutex            // guards seen
 	seen   map[string]sessionToken // verified session ids, a bounded memo
+
+	// random says the key was made for this process: no SigningKeys
+	// were given. foreign, when set, hears of a well-formed token whose
+	// signature matches no key (see [keyring.verify]).
+	random  bool
+	foreign func(purpose string, random bool)
 }
 
 func newKeyring(keys [][]byte) *keyring {
@@ -31,7 +38,7 @@ func newKeyring(keys [][]byte) *keyring {
 	if len(k.keys) == 0 {
 		key := make([]byte, 32)
 		_, _ = rand.Read(key)
-		k.keys = [][]byte{key}
+		k.keys, k.random = [][]byte{key}, true
 	}
 	k.pools = make([]sync.Pool, len(k.keys))
 	for i, key := range k.keys {
@@ -80,6 +87,11 @@ func (k *keyring) verify(purpose, token string) ([]byte, error) {
 			return payload, nil
 		}
 	}
+	// Well formed, but signed with no key of ours: forged, or signed by
+	// a replica with other keys, which the operator should hear of.
+	if k.foreign != nil {
+		k.foreign(purpose, k.random)
+	}
 	return nil, errBadSignature
 }
 
@@ -93,4 +105,27 @@ func (k *keyring) mac(i int, purpose string, payload, dst []byte) []byte {
 	dst = h.Sum(dst)
 	k.pools[i].Put(h)
 	return dst
+}
+
+// foreignSignatureEvery is how often at most a server logs tokens signed
+// with keys it does not hold.
+const foreignSignatureEvery = time.Minute
+
+// foreignSignature logs, at most once per [foreignSignatureEvery], a
+// token (a stateless session id, a request state, a list cursor) whose
+// signature matches none of the server's keys. A client that forges one
+// is refused either way; replicas with different keys refuse each other's
+// tokens on every request, and only this log says why.
+func (s *Server) foreignSignature(purpose string, random bool) {
+	now := time.Now().UnixNano()
+	last := s.foreignLogged.Load()
+	if now-last < int64(foreignSignatureEvery) || !s.foreignLogged.CompareAndSwap(last, now) {
+		return
+	}
+	hint := "every replica behind one endpoint needs the same ServerOptions.SigningKeys"
+	if random {
+		hint = "this server signs with a random key of its own (ServerOptions.SigningKeys is empty): " + hint
+	}
+	s.logger.Warn("ferry: refused a token signed with a key this server does not hold (a forgery, or another replica's)",
+		"token", purpose, "hint", hint)
 }

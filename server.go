@@ -130,8 +130,8 @@ type ServerOptions struct {
 	// CallTimeout bounds each tools/call: the handler's context gets this
 	// deadline (or its transport's, when nearer), and a handler that
 	// returns an error once it passed makes the model read "unavailable:
-	// the tool timed out after 30s"; a result returned without error is
-	// kept, however late. The handler runs on the request's goroutine, and
+	// the tool timed out after 60s" (with the default timeout); a result
+	// returned without error is kept, however late. The handler runs on the request's goroutine, and
 	// the call is answered when it returns, as net/http answers when its
 	// handler does: a handler must heed its context (pass it to database
 	// and HTTP clients, and wait in a select on ctx.Done()), since one
@@ -226,6 +226,8 @@ type Server struct {
 	// under watchMu.
 	relays atomic.Pointer[[]*relayHook]
 
+	foreignLogged atomic.Int64 // when a foreign signature was last logged, unix nanoseconds
+
 	runMu  sync.Mutex               // guards runs and closed
 	runs   map[*streamConn]struct{} // the connections Run serves, for Shutdown
 	closed bool                     // Shutdown was called
@@ -248,6 +250,7 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 		panic("ferry: ServerOptions.ProtocolVersions names no version Ferry supports") //nolint:forbidigo // a programmer error at construction, documented on NewServer
 	}
 	s.keys = newKeyring(s.opts.SigningKeys)
+	s.keys.foreign = s.foreignSignature
 	s.pageSize = s.opts.PageSize
 	if s.pageSize <= 0 {
 		s.pageSize = DefaultPageSize

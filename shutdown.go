@@ -124,7 +124,9 @@ func (d *drain) shutdown(ctx context.Context, onHard func()) error {
 // when ctx ends first, after cancelling those still running. In detail:
 //
 //   - A new request (a POST of a request, or a GET) gets HTTP 503 with a
-//     JSON-RPC error saying the server is shutting down; the client's
+//     JSON-RPC error saying the server is shutting down. It did not run,
+//     so a proxy in front of replicas may retry it on another one (as it
+//     may the 503 of a full session store). The client's
 //     answers to the server's questions ([Elicit], [Sample]),
 //     notifications/cancelled and DELETE are still served, so that the
 //     running calls can finish. In a 2025-03-26 batch, each request gets

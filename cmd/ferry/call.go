@@ -18,7 +18,9 @@ call calls the tool TOOL of an MCP server with the arguments JSON (a JSON
 object; "-" reads it from stdin until it ends, Ctrl-D at a terminal, at
 most 16 MiB; none sends {}) and prints the server's result on stdout. A
 tool that fails returns an error result ("isError": true): it is printed
-too, and call exits 1.
+too, and call exits 1. call cannot answer a tool's questions to the user
+or the client's model (elicitation, sampling, roots): such a tool fails,
+and call exits 1 saying so.
 
   ferry call http://127.0.0.1:8080/mcp get_order '{"id": 7}'
   echo '{"id": 7}' | ferry call http://127.0.0.1:8080/mcp get_order -

@@ -146,7 +146,15 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 		if rpc.HTTPStatus() != 0 && rpc.HTTPStatus() != http.StatusOK {
 			status = fmt.Sprintf(" (HTTP %d)", rpc.HTTPStatus())
 		}
-		return protocolError(fmt.Errorf("%s: the server answered error %d%s: %s%s", doing, rpc.Code, status, shownMessage(rpc.Message), hint))
+		err := fmt.Errorf("%s: the server answered error %d%s: %s%s", doing, rpc.Code, status, shownMessage(rpc.Message), hint)
+		if rpc.Code == client.CodeMissingClientCapability {
+			// The server is fine and the tool exists: this client cannot
+			// do what it needs, which is a failure of the command (1).
+			err = fmt.Errorf("%s: the server answered error %d%s: %s; ferry cannot answer a tool's questions to the user or the client's model (elicitation, sampling, roots): call this tool from a client that can",
+				doing, rpc.Code, status, shownMessage(rpc.Message))
+			return &exitError{code: exitFailed, err: err}
+		}
+		return protocolError(err)
 	case errors.As(err, &status):
 		hint = s.statusHint(status.StatusCode)
 	case errors.As(err, &over):

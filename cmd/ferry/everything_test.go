@@ -23,6 +23,12 @@ func TestEverythingServer(t *testing.T) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", protocol, code, stdout, stderr)
 		}
 	}
+	// A tool that asks the user cannot be served to ferry, which cannot
+	// answer: call says so and exits 1 (the server is fine).
+	code, _, stderr := runFerry(t, []string{"call", "-protocol", "2026-07-28", "test_elicitation", `{"message": "Who?"}`, "--", bin})
+	if code != exitFailed || !strings.Contains(stderr, "ferry cannot answer a tool's questions") {
+		t.Errorf("an eliciting tool: exit %d, stderr %q", code, stderr)
+	}
 	code, stdout, _ := runFerry(t, []string{"lint", "-quiet", "--", bin})
 	want := "tool json_schema_2020_12_tool: input schema: $ref at address, which some clients reject: inline the schema [schema-unportable]"
 	if code != exitFailed || !strings.Contains(stdout, want+"\n") {

@@ -180,6 +180,10 @@ func newProxy(targets []*url.URL, transport http.RoundTripper, logger *slog.Logg
 func fullDuplex(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_ = http.NewResponseController(w).EnableFullDuplex() // fails only for HTTP/2, which is full duplex anyway
+		// Closing the body ourselves keeps a full-duplex request whose
+		// upstream refused the connection from panicking net/http on the
+		// connection's next request (golang/go#68560).
+		defer func() { _ = r.Body.Close() }()
 		h.ServeHTTP(w, r)
 	})
 }
