@@ -272,3 +272,27 @@ func TestPrefixWithBracePanics(t *testing.T) {
 	}()
 	New(c, &Options{Prefix: "a{b}"})
 }
+
+func TestDialErrorKeepsThePasswordOut(t *testing.T) {
+	t.Parallel()
+	// The error is logged by the caller: a URL it cannot parse must not
+	// carry the password there.
+	for _, url := range []string{
+		"redis://user:s3cret@127.0.0.1:badport/0",
+		"redis://user:s3cret@127.0.0.1:6379/abc",
+		"redis://:s3cret@[::1/0",
+	} {
+		s, err := Dial(t.Context(), url, nil)
+		if err == nil {
+			_ = s.Close()
+			t.Errorf("Dial(%q) = nil error, want a parse error", url)
+			continue
+		}
+		if strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("Dial of a malformed URL = %q: it names the password", err)
+		}
+		if !strings.HasPrefix(err.Error(), "redisstore: parsing the Redis URL: ") {
+			t.Errorf("Dial of a malformed URL = %q, want it to say the URL did not parse", err)
+		}
+	}
+}
