@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	neturl "net/url"
 	"strings"
 	"sync"
 	"time"
@@ -120,6 +121,11 @@ func Dial(ctx context.Context, url string, opts *Options) (*Store, error) {
 	}
 	ro, err := redis.ParseURL(url)
 	if err != nil {
+		// A *url.Error quotes the whole URL, password included, and the
+		// error ends up in a log: keep only what went wrong.
+		if ue, ok := errors.AsType[*neturl.Error](err); ok {
+			err = ue.Err
+		}
 		return nil, fmt.Errorf("redisstore: parsing the Redis URL: %w", err)
 	}
 	ro.ContextTimeoutEnabled = true
