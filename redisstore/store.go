@@ -140,8 +140,8 @@ func Dial(ctx context.Context, url string, opts *Options) (*Store, error) {
 	return s, nil
 }
 
-// Close stops the store's relay subscriptions and, if [Dial] made the
-// client, closes it. The store must not be used after Close; closing it
+// Close stops the store's relay subscriptions, waiting at most
+// [Options.Timeout] for them, and, if [Dial] made the client, closes it. The store must not be used after Close; closing it
 // again does nothing.
 func (s *Store) Close() error {
 	s.mu.Lock()
@@ -153,9 +153,11 @@ func (s *Store) Close() error {
 	subs := s.subs
 	s.subs = nil
 	s.mu.Unlock()
+	var wg sync.WaitGroup
 	for sub := range subs {
-		sub.stop()
+		wg.Go(sub.stop) // each waits at most the timeout: together, not in turn
 	}
+	wg.Wait()
 	if s.owned {
 		if err := s.c.Close(); err != nil {
 			return fmt.Errorf("redisstore: closing the client: %w", err)
