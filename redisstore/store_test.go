@@ -296,3 +296,45 @@ func TestDialErrorKeepsThePasswordOut(t *testing.T) {
 		}
 	}
 }
+
+func TestStateJSONWouldAlterIsRefused(t *testing.T) {
+	t.Parallel()
+	// JSON turns bytes that are not UTF-8 into U+FFFD, so a Subject of
+	// "alice\xff" would come back as "alice\ufffd": its own caller would
+	// lose the session, and a caller whose subject is "alice\ufffd" (or
+	// "alice\xfe") would be served it. The store must keep the state
+	// exactly, or refuse it.
+	s := newTestStore(t, Options{})
+	ctx := t.Context()
+	// check loads id after a call that returned err: given is what the
+	// call stored if it succeeded, before what is there if it failed (nil:
+	// no session).
+	check := func(what string, err error, id string, given, before *ferry.SessionState) {
+		t.Helper()
+		want := given
+		if err != nil {
+			want = before
+		}
+		got, lerr := s.Load(ctx, id)
+		switch {
+		case want == nil && errors.Is(lerr, ferry.ErrSessionNotFound):
+		case want != nil && lerr == nil && got.ID == want.ID && got.Subject == want.Subject:
+		default:
+			t.Errorf("%s = %v, then Load = %+v, %v: the state was neither kept as given nor refused", what, err, got, lerr)
+		}
+	}
+	bad := state("a")
+	bad.Subject = "alice\xff"
+	check(`Create with Subject "alice\xff"`, s.Create(ctx, bad), "a", bad, nil)
+	check(`Create with ID "b\xff"`, s.Create(ctx, state("b\xff")), "b\xff", state("b\xff"), nil)
+	if err := s.Create(ctx, state("c")); err != nil {
+		t.Fatal(err)
+	}
+	err := s.Update(ctx, "c", func(st *ferry.SessionState) error {
+		st.Subject = "bob\xfe"
+		return nil
+	})
+	given := state("c")
+	given.Subject = "bob\xfe"
+	check(`Update setting Subject "bob\xfe"`, err, "c", given, state("c"))
+}
