@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/redis/go-redis/v9"
 
@@ -206,7 +207,7 @@ func (s *Store) keys(id string) []string { return []string{s.prefix + id, s.setK
 // [ferry.ErrTooManySessions] when the store holds [Options.MaxSessions]
 // live sessions.
 func (s *Store) Create(ctx context.Context, st *ferry.SessionState) error {
-	v, err := json.Marshal(st)
+	v, err := encode(st)
 	if err != nil {
 		return fmt.Errorf("redisstore: create session: encoding the state: %w", err)
 	}
@@ -222,6 +223,28 @@ func (s *Store) Create(ctx context.Context, st *ferry.SessionState) error {
 		return fmt.Errorf("redisstore: create session: the id %q is taken", st.ID)
 	}
 	return nil
+}
+
+// encode returns the JSON of st, refusing a state that JSON would alter:
+// it turns bytes that are not UTF-8 into U+FFFD, so that a Subject of
+// "alice\xff" would come back as "alice\ufffd", the subject of another
+// caller, who would be served the session.
+func encode(st *ferry.SessionState) ([]byte, error) {
+	fields := [...]struct{ name, v string }{
+		{"ID", st.ID}, {"ProtocolVersion", st.ProtocolVersion}, {"LogLevel", st.LogLevel},
+		{"Subject", st.Subject}, {"Stream", st.Stream},
+	}
+	for _, f := range fields {
+		if !utf8.ValidString(f.v) {
+			return nil, fmt.Errorf("its %s %q is not valid UTF-8, which JSON cannot keep", f.name, f.v)
+		}
+	}
+	for i, uri := range st.Subscriptions {
+		if !utf8.ValidString(uri) {
+			return nil, fmt.Errorf("its Subscriptions[%d] %q is not valid UTF-8, which JSON cannot keep", i, uri)
+		}
+	}
+	return json.Marshal(st)
 }
 
 // Load implements [ferry.SessionStore]. It counts as use of the session.
@@ -270,7 +293,7 @@ func (s *Store) Update(ctx context.Context, id string, f func(*ferry.SessionStat
 			return err
 		}
 		st.ID = id
-		v, err := json.Marshal(st)
+		v, err := encode(st)
 		if err != nil {
 			return fmt.Errorf("redisstore: update session: encoding the state: %w", err)
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -337,4 +338,26 @@ func TestStateJSONWouldAlterIsRefused(t *testing.T) {
 	given := state("c")
 	given.Subject = "bob\xfe"
 	check(`Update setting Subject "bob\xfe"`, err, "c", given, state("c"))
+}
+
+func TestEncodeChecksEveryStringOfTheState(t *testing.T) {
+	t.Parallel()
+	// A string field added to ferry.SessionState must be checked too.
+	typ := reflect.TypeFor[ferry.SessionState]()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		st := state("s")
+		v := reflect.ValueOf(st).Elem().Field(i)
+		switch {
+		case f.Type.Kind() == reflect.String:
+			v.SetString("\xff")
+		case f.Type == reflect.TypeFor[[]string]():
+			v.Set(reflect.ValueOf([]string{"ok", "\xff"}))
+		default:
+			continue
+		}
+		if _, err := encode(st); err == nil {
+			t.Errorf("encode of a state whose %s is not UTF-8 = nil error, want a refusal", f.Name)
+		}
+	}
 }
