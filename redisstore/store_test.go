@@ -361,3 +361,37 @@ func TestEncodeChecksEveryStringOfTheState(t *testing.T) {
 		}
 	}
 }
+
+func TestReplicasWithOtherIdleTimeoutsKeepTheLimit(t *testing.T) {
+	t.Parallel()
+	// During a rolling deploy that changes IdleTimeout, replicas sharing
+	// a prefix disagree on it. One with a short timeout must not drop the
+	// sessions of one with a long timeout from the count, by purging them
+	// early or by letting the sorted set expire while they live.
+	const short = 300 * time.Millisecond
+	long := newTestStore(t, Options{IdleTimeout: time.Minute, MaxSessions: 2})
+	prefix := strings.TrimSuffix(long.channel, "relay")
+	brief := New(testClient(t), &Options{Prefix: prefix, IdleTimeout: short, MaxSessions: 2})
+	ctx := t.Context()
+	if err := long.Create(ctx, state("long")); err != nil {
+		t.Fatal(err)
+	}
+	if err := brief.Create(ctx, state("brief")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(short + 200*time.Millisecond) // "brief" expires, "long" lives
+	if _, err := long.c.Get(ctx, long.prefix+"long").Result(); err != nil {
+		t.Fatalf("the long-lived session is gone: %v", err)
+	}
+	created := 0
+	for _, id := range []string{"x", "y", "z"} {
+		if err := brief.Create(ctx, state(id)); err == nil {
+			created++
+		} else if !errors.Is(err, ferry.ErrTooManySessions) {
+			t.Fatal(err)
+		}
+	}
+	if created != 1 {
+		t.Errorf("with one live session of two allowed, %d of 3 creates succeeded, want 1", created)
+	}
+}
