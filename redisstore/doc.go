@@ -14,8 +14,9 @@
 // A session is one string key, {Prefix}session:ID, holding the JSON of its
 // [ferry.SessionState] and expiring (PEXPIRE, in milliseconds) once unused
 // for [Options.IdleTimeout]. A sorted set, {Prefix}sessions, scores every
-// session by its last use, so that [Store.Create] counts the live sessions
-// exactly. The braces are a hash tag: all of a store's keys live in one
+// session by when it expires, so that [Store.Create] counts the live
+// sessions exactly, even while replicas disagree on IdleTimeout (each use
+// gives a session the timeout of the replica that used it). The braces are a hash tag: all of a store's keys live in one
 // Cluster slot, which the Lua scripts that change them together need.
 // Relay messages go on the channel Prefix+"relay".
 //
