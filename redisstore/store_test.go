@@ -395,3 +395,61 @@ func TestReplicasWithOtherIdleTimeoutsKeepTheLimit(t *testing.T) {
 		t.Errorf("with one live session of two allowed, %d of 3 creates succeeded, want 1", created)
 	}
 }
+
+func TestOddIDsStayInTheirKey(t *testing.T) {
+	t.Parallel()
+	// A session id reaches the store from the Mcp-Session-Id header
+	// (Load, Update, Delete) and from any caller of Create. Whatever its
+	// bytes, it names one key under the store's own prefix and one member
+	// of its set, and reaches nothing else.
+	s := newTestStore(t, Options{MaxSessions: 100})
+	victim := newTestStore(t, Options{}) // another prefix on the same Redis
+	ctx := t.Context()
+	if err := victim.Create(ctx, state("v")); err != nil {
+		t.Fatal(err)
+	}
+	vprefix := strings.TrimSuffix(victim.channel, "relay")
+	ids := []string{
+		"", "}", "{", "{x}", "*", "?", "[a-z]", "\x00", " ", "\r\n", "s", "sessions", ":",
+		"../" + vprefix, "}" + vprefix + "session:v", "{" + vprefix + "}session:v",
+		"'); redis.call('FLUSHALL') --", "]]", strings.Repeat("x", 1<<16),
+	}
+	for _, id := range ids {
+		if _, err := s.Load(ctx, id); !errors.Is(err, ferry.ErrSessionNotFound) {
+			t.Errorf("Load(%.40q) before Create = %v, want ErrSessionNotFound", id, err)
+		}
+		if err := s.Create(ctx, state(id)); err != nil {
+			t.Fatalf("Create(%.40q) = %v", id, err)
+		}
+		got, err := s.Load(ctx, id)
+		if err != nil || got.ID != id {
+			t.Errorf("Load(%.40q) = %v, %v", id, got, err)
+		}
+	}
+	keys, err := s.c.Keys(ctx, "*"+strings.TrimSuffix(s.channel, "relay")+"*").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) != len(ids)+1 {
+		t.Errorf("%d keys of the store for %d sessions, want one each and the set", len(keys), len(ids))
+	}
+	for _, k := range keys {
+		if !strings.HasPrefix(k, s.prefix) && k != s.setKey {
+			t.Errorf("key %.60q is outside the store's keys", k)
+		}
+	}
+	if n, err := s.c.ZCard(ctx, s.setKey).Result(); err != nil || n != int64(len(ids)) {
+		t.Errorf("the set holds %d members (%v), want %d", n, err, len(ids))
+	}
+	for _, id := range ids {
+		if err := s.Delete(ctx, id); err != nil {
+			t.Errorf("Delete(%.40q) = %v", id, err)
+		}
+	}
+	if n, err := s.c.Exists(ctx, s.setKey).Result(); err != nil || n != 0 {
+		t.Errorf("after every Delete the set exists (%d, %v): it holds members of no session", n, err)
+	}
+	if _, err := victim.Load(ctx, "v"); err != nil {
+		t.Errorf("the other prefix's session after the odd ids: %v", err)
+	}
+}
