@@ -20,6 +20,13 @@
 // Cluster slot, which the Lua scripts that change them together need.
 // Relay messages go on the channel Prefix+"relay".
 //
+// A session takes about 200 bytes of Redis memory, and at most about 80
+// KiB: the state of a client that subscribed to all it may
+// ([ferry.MaxSubscriptionBytes] of URIs). So a store holds at most about
+// [Options.MaxSessions] x 80 KiB, some 800 MB at the default limit, which
+// anyone who may open sessions can fill: choose the limit, and Redis's
+// maxmemory, by that bound.
+//
 // Each operation is one Lua script, so it is atomic: Create, Load and
 // Delete run once, and Update is an optimistic compare-and-set, retried a
 // bounded number of times when another update of the session got in first.
