@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -451,5 +452,95 @@ func TestOddIDsStayInTheirKey(t *testing.T) {
 	}
 	if _, err := victim.Load(ctx, "v"); err != nil {
 		t.Errorf("the other prefix's session after the odd ids: %v", err)
+	}
+}
+
+// countingHook counts the commands a client sends and the bytes of their
+// arguments.
+type countingHook struct {
+	mu           sync.Mutex // guards the fields below
+	calls, bytes int
+}
+
+func (h *countingHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h *countingHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+func (h *countingHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		h.mu.Lock()
+		h.calls++
+		for _, a := range cmd.Args() {
+			switch a := a.(type) {
+			case string:
+				h.bytes += len(a)
+			case []byte:
+				h.bytes += len(a)
+			}
+		}
+		h.mu.Unlock()
+		return next(ctx, cmd)
+	}
+}
+
+func TestUpdateDoesNotSendBackTheStateItRead(t *testing.T) {
+	t.Parallel()
+	// Updates racing for one session retry, and each attempt's cost is
+	// what a client hammering its own session multiplies: an attempt
+	// should send Redis the state it writes, not the one it read too.
+	c := testClient(t)
+	s := New(c, &Options{Prefix: testPrefix(t, c)})
+	ctx := t.Context()
+	st := state("s")
+	for i := range 16 {
+		st.Subscriptions = append(st.Subscriptions, fmt.Sprintf("file:///%d/%s", i, strings.Repeat("x", 2000)))
+	}
+	if err := s.Create(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	// Load the scripts, so that no EVAL fallback is counted.
+	if err := s.Update(ctx, "s", func(*ferry.SessionState) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	size, err := c.StrLen(ctx, s.prefix+"s").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := testClient(t) // the rival update, uncounted
+	h := new(countingHook)
+	c.AddHook(h)
+	calls := 0
+	err = s.Update(ctx, "s", func(st *ferry.SessionState) error {
+		calls++
+		if calls == 1 {
+			// Another update gets in first.
+			rival := *st
+			rival.LogLevel = "debug"
+			v, err := json.Marshal(&rival)
+			if err != nil {
+				return err
+			}
+			if err := other.Set(ctx, s.prefix+"s", v, time.Minute).Err(); err != nil {
+				return err
+			}
+		}
+		st.Stream = "h1"
+		return nil
+	})
+	if err != nil || calls != 2 {
+		t.Fatalf("Update = %v with f run %d times, want nil and 2", err, calls)
+	}
+	h.mu.Lock()
+	n, sent := h.calls, h.bytes
+	h.mu.Unlock()
+	t.Logf("an Update retried once: %d calls, %d bytes sent, state %d bytes", n, sent, size)
+	if limit := 3 * int(size); sent > limit {
+		t.Errorf("an Update retried once sent %d bytes for a %d-byte state, want at most %d: one state per attempt", sent, size, limit)
+	}
+	got, err := s.Load(ctx, "s")
+	if err != nil || got.LogLevel != "debug" || got.Stream != "h1" {
+		t.Errorf("after the retried Update, Load = %+v, %v; want the rival's log level and the Update's stream", got, err)
 	}
 }
