@@ -51,11 +51,14 @@ redis.call('PEXPIRE', KEYS[1], idle)
 return v
 `)
 
-// updateScript replaces the session's JSON ARGV[3] with ARGV[4], if it is
-// still ARGV[3]: the compare-and-set of [Store.Update]. It returns 1 when
-// replaced, 0 when the session changed or ended since it was read.
+// updateScript replaces the session's JSON with ARGV[4] if its SHA-1 is
+// still ARGV[3], the digest of the JSON the update read: the
+// compare-and-set of [Store.Update]. The digest spares sending the state
+// read back to Redis. It returns 1 when replaced, 0 when the session
+// changed or ended since it was read.
 var updateScript = redis.NewScript(scriptPrelude + `
-if redis.call('GET', KEYS[1]) ~= ARGV[3] then return 0 end
+local v = redis.call('GET', KEYS[1])
+if not v or redis.sha1hex(v) ~= ARGV[3] then return 0 end
 redis.call('SET', KEYS[1], ARGV[4], 'PX', idle)
 ` + scriptTouch + `
 return 1

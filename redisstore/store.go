@@ -2,6 +2,8 @@ package redisstore
 
 import (
 	"context"
+	"crypto/sha1" //nolint:gosec // the digest Redis scripts compute (redis.sha1hex): a change detector, see Update
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -297,7 +299,11 @@ func (s *Store) Update(ctx context.Context, id string, f func(*ferry.SessionStat
 		if err != nil {
 			return fmt.Errorf("redisstore: update session: encoding the state: %w", err)
 		}
-		n, err := updateScript.Run(ctx, s.c, s.keys(id), id, s.idleMS, old, v).Int()
+		// The script compares digests: the state read need not cross the
+		// network again. A collision could only make an update of one's
+		// own session overwrite another update of it.
+		sum := sha1.Sum([]byte(old)) //nolint:gosec // a change detector, not a signature: see above
+		n, err := updateScript.Run(ctx, s.c, s.keys(id), id, s.idleMS, hex.EncodeToString(sum[:]), v).Int()
 		if err != nil {
 			return fail(ctx, "update session", err)
 		}
