@@ -19,9 +19,11 @@
 // A session is one string key, {Prefix}session:ID, holding the JSON of its
 // [ferry.SessionState] and expiring (PEXPIRE, in milliseconds) once unused
 // for [Options.IdleTimeout]. A sorted set, {Prefix}sessions, scores every
-// session by its last use, so that [Store.Create] counts the live sessions
-// exactly. The braces are a hash tag: all of a store's keys live in one
-// Cluster slot, which the Lua scripts that change them together need.
+// session by when it expires, so that [Store.Create] counts the live
+// sessions exactly, even while replicas disagree on IdleTimeout (each use
+// gives a session the timeout of the replica that used it). The braces
+// are a hash tag: all of a store's keys live in one Cluster slot, which
+// the Lua scripts that change them together need.
 // Relay messages go on the channel Prefix+"relay".
 //
 // The prefix decides who shares: stores with one prefix share sessions and
@@ -30,6 +32,13 @@
 // has another prefix than the rest answers 404 ("session not found") to the
 // sessions the others made, and misses their changes. Give each service a
 // prefix of its own: every store that sets none uses [DefaultPrefix].
+//
+// A session takes about 200 bytes of Redis memory, and at most about 80
+// KiB: the state of a client that subscribed to all it may
+// ([ferry.MaxSubscriptionBytes] of URIs). So a store holds at most about
+// [Options.MaxSessions] x 80 KiB, some 800 MB at the default limit, which
+// anyone who may open sessions can fill: choose the limit, and Redis's
+// maxmemory, by that bound.
 //
 // Each operation is one Lua script, so it is atomic: Create, Load and
 // Delete run once, and Update is an optimistic compare-and-set, retried a

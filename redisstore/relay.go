@@ -3,6 +3,7 @@ package redisstore
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -28,16 +29,43 @@ func (s *Store) Publish(ctx context.Context, msg []byte) error {
 // subscription is one [Store.Subscribe]: a go-redis PubSub and the
 // goroutine that hands its messages to deliver.
 type subscription struct {
-	ps   *redis.PubSub
-	done chan struct{} // closed when the goroutine has returned
-	once sync.Once
+	ps      *redis.PubSub
+	deliver func(msg []byte)
+	timeout time.Duration // how long stop waits for the goroutine
+	done    chan struct{} // closed when the goroutine has returned
+	once    sync.Once
+
+	mu      sync.Mutex // guards stopped; held while deliver runs
+	stopped bool
 }
 
-// stop closes the PubSub and waits for the goroutine.
+// hand calls deliver with msg, unless stop has been called.
+func (sub *subscription) hand(msg string) {
+	sub.mu.Lock()
+	defer sub.mu.Unlock()
+	if !sub.stopped {
+		sub.deliver([]byte(msg))
+	}
+}
+
+// stop ends the deliveries, closes the PubSub and waits for the goroutine,
+// at most the store's timeout: go-redis closes a PubSub only once the
+// reconnection it may be in has ended, which against a Redis that accepts
+// connections and does not answer takes its client's dial and read
+// timeouts, seconds. stop returns then anyway, having delivered its last
+// message; the closing and the goroutines end when that reconnection does.
 func (sub *subscription) stop() {
 	sub.once.Do(func() {
-		_ = sub.ps.Close()
-		<-sub.done
+		sub.mu.Lock()
+		sub.stopped = true
+		sub.mu.Unlock()
+		go func() { _ = sub.ps.Close() }()
+		t := time.NewTimer(sub.timeout)
+		defer t.Stop()
+		select {
+		case <-sub.done:
+		case <-t.C:
+		}
 	})
 }
 
@@ -47,7 +75,10 @@ func (sub *subscription) stop() {
 // answer; go-redis then keeps reconnecting and resubscribing until stop is
 // called. Messages published while the connection is down are lost, as
 // the relay's contract allows. stop closes the connection and waits for
-// the goroutine to return. Subscribe after [Store.Close] delivers nothing.
+// the goroutine to return, at most [Options.Timeout]: nothing is delivered
+// after stop returns, even when a Redis that does not answer keeps
+// go-redis from closing the connection sooner. Subscribe after
+// [Store.Close] delivers nothing.
 func (s *Store) Subscribe(deliver func(msg []byte)) (stop func()) {
 	s.mu.Lock()
 	closed := s.closed
@@ -62,15 +93,15 @@ func (s *Store) Subscribe(deliver func(msg []byte)) (stop func()) {
 	// Subscribe returns is delivered. A failure here (Redis down) leaves
 	// the channel registered: the PubSub subscribes when it reconnects.
 	first, _ := ps.ReceiveTimeout(ctx, s.timeout)
-	sub := &subscription{ps: ps, done: make(chan struct{})}
+	sub := &subscription{ps: ps, deliver: deliver, timeout: s.timeout, done: make(chan struct{})}
 	ch := ps.Channel(redis.WithChannelSize(relayBuffer))
 	go func() {
 		defer close(sub.done)
 		if m, ok := first.(*redis.Message); ok {
-			deliver([]byte(m.Payload))
+			sub.hand(m.Payload)
 		}
 		for m := range ch {
-			deliver([]byte(m.Payload))
+			sub.hand(m.Payload)
 		}
 	}()
 	s.mu.Lock()

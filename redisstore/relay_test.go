@@ -3,8 +3,10 @@ package redisstore
 import (
 	"context"
 	"fmt"
+	"net"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -157,5 +159,69 @@ func TestPublishFailsWithinTimeoutWhenRedisIsDown(t *testing.T) {
 	}
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("Publish with Redis down took %v, want at most about the 300ms timeout", d)
+	}
+}
+
+// silentRedis returns the address of a server that accepts connections
+// and never answers, as a Redis does that is stuck or cut off by a network
+// that drops packets.
+func silentRedis(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	t.Cleanup(func() {
+		_ = ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	})
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+func TestStopAndCloseDoNotHangOnASilentRedis(t *testing.T) {
+	t.Parallel()
+	// The client has go-redis's defaults, as a user's would: its own
+	// dial and read timeouts are seconds long.
+	c := redis.NewClient(&redis.Options{Addr: silentRedis(t), ContextTimeoutEnabled: true})
+	t.Cleanup(func() { _ = c.Close() })
+	const timeout = 300 * time.Millisecond
+	s := New(c, &Options{Timeout: timeout})
+	start := time.Now()
+	stop := s.Subscribe(func([]byte) { t.Error("a silent Redis delivered a message") })
+	if d := time.Since(start); d > timeout+time.Second {
+		t.Errorf("Subscribe took %v, want about the %v timeout", d, timeout)
+	}
+	time.Sleep(100 * time.Millisecond) // go-redis is reconnecting now
+	start = time.Now()
+	stop()
+	if d := time.Since(start); d > timeout+time.Second {
+		t.Errorf("stop took %v with Redis silent, want about the %v timeout at most", d, timeout)
+	}
+	s.Subscribe(func([]byte) {})
+	s.Subscribe(func([]byte) {})
+	time.Sleep(100 * time.Millisecond)
+	start = time.Now()
+	if err := s.Close(); err != nil {
+		t.Errorf("Close = %v", err)
+	}
+	if d := time.Since(start); d > timeout+time.Second {
+		t.Errorf("Close of a store with two subscriptions took %v with Redis silent, want about the %v timeout at most", d, timeout)
 	}
 }

@@ -2,13 +2,17 @@ package redisstore
 
 import (
 	"context"
+	"crypto/sha1" //nolint:gosec // the digest Redis scripts compute (redis.sha1hex): a change detector, see Update
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	neturl "net/url"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/redis/go-redis/v9"
 
@@ -120,6 +124,11 @@ func Dial(ctx context.Context, url string, opts *Options) (*Store, error) {
 	}
 	ro, err := redis.ParseURL(url)
 	if err != nil {
+		// A *url.Error quotes the whole URL, password included, and the
+		// error ends up in a log: keep only what went wrong.
+		if ue, ok := errors.AsType[*neturl.Error](err); ok {
+			err = ue.Err
+		}
 		return nil, fmt.Errorf("redisstore: parsing the Redis URL: %w", err)
 	}
 	ro.ContextTimeoutEnabled = true
@@ -134,8 +143,8 @@ func Dial(ctx context.Context, url string, opts *Options) (*Store, error) {
 	return s, nil
 }
 
-// Close stops the store's relay subscriptions and, if [Dial] made the
-// client, closes it. The store must not be used after Close; closing it
+// Close stops the store's relay subscriptions, waiting at most
+// [Options.Timeout] for them, and, if [Dial] made the client, closes it. The store must not be used after Close; closing it
 // again does nothing.
 func (s *Store) Close() error {
 	s.mu.Lock()
@@ -147,9 +156,11 @@ func (s *Store) Close() error {
 	subs := s.subs
 	s.subs = nil
 	s.mu.Unlock()
+	var wg sync.WaitGroup
 	for sub := range subs {
-		sub.stop()
+		wg.Go(sub.stop) // each waits at most the timeout: together, not in turn
 	}
+	wg.Wait()
 	if s.owned {
 		if err := s.c.Close(); err != nil {
 			return fmt.Errorf("redisstore: closing the client: %w", err)
@@ -198,7 +209,7 @@ func (s *Store) keys(id string) []string { return []string{s.prefix + id, s.setK
 // [ferry.ErrTooManySessions] when the store holds [Options.MaxSessions]
 // live sessions.
 func (s *Store) Create(ctx context.Context, st *ferry.SessionState) error {
-	v, err := json.Marshal(st)
+	v, err := encode(st)
 	if err != nil {
 		return fmt.Errorf("redisstore: create session: encoding the state: %w", err)
 	}
@@ -214,6 +225,28 @@ func (s *Store) Create(ctx context.Context, st *ferry.SessionState) error {
 		return fmt.Errorf("redisstore: create session: the id %q is taken", st.ID)
 	}
 	return nil
+}
+
+// encode returns the JSON of st, refusing a state that JSON would alter:
+// it turns bytes that are not UTF-8 into U+FFFD, so that a Subject of
+// "alice\xff" would come back as "alice\ufffd", the subject of another
+// caller, who would be served the session.
+func encode(st *ferry.SessionState) ([]byte, error) {
+	fields := [...]struct{ name, v string }{
+		{"ID", st.ID}, {"ProtocolVersion", st.ProtocolVersion}, {"LogLevel", st.LogLevel},
+		{"Subject", st.Subject}, {"Stream", st.Stream},
+	}
+	for _, f := range fields {
+		if !utf8.ValidString(f.v) {
+			return nil, fmt.Errorf("its %s %q is not valid UTF-8, which JSON cannot keep", f.name, f.v)
+		}
+	}
+	for i, uri := range st.Subscriptions {
+		if !utf8.ValidString(uri) {
+			return nil, fmt.Errorf("its Subscriptions[%d] %q is not valid UTF-8, which JSON cannot keep", i, uri)
+		}
+	}
+	return json.Marshal(st)
 }
 
 // Load implements [ferry.SessionStore]. It counts as use of the session.
@@ -262,11 +295,15 @@ func (s *Store) Update(ctx context.Context, id string, f func(*ferry.SessionStat
 			return err
 		}
 		st.ID = id
-		v, err := json.Marshal(st)
+		v, err := encode(st)
 		if err != nil {
 			return fmt.Errorf("redisstore: update session: encoding the state: %w", err)
 		}
-		n, err := updateScript.Run(ctx, s.c, s.keys(id), id, s.idleMS, old, v).Int()
+		// The script compares digests: the state read need not cross the
+		// network again. A collision could only make an update of one's
+		// own session overwrite another update of it.
+		sum := sha1.Sum([]byte(old)) //nolint:gosec // a change detector, not a signature: see above
+		n, err := updateScript.Run(ctx, s.c, s.keys(id), id, s.idleMS, hex.EncodeToString(sum[:]), v).Int()
 		if err != nil {
 			return fail(ctx, "update session", err)
 		}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -271,4 +273,274 @@ func TestPrefixWithBracePanics(t *testing.T) {
 		}
 	}()
 	New(c, &Options{Prefix: "a{b}"})
+}
+
+func TestDialErrorKeepsThePasswordOut(t *testing.T) {
+	t.Parallel()
+	// The error is logged by the caller: a URL it cannot parse must not
+	// carry the password there.
+	for _, url := range []string{
+		"redis://user:s3cret@127.0.0.1:badport/0",
+		"redis://user:s3cret@127.0.0.1:6379/abc",
+		"redis://:s3cret@[::1/0",
+	} {
+		s, err := Dial(t.Context(), url, nil)
+		if err == nil {
+			_ = s.Close()
+			t.Errorf("Dial(%q) = nil error, want a parse error", url)
+			continue
+		}
+		if strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("Dial of a malformed URL = %q: it names the password", err)
+		}
+		if !strings.HasPrefix(err.Error(), "redisstore: parsing the Redis URL: ") {
+			t.Errorf("Dial of a malformed URL = %q, want it to say the URL did not parse", err)
+		}
+	}
+}
+
+func TestStateJSONWouldAlterIsRefused(t *testing.T) {
+	t.Parallel()
+	// JSON turns bytes that are not UTF-8 into U+FFFD, so a Subject of
+	// "alice\xff" would come back as "alice\ufffd": its own caller would
+	// lose the session, and a caller whose subject is "alice\ufffd" (or
+	// "alice\xfe") would be served it. The store must keep the state
+	// exactly, or refuse it.
+	s := newTestStore(t, Options{})
+	ctx := t.Context()
+	// check loads id after a call that returned err: given is what the
+	// call stored if it succeeded, before what is there if it failed (nil:
+	// no session).
+	check := func(what string, err error, id string, given, before *ferry.SessionState) {
+		t.Helper()
+		want := given
+		if err != nil {
+			want = before
+		}
+		got, lerr := s.Load(ctx, id)
+		switch {
+		case want == nil && errors.Is(lerr, ferry.ErrSessionNotFound):
+		case want != nil && lerr == nil && got.ID == want.ID && got.Subject == want.Subject:
+		default:
+			t.Errorf("%s = %v, then Load = %+v, %v: the state was neither kept as given nor refused", what, err, got, lerr)
+		}
+	}
+	bad := state("a")
+	bad.Subject = "alice\xff"
+	check(`Create with Subject "alice\xff"`, s.Create(ctx, bad), "a", bad, nil)
+	check(`Create with ID "b\xff"`, s.Create(ctx, state("b\xff")), "b\xff", state("b\xff"), nil)
+	if err := s.Create(ctx, state("c")); err != nil {
+		t.Fatal(err)
+	}
+	err := s.Update(ctx, "c", func(st *ferry.SessionState) error {
+		st.Subject = "bob\xfe"
+		return nil
+	})
+	given := state("c")
+	given.Subject = "bob\xfe"
+	check(`Update setting Subject "bob\xfe"`, err, "c", given, state("c"))
+}
+
+func TestEncodeChecksEveryStringOfTheState(t *testing.T) {
+	t.Parallel()
+	// A string field added to ferry.SessionState must be checked too.
+	typ := reflect.TypeFor[ferry.SessionState]()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		st := state("s")
+		v := reflect.ValueOf(st).Elem().Field(i)
+		switch {
+		case f.Type.Kind() == reflect.String:
+			v.SetString("\xff")
+		case f.Type == reflect.TypeFor[[]string]():
+			v.Set(reflect.ValueOf([]string{"ok", "\xff"}))
+		default:
+			continue
+		}
+		if _, err := encode(st); err == nil {
+			t.Errorf("encode of a state whose %s is not UTF-8 = nil error, want a refusal", f.Name)
+		}
+	}
+}
+
+func TestReplicasWithOtherIdleTimeoutsKeepTheLimit(t *testing.T) {
+	t.Parallel()
+	// During a rolling deploy that changes IdleTimeout, replicas sharing
+	// a prefix disagree on it. One with a short timeout must not drop the
+	// sessions of one with a long timeout from the count, by purging them
+	// early or by letting the sorted set expire while they live.
+	const short = 300 * time.Millisecond
+	long := newTestStore(t, Options{IdleTimeout: time.Minute, MaxSessions: 2})
+	prefix := strings.TrimSuffix(long.channel, "relay")
+	brief := New(testClient(t), &Options{Prefix: prefix, IdleTimeout: short, MaxSessions: 2})
+	ctx := t.Context()
+	if err := long.Create(ctx, state("long")); err != nil {
+		t.Fatal(err)
+	}
+	if err := brief.Create(ctx, state("brief")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(short + 200*time.Millisecond) // "brief" expires, "long" lives
+	if _, err := long.c.Get(ctx, long.prefix+"long").Result(); err != nil {
+		t.Fatalf("the long-lived session is gone: %v", err)
+	}
+	created := 0
+	for _, id := range []string{"x", "y", "z"} {
+		if err := brief.Create(ctx, state(id)); err == nil {
+			created++
+		} else if !errors.Is(err, ferry.ErrTooManySessions) {
+			t.Fatal(err)
+		}
+	}
+	if created != 1 {
+		t.Errorf("with one live session of two allowed, %d of 3 creates succeeded, want 1", created)
+	}
+}
+
+func TestOddIDsStayInTheirKey(t *testing.T) {
+	t.Parallel()
+	// A session id reaches the store from the Mcp-Session-Id header
+	// (Load, Update, Delete) and from any caller of Create. Whatever its
+	// bytes, it names one key under the store's own prefix and one member
+	// of its set, and reaches nothing else.
+	s := newTestStore(t, Options{MaxSessions: 100})
+	victim := newTestStore(t, Options{}) // another prefix on the same Redis
+	ctx := t.Context()
+	if err := victim.Create(ctx, state("v")); err != nil {
+		t.Fatal(err)
+	}
+	vprefix := strings.TrimSuffix(victim.channel, "relay")
+	ids := []string{
+		"", "}", "{", "{x}", "*", "?", "[a-z]", "\x00", " ", "\r\n", "s", "sessions", ":",
+		"../" + vprefix, "}" + vprefix + "session:v", "{" + vprefix + "}session:v",
+		"'); redis.call('FLUSHALL') --", "]]", strings.Repeat("x", 1<<16),
+	}
+	for _, id := range ids {
+		if _, err := s.Load(ctx, id); !errors.Is(err, ferry.ErrSessionNotFound) {
+			t.Errorf("Load(%.40q) before Create = %v, want ErrSessionNotFound", id, err)
+		}
+		if err := s.Create(ctx, state(id)); err != nil {
+			t.Fatalf("Create(%.40q) = %v", id, err)
+		}
+		got, err := s.Load(ctx, id)
+		if err != nil || got.ID != id {
+			t.Errorf("Load(%.40q) = %v, %v", id, got, err)
+		}
+	}
+	keys, err := s.c.Keys(ctx, "*"+strings.TrimSuffix(s.channel, "relay")+"*").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) != len(ids)+1 {
+		t.Errorf("%d keys of the store for %d sessions, want one each and the set", len(keys), len(ids))
+	}
+	for _, k := range keys {
+		if !strings.HasPrefix(k, s.prefix) && k != s.setKey {
+			t.Errorf("key %.60q is outside the store's keys", k)
+		}
+	}
+	if n, err := s.c.ZCard(ctx, s.setKey).Result(); err != nil || n != int64(len(ids)) {
+		t.Errorf("the set holds %d members (%v), want %d", n, err, len(ids))
+	}
+	for _, id := range ids {
+		if err := s.Delete(ctx, id); err != nil {
+			t.Errorf("Delete(%.40q) = %v", id, err)
+		}
+	}
+	if n, err := s.c.Exists(ctx, s.setKey).Result(); err != nil || n != 0 {
+		t.Errorf("after every Delete the set exists (%d, %v): it holds members of no session", n, err)
+	}
+	if _, err := victim.Load(ctx, "v"); err != nil {
+		t.Errorf("the other prefix's session after the odd ids: %v", err)
+	}
+}
+
+// countingHook counts the commands a client sends and the bytes of their
+// arguments.
+type countingHook struct {
+	mu           sync.Mutex // guards the fields below
+	calls, bytes int
+}
+
+func (h *countingHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h *countingHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+func (h *countingHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		h.mu.Lock()
+		h.calls++
+		for _, a := range cmd.Args() {
+			switch a := a.(type) {
+			case string:
+				h.bytes += len(a)
+			case []byte:
+				h.bytes += len(a)
+			}
+		}
+		h.mu.Unlock()
+		return next(ctx, cmd)
+	}
+}
+
+func TestUpdateDoesNotSendBackTheStateItRead(t *testing.T) {
+	t.Parallel()
+	// Updates racing for one session retry, and each attempt's cost is
+	// what a client hammering its own session multiplies: an attempt
+	// should send Redis the state it writes, not the one it read too.
+	c := testClient(t)
+	s := New(c, &Options{Prefix: testPrefix(t, c)})
+	ctx := t.Context()
+	st := state("s")
+	for i := range 16 {
+		st.Subscriptions = append(st.Subscriptions, fmt.Sprintf("file:///%d/%s", i, strings.Repeat("x", 2000)))
+	}
+	if err := s.Create(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	// Load the scripts, so that no EVAL fallback is counted.
+	if err := s.Update(ctx, "s", func(*ferry.SessionState) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	size, err := c.StrLen(ctx, s.prefix+"s").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := testClient(t) // the rival update, uncounted
+	h := new(countingHook)
+	c.AddHook(h)
+	calls := 0
+	err = s.Update(ctx, "s", func(st *ferry.SessionState) error {
+		calls++
+		if calls == 1 {
+			// Another update gets in first.
+			rival := *st
+			rival.LogLevel = "debug"
+			v, err := json.Marshal(&rival)
+			if err != nil {
+				return err
+			}
+			if err := other.Set(ctx, s.prefix+"s", v, time.Minute).Err(); err != nil {
+				return err
+			}
+		}
+		st.Stream = "h1"
+		return nil
+	})
+	if err != nil || calls != 2 {
+		t.Fatalf("Update = %v with f run %d times, want nil and 2", err, calls)
+	}
+	h.mu.Lock()
+	n, sent := h.calls, h.bytes
+	h.mu.Unlock()
+	t.Logf("an Update retried once: %d calls, %d bytes sent, state %d bytes", n, sent, size)
+	if limit := 3 * int(size); sent > limit {
+		t.Errorf("an Update retried once sent %d bytes for a %d-byte state, want at most %d: one state per attempt", sent, size, limit)
+	}
+	got, err := s.Load(ctx, "s")
+	if err != nil || got.LogLevel != "debug" || got.Stream != "h1" {
+		t.Errorf("after the retried Update, Load = %+v, %v; want the rival's log level and the Update's stream", got, err)
+	}
 }
