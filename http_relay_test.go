@@ -277,3 +277,47 @@ func TestRelayCarriesNoGarbage(t *testing.T) {
 		t.Errorf("an answer shaped like the server's ids: relayed %d times, want 1", store.kinds[relayReply])
 	}
 }
+
+// concurrencyStore records how many of its Updates ran at once.
+type concurrencyStore struct {
+	MemorySessionStore
+	mu        sync.Mutex
+	now, most int
+}
+
+func (c *concurrencyStore) Update(ctx context.Context, id string, f func(*SessionState) error) error {
+	c.mu.Lock()
+	c.now++
+	c.most = max(c.most, c.now)
+	c.mu.Unlock()
+	time.Sleep(2 * time.Millisecond) // a networked store's round trip
+	defer func() {
+		c.mu.Lock()
+		c.now--
+		c.mu.Unlock()
+	}()
+	return c.MemorySessionStore.Update(ctx, id, f)
+}
+
+// A client's concurrent requests that change its session reach the store
+// one at a time from one replica: a store with optimistic updates would
+// only retry them against each other.
+func TestOneReplicaUpdatesASessionOneAtATime(t *testing.T) {
+	store := &concurrencyStore{}
+	h := NewHTTPHandler(newWatchedServer(&lockedBuffer{}), &HTTPOptions{Stateful: true, SessionStore: store})
+	id := initialize(t, h, `{}`)
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			if i%2 == 0 {
+				post(h, id, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"logging/setLevel","params":{"level":"error"}}`, i+10))
+			} else {
+				post(h, id, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/subscribe","params":{"uri":"r://%d"}}`, i+10, i))
+			}
+		})
+	}
+	wg.Wait()
+	if store.most != 1 {
+		t.Errorf("%d updates of one session ran at once", store.most)
+	}
+}

@@ -22,6 +22,11 @@ type liveSession struct {
 	// go to the store) with the GET stream's loading of them, so that the
 	// copy in subs stays the store's.
 	subsMu sync.Mutex
+	// updMu serializes this replica's updates of the session in the
+	// store: a client's concurrent requests would otherwise only make a
+	// store with optimistic updates retry (only other replicas' updates
+	// need the store's own conflict handling).
+	updMu sync.Mutex
 
 	mu       sync.Mutex // guards inflight, getOpen, subs, loading and early; never held across I/O
 	inflight map[string]context.CancelFunc
@@ -207,6 +212,10 @@ type storedState struct {
 // update applies f to the stored session. A failure of the store is
 // logged and answered as such; an error of f is the answer.
 func (s *storedState) update(ctx context.Context, f func(*SessionState) error) error {
+	if ls := s.h.liveGet(s.id); ls != nil {
+		ls.updMu.Lock()
+		defer ls.updMu.Unlock()
+	}
 	var ferr error
 	err := s.h.store.Update(ctx, s.id, func(st *SessionState) error {
 		ferr = f(st)

@@ -49,6 +49,7 @@ func RunSessionStoreTests(t *testing.T, newStore func(t *testing.T, idle time.Du
 		{"UnknownIsNotFound", longIdle, unknownIsNotFound},
 		{"DeletedIsNotFound", longIdle, deletedIsNotFound},
 		{"ConcurrentUpdatesLoseNothing", longIdle, concurrentUpdatesLoseNothing},
+		{"StringsComeBackExactly", longIdle, stringsComeBackExactly},
 		{"Expiry", expiryIdle, expiry},
 	}
 	for _, tt := range tests {
@@ -230,6 +231,24 @@ func concurrentUpdatesLoseNothing(t *testing.T, s ferry.SessionStore) {
 	}
 	if st.LogLevel != "debug" {
 		t.Errorf("LogLevel = %q, want debug: a concurrent update lost it", st.LogLevel)
+	}
+}
+
+// stringsComeBackExactly checks that a state whose strings are not valid
+// UTF-8 is either refused by Create or loaded byte for byte: a store that
+// turned "alice\xff" into "alice\ufffd" (as encoding/json does) would hand
+// the session to another caller.
+func stringsComeBackExactly(t *testing.T, s ferry.SessionStore) {
+	st := sample("s")
+	st.Subject = "alice\xff"
+	st.Subscriptions = []string{"file:///\xfe\xff"}
+	if err := s.Create(t.Context(), st); err != nil {
+		return // refused: the store cannot keep such bytes, and says so
+	}
+	got := mustLoad(t, s, "s")
+	if got.Subject != st.Subject || len(got.Subscriptions) != 1 || got.Subscriptions[0] != st.Subscriptions[0] {
+		t.Errorf("Load returned Subject %q, Subscriptions %q; Create was given %q, %q: a store must keep the bytes or refuse them",
+			got.Subject, got.Subscriptions, st.Subject, st.Subscriptions)
 	}
 }
 
