@@ -377,34 +377,39 @@ func (h *HTTPHandler) ended(ctx context.Context, id string) error {
 }
 
 // subscribedHere tells the other replicas of a subscription change of
-// session id. holder is the handler holding the session's GET stream, as
-// stored: when it is another one, a subscription waits until it confirms
-// (at most [relayAckTimeout]), so that an update made on the stream's
-// replica right after the client has its answer reaches the stream.
-func (h *HTTPHandler) subscribedHere(ctx context.Context, id, uri string, on bool, holder string) error {
+// session id, and returns what waits until they have it. holder is the
+// handler holding the session's GET stream, as stored: when it is another
+// one, the wait lasts until it confirms (at most [relayAckTimeout]), so
+// that an update made on the stream's replica right after the client has
+// its answer reaches the stream. The wait must be called once.
+func (h *HTTPHandler) subscribedHere(ctx context.Context, id, uri string, on bool, holder string) (confirmed func(context.Context) error) {
 	r := h.relay
 	if r == nil {
-		return nil
+		return func(context.Context) error { return nil }
 	}
 	m := &relayMsg{Kind: relaySubscribe, Session: id, URI: uri, On: on}
 	if !on || holder == "" || holder == r.id {
-		return r.send(ctx, m)
+		err := r.send(ctx, m)
+		return func(context.Context) error { return err }
 	}
 	m.Ack = newSessionID()
 	done := r.expectAck(m.Ack)
-	defer r.acked(m.Ack)
 	if err := r.send(ctx, m); err != nil {
-		return err
+		r.acked(m.Ack)
+		return func(context.Context) error { return err }
 	}
-	t := time.NewTimer(relayAckTimeout)
-	defer t.Stop()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return fmt.Errorf("the replica holding the session's GET stream did not confirm the subscription within %v", relayAckTimeout)
+	return func(ctx context.Context) error {
+		defer r.acked(m.Ack)
+		t := time.NewTimer(relayAckTimeout)
+		defer t.Stop()
+		select {
+		case <-done:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			return fmt.Errorf("the replica holding the session's GET stream did not confirm the subscription within %v", relayAckTimeout)
+		}
 	}
 }
 
