@@ -57,8 +57,8 @@ type relayMsg struct {
 	Method  string          `json:"method,omitempty"`
 	Keys    []string        `json:"keys,omitempty"`
 	// Ack, on a relaySubscribe, asks the handler holding the session's
-	// GET stream to confirm; on a relayAck, it is the confirmation's, for
-	// the handler To.
+	// GET stream to confirm, and To names the handler stored as holding
+	// it; on a relayAck, Ack is the confirmation's, for the handler To.
 	Ack string `json:"ack,omitempty"`
 	To  string `json:"to,omitempty"`
 }
@@ -311,6 +311,10 @@ func (r *httpRelay) deliver(data []byte) {
 		return
 	}
 	ls := r.h.liveGet(m.Session)
+	if m.Kind == relaySubscribe {
+		r.subscribedElsewhere(&m, ls)
+		return
+	}
 	if ls == nil || m.Session == "" {
 		return // nothing of the session's runs here
 	}
@@ -323,18 +327,30 @@ func (r *httpRelay) deliver(data []byte) {
 		ls.cancelRequest(m.ID)
 	case relayEnd:
 		ls.cancelAll()
-	case relaySubscribe:
-		ls.subscribedElsewhere(m.URI, m.On)
-		if m.Ack != "" && len(m.Ack) <= maxRelayedID && ls.holdsGet() {
-			// Not on the relay's goroutine: sending may wait.
-			go func() {
-				ack := relayMsg{Kind: relayAck, To: m.From, Ack: m.Ack}
-				if err := r.send(context.Background(), &ack); err != nil {
-					r.h.srv.logger.Warn("ferry: could not confirm a subscription to the replica that took it", "err", err)
-				}
-			}()
-		}
 	}
+}
+
+// subscribedElsewhere applies a subscription change another replica made
+// to the session's GET stream, if it is open here (ls), and confirms it
+// when asked to: as the stream's holder, or as the handler stored as its
+// holder (m.To), which, without the stream, has nothing to wait for (its
+// stream ended and the store failed to record it).
+func (r *httpRelay) subscribedElsewhere(m *relayMsg, ls *liveSession) {
+	held := false
+	if ls != nil && m.Session != "" {
+		ls.subscribedElsewhere(m.URI, m.On)
+		held = ls.holdsGet()
+	}
+	if m.Ack == "" || len(m.Ack) > maxRelayedID || !held && m.To != r.id {
+		return
+	}
+	// Not on the relay's goroutine: sending may wait.
+	go func() {
+		ack := relayMsg{Kind: relayAck, To: m.From, Ack: m.Ack}
+		if err := r.send(context.Background(), &ack); err != nil {
+			r.h.srv.logger.Warn("ferry: could not confirm a subscription to the replica that took it", "err", err)
+		}
+	}()
 }
 
 // reply delivers a client's answer to the server's question in session
@@ -392,7 +408,7 @@ func (h *HTTPHandler) subscribedHere(ctx context.Context, id, uri string, on boo
 		err := r.send(ctx, m)
 		return func(context.Context) error { return err }
 	}
-	m.Ack = newSessionID()
+	m.Ack, m.To = newSessionID(), holder
 	done := r.expectAck(m.Ack)
 	if err := r.send(ctx, m); err != nil {
 		r.acked(m.Ack)

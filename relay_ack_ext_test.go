@@ -87,3 +87,46 @@ func TestGETStreamOpensWhileASubscriptionWaits(t *testing.T) {
 	}
 	<-done
 }
+
+// A replica named as the stream's holder that no longer holds the stream
+// (its release failed: the store was down as the stream ended) answers
+// at once that there is nothing to wait for: a subscription elsewhere is
+// not held up by a replica that is alive.
+func TestNamedHolderWithoutTheStreamConfirmsAtOnce(t *testing.T) {
+	store := &ferry.MemorySessionStore{}
+	srvA, urlA := ackReplica(t, store)
+	_, urlB := ackReplica(t, store)
+	id := initLegacy(t, urlA, `{}`)
+	var holder string
+	t.Run("stream", func(t *testing.T) { // its end closes the stream
+		get := openStream(t, "GET", urlA, id, "")
+		waitStreamOpen(t, srvA, get)
+		st, err := store.Load(t.Context(), id)
+		if err != nil || st.Stream == "" {
+			t.Fatalf("the open stream was not recorded: %+v, %v", st, err)
+		}
+		holder = st.Stream
+	})
+	// The stream's end releases it; put the claim back, as a release the
+	// store failed leaves it.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		st, err := store.Load(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Stream == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the ended stream was not released")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := store.Update(t.Context(), id, func(st *ferry.SessionState) error { st.Stream = holder; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if took := subscribeTook(t, urlB, id, "doc://1"); took > 500*time.Millisecond {
+		t.Errorf("the subscription on B took %v: A, alive and without the stream, did not confirm", took)
+	}
+}
