@@ -65,8 +65,9 @@ type relayMsg struct {
 
 // relayAckTimeout bounds how long a subscription taken on one replica
 // waits for the replica holding the session's GET stream to confirm it.
-// A holder that is gone (its process died with the stream open) costs a
-// subscription that long, until the client opens its GET stream again.
+// A holder that is gone (its process died with the stream open) costs
+// the subscriptions taken meanwhile that long; then the session forgets
+// it.
 const relayAckTimeout = time.Second
 
 // errStreamReplaced ends a GET stream whose session opened a newer one on
@@ -424,6 +425,9 @@ func (h *HTTPHandler) subscribedHere(ctx context.Context, id, uri string, on boo
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-t.C:
+			// The holder is gone: the next subscriptions need not wait
+			// for it too. (A holder merely slow keeps its stream open.)
+			r.clearStream(ctx, h.store, id, holder)
 			return fmt.Errorf("the replica holding the session's GET stream did not confirm the subscription within %v", relayAckTimeout)
 		}
 	}
@@ -452,14 +456,20 @@ func (r *httpRelay) acked(ack string) {
 }
 
 // releaseStream clears the session's stream holder, if it is still this
-// handler, once its GET stream has ended. It runs without the request's
-// cancellation, since the client may be gone, bounded by [relayTimeout].
+// handler, once its GET stream has ended.
 func (r *httpRelay) releaseStream(ctx context.Context, store SessionStore, id string) {
+	r.clearStream(ctx, store, id, r.id)
+}
+
+// clearStream clears the session's stream holder, if it is still holder.
+// It runs without ctx's cancellation, since the client may be gone,
+// bounded by [relayTimeout].
+func (r *httpRelay) clearStream(ctx context.Context, store SessionStore, id, holder string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), relayTimeout)
 	defer cancel()
 	err := store.Update(ctx, id, func(st *SessionState) error {
-		if st.Stream != r.id {
-			return errStreamReplaced // not ours any more: nothing to change
+		if st.Stream != holder {
+			return errStreamReplaced // not that holder's any more: nothing to change
 		}
 		st.Stream = ""
 		return nil

@@ -130,3 +130,20 @@ func TestNamedHolderWithoutTheStreamConfirmsAtOnce(t *testing.T) {
 		t.Errorf("the subscription on B took %v: A, alive and without the stream, did not confirm", took)
 	}
 }
+
+// After one subscription found the named holder gone (it did not
+// confirm in time), the next ones do not wait for it again.
+func TestGoneHolderCostsOneTimeout(t *testing.T) {
+	store := &ferry.MemorySessionStore{}
+	_, url := ackReplica(t, store)
+	id := initLegacy(t, url, `{}`)
+	if err := store.Update(t.Context(), id, func(st *ferry.SessionState) error { st.Stream = "a-handler-long-gone"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	subscribeTook(t, url, id, "doc://0")
+	for i := 1; i < 4; i++ {
+		if took := subscribeTook(t, url, id, fmt.Sprintf("doc://%d", i)); took > 500*time.Millisecond {
+			t.Errorf("subscription %d took %v: it waited for the gone holder again", i, took)
+		}
+	}
+}
