@@ -201,6 +201,9 @@ func (c relayedChange) waitKey() string {
 // It never blocks: a change already waiting is not queued again, and one
 // beyond [relayQueueSize] waiting is dropped.
 func (r *httpRelay) queue(c relayedChange) {
+	if r.alone() {
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
@@ -255,8 +258,19 @@ func (r *httpRelay) publishChanges() {
 	}
 }
 
-// send publishes m within [relayTimeout].
+// alone reports whether the handler is the only one its relay reaches:
+// the only subscriber of a [MemorySessionStore], which a single replica
+// given one has. What it would publish would come back to it alone.
+func (r *httpRelay) alone() bool {
+	m, ok := r.pub.(*MemorySessionStore)
+	return ok && m.relay.alone()
+}
+
+// send publishes m within [relayTimeout], unless nobody else would hear it.
 func (r *httpRelay) send(ctx context.Context, m *relayMsg) error {
+	if r.alone() {
+		return nil
+	}
 	m.From, m.Server = r.id, r.h.srv.id
 	data, err := marshalRelay(m)
 	if err != nil {

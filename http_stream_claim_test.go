@@ -2,6 +2,7 @@ package ferry
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -120,4 +121,23 @@ func TestNewerGETStreamElsewhereReplacesTheOlder(t *testing.T) {
 			t.Errorf("after both streams ended, the stored holder is %q (%v), want none", st.Stream, err)
 		}
 	})
+}
+
+// A handler alone on a MemorySessionStore has nobody to relay to: its
+// changes cost the notifier no allocation and start no publisher, as
+// without a relay, rather than being encoded, published to itself and
+// decoded again (some microseconds each).
+func TestHandlerAloneOnAMemoryStoreRelaysNothing(t *testing.T) {
+	for _, stateful := range []bool{false, true} {
+		srv := NewServer("s", "1", &ServerOptions{Logger: slog.New(slog.DiscardHandler)})
+		h := NewHTTPHandler(srv, &HTTPOptions{Stateful: stateful, SessionStore: &MemorySessionStore{}})
+		allocs := testing.AllocsPerRun(100, func() { srv.NotifyResourceUpdated("r://x") })
+		h.relay.mu.Lock()
+		publishing := h.relay.publishing || len(h.relay.changes) > 0
+		h.relay.mu.Unlock()
+		if allocs != 0 || publishing {
+			t.Errorf("stateful=%v: an update allocated %v times and queued a publication (%v)", stateful, allocs, publishing)
+		}
+		_ = h.Shutdown(context.Background())
+	}
 }
