@@ -212,13 +212,16 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	// and a session deleted elsewhere ends its stream here. (Reading the
 	// session counts as its use: an open stream keeps it alive.)
 	// A stream that another replica's newer GET stream of the session
-	// replaced ends: a session has one, as on one replica.
+	// replaced ends: a session has one, as on one replica. No holder
+	// stored replaces nothing: the newer stream has ended since, or the
+	// store does not keep [SessionState.Stream] (one written before the
+	// field, or a replica of an older release rewrote the session).
 	keepalive := func() error {
 		holder, err := ls.loadSubscriptions(ctx, h.store, sess.id, "")
 		if errors.Is(err, ErrSessionNotFound) {
 			return err
 		}
-		if err == nil && claim != "" && holder != claim {
+		if err == nil && claim != "" && holder != "" && holder != claim {
 			return errStreamReplaced
 		}
 		return sw.keepalive()

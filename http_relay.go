@@ -57,16 +57,17 @@ type relayMsg struct {
 	Method  string          `json:"method,omitempty"`
 	Keys    []string        `json:"keys,omitempty"`
 	// Ack, on a relaySubscribe, asks the handler holding the session's
-	// GET stream to confirm; on a relayAck, it is the confirmation's, for
-	// the handler To.
+	// GET stream to confirm, and To names the handler stored as holding
+	// it; on a relayAck, Ack is the confirmation's, for the handler To.
 	Ack string `json:"ack,omitempty"`
 	To  string `json:"to,omitempty"`
 }
 
 // relayAckTimeout bounds how long a subscription taken on one replica
 // waits for the replica holding the session's GET stream to confirm it.
-// A holder that is gone (its process died with the stream open) costs a
-// subscription that long, until the client opens its GET stream again.
+// A holder that is gone (its process died with the stream open) costs
+// the subscriptions taken meanwhile that long; then the session forgets
+// it.
 const relayAckTimeout = time.Second
 
 // errStreamReplaced ends a GET stream whose session opened a newer one on
@@ -200,6 +201,9 @@ func (c relayedChange) waitKey() string {
 // It never blocks: a change already waiting is not queued again, and one
 // beyond [relayQueueSize] waiting is dropped.
 func (r *httpRelay) queue(c relayedChange) {
+	if r.alone() {
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
@@ -254,8 +258,19 @@ func (r *httpRelay) publishChanges() {
 	}
 }
 
-// send publishes m within [relayTimeout].
+// alone reports whether the handler is the only one its relay reaches:
+// the only subscriber of a [MemorySessionStore], which a single replica
+// given one has. What it would publish would come back to it alone.
+func (r *httpRelay) alone() bool {
+	m, ok := r.pub.(*MemorySessionStore)
+	return ok && m.relay.alone()
+}
+
+// send publishes m within [relayTimeout], unless nobody else would hear it.
 func (r *httpRelay) send(ctx context.Context, m *relayMsg) error {
+	if r.alone() {
+		return nil
+	}
 	m.From, m.Server = r.id, r.h.srv.id
 	data, err := marshalRelay(m)
 	if err != nil {
@@ -311,6 +326,10 @@ func (r *httpRelay) deliver(data []byte) {
 		return
 	}
 	ls := r.h.liveGet(m.Session)
+	if m.Kind == relaySubscribe {
+		r.subscribedElsewhere(&m, ls)
+		return
+	}
 	if ls == nil || m.Session == "" {
 		return // nothing of the session's runs here
 	}
@@ -323,18 +342,30 @@ func (r *httpRelay) deliver(data []byte) {
 		ls.cancelRequest(m.ID)
 	case relayEnd:
 		ls.cancelAll()
-	case relaySubscribe:
-		ls.subscribedElsewhere(m.URI, m.On)
-		if m.Ack != "" && len(m.Ack) <= maxRelayedID && ls.holdsGet() {
-			// Not on the relay's goroutine: sending may wait.
-			go func() {
-				ack := relayMsg{Kind: relayAck, To: m.From, Ack: m.Ack}
-				if err := r.send(context.Background(), &ack); err != nil {
-					r.h.srv.logger.Warn("ferry: could not confirm a subscription to the replica that took it", "err", err)
-				}
-			}()
-		}
 	}
+}
+
+// subscribedElsewhere applies a subscription change another replica made
+// to the session's GET stream, if it is open here (ls), and confirms it
+// when asked to: as the stream's holder, or as the handler stored as its
+// holder (m.To), which, without the stream, has nothing to wait for (its
+// stream ended and the store failed to record it).
+func (r *httpRelay) subscribedElsewhere(m *relayMsg, ls *liveSession) {
+	held := false
+	if ls != nil && m.Session != "" {
+		ls.subscribedElsewhere(m.URI, m.On)
+		held = ls.holdsGet()
+	}
+	if m.Ack == "" || len(m.Ack) > maxRelayedID || !held && m.To != r.id {
+		return
+	}
+	// Not on the relay's goroutine: sending may wait.
+	go func() {
+		ack := relayMsg{Kind: relayAck, To: m.From, Ack: m.Ack}
+		if err := r.send(context.Background(), &ack); err != nil {
+			r.h.srv.logger.Warn("ferry: could not confirm a subscription to the replica that took it", "err", err)
+		}
+	}()
 }
 
 // reply delivers a client's answer to the server's question in session
@@ -377,34 +408,42 @@ func (h *HTTPHandler) ended(ctx context.Context, id string) error {
 }
 
 // subscribedHere tells the other replicas of a subscription change of
-// session id. holder is the handler holding the session's GET stream, as
-// stored: when it is another one, a subscription waits until it confirms
-// (at most [relayAckTimeout]), so that an update made on the stream's
-// replica right after the client has its answer reaches the stream.
-func (h *HTTPHandler) subscribedHere(ctx context.Context, id, uri string, on bool, holder string) error {
+// session id, and returns what waits until they have it. holder is the
+// handler holding the session's GET stream, as stored: when it is another
+// one, the wait lasts until it confirms (at most [relayAckTimeout]), so
+// that an update made on the stream's replica right after the client has
+// its answer reaches the stream. The wait must be called once.
+func (h *HTTPHandler) subscribedHere(ctx context.Context, id, uri string, on bool, holder string) (confirmed func(context.Context) error) {
 	r := h.relay
 	if r == nil {
-		return nil
+		return func(context.Context) error { return nil }
 	}
 	m := &relayMsg{Kind: relaySubscribe, Session: id, URI: uri, On: on}
 	if !on || holder == "" || holder == r.id {
-		return r.send(ctx, m)
+		err := r.send(ctx, m)
+		return func(context.Context) error { return err }
 	}
-	m.Ack = newSessionID()
+	m.Ack, m.To = newSessionID(), holder
 	done := r.expectAck(m.Ack)
-	defer r.acked(m.Ack)
 	if err := r.send(ctx, m); err != nil {
-		return err
+		r.acked(m.Ack)
+		return func(context.Context) error { return err }
 	}
-	t := time.NewTimer(relayAckTimeout)
-	defer t.Stop()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return fmt.Errorf("the replica holding the session's GET stream did not confirm the subscription within %v", relayAckTimeout)
+	return func(ctx context.Context) error {
+		defer r.acked(m.Ack)
+		t := time.NewTimer(relayAckTimeout)
+		defer t.Stop()
+		select {
+		case <-done:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			// The holder is gone: the next subscriptions need not wait
+			// for it too. (A holder merely slow keeps its stream open.)
+			r.clearStream(ctx, h.store, id, holder)
+			return fmt.Errorf("the replica holding the session's GET stream did not confirm the subscription within %v", relayAckTimeout)
+		}
 	}
 }
 
@@ -431,14 +470,20 @@ func (r *httpRelay) acked(ack string) {
 }
 
 // releaseStream clears the session's stream holder, if it is still this
-// handler, once its GET stream has ended. It runs without the request's
-// cancellation, since the client may be gone, bounded by [relayTimeout].
+// handler, once its GET stream has ended.
 func (r *httpRelay) releaseStream(ctx context.Context, store SessionStore, id string) {
+	r.clearStream(ctx, store, id, r.id)
+}
+
+// clearStream clears the session's stream holder, if it is still holder.
+// It runs without ctx's cancellation, since the client may be gone,
+// bounded by [relayTimeout].
+func (r *httpRelay) clearStream(ctx context.Context, store SessionStore, id, holder string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), relayTimeout)
 	defer cancel()
 	err := store.Update(ctx, id, func(st *SessionState) error {
-		if st.Stream != r.id {
-			return errStreamReplaced // not ours any more: nothing to change
+		if st.Stream != holder {
+			return errStreamReplaced // not that holder's any more: nothing to change
 		}
 		st.Stream = ""
 		return nil

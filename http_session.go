@@ -241,19 +241,39 @@ func (s *storedState) setLevel(ctx context.Context, l LogLevel) error {
 }
 
 func (s *storedState) subscribe(ctx context.Context, uri string, on bool) error {
+	confirmed, err := s.storeSubscription(ctx, uri, on)
+	if err != nil {
+		return err
+	}
+	// Without subsMu: the wait holds up neither the session's other
+	// subscriptions nor its GET stream here.
+	if err := confirmed(ctx); err != nil {
+		// Stored: the session's GET stream on another replica reloads it
+		// within a keepalive interval.
+		s.h.srv.logger.WarnContext(ctx, "ferry: could not tell the other replicas of a subscription", "err", err)
+	}
+	return nil
+}
+
+// storeSubscription stores a subscription change and tells the other
+// replicas of it, under the session's subsMu, so that the changes reach
+// them in the order they were stored. confirmed waits until the replica
+// holding the session's GET stream has the change (see
+// [HTTPHandler.subscribedHere]).
+func (s *storedState) storeSubscription(ctx context.Context, uri string, on bool) (confirmed func(context.Context) error, err error) {
 	ls := s.h.liveGet(s.id)
 	if ls != nil {
 		ls.subsMu.Lock()
 		defer ls.subsMu.Unlock()
 	}
 	var holder string // the handler holding the session's GET stream
-	err := s.update(ctx, func(st *SessionState) error {
+	err = s.update(ctx, func(st *SessionState) error {
 		subs, err := subscribeList(st.Subscriptions, uri, on)
 		st.Subscriptions, holder = subs, st.Stream
 		return err
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if ls != nil {
 		ls.mu.Lock()
@@ -262,12 +282,7 @@ func (s *storedState) subscribe(ctx context.Context, uri string, on bool) error 
 		}
 		ls.mu.Unlock()
 	}
-	if err := s.h.subscribedHere(ctx, s.id, uri, on, holder); err != nil {
-		// Stored: the session's GET stream on another replica reloads it
-		// within a keepalive interval.
-		s.h.srv.logger.WarnContext(ctx, "ferry: could not tell the other replicas of a subscription", "err", err)
-	}
-	return nil
+	return s.h.subscribedHere(ctx, s.id, uri, on, holder), nil
 }
 
 // postBatch serves a JSON array body: allowed in 2025-03-26 sessions only.

@@ -36,7 +36,9 @@ type SessionState struct {
 	// replicas share a store that relays ([SessionRelay]): a subscription
 	// made on another replica is answered once that handler has it, so
 	// that an update made right after the answer reaches the stream. Empty
-	// while no such stream is open.
+	// while no such stream is open, and once a subscription found the
+	// holder gone (it did not confirm in time). A store that does not keep
+	// it works as before the field: subscriptions do not wait.
 	Stream string `json:"stream,omitempty"`
 }
 

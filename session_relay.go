@@ -91,3 +91,11 @@ func (m *MemorySessionStore) Subscribe(deliver func(msg []byte)) (stop func()) {
 		r.mu.Unlock()
 	}
 }
+
+// alone reports whether at most one handler listens: then a handler's
+// messages reach nobody but itself.
+func (r *memRelay) alone() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.subs) <= 1
+}
