@@ -99,7 +99,7 @@ func demo(ctx context.Context, args []string, e *env) error {
 	if source == keyGenerated {
 		k = "demo-" + rand.Text()
 	} else if !*stdio {
-		if err := checkDemoKey(k); err != nil {
+		if err := checkDemoKey(k, source); err != nil {
 			return err
 		}
 	}
@@ -118,8 +118,11 @@ func demo(ctx context.Context, args []string, e *env) error {
 // checkDemoKey refuses an API key the demo would not accept, before anything
 // is created: one shorter than [minKeyLength] or longer than a header
 // holds, or one with a character that is not printable ASCII.
-func checkDemoKey(k string) error {
-	const hint = "; leave it out to have one generated"
+func checkDemoKey(k, source string) error {
+	hint := "; leave it out to have one generated"
+	if source == keyFromEnv {
+		hint = " (it came from $FERRY_DEMO_API_KEY); fix the variable, or unset it to have one generated"
+	}
 	switch {
 	case len(k) < minKeyLength:
 		return fmt.Errorf("demo: the API key must be at least %d characters%s", minKeyLength, hint)
@@ -138,8 +141,6 @@ func usageError(fs *flag.FlagSet, e *env, problem string) error {
 	return errUsage
 }
 
-// demoHTTP serves the shop at addr until ctx is done, then stops it
-// gracefully.
 // Where the demo's API key came from: what the start lines show of it.
 const (
 	keyFromFlag  = "from --api-key"
@@ -147,6 +148,8 @@ const (
 	keyGenerated = "generated for this run; set FERRY_DEMO_API_KEY to keep one"
 )
 
+// demoHTTP serves the shop at addr until ctx is done, then stops it
+// gracefully.
 func demoHTTP(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path, addr, key, source string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -167,7 +167,7 @@ func TestDemoRefuses(t *testing.T) {
 		{"both transports", []string{"demo", "--stdio", "--http", "127.0.0.1:0"}, nil, exitUsage, "--http and --stdio exclude each other"},
 		{"an argument", []string{"demo", "extra"}, nil, exitUsage, "demo takes no arguments"},
 		{"a short key", []string{"demo", "--http", "127.0.0.1:0", "--db", filepath.Join(dir, "a.db"), "--api-key", "short"}, nil, exitFailed, "at least 16 characters"},
-		{"a short key from the environment", []string{"demo", "--http", "127.0.0.1:0", "--db", filepath.Join(dir, "b.db")}, []string{"FERRY_DEMO_API_KEY", "short"}, exitFailed, "at least 16 characters"},
+		{"a short key from the environment", []string{"demo", "--http", "127.0.0.1:0", "--db", filepath.Join(dir, "b.db")}, []string{"FERRY_DEMO_API_KEY", "short"}, exitFailed, "at least 16 characters (it came from $FERRY_DEMO_API_KEY); fix the variable, or unset it"},
 		{"a key with a space", []string{"demo", "--http", "127.0.0.1:0", "--db", filepath.Join(dir, "c.db"), "--api-key", "0123456789abcdef 0123"}, nil, exitFailed, "printable ASCII, without spaces"},
 		{"a key with a non-ASCII letter", []string{"demo", "--http", "127.0.0.1:0", "--db", filepath.Join(dir, "d.db")}, []string{"FERRY_DEMO_API_KEY", "0123456789abcdéf"}, exitFailed, "printable ASCII, without spaces"},
 		{"a foreign file", []string{"demo", "--http", "127.0.0.1:0", "--db", foreign}, nil, exitFailed, "cannot be read as SQLite"},
