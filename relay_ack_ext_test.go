@@ -1,9 +1,7 @@
 package ferry_test
 
 import (
-	"context"
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -16,22 +14,8 @@ import (
 // the resources doc://0 … doc://9.
 func ackReplica(t *testing.T, store ferry.SessionStore) (*ferry.Server, string) {
 	t.Helper()
-	srv := ferry.NewServer("replica", "1", &ferry.ServerOptions{Logger: discard})
-	for i := range 10 {
-		uri := fmt.Sprintf("doc://%d", i)
-		srv.AddResource(ferry.Resource{URI: uri, Name: fmt.Sprint("doc", i)}, func(_ context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
-			return []ferry.ResourceContents{{URI: req.URI, Text: "hello"}}, nil
-		})
-	}
-	h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true, SessionStore: store})
-	ts := httptest.NewServer(h)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = h.Shutdown(ctx)
-		ts.Close()
-	})
-	return srv, ts.URL
+	rs := startReplicas(t, 1, store, true)
+	return rs.srv[0], rs.url[0]
 }
 
 // subscribeTook subscribes session id to uri on url and returns how long

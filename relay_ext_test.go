@@ -3,6 +3,7 @@ package ferry_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -19,17 +20,28 @@ type replicas struct {
 	srv      []*ferry.Server
 	h        []*ferry.HTTPHandler
 	url      []string
-	store    *ferry.MemorySessionStore
+	store    ferry.SessionStore
 	asked    chan string // what the "ask" tool's Elicit returned, or its error
 	canceled chan string // the "wait" tool's context error
 }
 
-// newReplicas starts n replicas. Each serves an "ask" tool that elicits,
-// a "wait" tool that waits for its cancellation, a resource, and a tool
-// "hr_report" only callers with the scope "hr" see.
+// newReplicas starts n stateful replicas sharing a memory store (see
+// [startReplicas]).
 func newReplicas(t *testing.T, n int) *replicas {
 	t.Helper()
-	rs := &replicas{store: &ferry.MemorySessionStore{}, asked: make(chan string, 4), canceled: make(chan string, 4)}
+	return startReplicas(t, n, &ferry.MemorySessionStore{}, true)
+}
+
+// startReplicas starts n replicas sharing store, with stateful legacy
+// sessions or not. Each serves an "ask" tool that elicits, a "wait" tool
+// that waits for its cancellation, and the resources doc://readme and
+// doc://0 to doc://9; the X-User header names the caller (see [asUser]).
+func startReplicas(t *testing.T, n int, store ferry.SessionStore, stateful bool) *replicas {
+	t.Helper()
+	rs := &replicas{store: store, asked: make(chan string, 4), canceled: make(chan string, 4)}
+	read := func(_ context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
+		return []ferry.ResourceContents{{URI: req.URI, Text: "hello"}}, nil
+	}
 	for range n {
 		srv := ferry.NewServer("replica", "1", &ferry.ServerOptions{Logger: discard})
 		srv.AddTool(ferry.Tool{Name: "ask", Description: "Asks the user."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
@@ -51,10 +63,11 @@ func newReplicas(t *testing.T, n int) *replicas {
 				return ferry.NewResult(ferry.Text("done")), nil
 			}
 		})
-		srv.AddResource(ferry.Resource{URI: "doc://readme", Name: "readme"}, func(_ context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
-			return []ferry.ResourceContents{{URI: req.URI, Text: "hello"}}, nil
-		})
-		h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true, SessionStore: rs.store})
+		srv.AddResource(ferry.Resource{URI: "doc://readme", Name: "readme"}, read)
+		for i := range 10 {
+			srv.AddResource(ferry.Resource{URI: fmt.Sprintf("doc://%d", i), Name: fmt.Sprint("doc", i)}, read)
+		}
+		h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: stateful, SessionStore: store})
 		ts := httptest.NewServer(asUser(h))
 		t.Cleanup(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -65,6 +78,27 @@ func newReplicas(t *testing.T, n int) *replicas {
 		rs.srv, rs.h, rs.url = append(rs.srv, srv), append(rs.h, h), append(rs.url, ts.URL)
 	}
 	return rs
+}
+
+// cancelUntil posts the notifications/cancelled body cancel to url, as
+// user in session, until the "wait" tool's call has been cancelled (a
+// cancellation of a request not yet running anywhere is dropped, as on
+// one replica), and fails unless its context ended with context.Canceled
+// within 10s.
+func (rs *replicas) cancelUntil(t *testing.T, url, user, session, cancel string) {
+	t.Helper()
+	for range 200 {
+		post(t, url, user, session, cancel)
+		select {
+		case got := <-rs.canceled:
+			if got != context.Canceled.Error() {
+				t.Fatalf("the tool's context ended with %q", got)
+			}
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	t.Fatal("the cancellation never reached the call within 10s")
 }
 
 // A tool on replica A asks the client a question; the client's answer is
@@ -94,25 +128,8 @@ func TestRelayTakesAnAnswerToAnotherReplica(t *testing.T) {
 func TestRelayCancelsARequestOnAnotherReplica(t *testing.T) {
 	rs := newReplicas(t, 2)
 	id := initLegacy(t, rs.url[0], `{}`)
-	call := openStream(t, "POST", rs.url[0], id, `{"jsonrpc":"2.0","id":"w1","method":"tools/call","params":{"name":"wait","arguments":{}}}`)
-	// Cancel until the call has started on A: a cancel of a request not
-	// yet running anywhere is dropped, as on one replica.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		post(t, rs.url[1], "", id, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w1","reason":"user"}}`)
-		select {
-		case got := <-rs.canceled:
-			if got != context.Canceled.Error() {
-				t.Fatalf("the tool's context ended with %q", got)
-			}
-			_ = call
-			return
-		case <-time.After(50 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the cancellation posted to replica B never reached the call on A")
-		}
-	}
+	openStream(t, "POST", rs.url[0], id, `{"jsonrpc":"2.0","id":"w1","method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+	rs.cancelUntil(t, rs.url[1], "", id, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w1","reason":"user"}}`)
 }
 
 // A GET stream on replica A hears of a subscription made on B and of the
@@ -234,7 +251,7 @@ func TestRelayIgnoresForeignMessages(t *testing.T) {
 		`{"from":"x","kind":"end","session":"other"}`,
 		`{"from":"x","kind":"subscribe","session":"` + id + `","uri":"doc://readme","on":true}`,
 	} {
-		if err := rs.store.Publish(t.Context(), []byte(msg)); err != nil {
+		if err := rs.store.(ferry.SessionRelay).Publish(t.Context(), []byte(msg)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -287,42 +304,16 @@ func TestCancelReachesARequestWithALongID(t *testing.T) {
 	rs := newReplicas(t, 1)
 	id := initLegacy(t, rs.url[0], `{}`)
 	reqID := `"` + strings.Repeat("w", 300) + `"`
-	call := openStream(t, "POST", rs.url[0], id, `{"jsonrpc":"2.0","id":`+reqID+`,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		post(t, rs.url[0], "", id, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+reqID+`}}`)
-		select {
-		case got := <-rs.canceled:
-			if got != context.Canceled.Error() {
-				t.Fatalf("the tool's context ended with %q", got)
-			}
-			_ = call
-			return
-		case <-time.After(50 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the cancellation never reached the call")
-		}
-	}
+	openStream(t, "POST", rs.url[0], id, `{"jsonrpc":"2.0","id":`+reqID+`,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+	rs.cancelUntil(t, rs.url[0], "", id, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+reqID+`}}`)
 }
 
 // Stateless replicas sharing a relaying store relay their changes: a
 // 2026-07-28 subscriptions/listen on replica A hears of an update and a
 // list change made on replica B.
 func TestRelayReachesAListenOnAStatelessReplica(t *testing.T) {
-	store := &ferry.MemorySessionStore{}
-	var srvs []*ferry.Server
-	var urls []string
-	for range 2 {
-		srv := ferry.NewServer("replica", "1", &ferry.ServerOptions{Logger: discard})
-		srv.AddResource(ferry.Resource{URI: "doc://readme", Name: "readme"}, func(_ context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
-			return []ferry.ResourceContents{{URI: req.URI, Text: "hello"}}, nil
-		})
-		h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{SessionStore: store})
-		ts := httptest.NewServer(h)
-		t.Cleanup(func() { _ = h.Shutdown(context.Background()); ts.Close() })
-		srvs, urls = append(srvs, srv), append(urls, ts.URL)
-	}
+	rs := startReplicas(t, 2, &ferry.MemorySessionStore{}, false)
+	srvs, urls := rs.srv, rs.url
 	listen := openStream(t, "POST", urls[0], "",
 		`{"jsonrpc":"2.0","id":"l1","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true,"resourceSubscriptions":["doc://readme"]},`+modernMetaJSON+`}}`,
 		"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "subscriptions/listen")

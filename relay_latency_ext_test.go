@@ -61,24 +61,9 @@ func (s *slowRelay) Subscribe(deliver func([]byte)) func() {
 // subscription arrived.
 func TestSubscriptionElsewhereIsAnsweredOnceTheStreamHasIt(t *testing.T) {
 	store := &slowRelay{MemorySessionStore: &ferry.MemorySessionStore{}, delay: 50 * time.Millisecond}
-	var srvs []*ferry.Server
-	var urls []string
-	for range 2 {
-		srv := ferry.NewServer("replica", "1", &ferry.ServerOptions{Logger: discard})
-		srv.AddResource(ferry.Resource{URI: "doc://readme", Name: "readme"}, func(_ context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
-			return []ferry.ResourceContents{{URI: req.URI, Text: "hello"}}, nil
-		})
-		h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true, SessionStore: store})
-		ts := httptest.NewServer(h)
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			_ = h.Shutdown(ctx)
-			ts.Close()
-			store.wg.Wait()
-		})
-		srvs, urls = append(srvs, srv), append(urls, ts.URL)
-	}
+	t.Cleanup(store.wg.Wait) // after the replicas' cleanups: cleanups run last first
+	rs := startReplicas(t, 2, store, true)
+	srvs, urls := rs.srv, rs.url
 	id := initLegacy(t, urls[0], `{}`)
 	get := openStream(t, "GET", urls[0], id, "")
 	waitStreamOpen(t, srvs[0], get)
