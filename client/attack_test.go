@@ -1,8 +1,10 @@
 package client_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -282,6 +284,9 @@ func TestClientResistsHostileStdioServers(t *testing.T) {
 // hostileStdio is the test binary's hostile stdio server: it reads the
 // first request, then attacks without ever answering it.
 func hostileStdio(mode string) {
+	if mode == "deaf" {
+		deafStdio()
+	}
 	var first [4096]byte
 	_, _ = os.Stdin.Read(first[:])
 	go func() { _, _ = io.Copy(io.Discard, os.Stdin) }() // the client's answers
@@ -298,5 +303,40 @@ func hostileStdio(mode string) {
 		if err != nil {
 			os.Exit(0)
 		}
+	}
+}
+
+// deafStdio answers initialize, then stops reading its input without
+// exiting: the client's writes fill the pipe and block.
+func deafStdio() {
+	var first struct {
+		ID json.RawMessage `json:"id"`
+	}
+	line, _ := bufio.NewReader(os.Stdin).ReadBytes('\n')
+	_ = json.Unmarshal(line, &first)
+	fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"deaf","version":"1"}}}`+"\n", first.ID, client.Version20251125)
+	time.Sleep(time.Minute)
+	os.Exit(0)
+}
+
+// A server that stops reading its input cannot hold a request past its
+// context: the write blocked on the full pipe gives up with it.
+func TestClientStdioWriteHonoursContext(t *testing.T) {
+	noLeak(t)
+	c, err := client.DialCommand(context.Background(), stdioAttack("deaf"), &client.Options{Protocol: client.Version20251125})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	big, _ := json.Marshal(map[string]string{"text": strings.Repeat("x", 4<<20)})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	within(t, 10*time.Second, func() { _, err = c.CallTool(ctx, "echo", json.RawMessage(big)) })
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want the context's deadline", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the call took %v past a 300ms context", d)
 	}
 }
