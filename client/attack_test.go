@@ -284,8 +284,8 @@ func TestClientResistsHostileStdioServers(t *testing.T) {
 // hostileStdio is the test binary's hostile stdio server: it reads the
 // first request, then attacks without ever answering it.
 func hostileStdio(mode string) {
-	if mode == "deaf" {
-		deafStdio()
+	if mode == "deaf" || mode == "orphan" {
+		answerInitialize(mode)
 	}
 	var first [4096]byte
 	_, _ = os.Stdin.Read(first[:])
@@ -306,16 +306,26 @@ func hostileStdio(mode string) {
 	}
 }
 
-// deafStdio answers initialize, then stops reading its input without
-// exiting: the client's writes fill the pipe and block.
-func deafStdio() {
+// answerInitialize answers initialize, then as mode says: deaf stops
+// reading its input without exiting (the client's writes fill the pipe and
+// block); orphan leaves a child holding its output and exits when its
+// input ends.
+func answerInitialize(mode string) {
 	var first struct {
 		ID json.RawMessage `json:"id"`
 	}
-	line, _ := bufio.NewReader(os.Stdin).ReadBytes('\n')
+	in := bufio.NewReader(os.Stdin)
+	line, _ := in.ReadBytes('\n')
 	_ = json.Unmarshal(line, &first)
-	fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"deaf","version":"1"}}}`+"\n", first.ID, client.Version20251125)
-	time.Sleep(time.Minute)
+	fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":%q,"version":"1"}}}`+"\n", first.ID, client.Version20251125, mode)
+	if mode == "deaf" {
+		time.Sleep(time.Minute)
+		os.Exit(0)
+	}
+	child := exec.Command("sleep", "10")
+	child.Stdout = os.Stdout
+	_ = child.Start()
+	_, _ = io.Copy(io.Discard, in)
 	os.Exit(0)
 }
 
@@ -338,5 +348,24 @@ func TestClientStdioWriteHonoursContext(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("the call took %v past a 300ms context", d)
+	}
+}
+
+// A server that exits when its input closes, leaving a child that holds
+// its output, is closed at once: Close does not wait out its grace period
+// for the output to end.
+func TestClientCloseOrphanHoldingOutput(t *testing.T) {
+	c, err := client.DialCommand(context.Background(), stdioAttack("orphan"), &client.Options{Protocol: client.Version20251125})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := c.Close(); err != nil {
+		t.Error(err)
+	}
+	// Under -race the server, the test binary, sleeps a second as it exits;
+	// the grace period is three.
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Close took %v", d)
 	}
 }

@@ -243,13 +243,20 @@ func (t *streamTransport) notify(ctx context.Context, method string, params json
 	return t.write(ctx, encodeNotification(method, params))
 }
 
-// close closes the server's input, waits for its output to end and for
-// it to exit, and kills a command that does not within [stopTimeout] (one
+// close closes the server's input, waits for it to exit and its output to
+// end, and kills a command that does not within [stopTimeout] (one
 // that ignores its input closing, or that keeps writing after the client
 // stopped reading junk from it).
 func (t *streamTransport) close() error {
 	t.cancel()
 	_ = t.w.Close()
+	var exited chan error
+	if t.cmd != nil {
+		// Wait closes the output once the command exits: a grandchild
+		// holding it open does not keep the reader waiting.
+		exited = make(chan error, 1)
+		go func() { exited <- t.cmd.Wait() }()
+	}
 	deadline := time.NewTimer(stopTimeout)
 	defer deadline.Stop()
 	kill := func() {
@@ -269,8 +276,6 @@ func (t *streamTransport) close() error {
 	if t.cmd == nil {
 		return t.r.Close()
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- t.cmd.Wait() }()
 	var err error
 	select {
 	case err = <-exited:
