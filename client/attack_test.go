@@ -1,8 +1,10 @@
 package client_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -282,6 +284,9 @@ func TestClientResistsHostileStdioServers(t *testing.T) {
 // hostileStdio is the test binary's hostile stdio server: it reads the
 // first request, then attacks without ever answering it.
 func hostileStdio(mode string) {
+	if mode == "deaf" || mode == "orphan" {
+		answerInitialize(mode)
+	}
 	var first [4096]byte
 	_, _ = os.Stdin.Read(first[:])
 	go func() { _, _ = io.Copy(io.Discard, os.Stdin) }() // the client's answers
@@ -298,5 +303,69 @@ func hostileStdio(mode string) {
 		if err != nil {
 			os.Exit(0)
 		}
+	}
+}
+
+// answerInitialize answers initialize, then as mode says: deaf stops
+// reading its input without exiting (the client's writes fill the pipe and
+// block); orphan leaves a child holding its output and exits when its
+// input ends.
+func answerInitialize(mode string) {
+	var first struct {
+		ID json.RawMessage `json:"id"`
+	}
+	in := bufio.NewReader(os.Stdin)
+	line, _ := in.ReadBytes('\n')
+	_ = json.Unmarshal(line, &first)
+	fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":%q,"version":"1"}}}`+"\n", first.ID, client.Version20251125, mode)
+	if mode == "deaf" {
+		time.Sleep(time.Minute)
+		os.Exit(0)
+	}
+	child := exec.Command("sleep", "10")
+	child.Stdout = os.Stdout
+	_ = child.Start()
+	_, _ = io.Copy(io.Discard, in)
+	os.Exit(0)
+}
+
+// A server that stops reading its input cannot hold a request past its
+// context: the write blocked on the full pipe gives up with it.
+func TestClientStdioWriteHonoursContext(t *testing.T) {
+	noLeak(t)
+	c, err := client.DialCommand(context.Background(), stdioAttack("deaf"), &client.Options{Protocol: client.Version20251125})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	big, _ := json.Marshal(map[string]string{"text": strings.Repeat("x", 4<<20)})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	within(t, 10*time.Second, func() { _, err = c.CallTool(ctx, "echo", json.RawMessage(big)) })
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want the context's deadline", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the call took %v past a 300ms context", d)
+	}
+}
+
+// A server that exits when its input closes, leaving a child that holds
+// its output, is closed at once: Close does not wait out its grace period
+// for the output to end.
+func TestClientCloseOrphanHoldingOutput(t *testing.T) {
+	c, err := client.DialCommand(context.Background(), stdioAttack("orphan"), &client.Options{Protocol: client.Version20251125})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := c.Close(); err != nil {
+		t.Error(err)
+	}
+	// Under -race the server, the test binary, sleeps a second as it exits;
+	// the grace period is three.
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Close took %v", d)
 	}
 }

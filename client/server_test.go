@@ -23,7 +23,7 @@ const stdioEnv = "FERRY_CLIENT_TEST_STDIO"
 var waiting, cancelled atomic.Int64
 
 func TestMain(m *testing.M) {
-	if v := os.Getenv(stdioEnv); v == "flood" || v == "chatter" || v == "latin1" {
+	if v := os.Getenv(stdioEnv); v == "flood" || v == "chatter" || v == "latin1" || v == "deaf" || v == "orphan" {
 		hostileStdio(v)
 	} else if v == "garbage" {
 		fmt.Println("starting up...")

@@ -153,7 +153,7 @@ func (t *streamTransport) serve(m *message, waits []*watch) {
 	select {
 	case t.serving <- struct{}{}:
 	default:
-		_ = t.write(encodeResponse(m.ID, nil, &RPCError{Code: CodeInternalError, Message: "the client is answering too many requests"}))
+		_ = t.write(t.ctx, encodeResponse(m.ID, nil, &RPCError{Code: CodeInternalError, Message: "the client is answering too many requests"}))
 		return
 	}
 	for _, w := range waits {
@@ -166,15 +166,26 @@ func (t *streamTransport) serve(m *message, waits []*watch) {
 				w.release()
 			}
 		}()
-		_ = t.write(t.peer.serve(t.ctx, m))
+		_ = t.write(t.ctx, t.peer.serve(t.ctx, m))
 	})
 }
 
-// write sends one message as a line.
-func (t *streamTransport) write(b []byte) error {
+// write sends one message as a line, giving up when ctx ends. A server
+// that stops reading its input blocks the write once the pipe is full:
+// then ctx ending closes the input, since part of a line may be written
+// and the stream is broken either way.
+func (t *streamTransport) write(ctx context.Context, b []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err // nothing written: the stream stays whole
+	}
+	stop := context.AfterFunc(ctx, func() { _ = t.w.Close() }) // before wmu: another write may hold it, blocked
 	t.wmu.Lock()
-	defer t.wmu.Unlock()
-	if _, err := t.w.Write(append(b, '\n')); err != nil {
+	_, err := t.w.Write(append(b, '\n'))
+	t.wmu.Unlock()
+	if !stop() && err != nil {
+		return ctx.Err()
+	}
+	if err != nil {
 		return fmt.Errorf("client: writing to the server: %w", err)
 	}
 	return nil
@@ -202,8 +213,11 @@ func (t *streamTransport) call(ctx context.Context, r *outgoing) (*message, erro
 		delete(t.pending, id)
 		t.mu.Unlock()
 	}
-	if err := t.write(encodeRequest(r.id, r.method, r.params)); err != nil {
+	if err := t.write(ctx, encodeRequest(r.id, r.method, r.params)); err != nil {
 		forget()
+		if ctx.Err() != nil {
+			return nil, err
+		}
 		// A server that exited breaks the pipe; its output ending says why
 		// more clearly, and comes at once.
 		select {
@@ -225,17 +239,24 @@ func (t *streamTransport) call(ctx context.Context, r *outgoing) (*message, erro
 	}
 }
 
-func (t *streamTransport) notify(_ context.Context, method string, params json.RawMessage) error {
-	return t.write(encodeNotification(method, params))
+func (t *streamTransport) notify(ctx context.Context, method string, params json.RawMessage) error {
+	return t.write(ctx, encodeNotification(method, params))
 }
 
-// close closes the server's input, waits for its output to end and for
-// it to exit, and kills a command that does not within [stopTimeout] (one
+// close closes the server's input, waits for it to exit and its output to
+// end, and kills a command that does not within [stopTimeout] (one
 // that ignores its input closing, or that keeps writing after the client
 // stopped reading junk from it).
 func (t *streamTransport) close() error {
 	t.cancel()
 	_ = t.w.Close()
+	var exited chan error
+	if t.cmd != nil {
+		// Wait closes the output once the command exits: a grandchild
+		// holding it open does not keep the reader waiting.
+		exited = make(chan error, 1)
+		go func() { exited <- t.cmd.Wait() }()
+	}
 	deadline := time.NewTimer(stopTimeout)
 	defer deadline.Stop()
 	kill := func() {
@@ -255,8 +276,6 @@ func (t *streamTransport) close() error {
 	if t.cmd == nil {
 		return t.r.Close()
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- t.cmd.Wait() }()
 	var err error
 	select {
 	case err = <-exited:
