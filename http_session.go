@@ -202,6 +202,31 @@ func (ls *liveSession) cancelRequest(id json.RawMessage) bool {
 	return c != nil
 }
 
+// respondIn serves req in ctx and appends its response to dst. In a
+// stateful session (ls) the request joins the live session, where the
+// client's answers, notifications/cancelled, DELETE and a shutdown reach
+// it; a request whose id is that of one still in flight there is answered
+// with [errIDInFlight] instead. Without one (ls nil), a shutdown past its
+// deadline cancels the request's handler through [drain.watch] (a tool
+// call's through its own context).
+func (h *HTTPHandler) respondIn(ctx context.Context, ls *liveSession, req *request, p *wireParams, dst []byte) []byte {
+	if ls == nil {
+		if sc := h.drain.watch(ctx, req.method); sc != nil {
+			defer sc.finish()
+			ctx = sc
+		}
+		return h.srv.respond(ctx, req, p, dst)
+	}
+	req.calls = &ls.calls
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if !ls.track(string(req.id), cancel) {
+		return appendErrorResponse(dst, req.id, errIDInFlight)
+	}
+	defer ls.untrack(string(req.id))
+	return h.srv.respond(ctx, req, p, dst)
+}
+
 // storedState applies logging/setLevel and subscriptions to a stored
 // session, each as one atomic [SessionStore.Update].
 type storedState struct {
@@ -349,22 +374,7 @@ func (b *httpBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
 	}
 	req := b.h.legacyRequest(b.r, m, b.sess)
 	req.out = b.out
-	ctx := b.r.Context()
-	if b.live != nil {
-		req.calls = &b.live.calls
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		if !b.live.track(string(req.id), cancel) {
-			req.finish()
-			return appendErrorResponse(nil, m.ID, errIDInFlight)
-		}
-		defer b.live.untrack(string(req.id))
-	} else if sc := b.h.drain.watch(ctx, req.method); sc != nil {
-		ctx = sc
-		defer sc.finish()
-	}
-	resp := b.h.srv.respond(ctx, req, p, nil)
+	resp := b.h.respondIn(b.r.Context(), b.live, req, p, nil)
 	req.finish()
 	return resp
 }
