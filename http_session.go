@@ -111,13 +111,16 @@ func (ls *liveSession) holdsGet() bool {
 	return ls.getOpen
 }
 
-// subscribedElsewhere applies a subscription change another replica made
-// to the session's GET stream, if one is open here.
-func (ls *liveSession) subscribedElsewhere(uri string, on bool) {
+// subscriptionChanged applies a subscription change, made here or on
+// another replica, to the session's GET stream, if one is open here;
+// while the stream is loading the subscriptions (only another replica's
+// change can arrive then: a change made here waits for subsMu), it is
+// kept until they are loaded.
+func (ls *liveSession) subscriptionChanged(uri string, on bool) {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	if ls.subs != nil {
-		_ = subscribeSet(ls.subs, uri, on)
+		_ = subscribeSet(ls.subs, uri, on) // within the cap: the store's list is
 	}
 	if ls.loading && ls.getOpen && len(ls.early) < MaxSubscriptions {
 		ls.early = append(ls.early, subscriptionChange{uri, on})
@@ -301,11 +304,7 @@ func (s *storedState) storeSubscription(ctx context.Context, uri string, on bool
 		return nil, err
 	}
 	if ls != nil {
-		ls.mu.Lock()
-		if ls.subs != nil {
-			_ = subscribeSet(ls.subs, uri, on) // within the cap: the store's list is
-		}
-		ls.mu.Unlock()
+		ls.subscriptionChanged(uri, on)
 	}
 	return s.h.subscribedHere(ctx, s.id, uri, on, holder), nil
 }
