@@ -433,29 +433,13 @@ func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, req *reques
 			sw.open()
 		}
 	}
-	ctx := r.Context()
+	var ls *liveSession
 	if h.opts.Stateful && sessionID != "" && !req.modern {
-		ls := h.liveAcquire(sessionID)
+		ls = h.liveAcquire(sessionID)
 		defer h.liveRelease(sessionID, ls)
-		req.calls = &ls.calls
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		if !ls.track(string(req.id), cancel) {
-			req.finish()
-			sw.finish(http.StatusOK, appendErrorResponse(nil, req.id, errIDInFlight))
-			return
-		}
-		defer ls.untrack(string(req.id))
-	} else if sc := h.drain.watch(ctx, req.method); sc != nil {
-		// Shutdown cancels this request's handler through sc (a tool
-		// call's through its own context; a stateful session's requests
-		// through the live session).
-		ctx = sc
-		defer sc.finish()
 	}
 	bp := bufPool.Get().(*[]byte)
-	b := h.srv.respond(ctx, req, p, (*bp)[:0])
+	b := h.respondIn(r.Context(), ls, req, p, (*bp)[:0])
 	req.finish()
 	sw.finish(modernStatus(req), b)
 	*bp = b

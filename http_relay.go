@@ -353,7 +353,7 @@ func (r *httpRelay) deliver(data []byte) {
 func (r *httpRelay) subscribedElsewhere(m *relayMsg, ls *liveSession) {
 	held := false
 	if ls != nil && m.Session != "" {
-		ls.subscribedElsewhere(m.URI, m.On)
+		ls.subscriptionChanged(m.URI, m.On)
 		held = ls.holdsGet()
 	}
 	if m.Ack == "" || len(m.Ack) > maxRelayedID || !held && m.To != r.id {

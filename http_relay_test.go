@@ -211,7 +211,7 @@ func TestRelayedSubscriptionSurvivesAKeepaliveReload(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	ls.subscribedElsewhere("doc://late", true)
+	ls.subscriptionChanged("doc://late", true)
 	close(pause)
 	if err := <-done; err != nil {
 		t.Fatal(err)

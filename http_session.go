@@ -111,13 +111,16 @@ func (ls *liveSession) holdsGet() bool {
 	return ls.getOpen
 }
 
-// subscribedElsewhere applies a subscription change another replica made
-// to the session's GET stream, if one is open here.
-func (ls *liveSession) subscribedElsewhere(uri string, on bool) {
+// subscriptionChanged applies a subscription change, made here or on
+// another replica, to the session's GET stream, if one is open here;
+// while the stream is loading the subscriptions (only another replica's
+// change can arrive then: a change made here waits for subsMu), it is
+// kept until they are loaded.
+func (ls *liveSession) subscriptionChanged(uri string, on bool) {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	if ls.subs != nil {
-		_ = subscribeSet(ls.subs, uri, on)
+		_ = subscribeSet(ls.subs, uri, on) // within the cap: the store's list is
 	}
 	if ls.loading && ls.getOpen && len(ls.early) < MaxSubscriptions {
 		ls.early = append(ls.early, subscriptionChange{uri, on})
@@ -202,6 +205,31 @@ func (ls *liveSession) cancelRequest(id json.RawMessage) bool {
 	return c != nil
 }
 
+// respondIn serves req in ctx and appends its response to dst. In a
+// stateful session (ls) the request joins the live session, where the
+// client's answers, notifications/cancelled, DELETE and a shutdown reach
+// it; a request whose id is that of one still in flight there is answered
+// with [errIDInFlight] instead. Without one (ls nil), a shutdown past its
+// deadline cancels the request's handler through [drain.watch] (a tool
+// call's through its own context).
+func (h *HTTPHandler) respondIn(ctx context.Context, ls *liveSession, req *request, p *wireParams, dst []byte) []byte {
+	if ls == nil {
+		if sc := h.drain.watch(ctx, req.method); sc != nil {
+			defer sc.finish()
+			ctx = sc
+		}
+		return h.srv.respond(ctx, req, p, dst)
+	}
+	req.calls = &ls.calls
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if !ls.track(string(req.id), cancel) {
+		return appendErrorResponse(dst, req.id, errIDInFlight)
+	}
+	defer ls.untrack(string(req.id))
+	return h.srv.respond(ctx, req, p, dst)
+}
+
 // storedState applies logging/setLevel and subscriptions to a stored
 // session, each as one atomic [SessionStore.Update].
 type storedState struct {
@@ -276,11 +304,7 @@ func (s *storedState) storeSubscription(ctx context.Context, uri string, on bool
 		return nil, err
 	}
 	if ls != nil {
-		ls.mu.Lock()
-		if ls.subs != nil {
-			_ = subscribeSet(ls.subs, uri, on) // within the cap: the store's list is
-		}
-		ls.mu.Unlock()
+		ls.subscriptionChanged(uri, on)
 	}
 	return s.h.subscribedHere(ctx, s.id, uri, on, holder), nil
 }
@@ -349,22 +373,7 @@ func (b *httpBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
 	}
 	req := b.h.legacyRequest(b.r, m, b.sess)
 	req.out = b.out
-	ctx := b.r.Context()
-	if b.live != nil {
-		req.calls = &b.live.calls
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		if !b.live.track(string(req.id), cancel) {
-			req.finish()
-			return appendErrorResponse(nil, m.ID, errIDInFlight)
-		}
-		defer b.live.untrack(string(req.id))
-	} else if sc := b.h.drain.watch(ctx, req.method); sc != nil {
-		ctx = sc
-		defer sc.finish()
-	}
-	resp := b.h.srv.respond(ctx, req, p, nil)
+	resp := b.h.respondIn(b.r.Context(), b.live, req, p, nil)
 	req.finish()
 	return resp
 }

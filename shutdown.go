@@ -147,12 +147,8 @@ func (d *drain) shutdown(ctx context.Context, onHard func()) error {
 // cancels request contexts: it would wait for every GET stream and listen
 // until its context ends. Give the http.Server's Shutdown a moment past
 // the handler's deadline, so that the answers of the cancelled calls are
-// written before the connections close:
-//
-//	err := h.Shutdown(ctx) // ctx: the drain time, 10s say
-//	grace, cancel := context.WithTimeout(context.Background(), time.Second)
-//	defer cancel()
-//	err = errors.Join(err, hs.Shutdown(grace))
+// written before the connections close. [ShutdownHTTPServer] does both,
+// in that order.
 func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 	err := h.drain.shutdown(ctx, h.cancelLive)
 	if h.relay != nil {
