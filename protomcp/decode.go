@@ -264,8 +264,8 @@ func enumValue(ed protoreflect.EnumDescriptor, v any) string {
 			return ""
 		}
 	case json.Number:
-		if _, err := strconv.ParseInt(string(x), 10, 32); err == nil {
-			return "" // protojson accepts numbers, known or not (open enums)
+		if intValue(x, math.MinInt32, math.MaxInt32, false) == "" {
+			return "" // protojson accepts int32 numbers (1, 1.0, 1e0), known or not (open enums)
 		}
 	}
 	names := make([]string, values.Len())

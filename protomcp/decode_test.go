@@ -33,7 +33,7 @@ func TestDecodeAcceptsWhatProtojsonAccepts(t *testing.T) {
 		`{"i64":12,"d":"NaN","f":"-Infinity","b":false,"raw":"aGVsbG8="}`,
 		`{"byInt":{"-3":"a","7":"b"},"byBool":{"true":"y"},"linesById":{"18446744073709551615":{"sku":"ABC"}}}`,
 		`{"anyValue":null,"object":{"a":[1,{"b":null}]},"wait":"1.5s","maybe":3,"mask":"a.b,c"}`,
-		`{"child":{"child":{"i64":"1"}},"kinds":["KIND_BOOK",2]}`,
+		`{"child":{"child":{"i64":"1"}},"kinds":["KIND_BOOK",2,1e0,1.0,-0]}`,
 		`{"by_int":{"1":"proto name"},"any_value":{"x":1}}`,
 		`{"i64":null,"child":null}`,
 		`{"raw":"aGVsbG8","f":1e-50,"d":"1e-400","u64":"1e3"}`,
@@ -46,6 +46,17 @@ func TestDecodeAcceptsWhatProtojsonAccepts(t *testing.T) {
 		}
 		if err := (protojson.UnmarshalOptions{}).Unmarshal([]byte(args), dynamicpb.NewMessage(md)); err != nil {
 			t.Errorf("%s: protojson refuses it: %v", args, err)
+		}
+		// decode walks a document only when protojson refuses it: with one
+		// unknown property added, the walk must find that and nothing else.
+		withUnknown := strings.TrimSuffix(args, "}")
+		if withUnknown != "{" {
+			withUnknown += ","
+		}
+		withUnknown += `"zz":1}`
+		errs := dec.decode([]byte(withUnknown), dynamicpb.NewMessage(md))
+		if len(errs) != 1 || errs[0].Path != "zz" {
+			t.Errorf("%s: the walk finds %v, want only zz", withUnknown, errs)
 		}
 	}
 }
