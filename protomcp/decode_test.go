@@ -38,6 +38,8 @@ func TestDecodeAcceptsWhatProtojsonAccepts(t *testing.T) {
 		`{"i64":null,"child":null}`,
 		`{"raw":"aGVsbG8","f":1e-50,"d":"1e-400","u64":"1e3"}`,
 		`{"raw":"a-_b","byInt":{"01":"a"}}`,
+		`{"maybe":"3","wait":"-0.5s","mask":"","object":{}}`,
+		`{"maybe":1e0,"child":{"maybe":-2147483648}}`,
 	} {
 		m := dynamicpb.NewMessage(md)
 		if errs := dec.decode([]byte(args), m); len(errs) > 0 {
@@ -88,6 +90,13 @@ func TestDecodeRefusesWithPaths(t *testing.T) {
 		`{"child":{"raw":"!!!"}}`:                     `child.raw: must be base64 (standard or URL-safe), got "!!!"`,
 		`{"child":{"u32":"01"}}`:                      `child.u32: must be an integer, got "01"`,
 		`{"child":{"d":"inf"}}`:                       `child.d: must be a number, got "inf"`,
+		`{"wait":{"seconds":1}}`:                      `wait: must be a string of seconds such as "1.5s", got {"seconds":1}`,
+		`{"mask":["a"]}`:                              `mask: must be a string of comma-separated field paths such as "a.b,c", got ["a"]`,
+		`{"object":[[1]]}`:                            `object: must be an object, got [[1]]`,
+		`{"packed":"x"}`:                              `packed: must be an object with an "@type", got "x"`,
+		`{"maybe":{"value":3}}`:                       `maybe: must be an integer, got {"value":3}`,
+		`{"maybe":"3.5"}`:                             `maybe: must be an integer, got "3.5"`,
+		`{"maybe":4294967296}`:                        `maybe: must be between -2147483648 and 2147483647, got 4294967296`,
 	} {
 		errs := dec.decode([]byte(args), dynamicpb.NewMessage(md))
 		if len(errs) == 0 || !strings.Contains(errs.Error(), want) {
