@@ -126,7 +126,7 @@ func (d *decoder) message(errs *errorList, p path, md protoreflect.MessageDescri
 		return
 	}
 	if wellKnown(md) {
-		d.wellKnown(errs, p, md, v)
+		d.wellKnown(errs, p, md, v, depth)
 		return
 	}
 	obj, ok := v.(*object)
@@ -264,8 +264,8 @@ func enumValue(ed protoreflect.EnumDescriptor, v any) string {
 			return ""
 		}
 	case json.Number:
-		if _, err := strconv.ParseInt(string(x), 10, 32); err == nil {
-			return "" // protojson accepts numbers, known or not (open enums)
+		if intValue(x, math.MinInt32, math.MaxInt32, false) == "" {
+			return "" // protojson accepts int32 numbers (1, 1.0, 1e0), known or not (open enums)
 		}
 	}
 	names := make([]string, values.Len())
@@ -426,7 +426,15 @@ func mapKey(fd protoreflect.FieldDescriptor, k string) string {
 // wellKnown checks a value of a well-known type, which has a JSON form of
 // its own (a Timestamp is a string, a Struct any object), with protojson,
 // and reports its sentence at the value's path.
-func (d *decoder) wellKnown(errs *errorList, p path, md protoreflect.MessageDescriptor, v any) {
+func (d *decoder) wellKnown(errs *errorList, p path, md protoreflect.MessageDescriptor, v any, depth int) {
+	if wrapper[md.FullName()] { // the JSON form of the value it wraps
+		d.single(errs, p, md.Fields().ByName("value"), v, depth)
+		return
+	}
+	if form, ok := wellKnownForms[md.FullName()]; ok && !form.is(v) {
+		d.fail(errs, p, "must be "+form.want+", got "+show(v))
+		return
+	}
 	data, err := json.Marshal(v)
 	if err != nil {
 		d.fail(errs, p, "is not a JSON value")
@@ -435,6 +443,38 @@ func (d *decoder) wellKnown(errs *errorList, p path, md protoreflect.MessageDesc
 	if err := d.opts.Unmarshal(data, dynamicpb.NewMessage(md)); err != nil {
 		d.fail(errs, p, protojsonMessage(err))
 	}
+}
+
+// wrapper holds the wrapper types, written as the value they wrap.
+var wrapper = map[protoreflect.FullName]bool{
+	"google.protobuf.DoubleValue": true, "google.protobuf.FloatValue": true,
+	"google.protobuf.Int64Value": true, "google.protobuf.UInt64Value": true,
+	"google.protobuf.Int32Value": true, "google.protobuf.UInt32Value": true,
+	"google.protobuf.BoolValue": true, "google.protobuf.StringValue": true,
+	"google.protobuf.BytesValue": true,
+}
+
+// jsonForm is the kind of JSON value a well-known type is written as, so
+// that a value of another kind is refused in the walk's sentence rather
+// than with protojson's "syntax error" about a fragment the model never
+// wrote.
+type jsonForm struct {
+	want string
+	is   func(v any) bool
+}
+
+func isString(v any) bool { _, ok := v.(string); return ok }
+func isObject(v any) bool { _, ok := v.(*object); return ok }
+func isArray(v any) bool  { _, ok := v.([]any); return ok }
+
+var wellKnownForms = map[protoreflect.FullName]jsonForm{
+	"google.protobuf.Duration":  {`a string of seconds such as "1.5s"`, isString},
+	"google.protobuf.Timestamp": {`an RFC 3339 string such as "2024-01-02T15:04:05Z"`, isString},
+	"google.protobuf.FieldMask": {`a string of comma-separated field paths such as "a.b,c"`, isString},
+	"google.protobuf.Struct":    {"an object", isObject},
+	"google.protobuf.Any":       {`an object with an "@type"`, isObject},
+	"google.protobuf.Empty":     {"an empty object", isObject},
+	"google.protobuf.ListValue": {"an array", isArray},
 }
 
 // protojsonMessage strips protojson's prefix and position from its error.

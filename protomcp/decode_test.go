@@ -33,11 +33,13 @@ func TestDecodeAcceptsWhatProtojsonAccepts(t *testing.T) {
 		`{"i64":12,"d":"NaN","f":"-Infinity","b":false,"raw":"aGVsbG8="}`,
 		`{"byInt":{"-3":"a","7":"b"},"byBool":{"true":"y"},"linesById":{"18446744073709551615":{"sku":"ABC"}}}`,
 		`{"anyValue":null,"object":{"a":[1,{"b":null}]},"wait":"1.5s","maybe":3,"mask":"a.b,c"}`,
-		`{"child":{"child":{"i64":"1"}},"kinds":["KIND_BOOK",2]}`,
+		`{"child":{"child":{"i64":"1"}},"kinds":["KIND_BOOK",2,1e0,1.0,-0]}`,
 		`{"by_int":{"1":"proto name"},"any_value":{"x":1}}`,
 		`{"i64":null,"child":null}`,
 		`{"raw":"aGVsbG8","f":1e-50,"d":"1e-400","u64":"1e3"}`,
 		`{"raw":"a-_b","byInt":{"01":"a"}}`,
+		`{"maybe":"3","wait":"-0.5s","mask":"","object":{}}`,
+		`{"maybe":1e0,"child":{"maybe":-2147483648}}`,
 	} {
 		m := dynamicpb.NewMessage(md)
 		if errs := dec.decode([]byte(args), m); len(errs) > 0 {
@@ -46,6 +48,17 @@ func TestDecodeAcceptsWhatProtojsonAccepts(t *testing.T) {
 		}
 		if err := (protojson.UnmarshalOptions{}).Unmarshal([]byte(args), dynamicpb.NewMessage(md)); err != nil {
 			t.Errorf("%s: protojson refuses it: %v", args, err)
+		}
+		// decode walks a document only when protojson refuses it: with one
+		// unknown property added, the walk must find that and nothing else.
+		withUnknown := strings.TrimSuffix(args, "}")
+		if withUnknown != "{" {
+			withUnknown += ","
+		}
+		withUnknown += `"zz":1}`
+		errs := dec.decode([]byte(withUnknown), dynamicpb.NewMessage(md))
+		if len(errs) != 1 || errs[0].Path != "zz" {
+			t.Errorf("%s: the walk finds %v, want only zz", withUnknown, errs)
 		}
 	}
 }
@@ -77,6 +90,13 @@ func TestDecodeRefusesWithPaths(t *testing.T) {
 		`{"child":{"raw":"!!!"}}`:                     `child.raw: must be base64 (standard or URL-safe), got "!!!"`,
 		`{"child":{"u32":"01"}}`:                      `child.u32: must be an integer, got "01"`,
 		`{"child":{"d":"inf"}}`:                       `child.d: must be a number, got "inf"`,
+		`{"wait":{"seconds":1}}`:                      `wait: must be a string of seconds such as "1.5s", got {"seconds":1}`,
+		`{"mask":["a"]}`:                              `mask: must be a string of comma-separated field paths such as "a.b,c", got ["a"]`,
+		`{"object":[[1]]}`:                            `object: must be an object, got [[1]]`,
+		`{"packed":"x"}`:                              `packed: must be an object with an "@type", got "x"`,
+		`{"maybe":{"value":3}}`:                       `maybe: must be an integer, got {"value":3}`,
+		`{"maybe":"3.5"}`:                             `maybe: must be an integer, got "3.5"`,
+		`{"maybe":4294967296}`:                        `maybe: must be between -2147483648 and 2147483647, got 4294967296`,
 	} {
 		errs := dec.decode([]byte(args), dynamicpb.NewMessage(md))
 		if len(errs) == 0 || !strings.Contains(errs.Error(), want) {
