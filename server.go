@@ -131,15 +131,17 @@ type ServerOptions struct {
 	// deadline (or its transport's, when nearer), and a handler that
 	// returns an error once it passed makes the model read "unavailable:
 	// the tool timed out after 60s" (with the default timeout); a result
-	// returned without error is kept, however late. The handler runs on the request's goroutine, and
-	// the call is answered when it returns, as net/http answers when its
-	// handler does: a handler must heed its context (pass it to database
-	// and HTTP clients, and wait in a select on ctx.Done()), since one
-	// that ignores it keeps the call, and the caller's place (see
-	// MaxCallsPerCaller), until it returns. The deadline costs nothing
+	// returned without error is kept, however late. The handler runs on
+	// the request's goroutine, and the call is answered when it returns,
+	// as net/http answers when its handler does: a handler must heed its
+	// context (pass it to database and HTTP clients, and wait in a select
+	// on ctx.Done()), since one that ignores it keeps the call, and the
+	// caller's place (see MaxCallsPerCaller), until it returns. The deadline costs nothing
 	// unless the handler asks its context: a timer is armed only once
 	// something waits on ctx.Done() (or derives a cancellable context).
-	// The context ends when the call returns. The time a legacy handler
+	// The context ends when the call returns, and is cancelled when a
+	// shutdown ([HTTPHandler.Shutdown], [Server.Shutdown]) passes its
+	// deadline with the call still running. The time a legacy handler
 	// spends waiting for the client ([Elicit], [Sample]) counts. If zero,
 	// [DefaultCallTimeout]; if negative, calls have no deadline but their
 	// transport's.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -30,8 +31,11 @@ func (s *Schema) Portable() error {
 // reject: $ref (inline the schema instead), boolean subschemas (true
 // anywhere; false except as additionalProperties or unevaluatedProperties),
 // descriptions longer than [MaxDescription] characters, empty property
-// names and null subschemas. The error lists every problem, one per line,
-// each with its path (such as items[].name or anyOf[1]), in a fixed order.
+// names and null subschemas. The error lists the problems, one per line,
+// each with its path (such as items[].name or anyOf[1]), in a fixed order:
+// the first 20, then how many more there are. A path is cut to a few
+// hundred characters, so that a deeply nested schema costs time in
+// proportion to its size.
 // Data that is not a JSON object is one problem.
 func PortableJSON(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -51,11 +55,40 @@ func PortableJSON(data []byte) error {
 // Bounds on what [PortableJSON] reports of a schema it did not write
 // itself (ferry lint reads other servers' schemas): problems past the
 // first maxPortabilityErrors are counted, and a property name in a path is
-// cut at maxPathName characters.
+// cut at maxPathName characters, and a whole path after maxPath bytes.
 const (
 	maxPortabilityErrors = 20
 	maxPathName          = 80
+	maxPath              = 400
 )
+
+// extendPath is path followed by more, cut after maxPath bytes (and
+// ended with "..."). A path already cut stays as it is, so that each
+// level of a deep schema costs at most maxPath bytes, not the whole
+// path above it.
+func extendPath(path, more string) string {
+	if len(path) >= maxPath && strings.HasSuffix(path, "...") {
+		return path
+	}
+	path += more
+	if len(path) <= maxPath {
+		return path
+	}
+	cut := maxPath
+	for cut > 0 && !utf8.RuneStart(path[cut]) {
+		cut--
+	}
+	return path[:cut] + "..."
+}
+
+// joinStep is path followed by the step name, with a dot between them
+// unless path is empty; cut as [extendPath] cuts.
+func joinStep(path, name string) string {
+	if path == "" {
+		return extendPath("", name)
+	}
+	return extendPath(path, "."+name)
+}
 
 // pathName is name as a path shows it, cut to maxPathName characters.
 func pathName(name string) string {
@@ -128,16 +161,16 @@ func (p *portability) object(m map[string]any, path string) {
 					p.fail("empty property name%s", atPath(path))
 					continue
 				}
-				sp := joinPath(path, pathName(name))
+				sp := joinStep(path, pathName(name))
 				if k != "properties" {
-					sp = joinPath(path, k+"."+pathName(name))
+					sp = joinStep(path, k+"."+pathName(name))
 				}
 				p.subschema(sub[name], sp, false)
 			}
 		case schemaLists[k]:
 			list, _ := v.([]any)
 			for i, s := range list {
-				p.subschema(s, fmt.Sprintf("%s[%d]", joinPath(path, k), i), false)
+				p.subschema(s, extendPath(joinStep(path, k), "["+strconv.Itoa(i)+"]"), false)
 			}
 		}
 	}
@@ -148,9 +181,9 @@ func (p *portability) object(m map[string]any, path string) {
 func stepPath(path, keyword string) string {
 	step := schemaValued[keyword]
 	if strings.HasPrefix(step, "[") {
-		return path + step
+		return extendPath(path, step)
 	}
-	return joinPath(path, step)
+	return joinStep(path, step)
 }
 
 func mapKeys(m map[string]any) func(func(string) bool) {

@@ -101,3 +101,32 @@ func TestPortableJSONBoundsItsReport(t *testing.T) {
 		t.Errorf("report of %d bytes, ends %q; want under 10 kB ending with the count", len(msg), msg[max(0, len(msg)-80):])
 	}
 }
+
+// A deeply nested schema gets a path cut to a few hundred bytes: the
+// report stays short, and each level costs no more than the cut path
+// (building every level's whole path made a 500 kB schema cost seconds).
+func TestPortableJSONCutsDeepPaths(t *testing.T) {
+	const depth = 1000
+	name := strings.Repeat("a", maxPathName)
+	var b strings.Builder
+	for range depth {
+		b.WriteString(`{"properties":{"` + name + `":`)
+	}
+	b.WriteString(`{"$ref":"#/x","items":{"anyOf":[true]}}`)
+	for range depth {
+		b.WriteString(`}}`)
+	}
+	err := PortableJSON([]byte(b.String()))
+	if err == nil {
+		t.Fatal("no problems reported")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("got %d problems, want 2 ($ref, true):\n%.500s", len(lines), err)
+	}
+	for _, l := range lines {
+		if len(l) > maxPath+100 || !strings.Contains(l, "a...") {
+			t.Errorf("problem of %d bytes, want a path cut after %d: %.200s", len(l), maxPath, l)
+		}
+	}
+}
