@@ -68,6 +68,9 @@ func (s *server) openDatabase(ctx context.Context) (*openedDB, error) {
 	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
 		_ = db.Close()
+		if d.Engine == entity.SQLite {
+			return nil, fmt.Errorf("cannot open %s: %s; check that it is a SQLite database file", d.Display, joinLines(err))
+		}
 		return nil, fmt.Errorf("cannot connect to %s: %s; check that the server runs and the URL's host, port, user, password and database", d.Display, joinLines(err))
 	}
 	return &openedDB{db: db, engine: d.Engine, display: d.Display, name: d.Name}, nil

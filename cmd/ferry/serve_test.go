@@ -496,3 +496,16 @@ func TestServeViewIsReadOnly(t *testing.T) {
 		})
 	}
 }
+
+// A file that is not a SQLite database is named as such, with no hint
+// about a server, host or port that SQLite does not have.
+func TestServeNotASQLiteFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(p, []byte("these are not the tables you are looking for, padded past one page of SQLite header bytes\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := failServe(t, []string{"-db", p, "-stdio"})
+	if code != exitFailed || !contains(stderr, "check that it is a SQLite database file") || contains(stderr, "server runs") {
+		t.Errorf("a text file as -db: exit %d, %q", code, stderr)
+	}
+}
