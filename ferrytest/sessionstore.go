@@ -33,7 +33,9 @@ const (
 // Expiry subtest asks for an idle timeout of 200 ms, uses a session, waits
 // twice that without using it and expects it gone: a store must honour
 // idle timeouts to within that (Redis's PEXPIRE does; whole seconds do
-// not). The other subtests ask for an hour.
+// not). The UseKeepsAlive subtest asks for the same 200 ms and uses a
+// session every 50 ms, by Load and by Update, for three times that: each
+// use must restart the idle timeout. The other subtests ask for an hour.
 func RunSessionStoreTests(t *testing.T, newStore func(t *testing.T, idle time.Duration) ferry.SessionStore) {
 	t.Helper()
 	tests := []struct {
@@ -51,6 +53,7 @@ func RunSessionStoreTests(t *testing.T, newStore func(t *testing.T, idle time.Du
 		{"ConcurrentUpdatesLoseNothing", longIdle, concurrentUpdatesLoseNothing},
 		{"StringsComeBackExactly", longIdle, stringsComeBackExactly},
 		{"Expiry", expiryIdle, expiry},
+		{"UseKeepsAlive", expiryIdle, useKeepsAlive},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -259,4 +262,25 @@ func expiry(t *testing.T, s ferry.SessionStore) {
 	mustLoad(t, s, "s")
 	time.Sleep(2 * expiryIdle)
 	wantNotFound(t, s, "s")
+}
+
+// useKeepsAlive checks that Load and Update count as use: a session used
+// more often than the idle timeout outlives it several times over.
+func useKeepsAlive(t *testing.T, s ferry.SessionStore) {
+	mustCreate(t, s, sample("s"))
+	uses := map[string]func() error{
+		"Load": func() error { _, err := s.Load(t.Context(), "s"); return err },
+		"Update": func() error {
+			return s.Update(t.Context(), "s", func(*ferry.SessionState) error { return nil })
+		},
+	}
+	for _, name := range []string{"Load", "Update"} {
+		for end := time.Now().Add(3 * expiryIdle); time.Now().Before(end); {
+			time.Sleep(expiryIdle / 4)
+			if err := uses[name](); err != nil {
+				t.Fatalf("%s, %v after the previous use with an idle timeout of %v = %v: each use must restart the idle timeout",
+					name, expiryIdle/4, expiryIdle, err)
+			}
+		}
+	}
 }
