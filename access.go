@@ -105,26 +105,6 @@ func (s *Server) allowsEntry(ctx context.Context, scopes, roles []string) bool {
 	return s.accessTo(ctx, scopes, roles, false) == accessOK
 }
 
-// stepUpScopes returns the scopes the caller of ctx lacks to call the
-// named tool when it is shown to him for step-up ([ServerOptions.StepUp]),
-// and nil otherwise (the tool is served, hidden or unknown). r is the
-// request naming the tool, which [ServerOptions.Visible] sees. A tool that
-// needs no scope has none to step up to: it is answered without building
-// the context Visible would read.
-func (s *Server) stepUpScopes(ctx context.Context, r *request, name string) []string {
-	s.mu.RLock()
-	e, ok := s.tools.get(name)
-	s.mu.RUnlock()
-	if !ok || len(e.info.Scopes) == 0 {
-		return nil
-	}
-	ctx = withRequest(ctx, r)
-	if s.toolAccess(ctx, &e.info) != accessStepUp {
-		return nil
-	}
-	return s.stepUpMissing(ctx, e.info.Scopes)
-}
-
 // stepUpMissing returns the scopes of need the caller of ctx lacks, as a
 // step-up names them: without offline_access, which the 2026-07-28 rules
 // keep out of challenges, unless it is all that is missing.

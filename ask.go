@@ -165,8 +165,8 @@ func (r *request) needs(capability string, declared bool, legacy string) error {
 	switch {
 	case declared:
 		return nil
-	case r != nil && r.modern && r.input != nil:
-		return r.input.lack(capability)
+	case r != nil && r.modern && r.reply.input != nil:
+		return r.reply.input.lack(capability)
 	}
 	return fmt.Errorf("ferry: %s: %w", legacy, ErrNoClientStream)
 }
@@ -174,12 +174,12 @@ func (r *request) needs(capability string, declared bool, legacy string) error {
 // ask sends a server-to-client request and decodes its result into res.
 func (r *request) ask(ctx context.Context, method string, params, res any) error {
 	if r.modern {
-		if r.input == nil {
+		if r.reply.input == nil {
 			return fmt.Errorf("ferry: %s cannot ask the client anything: %w", r.method, ErrNoClientStream)
 		}
-		return r.input.ask(method, inputKeyFrom(ctx), params, res)
+		return r.reply.input.ask(method, inputKeyFrom(ctx), params, res)
 	}
-	if r.calls == nil || r.out == nil {
+	if r.peer.calls == nil || r.peer.out == nil {
 		return fmt.Errorf("ferry: %s needs a stateful session or stdio: %w", method, ErrNoClientStream)
 	}
 	data, err := json.Marshal(params)
@@ -192,13 +192,13 @@ func (r *request) ask(ctx context.Context, method string, params, res any) error
 	}
 	reply, err := func() (*jsonrpc.Message, error) {
 		defer answered() // even if sending panics, the place goes back
-		return r.calls.call(ctx, func(id json.RawMessage) error {
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			if r.done {
+		return r.peer.calls.call(ctx, func(id json.RawMessage) error {
+			r.reply.mu.Lock()
+			defer r.reply.mu.Unlock()
+			if r.reply.done {
 				return ErrNoClientStream
 			}
-			return r.out.send(jsonrpc.AppendRequest(nil, id, method, data))
+			return r.peer.out.send(jsonrpc.AppendRequest(nil, id, method, data))
 		})
 	}()
 	if err != nil {
@@ -291,4 +291,50 @@ func (p *pendingCalls) deliver(m *jsonrpc.Message) bool {
 		ch <- m
 	}
 	return ok
+}
+
+// waitForClient gives up the request's running place while it waits for
+// the client's answer to a question, taking a waiting place instead, so
+// that the connection reads on and the answer can arrive; the returned
+// func takes a running place again. Several questions may wait at once:
+// the first trades the place, and the last trades it back. When every
+// waiting place is taken, the question fails at once with an error
+// wrapping [ErrNoClientStream]: keeping the running place instead could
+// leave every place held by requests whose answers the connection no
+// longer reads.
+func (r *request) waitForClient() (answered func(), err error) {
+	if r.peer.places == nil {
+		return func() {}, nil
+	}
+	r.reply.mu.Lock()
+	r.reply.waiting++
+	first := r.reply.waiting == 1
+	r.reply.mu.Unlock()
+	if first {
+		select {
+		case r.peer.places.waiting <- struct{}{}:
+			<-r.peer.places.running
+			r.reply.mu.Lock()
+			r.reply.gaveUp = true
+			r.reply.mu.Unlock()
+		default:
+			r.reply.mu.Lock()
+			r.reply.waiting--
+			r.reply.mu.Unlock()
+			return nil, fmt.Errorf("ferry: %d questions already wait for this client's answers: %w", MaxRequestsInFlight, ErrNoClientStream)
+		}
+	}
+	return func() {
+		r.reply.mu.Lock()
+		r.reply.waiting--
+		back := r.reply.waiting == 0 && r.reply.gaveUp
+		if back {
+			r.reply.gaveUp = false
+		}
+		r.reply.mu.Unlock()
+		if back {
+			r.peer.places.running <- struct{}{}
+			<-r.peer.places.waiting
+		}
+	}, nil
 }

@@ -10,8 +10,8 @@ import (
 
 // batchPeer is what serving a 2025-03-26 batch needs from a transport.
 type batchPeer interface {
-	// serveRequest answers one request of the batch.
-	serveRequest(m *jsonrpc.Message, p *wireParams) []byte
+	// serveRequest answers the batch's element i, a request.
+	serveRequest(i int, in *incoming) []byte
 	// deliver hands over a reply to one of the server's own requests.
 	deliver(m *jsonrpc.Message)
 	// notified takes one notification of the batch.
@@ -34,29 +34,44 @@ func (l batchLimits) orDefaults() batchLimits {
 	return l
 }
 
+// decodeBatch decodes the elements of a batch, whose count the caller
+// has checked against the batch's limit (see [batchLimits.refuse]).
+func decodeBatch(items []json.RawMessage) []incoming {
+	out := make([]incoming, len(items))
+	for i, raw := range items {
+		out[i], out[i].derr = decodeMessage(raw)
+	}
+	return out
+}
+
+// refuse returns the error response to a batch of n elements over the
+// item limit, refused whole before any of it is served, or nil.
+func (l batchLimits) refuse(n int) []byte {
+	if n <= l.items {
+		return nil
+	}
+	return jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), "the batch has "+strconv.Itoa(n)+
+		" messages; at most "+strconv.Itoa(l.items)+" are served: send fewer at a time", nil)
+}
+
 // serveBatch serves the elements of a batch in order and returns the JSON
 // array of answers, or nil when no element called for one or when ctx
-// ended (the client is gone: nothing more is served). A batch over the
-// item limit is refused whole with one error; once the answers reach the
-// reply limit, the rest of the requests are answered with an error each
-// and not served.
-func serveBatch(ctx context.Context, items []json.RawMessage, peer batchPeer, lim batchLimits) []byte {
-	lim = lim.orDefaults()
-	if len(items) > lim.items {
-		return jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), "the batch has "+strconv.Itoa(len(items))+
-			" messages; at most "+strconv.Itoa(lim.items)+" are served: send fewer at a time", nil)
-	}
+// ended (the client is gone: nothing more is served). Once the answers
+// reach the reply limit, the rest of the requests are answered with an
+// error each and not served.
+func serveBatch(ctx context.Context, items []incoming, peer batchPeer, lim batchLimits) []byte {
 	out := []byte{'['}
 	full := false
-	for _, raw := range items {
+	for i := range items {
 		if ctx.Err() != nil {
 			return nil
 		}
-		resp := serveBatchItem(raw, peer, full, lim.replyBytes)
+		in := &items[i]
+		resp := serveBatchItem(i, in, peer, full, lim.replyBytes)
 		if !full && len(out)+len(resp)+1 > lim.replyBytes {
 			full = true
-			if id, ok := batchRequestID(raw); ok {
-				resp = jsonrpc.AppendError(nil, id, int64(CodeInternalError), replyTooLarge(lim.replyBytes, "its answer was dropped"), nil)
+			if in.derr == nil && in.kind == jsonrpc.KindRequest {
+				resp = jsonrpc.AppendError(nil, in.m.ID, int64(CodeInternalError), replyTooLarge(lim.replyBytes, "its answer was dropped"), nil)
 			}
 		}
 		if resp != nil {
@@ -79,25 +94,14 @@ func replyTooLarge(limit int, what string) string {
 	return "the batch's answers reached their limit of " + strconv.Itoa(limit) + " bytes, so " + what + ": send it on its own"
 }
 
-// batchRequestID returns the id of a request element, for an error
-// answer.
-func batchRequestID(raw json.RawMessage) (json.RawMessage, bool) {
-	in, err := decodeMessage(raw)
-	if err != nil || in.kind != jsonrpc.KindRequest {
-		return nil, false
-	}
-	return in.m.ID, true
-}
-
-// serveBatchItem serves one element of a batch and returns its answer, or
+// serveBatchItem serves the batch's element i and returns its answer, or
 // nil. Once the batch is full (its answers reached limit bytes), requests
 // are answered with an error and not served.
-func serveBatchItem(raw json.RawMessage, peer batchPeer, full bool, limit int) []byte {
-	in, err := decodeMessage(raw)
+func serveBatchItem(i int, in *incoming, peer batchPeer, full bool, limit int) []byte {
 	m := in.m
 	switch {
-	case err != nil:
-		return decodeError(m, err)
+	case in.derr != nil:
+		return decodeError(m, in.derr)
 	case in.kind == jsonrpc.KindResponse:
 		peer.deliver(m)
 	case in.kind == jsonrpc.KindNotification:
@@ -111,7 +115,7 @@ func serveBatchItem(raw json.RawMessage, peer batchPeer, full bool, limit int) [
 	case full:
 		return jsonrpc.AppendError(nil, m.ID, int64(CodeInternalError), replyTooLarge(limit, "this request was not served"), nil)
 	default:
-		return peer.serveRequest(m, in.p)
+		return peer.serveRequest(i, in)
 	}
 	return nil
 }

@@ -79,10 +79,10 @@ type countingPeer struct {
 	cancel context.CancelFunc
 }
 
-func (p *countingPeer) serveRequest(m *jsonrpc.Message, _ *wireParams) []byte {
+func (p *countingPeer) serveRequest(_ int, in *incoming) []byte {
 	p.served++
 	p.cancel()
-	return append(jsonrpc.AppendResultHead(nil, m.ID), "{}}"...)
+	return append(jsonrpc.AppendResultHead(nil, in.m.ID), "{}}"...)
 }
 func (p *countingPeer) deliver(*jsonrpc.Message)               {}
 func (p *countingPeer) notified(*jsonrpc.Message, *wireParams) {}
@@ -95,7 +95,7 @@ func TestBatchStopsWhenTheClientIsGone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out := serveBatch(ctx, items, peer, batchLimits{}); out != nil {
+	if out := serveBatch(ctx, decodeBatch(items), peer, batchLimits{}.orDefaults()); out != nil {
 		t.Errorf("a batch whose client is gone was answered: %.100s", out)
 	}
 	if peer.served != 1 {

@@ -247,34 +247,3 @@ func formatTimeout(d time.Duration) string {
 	}
 	return d.String()
 }
-
-// runTool runs the tool's handler chain, on the request's goroutine,
-// under the call's deadline: the handler's context is r's callCtx, which
-// costs nothing unless the handler looks at it. The call is answered when
-// the handler returns, as net/http answers when its handler does; a
-// handler that returns an error once its deadline passed reads as timed
-// out (see [Server.mapToolError]), while a result it returns without error
-// is kept. When the call returns, its context ends, as one from
-// [context.WithTimeout] would once cancelled.
-//
-// place, when not nil, is the caller's place taken by the call (see
-// [callLimits.admit]): it is given back when the handler returns.
-func (s *Server) runTool(ctx context.Context, r *request, e *toolEntry, req *CallToolRequest, place *callerState) (*ToolResult, error) {
-	if place != nil {
-		defer s.limits.release(place)
-	}
-	c := &r.call
-	if s.timeout <= 0 {
-		if r.drain == nil {
-			return e.handler(ctx, req)
-		}
-		c.initStop(ctx, r.drain)
-	} else {
-		c.init(ctx, time.Now().Add(s.timeout))
-		if r.drain != nil {
-			c.stop = r.drain // a shutdown past its deadline ends the call
-		}
-	}
-	defer c.finish()
-	return e.handler(c, req)
-}

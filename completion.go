@@ -98,10 +98,9 @@ func (s *Server) completer(ctx context.Context, req *CompleteRequest) (Completer
 	return func(context.Context, *CompleteRequest) (*CompleteResult, error) { return &CompleteResult{}, nil }, nil
 }
 
-func (s *Server) complete(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
-	if !s.completes() {
-		return b, methodNotFound(r.method)
-	}
+// complete answers completion/complete.
+func (s *Server) complete(ctx context.Context, r *request, b []byte) ([]byte, error) {
+	p := r.params
 	if p.Ref == nil || p.Argument == nil || (p.Ref.Type != "ref/prompt" && p.Ref.Type != "ref/resource") {
 		return b, NewError(CodeInvalidParams, "completion/complete needs a ref (ref/prompt or ref/resource) and an argument")
 	}
@@ -110,7 +109,6 @@ func (s *Server) complete(ctx context.Context, r *request, p *wireParams, b []by
 	if p.Context != nil {
 		req.Context = p.Context.Arguments
 	}
-	ctx = withRequest(ctx, r)
 	h, err := s.completer(ctx, req)
 	if err != nil {
 		return b, err

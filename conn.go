@@ -387,12 +387,12 @@ func (c *streamConn) handle(ctx context.Context, line []byte) {
 	}
 }
 
-// request serves one request. The methods that set up the session are
-// served in order, before the next line is read: nothing else runs before
-// the session exists, and a change made by a later request reaches a
-// subscription made by an earlier one. A subscriptions/listen's watcher is
-// registered now, for the same reason; the listen itself runs
-// concurrently, like every other request.
+// request serves one request, resolved here, as it is read. The methods
+// that set up the session are served before the next line is read:
+// nothing else runs before the session exists, and a change made by a
+// later request reaches a subscription made by an earlier one. A
+// subscriptions/listen's watcher is registered now, for the same reason;
+// the listen itself runs concurrently, like every other request.
 func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wireParams) {
 	c.drain.enter()
 	if c.drain.refuses() {
@@ -402,31 +402,26 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 		c.drain.leave()
 		return
 	}
-	switch m.Method {
-	case "initialize", "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
-		c.write(ctx, c.serve(ctx, m, p, nil, nil, nil))
+	req, err := c.newRequest(ctx, m, p, &c.places)
+	switch {
+	case err != nil:
+		c.write(ctx, appendErrorResponse(nil, m.ID, err))
+		c.drain.leave()
+		return
+	case req.row != nil && req.row.ordered:
+		req.peer.places = nil // served before the next line is read: it trades no place
+		c.write(ctx, c.answer(req, nil))
 		c.drain.leave()
 		return
 	}
-	var w *watcher
-	stop := func() {}
-	if m.Method == "subscriptions/listen" && p.triesModern() {
-		if want, err := c.srv.listenFilter(p); err == nil {
-			select {
-			case c.places.listens <- struct{}{}:
-			default:
-				c.write(ctx, appendErrorResponse(nil, m.ID, errTooManyListens))
-				c.drain.leave()
-				return
-			}
-			w = want.watcher()
-			w.caller = ctx
-			stop = c.srv.watch(w)
-		}
+	stop, err := c.watchListen(ctx, req)
+	if err != nil {
+		c.write(ctx, appendErrorResponse(nil, m.ID, err))
+		c.drain.leave()
+		return
 	}
-	pl := &c.places
-	if w != nil { // a listen lasts as long as the client wants: it takes a listen place
-		pl = nil
+	if req.peer.watch != nil { // a listen lasts as long as the client wants: it takes a listen place
+		req.peer.places = nil
 		c.wg.Add(1)
 	} else if !c.admit(ctx) {
 		c.drain.leave()
@@ -434,14 +429,13 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 	}
 	c.workers.run(func() {
 		defer c.drain.leave()
-		if pl != nil {
+		if req.peer.watch == nil {
 			defer c.done()
 		} else {
-			defer func() { <-c.places.listens; c.wg.Done() }()
+			defer func() { stop(); <-c.places.listens; c.wg.Done() }()
 		}
-		defer stop()
 		bp := bufPool.Get().(*[]byte)
-		if resp := c.serve(ctx, m, p, (*bp)[:0], w, pl); resp != nil {
+		if resp := c.answer(req, (*bp)[:0]); resp != nil {
 			c.write(ctx, resp)
 			*bp = resp
 		}
@@ -449,9 +443,50 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 	})
 }
 
+// newRequest returns the request of message m on the connection, in its
+// era, resolved, or the error to answer instead: a modern request whose
+// _meta does not hold, a legacy one before the session is initialized.
+// pl are the places the request trades while it waits for the client.
+func (c *streamConn) newRequest(ctx context.Context, m *jsonrpc.Message, p *wireParams, pl *places) (*request, error) {
+	r := newRequest(ctx, m, p, peer{out: connOut{ctx, c}, calls: &c.calls, places: pl, drain: c.drain})
+	if p.triesModern() {
+		r.beModern()
+		if err := c.srv.checkModern(r); err != nil {
+			return nil, err
+		}
+	} else if err := c.legacy(r); err != nil {
+		return nil, err
+	}
+	c.srv.resolve(r)
+	return r, nil
+}
+
+// watchListen registers the watcher of a subscriptions/listen as it is
+// read (see [request.peer]), so that it hears of every change a later
+// request makes; stop unregisters it. It refuses a listen beyond
+// [MaxRequestsInFlight] open at once.
+func (c *streamConn) watchListen(ctx context.Context, req *request) (stop func(), err error) {
+	if req.method != "subscriptions/listen" || req.err != nil {
+		return nil, nil
+	}
+	want, err := c.srv.listenFilter(req.params)
+	if err != nil {
+		return nil, nil // the listen answers it
+	}
+	select {
+	case c.places.listens <- struct{}{}:
+	default:
+		return nil, errTooManyListens
+	}
+	w := want.watcher()
+	w.caller = ctx
+	req.peer.watch = w
+	return c.srv.watch(w), nil
+}
+
 // batch serves a 2025-03-26 batch and answers with one array.
 func (c *streamConn) batch(ctx context.Context, items []json.RawMessage) {
-	if out := serveBatch(ctx, items, connBatch{c, ctx}, batchLimits{}); out != nil {
+	if out := serveBatch(ctx, decodeBatch(items), connBatch{c, ctx}, batchLimits{}.orDefaults()); out != nil {
 		c.write(ctx, out)
 	}
 }
@@ -462,13 +497,17 @@ type connBatch struct {
 	ctx context.Context //nolint:containedctx // the batch's own: the value lives no longer than the batch
 }
 
-func (b connBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
+func (b connBatch) serveRequest(_ int, in *incoming) []byte {
 	if b.c.drain.refuses() {
-		return appendErrorResponse(nil, m.ID, errShuttingDown)
+		return appendErrorResponse(nil, in.m.ID, errShuttingDown)
 	}
 	// The batch holds one running place, which its elements, served one
 	// after another, trade while they wait for the client's answers.
-	return b.c.serve(b.ctx, m, p, nil, nil, &b.c.places)
+	req, err := b.c.newRequest(b.ctx, in.m, in.p, &b.c.places)
+	if err != nil {
+		return appendErrorResponse(nil, in.m.ID, err)
+	}
+	return b.c.answer(req, nil)
 }
 func (b connBatch) deliver(m *jsonrpc.Message)                 { b.c.calls.deliver(m) }
 func (b connBatch) notified(m *jsonrpc.Message, p *wireParams) { b.c.notification(m, p) }
@@ -492,45 +531,37 @@ func (c *streamConn) notification(m *jsonrpc.Message, p *wireParams) {
 	}
 }
 
-// serve answers one request, appending the answer to b; it returns nil
-// when the request was cancelled and gets no answer. w is the watcher of a
-// subscriptions/listen registered as it was read, or nil.
-func (c *streamConn) serve(ctx context.Context, m *jsonrpc.Message, p *wireParams, b []byte, w *watcher, pl *places) []byte {
-	r := c.srv.newRequest(m, peer{out: connOut{ctx, c}, calls: &c.calls, watch: w, places: pl, drain: c.drain})
-	if p.triesModern() {
-		if err := c.srv.checkModern(r, p); err != nil {
-			return appendErrorResponse(b, m.ID, err)
-		}
-	} else if err := c.legacy(r, p); err != nil {
-		return appendErrorResponse(b, m.ID, err)
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	key := string(m.ID)
+// answer serves req and returns its answer appended to b, or nil when
+// the client cancelled it: a request the client cancelled gets no
+// answer, one a shutdown cancelled does. A request whose id is that of
+// one still in flight on the connection gets [errIDInFlight] instead.
+func (c *streamConn) answer(req *request, b []byte) []byte {
+	ctx, cancel := context.WithCancel(req.context())
+	defer cancel()
+	key := string(req.id)
 	c.mu.Lock()
 	if _, dup := c.inflight[key]; dup {
 		c.mu.Unlock()
-		cancel()
-		r.finish()
-		return appendErrorResponse(b, m.ID, errIDInFlight)
+		req.finish()
+		return appendErrorResponse(b, req.id, errIDInFlight)
 	}
 	c.inflight[key] = cancel
 	c.mu.Unlock()
-	resp := c.srv.respond(ctx, r, p, b)
-	r.finish()
+	resp := c.srv.serve(ctx, req, b)
+	req.finish()
 	c.mu.Lock()
 	delete(c.inflight, key)
 	c.mu.Unlock()
-	cancelled := ctx.Err() != nil
-	cancel()
-	if cancelled && m.Method != "initialize" && !c.drain.hardStopped() {
-		return nil // a request the client cancelled gets no answer; one a shutdown cancelled does
+	if ctx.Err() != nil && req.method != "initialize" && !c.drain.hardStopped() {
+		return nil
 	}
 	return resp
 }
 
 // legacy fills r from the connection's legacy session, negotiating one on
 // initialize.
-func (c *streamConn) legacy(r *request, p *wireParams) error {
+func (c *streamConn) legacy(r *request) error {
+	p := r.params
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if r.method == "initialize" {

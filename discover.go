@@ -4,6 +4,7 @@ package ferry
 // else: the legacy initialize result and the modern server/discover one.
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
@@ -14,21 +15,27 @@ func (s *Server) infoJSON() []byte {
 	return s.info
 }
 
-func (s *Server) appendInitialize(b []byte, version string, stateless bool) []byte {
+// serveInitialize answers a legacy initialize, once its session is
+// negotiated (its version is r's).
+func (s *Server) serveInitialize(_ context.Context, r *request, b []byte) ([]byte, error) {
 	b = appendKey(b, "protocolVersion")
-	b = jsonrpc.AppendString(b, version)
+	b = jsonrpc.AppendString(b, r.version)
 	b = appendKey(b, "capabilities")
-	b, _ = marshalInto(b, s.capabilities(false, stateless))
+	b, _ = marshalInto(b, s.capabilities(false, r.stateless()))
 	b = appendKey(b, "serverInfo")
 	b = append(b, s.infoJSON()...)
 	if s.opts.Instructions != "" {
 		b = appendKey(b, "instructions")
 		b = jsonrpc.AppendString(b, s.opts.Instructions)
 	}
-	return b
+	return b, nil
 }
 
-func (s *Server) appendDiscover(b []byte) []byte {
+// servePing answers a legacy ping: an empty result.
+func servePing(_ *Server, _ context.Context, _ *request, b []byte) ([]byte, error) { return b, nil }
+
+// serveDiscover answers a modern server/discover.
+func (s *Server) serveDiscover(_ context.Context, _ *request, b []byte) ([]byte, error) {
 	b = appendKey(b, "supportedVersions")
 	b, _ = marshalInto(b, s.versions.all)
 	b = appendKey(b, "capabilities")
@@ -37,5 +44,5 @@ func (s *Server) appendDiscover(b []byte) []byte {
 		b = appendKey(b, "instructions")
 		b = jsonrpc.AppendString(b, s.opts.Instructions)
 	}
-	return appendCacheable(b, false)
+	return appendCacheable(b, false), nil
 }

@@ -1,7 +1,6 @@
 package ferry
 
 import (
-	"context"
 	"encoding/base64"
 	"errors"
 	"io"
@@ -270,7 +269,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	}
 	modern := p.triesModern()
 	if hv := r.Header.Get(headerProtocolVersion); IsModern(hv) && h.srv.versions.supports(hv) {
-		modern = true
+		modern = true // a body without the _meta fields is refused for it
 	}
 	switch {
 	case modern && kind == jsonrpc.KindRequest:
@@ -307,65 +306,57 @@ func (h *HTTPHandler) writeError(w http.ResponseWriter, status int, id []byte, e
 	bufPool.Put(bp)
 }
 
-// postModern serves a 2026-07-28 request.
-func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, p *wireParams) {
-	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr, host: r.Host, drain: h.drain})
-	// The headers must repeat the body before the body's version is judged,
-	// as the reference server does: a disagreement is -32020, not -32022.
-	if p.Meta.Version != "" {
-		// The check asks Visible about the tool a tools/call names: it must
-		// see the call as callTool will show it, or the two could disagree.
-		if m.Method == "tools/call" {
-			req.tool, req.version = p.Name, string(p.Meta.Version)
-		}
-		err := h.srv.checkModernHeaders(r.Context(), req, r.Header, m.Method, p)
-		req.tool, req.version = "", ""
-		if err != nil {
-			h.writeError(w, http.StatusBadRequest, m.ID, err)
-			return
-		}
+// postModern serves a 2026-07-28 request. Its routing headers must
+// repeat its body before the body's version is judged, as the reference
+// server does: a disagreement is -32020, not -32022.
+func (h *HTTPHandler) postModern(w http.ResponseWriter, hr *http.Request, m *jsonrpc.Message, p *wireParams) {
+	req := newRequest(hr.Context(), m, p, h.peer(hr))
+	req.beModern()
+	h.srv.resolve(req)
+	err := h.srv.checkModernHeaders(req)
+	if err == nil {
+		err = h.srv.checkModern(req)
 	}
-	if err := h.srv.checkModern(req, p); err != nil {
+	if err != nil {
 		h.writeError(w, http.StatusBadRequest, m.ID, err)
 		return
 	}
-	if missing := h.stepUpCall(r.Context(), req, m.Method, p); missing != nil {
-		h.writeStepUp(w, m.ID, missing)
+	if req.target.access == accessStepUp {
+		h.writeStepUp(w, m.ID, h.srv.stepUpMissing(req.context(), req.target.tool.info.Scopes))
 		return
 	}
-	h.answer(w, r, req, p, "")
+	h.respond(w, hr, req)
+}
+
+// peer returns what the handler knows of where an HTTP request came from.
+func (h *HTTPHandler) peer(hr *http.Request) peer {
+	return peer{header: hr.Header, remote: hr.RemoteAddr, host: hr.Host, drain: h.drain}
 }
 
 // checkModernHeaders checks that the routing headers repeat the body, each
 // sent once: an intermediary that routes or authorizes on a header must
-// read the value the server acts on. ctx is the request's, for the
-// visibility of the tool a tools/call names, with req, the request being
-// served (its CallInfo is what Visible may read).
-func (s *Server) checkModernHeaders(ctx context.Context, req *request, hd http.Header, method string, p *wireParams) error {
+// read the value the server acts on.
+func (s *Server) checkModernHeaders(r *request) error {
+	p, hd := r.params, r.peer.header
+	if p.Meta.Version == "" {
+		return nil // checkModern refuses it
+	}
 	says := func(want string) string { return "the body says " + quoteOrMissing(want) }
 	if v, err := singleHeader(hd, headerProtocolVersion); err != nil || v != string(p.Meta.Version) {
 		return orMismatch(err, "MCP-Protocol-Version", v, says(string(p.Meta.Version)))
 	}
-	if v, err := singleHeader(hd, headerMethod); err != nil || v != method {
-		return orMismatch(err, "Mcp-Method", v, says(method))
+	if v, err := singleHeader(hd, headerMethod); err != nil || v != r.method {
+		return orMismatch(err, "Mcp-Method", v, says(r.method))
 	}
-	var name string
-	switch method {
-	case "tools/call", "prompts/get":
-		name = p.Name
-	case "resources/read":
-		name = p.URI
-	default:
+	if r.row == nil || r.row.target == targetNone {
 		return nil
 	}
+	name := r.target.name
 	raw, err := singleHeader(hd, headerName)
 	if v, ok := decodeHeaderValue(raw); err != nil || !ok || v != name {
 		return orMismatch(err, "Mcp-Name", raw, says(name))
 	}
-	if method == "tools/call" {
-		return s.checkParamHeaders(ctx, req, hd, p)
-	}
-	return nil
+	return s.checkParamHeaders(r)
 }
 
 // singleHeader returns the value of the header name, "" when it is absent,
@@ -415,11 +406,11 @@ func decodeHeaderValue(v string) (string, bool) {
 	return v, true
 }
 
-// answer serves a request and writes its response: JSON, or an SSE stream
+// respond serves req and writes its answer: JSON, or an SSE stream
 // when the handler sends messages before its result.
-func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, req *request, p *wireParams, sessionID string) {
-	sw := &streamWriter{w: w, sse: acceptsSSE(r.Header.Get("Accept")), ownTimeout: hasWriteTimeout(r)}
-	req.out = sw
+func (h *HTTPHandler) respond(w http.ResponseWriter, hr *http.Request, req *request) {
+	sw := &streamWriter{w: w, sse: acceptsSSE(hr.Header.Get("Accept")), ownTimeout: hasWriteTimeout(hr)}
+	req.peer.out = sw
 	if !req.modern && sw.sse && primes(req.version) {
 		sw.prime = true
 	}
@@ -433,13 +424,14 @@ func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, req *reques
 			sw.open()
 		}
 	}
-	var ls *liveSession
-	if h.opts.Stateful && sessionID != "" && !req.modern {
-		ls = h.liveAcquire(sessionID)
-		defer h.liveRelease(sessionID, ls)
-	}
 	bp := bufPool.Get().(*[]byte)
-	b := h.respondIn(r.Context(), ls, req, p, (*bp)[:0])
+	var b []byte
+	if ctx, j, err := h.join(req); err != nil {
+		b = appendErrorResponse((*bp)[:0], req.id, err)
+	} else {
+		b = h.srv.serve(ctx, req, (*bp)[:0])
+		j.leave(req)
+	}
 	req.finish()
 	sw.finish(modernStatus(req), b)
 	*bp = b
@@ -450,7 +442,7 @@ func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, req *reques
 // that the spec gives a status has it, everything else is 200.
 func modernStatus(req *request) int {
 	if req.modern {
-		switch req.failed {
+		switch req.reply.failed {
 		case CodeMethodNotFound:
 			return http.StatusNotFound
 		case CodeMissingClientCapability:

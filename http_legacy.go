@@ -50,19 +50,20 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *json
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	req := h.legacyRequest(r, m, sess)
-	if missing := h.stepUpCall(r.Context(), req, m.Method, p); missing != nil {
-		h.writeStepUp(w, m.ID, missing)
+	req := h.legacyRequest(r, m, p, sess)
+	if req.target.access == accessStepUp {
+		h.writeStepUp(w, m.ID, h.srv.stepUpMissing(req.context(), req.target.tool.info.Scopes))
 		return
 	}
-	h.answer(w, r, req, p, sess.id)
+	h.respond(w, r, req)
 }
 
-// legacyRequest builds the request of message m in the legacy session
-// sess.
-func (h *HTTPHandler) legacyRequest(r *http.Request, m *jsonrpc.Message, sess legacySession) *request {
-	req := h.srv.newRequest(m, peer{header: r.Header, remote: r.RemoteAddr, host: r.Host, drain: h.drain})
+// legacyRequest returns the request of message m in the legacy session
+// sess, resolved.
+func (h *HTTPHandler) legacyRequest(r *http.Request, m *jsonrpc.Message, p *wireParams, sess legacySession) *request {
+	req := newRequest(r.Context(), m, p, h.peer(r))
 	req.join(sess)
+	h.srv.resolve(req)
 	return req
 }
 
@@ -155,7 +156,7 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *json
 		sess = h.legacySession(h.srv.keys.issueSession(version, caps, caller), version, caps, nil)
 	}
 	w.Header().Set(headerSessionID, sess.id)
-	h.answer(w, r, h.legacyRequest(r, m, sess), p, sess.id)
+	h.respond(w, r, h.legacyRequest(r, m, p, sess))
 }
 
 func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {

@@ -205,29 +205,55 @@ func (ls *liveSession) cancelRequest(id json.RawMessage) bool {
 	return c != nil
 }
 
-// respondIn serves req in ctx and appends its response to dst. In a
-// stateful session (ls) the request joins the live session, where the
+// joined is what a request took to be served, which leave gives back:
+// its place in a stateful session's live session, or the watch of the
+// handler's shutdown.
+type joined struct {
+	h      *HTTPHandler
+	ls     *liveSession // the live session joined, or nil
+	cancel context.CancelFunc
+	watch  *callCtx // the shutdown's watch, or nil
+}
+
+// join readies req to be served and returns the context to serve it in.
+// In a stateful session the request joins the live session, where the
 // client's answers, notifications/cancelled, DELETE and a shutdown reach
-// it; a request whose id is that of one still in flight there is answered
-// with [errIDInFlight] instead. Without one (ls nil), a shutdown past its
-// deadline cancels the request's handler through [drain.watch] (a tool
-// call's through its own context).
-func (h *HTTPHandler) respondIn(ctx context.Context, ls *liveSession, req *request, p *wireParams, dst []byte) []byte {
-	if ls == nil {
-		if sc := h.drain.watch(ctx, req.method); sc != nil {
-			defer sc.finish()
-			ctx = sc
+// it; a request whose id is that of one still in flight there gets
+// [errIDInFlight] instead. Elsewhere a shutdown past its deadline cancels
+// the request's handler through [drain.watch] (a tool call's through its
+// own context).
+func (h *HTTPHandler) join(req *request) (context.Context, joined, error) {
+	ctx := req.context()
+	j := joined{h: h}
+	if !h.opts.Stateful || req.peer.session == "" {
+		if h.drain.watch(ctx, req.method, &req.reply.call) {
+			j.watch = &req.reply.call
+			return j.watch, j, nil
 		}
-		return h.srv.respond(ctx, req, p, dst)
+		return ctx, j, nil
 	}
-	req.calls = &ls.calls
+	ls := h.liveAcquire(req.peer.session)
+	req.peer.calls = &ls.calls
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	if !ls.track(string(req.id), cancel) {
-		return appendErrorResponse(dst, req.id, errIDInFlight)
+		cancel()
+		h.liveRelease(req.peer.session, ls)
+		return nil, joined{}, errIDInFlight
 	}
-	defer ls.untrack(string(req.id))
-	return h.srv.respond(ctx, req, p, dst)
+	j.ls, j.cancel = ls, cancel
+	return ctx, j, nil
+}
+
+// leave gives back what join took for req.
+func (j joined) leave(req *request) {
+	if j.watch != nil {
+		j.watch.finish()
+	}
+	if j.ls != nil {
+		j.ls.untrack(string(req.id))
+		j.cancel()
+		j.h.liveRelease(req.peer.session, j.ls)
+	}
 }
 
 // storedState applies logging/setLevel and subscriptions to a stored
@@ -324,27 +350,34 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []b
 		h.writeError(w, http.StatusBadRequest, nil, &Error{Code: CodeInvalidRequest, Message: batchRefusal(sess.version)})
 		return
 	}
-	items, err := jsonrpc.SplitBatch(body)
+	raw, err := jsonrpc.SplitBatch(body)
 	if err != nil {
 		h.writeError(w, http.StatusBadRequest, nil, NewError(CodeInvalidRequest, "%v", err))
 		return
 	}
-	if missing := h.stepUpBatch(r, items, sess); missing != nil {
-		h.writeStepUp(w, nil, missing)
+	lim := h.batch.orDefaults()
+	if refusal := lim.refuse(len(raw)); refusal != nil {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(refusal)
 		return
 	}
 	// The batch's messages before its answer (the server's questions, a
 	// request's progress and logs) turn the answer into an SSE stream, as
 	// a single request's do; the answers then go as one event, the array.
 	sw := &streamWriter{w: w, sse: acceptsSSE(r.Header.Get("Accept")), ownTimeout: hasWriteTimeout(r)}
-	b := &httpBatch{h: h, r: r, sess: sess, out: sw}
+	b := &httpBatch{h: h, r: r, sess: sess, out: sw, items: decodeBatch(raw)}
+	b.reqs = b.resolve()
+	if missing := h.srv.stepUpBatch(b.reqs); missing != nil {
+		h.writeStepUp(w, nil, missing)
+		return
+	}
 	if h.opts.Stateful {
 		// The batch's requests join the live session, as single requests
 		// do: the client's answers and cancellations reach them.
 		b.live = h.liveAcquire(sess.id)
 		defer h.liveRelease(sess.id, b.live)
 	}
-	out := serveBatch(r.Context(), items, b, h.batch)
+	out := serveBatch(r.Context(), b.items, b, lim)
 	if out == nil {
 		sw.mu.Lock()
 		started := sw.started
@@ -360,20 +393,41 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []b
 
 // httpBatch serves a batch's elements in a legacy HTTP session.
 type httpBatch struct {
-	h    *HTTPHandler
-	r    *http.Request
-	sess legacySession
-	out  *streamWriter
-	live *liveSession // the stateful session's, or nil
+	h     *HTTPHandler
+	r     *http.Request
+	sess  legacySession
+	out   *streamWriter
+	live  *liveSession // the stateful session's, or nil
+	items []incoming
+	reqs  []*request // the requests among items, resolved, by index
 }
 
-func (b *httpBatch) serveRequest(m *jsonrpc.Message, p *wireParams) []byte {
-	if b.h.drain.refuses() {
-		return appendErrorResponse(nil, m.ID, errShuttingDown)
+// resolve resolves the batch's requests, before any of it is served, so
+// that a tool shown for step-up refuses the batch whole.
+func (b *httpBatch) resolve() []*request {
+	reqs := make([]*request, len(b.items))
+	for i := range b.items {
+		in := &b.items[i]
+		if in.derr == nil && in.kind == jsonrpc.KindRequest && in.perr == nil && in.m.Method != "initialize" {
+			reqs[i] = b.h.legacyRequest(b.r, in.m, in.p, b.sess)
+		}
 	}
-	req := b.h.legacyRequest(b.r, m, b.sess)
-	req.out = b.out
-	resp := b.h.respondIn(b.r.Context(), b.live, req, p, nil)
+	return reqs
+}
+
+func (b *httpBatch) serveRequest(i int, in *incoming) []byte {
+	if b.h.drain.refuses() {
+		return appendErrorResponse(nil, in.m.ID, errShuttingDown)
+	}
+	req := b.reqs[i]
+	req.peer.out = b.out
+	var resp []byte
+	if ctx, j, err := b.h.join(req); err != nil {
+		resp = appendErrorResponse(nil, req.id, err)
+	} else {
+		resp = b.h.srv.serve(ctx, req, nil)
+		j.leave(req)
+	}
 	req.finish()
 	return resp
 }

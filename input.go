@@ -235,8 +235,22 @@ func (s *Server) loadInput(in *inputState, method, name string, args, responses 
 	return in, nil
 }
 
-// appendInputRequired appends an input_required result's members.
-func (s *Server) appendInputRequired(b []byte, method, name string, args json.RawMessage, in *inputState) []byte {
+// appendInputRequired appends the members of the input_required result
+// that answers r, whose handler asked the client something, or returns
+// the error to answer with when a question could not be asked or its
+// answer did not decode (see [inputState.failure]).
+func (s *Server) appendInputRequired(ctx context.Context, r *request, b []byte) ([]byte, error) {
+	in := r.reply.input
+	if failed := in.failure(); failed != nil {
+		return b, failed
+	}
+	r.reply.inputRequired, r.reply.resultMeta = true, nil
+	return s.appendInputRequests(b, r.method, stateKey(ctx, r.target.name), r.params.Arguments, in), nil
+}
+
+// appendInputRequests appends an input_required result's inputRequests
+// and requestState, which binds the answers kept to the request.
+func (s *Server) appendInputRequests(b []byte, method, name string, args json.RawMessage, in *inputState) []byte {
 	// Only the answers the handler read are kept: keys it never asked for
 	// are not carried from round to round.
 	kept := make(map[string]json.RawMessage, len(in.used))
@@ -290,12 +304,13 @@ func stateKey(ctx context.Context, key string) string {
 
 // loadModernInput reads the answers a modern retry carries, for the
 // methods that may ask the client something.
-func (s *Server) loadModernInput(ctx context.Context, r *request, key string, p *wireParams) error {
+func (s *Server) loadModernInput(ctx context.Context, r *request) error {
 	if !r.modern {
 		return nil
 	}
-	in, err := s.loadInput(&r.inputs, r.method, stateKey(ctx, key), p.Arguments, p.InputResponses, p.RequestState)
-	r.input = in
+	p := r.params
+	in, err := s.loadInput(&r.reply.inputs, r.method, stateKey(ctx, r.target.name), p.Arguments, p.InputResponses, p.RequestState)
+	r.reply.input = in
 	return err
 }
 
@@ -304,10 +319,11 @@ func (s *Server) loadModernInput(ctx context.Context, r *request, key string, p 
 // did not decode, counts too: the answer is then an error (see
 // [inputState.failure]).
 func (r *request) inputPending() bool {
-	if r.input == nil {
+	in := r.reply.input
+	if in == nil {
 		return false
 	}
-	r.input.mu.Lock()
-	defer r.input.mu.Unlock()
-	return len(r.input.requests) > 0 || len(r.input.missing) > 0 || r.input.invalid != nil
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return len(in.requests) > 0 || len(in.missing) > 0 || in.invalid != nil
 }

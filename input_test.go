@@ -18,7 +18,7 @@ func issueState(t *testing.T, s *Server, name, args string) string {
 	if err := in.ask("elicitation/create", "", map[string]string{"message": "sure?"}, new(map[string]any)); !errors.Is(err, ErrInputRequired) {
 		t.Fatalf("ask = %v, want ErrInputRequired", err)
 	}
-	b := s.appendInputRequired([]byte{'{'}, "tools/call", name, json.RawMessage(args), in)
+	b := s.appendInputRequests([]byte{'{'}, "tools/call", name, json.RawMessage(args), in)
 	var res struct {
 		RequestState string `json:"requestState"`
 	}
@@ -121,7 +121,7 @@ func TestRequestStateKeepsOnlyTheAnswersRead(t *testing.T) {
 	if err := in.ask("elicitation/create", "step2", &ElicitParams{Message: "Colour?"}, &res); !errors.Is(err, ErrInputRequired) {
 		t.Fatalf("step2: %v; want ErrInputRequired", err)
 	}
-	b := s.appendInputRequired(nil, "tools/call", "multi", nil, in)
+	b := s.appendInputRequests(nil, "tools/call", "multi", nil, in)
 	var out struct {
 		InputRequests map[string]json.RawMessage `json:"inputRequests"`
 		RequestState  string                     `json:"requestState"`

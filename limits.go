@@ -60,8 +60,8 @@ func callerOf(ctx context.Context, r *request) callerKey {
 	if p, ok := PrincipalFromContext(ctx); ok {
 		return callerKey{kind: keyPrincipal, id: p.Subject}
 	}
-	if r.remote != "" {
-		return clientNetwork(r.remote)
+	if r.peer.remote != "" {
+		return clientNetwork(r.peer.remote)
 	}
 	return callerKey{kind: keyStdio}
 }

@@ -187,7 +187,7 @@ func TestCallTimeoutInASynctestBubble(t *testing.T) {
 func TestCallerOfAllocatesNothing(t *testing.T) {
 	ctx := context.Background()
 	for _, remote := range []string{"192.0.2.1:1234", "[2001:db8::1]:443"} {
-		r := &request{remote: remote}
+		r := &request{peer: peer{remote: remote}}
 		if n := testing.AllocsPerRun(100, func() { _ = callerOf(ctx, r) }); n != 0 {
 			t.Errorf("callerOf(%s): %v allocations", remote, n)
 		}

@@ -4,10 +4,37 @@ package ferry
 // filtering, and what a modern list says of its caching.
 
 import (
+	"context"
 	"strconv"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
+
+// listTools answers tools/list: the tools the caller may see, a page at
+// a time.
+func (s *Server) listTools(ctx context.Context, r *request, b []byte) ([]byte, error) {
+	return listPage(s, r, b, "tools", &s.tools, listFilter[*toolEntry]{
+		visible: func(e *toolEntry) bool { return s.visibleTool(ctx, &e.info) },
+		always:  s.opts.ReadOnly || s.opts.Visible != nil, hook: s.opts.Visible != nil})
+}
+
+// listPrompts answers prompts/list.
+func (s *Server) listPrompts(ctx context.Context, r *request, b []byte) ([]byte, error) {
+	return listPage(s, r, b, "prompts", &s.prompts, listFilter[*promptEntry]{
+		visible: func(e *promptEntry) bool { return s.allowsEntry(ctx, e.prompt.Scopes, e.prompt.Roles) }})
+}
+
+// listResources answers resources/list.
+func (s *Server) listResources(ctx context.Context, r *request, b []byte) ([]byte, error) {
+	return listPage(s, r, b, "resources", &s.resources, listFilter[*resourceEntry]{
+		visible: func(e *resourceEntry) bool { return s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) }})
+}
+
+// listTemplates answers resources/templates/list.
+func (s *Server) listTemplates(ctx context.Context, r *request, b []byte) ([]byte, error) {
+	return listPage(s, r, b, "resourceTemplates", &s.templates, listFilter[*templateEntry]{
+		visible: func(e *templateEntry) bool { return s.allowsEntry(ctx, e.tmpl.Scopes, e.tmpl.Roles) }})
+}
 
 // listFilter is how a list method filters its entries for the caller.
 type listFilter[T entry] struct {
@@ -27,13 +54,12 @@ type listFilter[T entry] struct {
 // past any other. It runs under s.mu's read lock, as
 // [ServerOptions.Visible] says. A list that depends on its caller says
 // cacheScope "private" in the modern era.
-func listPage[T entry](s *Server, r *request, p *wireParams, b []byte, member string, reg *registry[T], f listFilter[T]) ([]byte, error) {
-	after, err := s.readCursor(member, p.Cursor)
+func listPage[T entry](s *Server, r *request, b []byte, member string, reg *registry[T], f listFilter[T]) ([]byte, error) {
+	after, err := s.readCursor(member, r.params.Cursor)
 	if err != nil {
 		return b, err
 	}
 	s.mu.RLock()
-	declared := s.declares(member)
 	private := f.hook || reg.guarded > 0
 	var items []T
 	more := false
@@ -41,10 +67,6 @@ func listPage[T entry](s *Server, r *request, p *wireParams, b []byte, member st
 		items, more = reg.page(after, s.pageSize)
 	} else {
 		items, more = filterPage(reg.from(after), s.pageSize, f.visible)
-	}
-	if len(items) == 0 && !more && !declared {
-		s.mu.RUnlock()
-		return b, methodNotFound(r.method)
 	}
 	b = appendKey(b, member)
 	b = append(b, '[')
@@ -101,19 +123,6 @@ func (s *Server) readCursor(member string, cursor *string) (string, error) {
 		return "", NewError(CodeInvalidParams, "invalid cursor %q: pass the nextCursor of a previous page", *cursor)
 	}
 	return string(last), nil
-}
-
-// declares reports whether the capability behind a list member is
-// declared. The caller holds s.mu.
-func (s *Server) declares(member string) bool {
-	switch member {
-	case "tools":
-		return s.tools.len() > 0
-	case "prompts":
-		return s.prompts.len() > 0
-	default:
-		return s.hasResourcesLocked()
-	}
 }
 
 // listTTL is how long a modern client may cache a list.

@@ -27,7 +27,7 @@ func (s *Server) listenFilter(p *wireParams) (listenFilter, error) {
 		want = *p.Notifications
 	}
 	s.mu.RLock()
-	hasResources := s.hasResourcesLocked()
+	hasResources := s.declaresLocked(capResources)
 	s.mu.RUnlock()
 	if !hasResources {
 		want.ResourceSubscriptions, want.ResourcesListChanged = nil, false
@@ -87,16 +87,16 @@ type changeSender interface {
 // before the next line is read) and queues every change until it is, so
 // nothing is lost and the acknowledgement comes first. A client that stops
 // reading is dropped after [NotificationWriteTimeout].
-func (s *Server) listen(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
-	cs, ok := r.out.(changeSender)
-	if r.out == nil || !ok {
+func (s *Server) listen(ctx context.Context, r *request, b []byte) ([]byte, error) {
+	cs, ok := r.peer.out.(changeSender)
+	if r.peer.out == nil || !ok {
 		return b, NewError(CodeInvalidRequest, "subscriptions/listen needs a stream to the client")
 	}
-	want, err := s.listenFilter(p)
+	want, err := s.listenFilter(r.params)
 	if err != nil {
 		return b, err
 	}
-	w := r.watch
+	w := r.peer.watch
 	if w == nil {
 		w = want.watcher()
 		w.caller = ctx
@@ -119,7 +119,7 @@ func (s *Server) listen(ctx context.Context, r *request, p *wireParams, b []byte
 		return cs.sendChange(r.appendMarkedChange(nil, c))
 	}
 	var ka func() error
-	if k, ok := r.out.(interface{ keepalive() error }); ok {
+	if k, ok := r.peer.out.(interface{ keepalive() error }); ok {
 		ka = k.keepalive
 	}
 	if err := holdStream(ctx, r.closing(), ka, w, write); err != nil {
@@ -128,7 +128,7 @@ func (s *Server) listen(ctx context.Context, r *request, p *wireParams, b []byte
 		}
 		return b, err
 	}
-	r.resultMeta = map[string]any{metaSubscriptionID: r.id}
+	r.reply.resultMeta = map[string]any{metaSubscriptionID: r.id}
 	return b, nil
 }
 

@@ -11,20 +11,26 @@ import (
 )
 
 // outcome is how a tool call ended, as the call log records it.
-type outcome string
+type outcome uint8
 
 // The outcomes of a tool call.
 const (
-	outcomeOK       outcome = "ok"
-	outcomeInvalid  outcome = "invalid"  // the arguments broke the input schema
-	outcomeRefused  outcome = "refused"  // a refusal; the log adds its code
-	outcomeError    outcome = "error"    // the tool returned an IsError result of its own
-	outcomeFailed   outcome = "failed"   // an unexpected error, a panic, or a protocol error
-	outcomeCanceled outcome = "canceled" // the call's context ended before the tool did
-	outcomeAsked    outcome = "asked"    // it asked the client and awaits the retry (2026-07-28)
-	outcomeTimedOut outcome = "timeout"  // the call passed [ServerOptions.CallTimeout]
-	outcomeLimited  outcome = "limited"  // refused by a per-caller limit, without running
+	outcomeNone     outcome = iota // not known yet
+	outcomeOK                      // a result
+	outcomeInvalid                 // the arguments broke the input schema
+	outcomeRefused                 // a refusal; the log adds its code
+	outcomeError                   // the tool returned an IsError result of its own
+	outcomeFailed                  // an unexpected error, a panic, or a protocol error
+	outcomeCanceled                // the call's context ended before the tool did
+	outcomeAsked                   // it asked the client and awaits the retry (2026-07-28)
+	outcomeTimedOut                // the call passed [ServerOptions.CallTimeout]
+	outcomeLimited                 // refused by a per-caller limit, without running
 )
+
+var outcomeNames = [...]string{"", "ok", "invalid", "refused", "error", "failed", "canceled", "asked", "timeout", "limited"}
+
+// String returns the outcome as the call log writes it.
+func (o outcome) String() string { return outcomeNames[o] }
 
 // wrapTool builds a tool's handler chain: error mapping and recovery
 // outermost, then the user's middleware in order, then the handler. So a
@@ -78,7 +84,7 @@ func (s *Server) mapToolError(ctx context.Context, req *CallToolRequest, err err
 		s.logger.WarnContext(ctx, "tool call timed out", "tool", req.Name, "timeout", s.timeout, "err", err)
 		return s.timedOut(ctx), nil
 	}
-	if r := requestFrom(ctx); r != nil && r.drain.hardStopped() && ctx.Err() != nil {
+	if r := requestFrom(ctx); r != nil && r.peer.drain.hardStopped() && ctx.Err() != nil {
 		setOutcome(ctx, outcomeCanceled, RefusalUnavailable)
 		return ErrorResult(shutdownResult), nil
 	}
@@ -122,7 +128,7 @@ func (s *Server) clientResult(ctx context.Context, req *CallToolRequest, err err
 		return ErrorResult(fmt.Sprintf("unavailable: the tool asked the client (%s) and it declined: %s", ce.Method, ce.Message))
 	case errors.Is(err, ErrNoClientStream), errors.Is(err, ErrConnectionClosed):
 		setOutcome(ctx, outcomeRefused, RefusalUnavailable)
-		if r := requestFrom(ctx); r != nil && r.stateless {
+		if r := requestFrom(ctx); r != nil && r.stateless() {
 			s.logger.WarnContext(ctx, "tool could not ask the client", "tool", req.Name, "err", err, "hint", statelessHint)
 		}
 		return ErrorResult("unavailable: the tool needs to ask the user or the client's model, and this client or session cannot be asked")
@@ -133,9 +139,9 @@ func (s *Server) clientResult(ctx context.Context, req *CallToolRequest, err err
 // setOutcome records how the call ended, for the call log.
 func setOutcome(ctx context.Context, o outcome, code RefusalCode) {
 	if r := requestFrom(ctx); r != nil {
-		r.mu.Lock()
-		r.outcome, r.refusal = o, code
-		r.mu.Unlock()
+		r.reply.mu.Lock()
+		r.reply.outcome, r.reply.refusal = o, code
+		r.reply.mu.Unlock()
 	}
 }
 
@@ -172,28 +178,28 @@ func resultOutcome(res *ToolResult) (outcome, RefusalCode) {
 // as every call is: the client chose to stop it. The caller checks that
 // the logger takes Info records.
 func (s *Server) logCall(ctx context.Context, r *request, res *ToolResult, err error, start time.Time) {
-	r.mu.Lock()
-	o, code := r.outcome, r.refusal
-	r.mu.Unlock()
+	r.reply.mu.Lock()
+	o, code := r.reply.outcome, r.reply.refusal
+	r.reply.mu.Unlock()
 	switch {
 	case errors.Is(err, errInputPending):
 		o, code = outcomeAsked, ""
 	case err != nil:
 		o, code = outcomeFailed, ""
-	case o != "":
+	case o != outcomeNone:
 	case res.IsError:
 		o, code = resultOutcome(res)
 	default:
 		o = outcomeOK
 	}
 	attrs := make([]slog.Attr, 0, 7)
-	attrs = append(attrs, slog.String("tool", r.tool), slog.String("outcome", string(o)),
+	attrs = append(attrs, slog.String("tool", r.target.name), slog.String("outcome", o.String()),
 		slog.Duration("duration", time.Since(start)))
 	if code != "" {
 		attrs = append(attrs, slog.String("code", string(code)))
 	}
-	if r.session != "" {
-		attrs = append(attrs, slog.String("session", r.session))
+	if r.peer.session != "" {
+		attrs = append(attrs, slog.String("session", r.peer.session))
 	}
 	if p, ok := PrincipalFromContext(ctx); ok {
 		attrs = append(attrs, slog.String("principal", p.Subject))

@@ -3,10 +3,7 @@ package ferry
 import (
 	"context"
 	"encoding/json"
-	"runtime/debug"
 	"time"
-
-	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
 // Observer is told of every request the server answers, on every
@@ -105,107 +102,6 @@ type RequestEnd struct {
 	// answer). It is valid only until End returns, and holds what the
 	// tool or resource returned: record it only with consent.
 	Result json.RawMessage
-}
-
-// respondObserved is [Server.respond] told to the observer.
-func (s *Server) respondObserved(ctx context.Context, r *request, p *wireParams, b []byte) []byte {
-	info := &RequestInfo{Method: r.method, ID: idText(r.id), ProtocolVersion: r.version, Modern: r.modern,
-		Transport: TransportStdio}
-	if p.Meta.TraceContext != nil {
-		info.Trace = *p.Meta.TraceContext
-	}
-	if r.header != nil {
-		info.Transport = TransportHTTP
-		if !r.modern {
-			info.SessionID = r.session
-		}
-	}
-	switch r.method {
-	case "tools/call", "prompts/get":
-		info.Name, info.Arguments = p.Name, p.Arguments
-		info.Unknown = !s.hasTarget(r.method, p.Name)
-	case "resources/read", "resources/subscribe", "resources/unsubscribe":
-		info.Name = p.URI
-	default:
-		info.Unknown = !servedMethod(r.method)
-	}
-	start := time.Now()
-	octx, ok := s.observeStart(ctx, info)
-	mark := len(b)
-	if !ok {
-		return s.respondTo(ctx, r, p, b)
-	}
-	ctx = octx
-	b = s.respondTo(ctx, r, p, b)
-	end := RequestEnd{Duration: time.Since(start), ToolError: r.toolError}
-	if r.failed != 0 {
-		end.ErrorCode = r.failed
-		var resp struct {
-			Error struct {
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		if json.Unmarshal(b[mark:], &resp) == nil {
-			end.ErrorMessage = resp.Error.Message
-		}
-	} else if at := mark + len(jsonrpc.AppendResultHead(nil, r.id)); at < len(b) {
-		end.Result = json.RawMessage(b[at : len(b)-1]) // without the envelope's closing brace
-	}
-	s.observeEnd(ctx, info, end)
-	return b
-}
-
-// observeStart calls the observer's Start; false if it panicked (the
-// panic is logged).
-func (s *Server) observeStart(ctx context.Context, info *RequestInfo) (_ context.Context, ok bool) {
-	defer func() {
-		if v := recover(); v != nil {
-			s.observerPanicked(ctx, "Start", info, v)
-		}
-	}()
-	return s.opts.Observer.Start(ctx, info), true
-}
-
-// observeEnd calls the observer's End, logging a panic.
-func (s *Server) observeEnd(ctx context.Context, info *RequestInfo, end RequestEnd) {
-	defer func() {
-		if v := recover(); v != nil {
-			s.observerPanicked(ctx, "End", info, v)
-		}
-	}()
-	s.opts.Observer.End(ctx, info, end)
-}
-
-func (s *Server) observerPanicked(ctx context.Context, where string, info *RequestInfo, v any) {
-	s.logError(ctx, "observer panicked", "in", where, "method", info.Method, "ref", newRef(),
-		"panic", v, "stack", string(debug.Stack()))
-}
-
-// hasTarget reports whether the server has the tool (tools/call) or
-// prompt (prompts/get) named name.
-func (s *Server) hasTarget(method, name string) bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if method == "tools/call" {
-		_, ok := s.tools.get(name)
-		return ok
-	}
-	_, ok := s.prompts.get(name)
-	return ok
-}
-
-// servedMethod reports whether method is one [Server.dispatch] serves
-// (in one era or the other), so that an observer can tell the methods
-// from any text a client sends.
-func servedMethod(method string) bool {
-	switch method {
-	case "tools/list", "tools/call", "prompts/list", "prompts/get", "resources/list",
-		"resources/templates/list", "resources/read", "completion/complete", "subscriptions/listen",
-		"server/discover", "ping", "initialize", "logging/setLevel", "resources/subscribe",
-		"resources/unsubscribe":
-		return true
-	}
-	return false
 }
 
 // idText is a JSON-RPC id as text: a string's value, a number's digits.

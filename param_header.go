@@ -2,7 +2,6 @@ package ferry
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -86,15 +85,13 @@ func isToken(s string) bool {
 //
 // A tool the caller may not see has no headers to check: its call then
 // answers as an unknown tool's does.
-func (s *Server) checkParamHeaders(ctx context.Context, req *request, hd http.Header, p *wireParams) error {
-	s.mu.RLock()
-	e, ok := s.tools.get(p.Name)
-	s.mu.RUnlock()
-	if !ok || len(e.params) == 0 || s.mayHide(&e.info) && !s.visibleTool(withRequest(ctx, req), &e.info) {
+func (s *Server) checkParamHeaders(r *request) error {
+	e, hd := r.target.tool, r.peer.header
+	if e == nil || len(e.params) == 0 || r.target.access == accessHidden {
 		return nil
 	}
 	var args map[string]json.RawMessage
-	_ = json.Unmarshal(p.Arguments, &args) // not an object: validation reports it
+	_ = json.Unmarshal(r.params.Arguments, &args) // not an object: validation reports it
 	for _, ph := range e.params {
 		name := "Mcp-Param-" + ph.Header
 		raw, err := singleHeader(hd, name)

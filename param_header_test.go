@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -114,13 +115,19 @@ func TestRoutingHeadersSentTwiceAreRefused(t *testing.T) {
 	p.Meta.Version = Version20260728
 	base := http.Header{"Mcp-Protocol-Version": {Version20260728}, "Mcp-Method": {"tools/call"}, "Mcp-Name": {"pay"},
 		"Mcp-Param-Region": {"eu"}}
-	if err := s.checkModernHeaders(context.Background(), &request{}, base, "tools/call", p); err != nil {
+	check := func(hd http.Header) error {
+		r := newRequest(context.Background(), &jsonrpc.Message{ID: json.RawMessage("1"), Method: "tools/call"}, p, peer{header: hd})
+		r.beModern()
+		s.resolve(r)
+		return s.checkModernHeaders(r)
+	}
+	if err := check(base); err != nil {
 		t.Fatalf("headers sent once: %v", err)
 	}
 	for _, name := range []string{"Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name", "Mcp-Param-Region"} {
 		hd := base.Clone()
 		hd[name] = append(hd[name], "other")
-		err := s.checkModernHeaders(context.Background(), &request{}, hd, "tools/call", p)
+		err := check(hd)
 		if CodeOf(err) != CodeHeaderMismatch || !strings.Contains(err.Error(), name+" is sent 2 times") {
 			t.Errorf("%s sent twice: %v", name, err)
 		}

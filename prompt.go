@@ -398,26 +398,23 @@ func (p *Prompt) argumentNames() string {
 	return strings.Join(names, ", ")
 }
 
-func (s *Server) getPrompt(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
-	s.mu.RLock()
-	e, ok := s.prompts.get(p.Name)
-	s.mu.RUnlock()
-	if !ok || !s.allowsEntry(ctx, e.prompt.Scopes, e.prompt.Roles) {
-		return b, unknownPrompt(p.Name) // a hidden prompt reads as one that does not exist
-	}
-	args, err := promptArgs(&e.prompt, p.Arguments)
+// getPrompt answers prompts/get for the prompt r names, which the caller
+// may see.
+func (s *Server) getPrompt(ctx context.Context, r *request, b []byte) ([]byte, error) {
+	e := r.target.prompt
+	args, err := promptArgs(&e.prompt, r.params.Arguments)
 	if err != nil {
 		return b, err
 	}
-	if err := s.loadModernInput(ctx, r, p.Name, p); err != nil {
+	if err := s.loadModernInput(ctx, r); err != nil {
 		return b, err
 	}
-	res, err := e.handler(withRequest(ctx, r), &GetPromptRequest{Name: p.Name, Arguments: args})
+	res, err := e.handler(ctx, &GetPromptRequest{Name: e.prompt.Name, Arguments: args})
 	if r.inputPending() {
 		return b, errInputPending
 	}
 	if err != nil {
-		return b, s.protocolError(ctx, "prompt", p.Name, err)
+		return b, s.protocolError(ctx, "prompt", e.prompt.Name, err)
 	}
 	if res == nil {
 		res = &PromptResult{}

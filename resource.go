@@ -309,69 +309,80 @@ func (s *Server) RemoveResources(uris ...string) {
 	}
 }
 
-// findResource returns the handler for uri and the template variables: a
+// findResourceLocked resolves the resource a resources/read names: a
 // resource of that URI first, else the first template (in template order)
-// that matches it, among those the caller of ctx may see: a hidden one
-// reads as one that does not exist. A resource of that URI that the caller
-// may not see hides the templates too: its requirements say who may read
-// that URI, and a broader template must not serve it to anyone else.
-func (s *Server) findResource(ctx context.Context, uri string) (ResourceHandler, map[string]string, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+// that matches it, among those the caller may see: a hidden one reads as
+// one that does not exist. A resource of that URI that the caller may not
+// see hides the templates too: its requirements say who may read that
+// URI, and a broader template must not serve it to anyone else. The
+// caller holds s.mu.
+func (s *Server) findResourceLocked(r *request) {
+	uri := r.params.URI
+	if uri == "" {
+		r.err = NewError(CodeInvalidParams, "resources/read needs a uri")
+		return
+	}
+	ctx := r.context()
 	if e, ok := s.resources.get(uri); ok {
-		if !s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) {
-			return nil, nil, false
+		if s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) {
+			r.target.read = e.handler
+		} else {
+			r.err = resourceNotFound(r)
 		}
-		return e.handler, nil, true
+		return
 	}
 	for _, t := range s.templates.sorted {
 		if !s.allowsEntry(ctx, t.tmpl.Scopes, t.tmpl.Roles) {
 			continue
 		}
-		m := t.compiled.Match(uri)
-		if m == nil {
-			continue
+		if m := t.compiled.Match(uri); m != nil {
+			r.target.read, r.target.vars = t.handler, templateVars(m)
+			return
 		}
-		vars := make(map[string]string, len(m))
-		for name, v := range m {
-			if list := v.List(); list != nil {
-				vars[name] = strings.Join(list, ",")
-			} else {
-				vars[name] = v.String()
-			}
-		}
-		return t.handler, vars, true
 	}
-	return nil, nil, false
+	r.err = resourceNotFound(r)
 }
 
-func (s *Server) readResource(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
-	notFound := func() error {
-		code := CodeResourceNotFound
-		if r.modern {
-			code = CodeInvalidParams
+// templateVars is the values of a template's variables in a URI it
+// matched: a list variable's values joined by commas.
+func templateVars(m uritemplate.Values) map[string]string {
+	vars := make(map[string]string, len(m))
+	for name, v := range m {
+		if list := v.List(); list != nil {
+			vars[name] = strings.Join(list, ",")
+		} else {
+			vars[name] = v.String()
 		}
-		return &Error{Code: code, Message: "resource not found: " + p.URI, Data: map[string]string{"uri": p.URI}}
 	}
-	if p.URI == "" {
-		return b, NewError(CodeInvalidParams, "resources/read needs a uri")
+	return vars
+}
+
+// resourceNotFound is the error of a resources/read of a URI that names
+// nothing the caller may read: -32002 in legacy sessions, -32602 in the
+// modern era.
+func resourceNotFound(r *request) error {
+	code := CodeResourceNotFound
+	if r.modern {
+		code = CodeInvalidParams
 	}
-	h, vars, ok := s.findResource(ctx, p.URI)
-	if !ok {
-		return b, notFound()
-	}
-	if err := s.loadModernInput(ctx, r, p.URI, p); err != nil {
+	return &Error{Code: code, Message: "resource not found: " + r.params.URI, Data: map[string]string{"uri": r.params.URI}}
+}
+
+// readResource answers resources/read for the resource r names.
+func (s *Server) readResource(ctx context.Context, r *request, b []byte) ([]byte, error) {
+	if err := s.loadModernInput(ctx, r); err != nil {
 		return b, err
 	}
-	contents, err := h(withRequest(ctx, r), &ReadResourceRequest{URI: p.URI, Vars: vars})
+	uri := r.params.URI
+	contents, err := r.target.read(ctx, &ReadResourceRequest{URI: uri, Vars: r.target.vars})
 	if r.inputPending() {
 		return b, errInputPending
 	}
 	if errors.Is(err, ErrResourceNotFound) {
-		return b, notFound()
+		return b, resourceNotFound(r)
 	}
 	if err != nil {
-		return b, s.protocolError(ctx, "resource", p.URI, err)
+		return b, s.protocolError(ctx, "resource", uri, err)
 	}
 	b = appendKey(b, "contents")
 	b = append(b, '[')

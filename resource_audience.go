@@ -6,7 +6,7 @@ import "context"
 // everyone (nil) when uri names no entry with requirements, and otherwise
 // the callers who may see one of the entries it names. uri names the
 // resource of that URI if there is one, and else each template matching
-// it (see [Server.findResource]): when the caller may see none of them,
+// it (see [Server.findResourceLocked]): when the caller may see none of them,
 // resources/read answers it as not found, so an update must not tell the
 // caller it exists. A URI the server does not
 // know is told to every subscriber, as before. The entries are found

@@ -284,59 +284,7 @@ func (s *Server) implementation() implementation {
 		Description: s.opts.Description, WebsiteURL: s.opts.WebsiteURL, Icons: s.opts.Icons}
 }
 
-// capabilities returns the server capabilities, declared exactly as
-// registered and as the session can honour: a stateless legacy HTTP session
-// keeps no log level and has no stream for notifications, so it declares
-// neither logging nor subscriptions nor list changes.
-func (s *Server) capabilities(modern, stateless bool) map[string]any {
-	caps := map[string]any{}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	listChanged := map[string]any{"listChanged": true}
-	if stateless {
-		listChanged = map[string]any{}
-	}
-	if s.tools.len() > 0 {
-		caps["tools"] = listChanged
-	}
-	if s.prompts.len() > 0 {
-		caps["prompts"] = listChanged
-	}
-	if s.hasResourcesLocked() {
-		caps["resources"] = map[string]any{"subscribe": true, "listChanged": true}
-		if stateless {
-			caps["resources"] = map[string]any{}
-		}
-	}
-	if !modern && !stateless {
-		caps["logging"] = map[string]any{}
-	}
-	if s.completesLocked() {
-		caps["completions"] = map[string]any{}
-	}
-	return caps
-}
-
 // logError logs an unexpected failure.
 func (s *Server) logError(ctx context.Context, msg string, args ...any) {
 	s.logger.ErrorContext(ctx, msg, args...)
-}
-
-// completes reports whether the server declares completions: it has a
-// completion handler, or prompts or templates whose arguments can be
-// completed.
-func (s *Server) completes() bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.completesLocked()
-}
-
-func (s *Server) completesLocked() bool {
-	return s.opts.CompletionHandler != nil || s.prompts.len() > 0 || s.templates.len() > 0
-}
-
-// hasResourcesLocked reports whether the server declares resources: it
-// has a resource or a template. The caller holds s.mu.
-func (s *Server) hasResourcesLocked() bool {
-	return s.resources.len() > 0 || s.templates.len() > 0
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -50,6 +51,37 @@ type ClientCapabilities struct {
 	Sampling    bool `json:"sampling,omitempty"`
 	Elicitation bool `json:"elicitation,omitempty"`
 	Roots       bool `json:"roots,omitempty"`
+}
+
+// clientCaps is what the client declared it can do, as the server reads
+// it on every request.
+type clientCaps struct {
+	sampling    bool
+	elicitation bool
+	roots       bool
+}
+
+// parseClientCaps reads the capabilities a legacy client declared at
+// initialize: the members present, whatever their values.
+func parseClientCaps(raw json.RawMessage) clientCaps {
+	var c clientCaps
+	if len(raw) == 0 {
+		return c
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) == nil {
+		_, c.sampling = m["sampling"]
+		_, c.elicitation = m["elicitation"]
+		_, c.roots = m["roots"]
+	}
+	return c
+}
+
+// legacyState is what a legacy session or stdio connection remembers.
+// Its methods return an error to answer the request with.
+type legacyState interface {
+	setLevel(ctx context.Context, l LogLevel) error
+	subscribe(ctx context.Context, uri string, on bool) error
 }
 
 func (c ClientCapabilities) caps() clientCaps {

@@ -58,20 +58,19 @@ func newDrain() *drain {
 	return d
 }
 
-// watch returns the context of a request of method, served in ctx, that
-// ends when the shutdown's deadline passes, or nil when the request needs
-// none: a tools/call's own context watches the shutdown (see
-// [Server.runTool]), and the methods that run no handler of the
-// application's end quickly. The caller calls finish on it once the
+// watch makes c the context of a request of method, served in ctx, that
+// ends when the shutdown's deadline passes, and reports whether the
+// request needs one: a tools/call's own context watches the shutdown
+// (see [Server.callContext]), and the methods that run no handler of the
+// application's end quickly. The caller calls finish on c once the
 // request has been answered.
-func (d *drain) watch(ctx context.Context, method string) *callCtx {
+func (d *drain) watch(ctx context.Context, method string, c *callCtx) bool {
 	switch method {
 	case "prompts/get", "resources/read", "completion/complete":
-		c := new(callCtx)
 		c.initStop(ctx, d)
-		return c
+		return true
 	}
-	return nil
+	return false
 }
 
 // enter counts one more request or stream. Every enter is matched by a

@@ -4,8 +4,6 @@ package ferry
 // ([ServerOptions.StepUp]): 403 with an insufficient_scope challenge.
 
 import (
-	"context"
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -20,35 +18,16 @@ import (
 // JSON-RPC leaves to implementations.
 const CodeInsufficientScope Code = -32003
 
-// stepUpCall returns the scopes the caller of the request lacks for a
-// tools/call of a tool shown to it for step-up, or nil. It asks as
-// callTool will: [ServerOptions.Visible] sees req, the request being
-// served, naming the tool, so that the two cannot disagree.
-func (h *HTTPHandler) stepUpCall(ctx context.Context, req *request, method string, p *wireParams) []string {
-	if !h.srv.opts.StepUp || method != "tools/call" {
-		return nil
-	}
-	req.tool = p.Name
-	defer func() { req.tool = "" }()
-	return h.srv.stepUpScopes(ctx, req, p.Name)
-}
-
-// stepUpBatch returns the scopes the caller lacks for every tools/call of
-// a batch that calls tools shown to it for step-up, or nil: such a batch
-// is refused whole, before any of it is served. Each element is asked
-// about as serving it will ask, with its own request (see stepUpCall), so
-// that Visible sees the same CallInfo in both.
-func (h *HTTPHandler) stepUpBatch(r *http.Request, items []json.RawMessage, sess legacySession) []string {
-	if !h.srv.opts.StepUp || len(items) > h.batch.orDefaults().items {
-		return nil // serving the batch refuses it
-	}
+// stepUpBatch returns the scopes the caller lacks for every tools/call
+// of a batch, resolved, that calls a tool shown to it for step-up, or nil:
+// such a batch is refused whole, before any of it is served.
+func (s *Server) stepUpBatch(reqs []*request) []string {
 	var missing []string
-	for _, raw := range items {
-		in, err := decodeMessage(raw)
-		if err != nil || in.kind != jsonrpc.KindRequest || in.perr != nil || in.m.Method != "tools/call" {
-			continue // serving it reports it
+	for _, req := range reqs {
+		if req == nil || req.target.access != accessStepUp {
+			continue
 		}
-		for _, sc := range h.stepUpCall(r.Context(), h.legacyRequest(r, in.m, sess), in.m.Method, in.p) {
+		for _, sc := range s.stepUpMissing(req.context(), req.target.tool.info.Scopes) {
 			if !slices.Contains(missing, sc) {
 				missing = append(missing, sc)
 			}

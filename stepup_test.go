@@ -2,7 +2,10 @@ package ferry
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
 // The challenge leaves out offline_access and empty parameters, and no
@@ -27,17 +30,18 @@ func TestChallengeFormat(t *testing.T) {
 	}
 }
 
-// On a StepUp server, the step-up check of a call of a tool that needs no
-// scope allocates nothing: it runs before every HTTP tools/call.
-func TestStepUpCheckOfAnOpenToolAllocatesNothing(t *testing.T) {
+// On a StepUp server with a Visible hook, resolving a call of a tool that
+// needs no scope (its access judged, step-up included) allocates nothing:
+// it runs before every tools/call.
+func TestResolvingACallOfAnOpenToolAllocatesNothing(t *testing.T) {
 	srv := NewServer("s", "1", &ServerOptions{StepUp: true, Visible: func(context.Context, ToolInfo) bool { return true }})
 	srv.AddTool(Tool{Name: "open", Description: "Needs nothing.", ReadOnly: true},
 		func(context.Context, *CallToolRequest) (*ToolResult, error) { return nil, nil })
-	h := NewHTTPHandler(srv, nil)
-	req := &request{srv: srv, method: "tools/call"}
-	p := &wireParams{Name: "open"}
-	ctx := t.Context()
-	if n := testing.AllocsPerRun(100, func() { _ = h.stepUpCall(ctx, req, "tools/call", p) }); n != 0 {
+	req := newRequest(t.Context(), &jsonrpc.Message{ID: json.RawMessage("1"), Method: "tools/call"}, &wireParams{Name: "open"}, peer{})
+	if n := testing.AllocsPerRun(100, func() { req.target, req.err = target{}, nil; srv.resolve(req) }); n != 0 {
 		t.Errorf("%v allocations", n)
+	}
+	if req.err != nil || req.target.tool == nil || req.target.access != accessOK {
+		t.Errorf("resolved to %+v, %v; want the tool, served", req.target, req.err)
 	}
 }

@@ -1,6 +1,9 @@
 package ferry
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // MaxSubscriptions is the most resources one session may subscribe to:
 // with resources/subscribe in a legacy session (stdio or stateful HTTP),
@@ -81,4 +84,14 @@ func subscribeSet(subs map[string]bool, uri string, on bool) error {
 		subs[uri] = true
 	}
 	return nil
+}
+
+// subscribe answers resources/subscribe and resources/unsubscribe in a
+// legacy session: the session hears of the resource's updates, or no more.
+func (s *Server) subscribe(ctx context.Context, r *request, b []byte) ([]byte, error) {
+	uri := r.params.URI
+	if err := checkSubscriptionURI(r.method, uri); err != nil {
+		return b, err
+	}
+	return b, r.peer.state.subscribe(ctx, uri, r.method == "resources/subscribe")
 }

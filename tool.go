@@ -6,9 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"log/slog"
-	"strings"
-	"time"
 
 	"github.com/ferry-mcp/ferry/schema"
 )
@@ -274,82 +271,6 @@ func (s *Server) RemoveTools(names ...string) {
 // registered, or that the caller may not see: the two read the same.
 func unknownTool(name string) error {
 	return NewError(CodeInvalidParams, "unknown tool %q", name)
-}
-
-// callTool runs tools/call. Errors were mapped inside the handler chain
-// (see [Server.wrapTool]): only an [*Error] comes out of it. The call log
-// is written here, after the result is encoded, so that it records an
-// encoding failure too.
-func (s *Server) callTool(ctx context.Context, r *request, p *wireParams, b []byte) ([]byte, error) {
-	s.mu.RLock()
-	e, ok := s.tools.get(p.Name)
-	s.mu.RUnlock()
-	ctx = withRequest(ctx, r)
-	r.tool = p.Name // Visible may read it from the CallInfo
-	acc := accessOK
-	if ok && s.mayHide(&e.info) {
-		acc = s.toolAccess(ctx, &e.info)
-	}
-	if !ok || acc == accessHidden {
-		r.tool = ""
-		return b, unknownTool(p.Name)
-	}
-	if err := s.loadModernInput(ctx, r, p.Name, p); err != nil {
-		return b, err
-	}
-	var start time.Time
-	logging := s.logger.Enabled(ctx, slog.LevelInfo)
-	if logging {
-		start = time.Now()
-	}
-	res, err := s.serveCall(ctx, r, e, p, acc)
-	if r.inputPending() {
-		err = errInputPending
-	}
-	if err != nil {
-		if logging {
-			s.logCall(ctx, r, nil, err, start)
-		}
-		return b, err
-	}
-	if res == nil {
-		res = &ToolResult{Content: []Content{}}
-	}
-	mark := len(b)
-	out, err := res.appendMembers(b, !r.modern)
-	if err != nil {
-		res = s.masked(ctx, p.Name, err, nil)
-		out, _ = res.appendMembers(b[:mark], !r.modern)
-	}
-	if r.modern {
-		r.resultMeta = res.Meta // merged with serverInfo by appendModernTail
-	}
-	r.toolError = res.IsError
-	if logging {
-		s.logCall(ctx, r, res, nil, start)
-	}
-	return out, nil
-}
-
-// serveCall runs a visible tool's call, unless it is shown for step-up
-// (acc) or a per-caller limit refuses it: then the refusal is the result,
-// and the handler does not run.
-func (s *Server) serveCall(ctx context.Context, r *request, e *toolEntry, p *wireParams, acc access) (*ToolResult, error) {
-	if acc == accessStepUp {
-		setOutcome(ctx, outcomeRefused, RefusalForbidden)
-		return ErrorResult("forbidden: this tool needs the scope(s) " + strings.Join(s.stepUpMissing(ctx, e.info.Scopes), ", ")), nil
-	}
-	var place *callerState
-	if s.limits != nil {
-		st, refusal := s.limits.admit(callerOf(ctx, r))
-		if refusal != nil {
-			setOutcome(ctx, outcomeLimited, RefusalUnavailable)
-			return ErrorResult(refusal.Error()), nil
-		}
-		place = st
-	}
-	r.callReq = CallToolRequest{Name: p.Name, Arguments: p.Arguments, Tool: e.info}
-	return s.runTool(ctx, r, e, &r.callReq, place)
 }
 
 // masked logs an unexpected failure and returns the result the model sees:

@@ -1,0 +1,176 @@
+package ferry
+
+import "context"
+
+// This file holds the method table: every method the server answers, in
+// one place, with what each needs. The router is the table: [Server.resolve]
+// answers an unknown method, a method of the other era and a method whose
+// requirement is missing from it, [Server.serve] runs a row's handler, the
+// capabilities that initialize and server/discover declare are derived
+// from it, and observers read a request's row. Adding a method is adding a
+// row and its handler.
+
+// era is the protocol eras a method belongs to, as bits.
+type era uint8
+
+const (
+	eraLegacy era = 1 << iota // 2025-03-26, 2025-06-18, 2025-11-25: sessions
+	eraModern                 // 2026-07-28: stateless, _meta on every request
+	eraBoth   = eraLegacy | eraModern
+)
+
+// has reports whether e includes the era of a request (modern or not).
+func (e era) has(modern bool) bool {
+	if modern {
+		return e&eraModern != 0
+	}
+	return e&eraLegacy != 0
+}
+
+// capability is a server capability, as initialize and server/discover
+// declare it.
+type capability uint8
+
+const (
+	capNone capability = iota
+	capTools
+	capPrompts
+	capResources
+	capLogging
+	capCompletions
+)
+
+// capabilityNames are the capabilities' names in the capabilities object.
+var capabilityNames = [...]string{capTools: "tools", capPrompts: "prompts", capResources: "resources",
+	capLogging: "logging", capCompletions: "completions"}
+
+// targetKind is what a method's request names.
+type targetKind uint8
+
+const (
+	targetNone   targetKind = iota
+	targetTool              // params.name, a tool
+	targetPrompt            // params.name, a prompt
+	targetURI               // params.uri, a resource or a template's
+)
+
+// A method is one row of the method table.
+type method struct {
+	name string
+	eras era
+	// capability is the server capability the method belongs to.
+	capability capability
+	// gated says the method does not exist (-32601) unless the server
+	// declares its capability: a list of nothing, a completion of
+	// nothing. A method that names a target answers for an unknown one
+	// instead.
+	gated bool
+	// session says the method changes a legacy session's state, so it
+	// does not exist where nothing is kept (a stateless HTTP session).
+	session bool
+	// target is what the request names: its entry is looked up, and the
+	// caller's access to it judged, once, by [Server.resolve].
+	target targetKind
+	// paginated says the result is a page with a nextCursor.
+	paginated bool
+	// ordered says a stream connection (stdio) serves the request before
+	// it reads the next line: the methods that set up or change the
+	// session.
+	ordered bool
+	// serve appends the result's members to an open object. It returns
+	// an [*Error] to answer with instead; any other error is masked.
+	serve func(s *Server, ctx context.Context, r *request, b []byte) ([]byte, error)
+}
+
+// methods is the method table, in the order the specification lists
+// them. It is filled by init, since its handlers read it (a server's
+// capabilities are derived from it).
+var methods []method
+
+func init() {
+	methods = []method{
+		{name: "initialize", eras: eraLegacy, ordered: true, serve: (*Server).serveInitialize},
+		{name: "ping", eras: eraLegacy, serve: servePing},
+		{name: "server/discover", eras: eraModern, serve: (*Server).serveDiscover},
+		{name: "tools/list", eras: eraBoth, capability: capTools, gated: true, paginated: true, serve: (*Server).listTools},
+		{name: "tools/call", eras: eraBoth, capability: capTools, target: targetTool, serve: (*Server).callTool},
+		{name: "prompts/list", eras: eraBoth, capability: capPrompts, gated: true, paginated: true, serve: (*Server).listPrompts},
+		{name: "prompts/get", eras: eraBoth, capability: capPrompts, target: targetPrompt, serve: (*Server).getPrompt},
+		{name: "resources/list", eras: eraBoth, capability: capResources, gated: true, paginated: true, serve: (*Server).listResources},
+		{name: "resources/templates/list", eras: eraBoth, capability: capResources, gated: true, paginated: true, serve: (*Server).listTemplates},
+		{name: "resources/read", eras: eraBoth, capability: capResources, target: targetURI, serve: (*Server).readResource},
+		{name: "resources/subscribe", eras: eraLegacy, capability: capResources, gated: true, session: true, target: targetURI, ordered: true, serve: (*Server).subscribe},
+		{name: "resources/unsubscribe", eras: eraLegacy, capability: capResources, gated: true, session: true, target: targetURI, ordered: true, serve: (*Server).subscribe},
+		{name: "subscriptions/listen", eras: eraModern, serve: (*Server).listen},
+		{name: "logging/setLevel", eras: eraLegacy, capability: capLogging, session: true, ordered: true, serve: (*Server).setLevel},
+		{name: "completion/complete", eras: eraBoth, capability: capCompletions, gated: true, serve: (*Server).complete},
+	}
+	methodIndex = make(map[string]*method, len(methods))
+	for i := range methods {
+		methodIndex[methods[i].name] = &methods[i]
+	}
+}
+
+// methodIndex finds a row by name.
+var methodIndex map[string]*method
+
+// lookupMethod returns the row of the method name, or nil when the
+// server answers no method of that name in either era.
+func lookupMethod(name string) *method { return methodIndex[name] }
+
+// servedIn reports whether the method exists for a request of the given
+// era and session: a method of the other era does not, and a method that
+// changes a session's state does not where none is kept.
+func (m *method) servedIn(modern, stateless bool) bool {
+	return m.eras.has(modern) && !(m.session && (modern || stateless))
+}
+
+// declaresLocked reports whether the server has what capability c
+// offers: tools, prompts, resources or templates, something to complete.
+// Logging is the session's, not the registry's. The caller holds s.mu.
+func (s *Server) declaresLocked(c capability) bool {
+	switch c {
+	case capTools:
+		return s.tools.len() > 0
+	case capPrompts:
+		return s.prompts.len() > 0
+	case capResources:
+		return s.resources.len() > 0 || s.templates.len() > 0
+	case capCompletions:
+		return s.opts.CompletionHandler != nil || s.prompts.len() > 0 || s.templates.len() > 0
+	}
+	return true
+}
+
+// capabilities returns the capabilities object of an answer to initialize
+// (legacy) or server/discover (modern), derived from the table: a
+// capability is declared when the server has what it offers and one of
+// its methods is served in the era and session; lists announce their
+// changes, and resources take subscriptions, where the session can hear
+// of them (not in a stateless legacy HTTP session, which has no stream).
+func (s *Server) capabilities(modern, stateless bool) map[string]any {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	notifies := modern || !stateless
+	caps := map[string]any{}
+	for i := range methods {
+		m := &methods[i]
+		name := capabilityNames[m.capability]
+		if m.capability == capNone || caps[name] != nil || !m.servedIn(modern, stateless) || !s.declaresLocked(m.capability) {
+			continue
+		}
+		c := map[string]any{}
+		switch m.capability {
+		case capTools, capPrompts:
+			if notifies {
+				c["listChanged"] = true
+			}
+		case capResources:
+			if notifies {
+				c["listChanged"], c["subscribe"] = true, true
+			}
+		}
+		caps[name] = c
+	}
+	return caps
+}
