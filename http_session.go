@@ -2,449 +2,296 @@ package ferry
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
-	"sync"
+	"strings"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
-// liveSession is the part of a stateful session that cannot leave this
-// process: requests in flight (for cancellation) and the server's own
-// requests waiting for replies. It exists only while a request or stream of
-// the session is open, so idle sessions cost nothing here.
-type liveSession struct {
-	refs  int // guarded by HTTPHandler.liveMu
-	calls pendingCalls
+// This file holds the HTTP handler's legacy (2025) sessions: initialize,
+// resolving a session id, the GET stream and DELETE.
 
-	// subsMu serializes the changes of the session's subscriptions (which
-	// go to the store) with the GET stream's loading of them, so that the
-	// copy in subs stays the store's.
-	subsMu sync.Mutex
-	// updMu serializes this replica's updates of the session in the
-	// store: a client's concurrent requests would otherwise only make a
-	// store with optimistic updates retry (only other replicas' updates
-	// need the store's own conflict handling).
-	updMu sync.Mutex
-
-	mu       sync.Mutex // guards inflight, getOpen, subs, loading and early; never held across I/O
-	inflight map[string]context.CancelFunc
-	getOpen  bool            // a GET stream is open: the one stream for notifications
-	subs     map[string]bool // the subscriptions, while the GET stream is open
-	loading  bool            // the GET stream is loading them (at its start or a keepalive)
-	// early holds the subscription changes other replicas told of while
-	// the GET stream was loading the subscriptions, applied once loaded,
-	// since the load may have read the store before them.
-	early []subscriptionChange
-}
-
-// subscriptionChange is a resources/subscribe (on) or unsubscribe.
-type subscriptionChange struct {
-	uri string
-	on  bool
-}
-
-// openGet claims the session's GET stream; false if one is open already.
-func (ls *liveSession) openGet() bool {
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	if ls.getOpen {
-		return false
+// postLegacy serves a 2025 message.
+func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, kind jsonrpc.Kind, p *wireParams) {
+	hv := r.Header.Get(headerProtocolVersion)
+	if hv != "" && (IsModern(hv) || !h.srv.versions.supports(hv)) {
+		h.writeError(w, http.StatusBadRequest, m.ID, NewError(CodeInvalidRequest,
+			"unsupported MCP-Protocol-Version %q; supported: %s", hv, strings.Join(h.srv.versions.legacy, ", ")))
+		return
 	}
-	ls.getOpen = true
-	return true
-}
-
-func (ls *liveSession) closeGet() {
-	ls.mu.Lock()
-	ls.getOpen = false
-	ls.subs, ls.early = nil, nil
-	ls.mu.Unlock()
-}
-
-// loadSubscriptions loads the session's subscriptions for its GET stream,
-// which then reads them from memory, and returns the handler that holds
-// the session's stream as stored ([SessionState.Stream]). With claim set
-// (the handler's relay id), it stores claim as that handler, in the same
-// update.
-func (ls *liveSession) loadSubscriptions(ctx context.Context, store SessionStore, id, claim string) (string, error) {
-	ls.subsMu.Lock()
-	defer ls.subsMu.Unlock()
-	ls.mu.Lock()
-	ls.loading = true
-	ls.mu.Unlock()
-	var st *SessionState
-	var err error
-	if claim != "" {
-		err = store.Update(ctx, id, func(s *SessionState) error {
-			s.Stream = claim
-			st = s.clone()
-			return nil
-		})
-	} else {
-		st, err = store.Load(ctx, id)
+	if kind == jsonrpc.KindRequest && m.Method == "initialize" {
+		h.initialize(w, r, m, p)
+		return
 	}
+	sess, status, err := h.session(r)
 	if err != nil {
-		ls.mu.Lock()
-		ls.loading, ls.early = false, nil // applied to subs already, if any
-		ls.mu.Unlock()
-		return "", err
+		h.writeError(w, status, m.ID, err)
+		return
 	}
-	subs := make(map[string]bool, len(st.Subscriptions))
-	for _, uri := range st.Subscriptions {
-		subs[uri] = true
+	switch kind {
+	case jsonrpc.KindNotification:
+		if m.Method == "notifications/cancelled" && h.opts.Stateful {
+			if err := h.cancel(r.Context(), sess.id, p.RequestID); err != nil {
+				h.relayFailed(w, r, "relaying a cancellation", err)
+				return
+			}
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	case jsonrpc.KindResponse:
+		if h.opts.Stateful {
+			if err := h.reply(r.Context(), sess.id, m); err != nil {
+				h.relayFailed(w, r, "relaying a reply", err)
+				return
+			}
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
 	}
-	ls.mu.Lock()
-	for _, c := range ls.early {
-		_ = subscribeSet(subs, c.uri, c.on) // within the cap: the store's list is
+	req := h.legacyRequest(r, m, p, sess)
+	if req.target.access == accessStepUp {
+		h.writeStepUp(w, m.ID, h.srv.stepUpMissing(req.context(), req.target.tool.info.Scopes))
+		return
 	}
-	ls.subs, ls.early, ls.loading = subs, nil, false
-	ls.mu.Unlock()
-	return st.Stream, nil
+	h.respond(w, r, req)
 }
 
-// holdsGet reports whether the session's GET stream is open here.
-func (ls *liveSession) holdsGet() bool {
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	return ls.getOpen
+// legacyRequest returns the request of message m in the legacy session
+// sess, resolved.
+func (h *HTTPHandler) legacyRequest(r *http.Request, m *jsonrpc.Message, p *wireParams, sess legacySession) *request {
+	req := newRequest(r.Context(), m, p, h.peer(r))
+	req.join(sess)
+	h.srv.resolve(req)
+	return req
 }
 
-// subscriptionChanged applies a subscription change, made here or on
-// another replica, to the session's GET stream, if one is open here;
-// while the stream is loading the subscriptions (only another replica's
-// change can arrive then: a change made here waits for subsMu), it is
-// kept until they are loaded.
-func (ls *liveSession) subscriptionChanged(uri string, on bool) {
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	if ls.subs != nil {
-		_ = subscribeSet(ls.subs, uri, on) // within the cap: the store's list is
+// legacySession returns the view of a legacy session that its requests
+// join. A stateful session (st is its state) brings its log level, info
+// until set, and its stored state; a stateless one (st is nil) keeps
+// neither, so it sends no logs.
+func (h *HTTPHandler) legacySession(id, version string, caps clientCaps, st *SessionState) legacySession {
+	ls := legacySession{id: id, version: version, caps: caps, level: levelOff}
+	if st != nil {
+		ls.level = LevelInfo
+		if l, ok := parseLevel(st.LogLevel); ok {
+			ls.level = l
+		}
+		ls.state = &storedState{h: h, id: id}
 	}
-	if ls.loading && ls.getOpen && len(ls.early) < MaxSubscriptions {
-		ls.early = append(ls.early, subscriptionChange{uri, on})
-	}
-}
-
-// subscribed reports whether the session subscribed to uri, as far as its
-// GET stream knows.
-func (ls *liveSession) subscribed(uri string) bool {
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	return ls.subs[uri]
-}
-
-func (h *HTTPHandler) liveAcquire(id string) *liveSession {
-	h.liveMu.Lock()
-	defer h.liveMu.Unlock()
-	ls := h.live[id]
-	if ls == nil {
-		ls = &liveSession{}
-		h.live[id] = ls
-	}
-	ls.refs++
 	return ls
 }
 
-func (h *HTTPHandler) liveRelease(id string, ls *liveSession) {
-	h.liveMu.Lock()
-	defer h.liveMu.Unlock()
-	ls.refs--
-	if ls.refs == 0 && h.live[id] == ls {
-		delete(h.live, id)
+// session resolves the request's session id, with the HTTP status to
+// answer when it does not resolve.
+func (h *HTTPHandler) session(r *http.Request) (legacySession, int, error) {
+	id := r.Header.Get(headerSessionID)
+	if id == "" {
+		return legacySession{}, http.StatusBadRequest, NewError(CodeInvalidRequest, "missing Mcp-Session-Id header: send initialize first")
 	}
-}
-
-func (h *HTTPHandler) liveGet(id string) *liveSession {
-	h.liveMu.Lock()
-	defer h.liveMu.Unlock()
-	return h.live[id]
-}
-
-// track registers a request in flight under its id, for
-// notifications/cancelled, DELETE and a shutdown; false, registering
-// nothing, if a request with that id is in flight already (see
-// [errIDInFlight]).
-func (ls *liveSession) track(id string, cancel context.CancelFunc) bool {
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	if ls.inflight == nil {
-		ls.inflight = map[string]context.CancelFunc{}
-	}
-	if _, dup := ls.inflight[id]; dup {
-		return false
-	}
-	ls.inflight[id] = cancel
-	return true
-}
-
-func (ls *liveSession) untrack(id string) {
-	ls.mu.Lock()
-	delete(ls.inflight, id)
-	ls.mu.Unlock()
-}
-
-func (ls *liveSession) cancelAll() {
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	for _, c := range ls.inflight {
-		c()
-	}
-}
-
-// cancelRequest cancels the request in flight under id, and reports
-// whether there was one.
-func (ls *liveSession) cancelRequest(id json.RawMessage) bool {
-	ls.mu.Lock()
-	c := ls.inflight[string(id)]
-	ls.mu.Unlock()
-	if c != nil {
-		c()
-	}
-	return c != nil
-}
-
-// joined is what a request took to be served, which leave gives back:
-// its place in a stateful session's live session, or the watch of the
-// handler's shutdown.
-type joined struct {
-	h      *HTTPHandler
-	ls     *liveSession // the live session joined, or nil
-	cancel context.CancelFunc
-	watch  *callCtx // the shutdown's watch, or nil
-}
-
-// join readies req to be served and returns the context to serve it in.
-// In a stateful session the request joins the live session, where the
-// client's answers, notifications/cancelled, DELETE and a shutdown reach
-// it; a request whose id is that of one still in flight there gets
-// [errIDInFlight] instead. Elsewhere a shutdown past its deadline cancels
-// the request's handler through [drain.watch] (a tool call's through its
-// own context).
-func (h *HTTPHandler) join(req *request) (context.Context, joined, error) {
-	ctx := req.context()
-	j := joined{h: h}
-	if !h.opts.Stateful || req.peer.session == "" {
-		if h.drain.watch(ctx, req.method, &req.reply.call) {
-			j.watch = &req.reply.call
-			return j.watch, j, nil
-		}
-		return ctx, j, nil
-	}
-	ls := h.liveAcquire(req.peer.session)
-	req.peer.calls = &ls.calls
-	ctx, cancel := context.WithCancel(ctx)
-	if !ls.track(string(req.id), cancel) {
-		cancel()
-		h.liveRelease(req.peer.session, ls)
-		return nil, joined{}, errIDInFlight
-	}
-	j.ls, j.cancel = ls, cancel
-	return ctx, j, nil
-}
-
-// leave gives back what join took for req.
-func (j joined) leave(req *request) {
-	if j.watch != nil {
-		j.watch.finish()
-	}
-	if j.ls != nil {
-		j.ls.untrack(string(req.id))
-		j.cancel()
-		j.h.liveRelease(req.peer.session, j.ls)
-	}
-}
-
-// storedState applies logging/setLevel and subscriptions to a stored
-// session, each as one atomic [SessionStore.Update].
-type storedState struct {
-	h  *HTTPHandler
-	id string
-}
-
-// update applies f to the stored session. A failure of the store is
-// logged and answered as such; an error of f is the answer.
-func (s *storedState) update(ctx context.Context, f func(*SessionState) error) error {
-	if ls := s.h.liveGet(s.id); ls != nil {
-		ls.updMu.Lock()
-		defer ls.updMu.Unlock()
-	}
-	var ferr error
-	err := s.h.store.Update(ctx, s.id, func(st *SessionState) error {
-		ferr = f(st)
-		return ferr
-	})
-	switch {
-	case err == nil:
-		return nil
-	case ferr != nil && errors.Is(err, ferr):
-		return ferr
-	case errors.Is(err, ErrSessionNotFound):
+	notFound := func() error {
 		return &Error{Code: CodeInvalidRequest, Message: "session not found: it expired or was ended; send initialize again"}
 	}
-	s.h.srv.logError(ctx, "updating session", "err", err)
-	return s.h.storeUnavailable()
-}
-
-func (s *storedState) setLevel(ctx context.Context, l LogLevel) error {
-	return s.update(ctx, func(st *SessionState) error {
-		st.LogLevel = l.String()
-		return nil
-	})
-}
-
-func (s *storedState) subscribe(ctx context.Context, uri string, on bool) error {
-	confirmed, err := s.storeSubscription(ctx, uri, on)
+	if !h.opts.Stateful {
+		caller, _ := PrincipalFromContext(r.Context())
+		t, err := h.srv.keys.checkSession(id, h.ttl, caller)
+		if err != nil {
+			h.logSessionOfAnother(r, err)
+			return legacySession{}, http.StatusNotFound, notFound()
+		}
+		return h.legacySession(id, t.version, t.caps, nil), 0, nil
+	}
+	st, err := h.store.Load(r.Context(), id)
+	if err == nil && st.Subject != "" && subjectOf(r.Context()) != st.Subject {
+		err = errSessionOfAnother // another caller's session is no session of his
+	}
+	h.logSessionOfAnother(r, err)
 	if err != nil {
-		return err
+		if errors.Is(err, ErrSessionNotFound) {
+			return legacySession{}, http.StatusNotFound, notFound()
+		}
+		h.srv.logError(r.Context(), "loading session", "err", err)
+		return legacySession{}, http.StatusInternalServerError, h.storeUnavailable()
 	}
-	// Without subsMu: the wait holds up neither the session's other
-	// subscriptions nor its GET stream here.
-	if err := confirmed(ctx); err != nil {
-		// Stored: the session's GET stream on another replica reloads it
-		// within a keepalive interval.
-		s.h.srv.logger.WarnContext(ctx, "ferry: could not tell the other replicas of a subscription", "err", err)
-	}
-	return nil
+	return h.legacySession(id, st.ProtocolVersion, st.ClientCapabilities.caps(), st), 0, nil
 }
 
-// storeSubscription stores a subscription change and tells the other
-// replicas of it, under the session's subsMu, so that the changes reach
-// them in the order they were stored. confirmed waits until the replica
-// holding the session's GET stream has the change (see
-// [HTTPHandler.subscribedHere]).
-func (s *storedState) storeSubscription(ctx context.Context, uri string, on bool) (confirmed func(context.Context) error, err error) {
-	ls := s.h.liveGet(s.id)
-	if ls != nil {
-		ls.subsMu.Lock()
-		defer ls.subsMu.Unlock()
+// logSessionOfAnother logs a session id presented by another caller than
+// the one that opened it: the client is told only that the session is not
+// found, and the operator should know why (a client sharing ids between
+// users, or someone trying ids).
+func (h *HTTPHandler) logSessionOfAnother(r *http.Request, err error) {
+	if errors.Is(err, errSessionOfAnother) {
+		h.srv.logger.WarnContext(r.Context(), "ferry: refused a session opened by another caller",
+			"caller", subjectOf(r.Context()), "hint", "a session serves only the principal that sent initialize")
 	}
-	var holder string // the handler holding the session's GET stream
-	err = s.update(ctx, func(st *SessionState) error {
-		subs, err := subscribeList(st.Subscriptions, uri, on)
-		st.Subscriptions, holder = subs, st.Stream
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if ls != nil {
-		ls.subscriptionChanged(uri, on)
-	}
-	return s.h.subscribedHere(ctx, s.id, uri, on, holder), nil
 }
 
-// postBatch serves a JSON array body: allowed in 2025-03-26 sessions only.
-// The answers go back as one JSON array.
-func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []byte) {
+// initialize negotiates a legacy session and issues its id.
+func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, p *wireParams) {
+	version := h.srv.versions.negotiate(p.ProtocolVersion)
+	if version == "" {
+		h.writeError(w, http.StatusBadRequest, m.ID, h.srv.unsupportedVersion(p.ProtocolVersion, onlyModern))
+		return
+	}
+	caps := parseClientCaps(p.Capabilities)
+	var sess legacySession
+	if h.opts.Stateful {
+		id := newSessionID()
+		st := &SessionState{ID: id, ProtocolVersion: version, ClientCapabilities: caps.exported(), Subject: subjectOf(r.Context())}
+		if err := h.store.Create(r.Context(), st); errors.Is(err, ErrTooManySessions) {
+			h.srv.logger.WarnContext(r.Context(), "ferry: refused a session: the session store is full")
+			h.writeError(w, http.StatusServiceUnavailable, m.ID, NewError(CodeInternalError,
+				"too many open sessions: end unused ones (HTTP DELETE) or try again later"))
+			return
+		} else if err != nil {
+			h.srv.logError(r.Context(), "creating session", "err", err)
+			h.writeError(w, http.StatusInternalServerError, m.ID, h.storeUnavailable())
+			return
+		}
+		sess = h.legacySession(id, version, caps, st)
+	} else {
+		caller, _ := PrincipalFromContext(r.Context())
+		sess = h.legacySession(h.srv.keys.issueSession(version, caps, caller), version, caps, nil)
+	}
+	w.Header().Set(headerSessionID, sess.id)
+	h.respond(w, r, h.legacyRequest(r, m, p, sess))
+}
+
+func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
+	if !h.opts.Stateful || !acceptsSSE(r.Header.Get("Accept")) {
+		h.notAllowed(w)
+		return
+	}
+	if h.drain.refuses() {
+		h.refuseShuttingDown(w, nil)
+		return
+	}
 	sess, status, err := h.session(r)
 	if err != nil {
-		if r.Header.Get(headerSessionID) == "" {
-			status, err = http.StatusBadRequest, &Error{Code: CodeInvalidRequest, Message: batchRefusal("")}
-		}
 		h.writeError(w, status, nil, err)
 		return
 	}
-	if sess.version != Version20250326 {
-		h.writeError(w, http.StatusBadRequest, nil, &Error{Code: CodeInvalidRequest, Message: batchRefusal(sess.version)})
+	ls := h.liveAcquire(sess.id)
+	defer h.liveRelease(sess.id, ls)
+	// Each notification goes on one stream only, so a session has one.
+	if !ls.openGet() {
+		writeJSONError(w, http.StatusConflict, CodeInvalidRequest,
+			"this session already has a GET stream open here: close it first (a broken one is noticed within "+keepaliveInterval.String()+"); streams are not replayed, so a Last-Event-ID cannot resume one")
 		return
 	}
-	raw, err := jsonrpc.SplitBatch(body)
-	if err != nil {
-		h.writeError(w, http.StatusBadRequest, nil, NewError(CodeInvalidRequest, "%v", err))
+	defer ls.closeGet()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	streamKey := "GET " + newSessionID() // DELETE ends the stream too
+	ls.track(streamKey, cancel)          // a key of its own: never a JSON-RPC id
+	defer ls.untrack(streamKey)
+	// Subscribe before the stream opens, so that no change between the
+	// client seeing the stream and the watch is lost. The subscriptions
+	// are loaded once, here, and kept in the live session while the stream
+	// is open.
+	var claim string
+	if h.relay != nil {
+		// The other replicas learn that this handler holds the stream, so
+		// that a subscription they take waits until it is known here.
+		claim = h.relay.id
+		defer h.relay.releaseStream(r.Context(), h.store, sess.id)
+	}
+	if _, err := ls.loadSubscriptions(ctx, h.store, sess.id, claim); err != nil {
+		h.sessionError(w, r, err)
 		return
 	}
-	lim := h.batch.orDefaults()
-	if refusal := lim.refuse(len(raw)); refusal != nil {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(refusal)
+	wt := newWatcher(func(c change) bool { return c.uri == "" || ls.subscribed(c.uri) })
+	wt.caller = ctx
+	stop := h.srv.watch(wt)
+	defer stop()
+	sw := &streamWriter{w: w, sse: true, prime: primes(sess.version)}
+	sw.open()
+	// At each keepalive the subscriptions are read again, so that a
+	// change another replica could not relay is seen that late at most,
+	// and a session deleted elsewhere ends its stream here. (Reading the
+	// session counts as its use: an open stream keeps it alive.)
+	// A stream that another replica's newer GET stream of the session
+	// replaced ends: a session has one, as on one replica. No holder
+	// stored replaces nothing: the newer stream has ended since, or the
+	// store does not keep [SessionState.Stream] (one written before the
+	// field, or a replica of an older release rewrote the session).
+	keepalive := func() error {
+		holder, err := ls.loadSubscriptions(ctx, h.store, sess.id, "")
+		if errors.Is(err, ErrSessionNotFound) {
+			return err
+		}
+		if err == nil && claim != "" && holder != "" && holder != claim {
+			return errStreamReplaced
+		}
+		return sw.keepalive()
+	}
+	// The stream ends cleanly when a shutdown begins (h.drain.closing).
+	err = holdStream(ctx, h.drain.closing, keepalive, wt, func(c change) error { return sw.sendChange(c.message()) })
+	if errors.Is(err, errStreamStalled) {
+		h.srv.streamEnded(ctx, "GET", err)
+	}
+}
+
+// sessionError answers a request whose session could not be loaded or
+// updated.
+func (h *HTTPHandler) sessionError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, ErrSessionNotFound) {
+		writeJSONError(w, http.StatusNotFound, CodeInvalidRequest, "session not found: it expired or was ended; send initialize again")
 		return
 	}
-	// The batch's messages before its answer (the server's questions, a
-	// request's progress and logs) turn the answer into an SSE stream, as
-	// a single request's do; the answers then go as one event, the array.
-	sw := &streamWriter{w: w, sse: acceptsSSE(r.Header.Get("Accept")), ownTimeout: hasWriteTimeout(r)}
-	b := &httpBatch{h: h, r: r, sess: sess, out: sw, items: decodeBatch(raw)}
-	b.reqs = b.resolve()
-	if missing := h.srv.stepUpBatch(b.reqs); missing != nil {
-		h.writeStepUp(w, nil, missing)
+	h.srv.logError(r.Context(), "loading session", "err", err)
+	writeJSONError(w, http.StatusInternalServerError, CodeInternalError, h.storeUnavailable().Message)
+}
+
+// storeUnavailable is the error of a request the session store failed,
+// naming the store by its String method, if it has one.
+func (h *HTTPHandler) storeUnavailable() *Error {
+	msg := "session store unavailable"
+	if s, ok := h.store.(fmt.Stringer); ok {
+		msg = "session store (" + s.String() + ") unavailable"
+	}
+	return &Error{Code: CodeInternalError, Message: msg + ": try again later"}
+}
+
+// relayFailed answers a message that had to go to another replica and
+// could not.
+func (h *HTTPHandler) relayFailed(w http.ResponseWriter, r *http.Request, what string, err error) {
+	h.srv.logError(r.Context(), what, "err", err)
+	writeJSONError(w, http.StatusInternalServerError, CodeInternalError, h.storeUnavailable().Message)
+}
+
+func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
+	if !h.opts.Stateful {
+		h.notAllowed(w)
 		return
 	}
-	if h.opts.Stateful {
-		// The batch's requests join the live session, as single requests
-		// do: the client's answers and cancellations reach them.
-		b.live = h.liveAcquire(sess.id)
-		defer h.liveRelease(sess.id, b.live)
+	id := r.Header.Get(headerSessionID)
+	if id == "" {
+		writeJSONError(w, http.StatusBadRequest, CodeInvalidRequest, "missing Mcp-Session-Id header")
+		return
 	}
-	out := serveBatch(r.Context(), b.items, b, lim)
-	if out == nil {
-		sw.mu.Lock()
-		started := sw.started
-		sw.closed = true
-		sw.mu.Unlock()
-		if !started {
-			w.WriteHeader(http.StatusAccepted)
+	if _, status, err := h.session(r); err != nil { // only its own caller may end a session
+		h.writeError(w, status, nil, err)
+		return
+	}
+	if err := h.store.Delete(r.Context(), id); err != nil {
+		if errors.Is(err, ErrSessionNotFound) {
+			writeJSONError(w, http.StatusNotFound, CodeInvalidRequest, "session not found")
+		} else {
+			h.srv.logError(r.Context(), "deleting session", "err", err)
+			writeJSONError(w, http.StatusInternalServerError, CodeInternalError, h.storeUnavailable().Message)
 		}
 		return
 	}
-	sw.finish(http.StatusOK, out)
-}
-
-// httpBatch serves a batch's elements in a legacy HTTP session.
-type httpBatch struct {
-	h     *HTTPHandler
-	r     *http.Request
-	sess  legacySession
-	out   *streamWriter
-	live  *liveSession // the stateful session's, or nil
-	items []incoming
-	reqs  []*request // the requests among items, resolved, by index
-}
-
-// resolve resolves the batch's requests, before any of it is served, so
-// that a tool shown for step-up refuses the batch whole.
-func (b *httpBatch) resolve() []*request {
-	reqs := make([]*request, len(b.items))
-	for i := range b.items {
-		in := &b.items[i]
-		if in.derr == nil && in.kind == jsonrpc.KindRequest && in.perr == nil && in.m.Method != "initialize" {
-			reqs[i] = b.h.legacyRequest(b.r, in.m, in.p, b.sess)
-		}
+	if ls := h.liveGet(id); ls != nil {
+		ls.cancelAll()
 	}
-	return reqs
-}
-
-func (b *httpBatch) serveRequest(i int, in *incoming) []byte {
-	if b.h.drain.refuses() {
-		return appendErrorResponse(nil, in.m.ID, errShuttingDown)
+	if err := h.ended(r.Context(), id); err != nil {
+		// Deleted: the session's streams on other replicas see it gone
+		// within a keepalive interval, its requests at their next use.
+		h.srv.logger.WarnContext(r.Context(), "ferry: could not tell the other replicas of a session's end", "err", err)
 	}
-	req := b.reqs[i]
-	req.peer.out = b.out
-	var resp []byte
-	if ctx, j, err := b.h.join(req); err != nil {
-		resp = appendErrorResponse(nil, req.id, err)
-	} else {
-		resp = b.h.srv.serve(ctx, req, nil)
-		j.leave(req)
-	}
-	req.finish()
-	return resp
-}
-
-func (b *httpBatch) deliver(m *jsonrpc.Message) {
-	if !b.h.opts.Stateful {
-		return
-	}
-	if err := b.h.reply(b.r.Context(), b.sess.id, m); err != nil {
-		b.h.srv.logError(b.r.Context(), "relaying a reply", "err", err)
-	}
-}
-
-func (b *httpBatch) notified(m *jsonrpc.Message, p *wireParams) {
-	if m.Method == "notifications/cancelled" && b.h.opts.Stateful {
-		if err := b.h.cancel(b.r.Context(), b.sess.id, p.RequestID); err != nil {
-			b.h.srv.logError(b.r.Context(), "relaying a cancellation", "err", err)
-		}
-	}
+	w.WriteHeader(http.StatusNoContent)
 }
