@@ -54,7 +54,7 @@ func (s *inputState) ask(method, key string, params, res any) error {
 		s.used[key] = true
 		if err := json.Unmarshal(a, res); err != nil {
 			// A malformed answer fails the request, whatever the handler
-			// makes of the error (see [Server.safeDispatch]).
+			// makes of the error (see [Server.appendInputRequired]).
 			e := NewError(CodeInvalidParams, "inputResponses[%q] is not a valid %s result: %v", key, method, err)
 			if s.invalid == nil {
 				s.invalid = e

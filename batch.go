@@ -119,3 +119,10 @@ func serveBatchItem(i int, in *incoming, peer batchPeer, full bool, limit int) [
 	}
 	return nil
 }
+
+func batchRefusal(version string) string {
+	if version == "" {
+		return "batches need a session initialized with protocol version 2025-03-26"
+	}
+	return "batches are not allowed in protocol version " + version
+}

@@ -3,7 +3,6 @@ package ferry
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"unicode/utf8"
 
@@ -58,11 +57,6 @@ func (s *Server) AddCheck(check func() error) {
 	s.checks = append(s.checks, check)
 	s.mu.Unlock()
 }
-
-// Logger returns the logger the server writes to ([ServerOptions.Logger],
-// or [slog.Default]), for layers that report what they find (a check's
-// warnings) where the server's logs go.
-func (s *Server) Logger() *slog.Logger { return s.logger }
 
 // startServing runs [Server.Check] for a transport about to serve, and
 // marks the server serving when it passes.

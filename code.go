@@ -105,21 +105,45 @@ func appendErrorResponse(b []byte, id json.RawMessage, err error) []byte {
 	return jsonrpc.AppendError(b, id, int64(e.Code), e.Message, data)
 }
 
-func batchRefusal(version string) string {
-	if version == "" {
-		return "batches need a session initialized with protocol version 2025-03-26"
-	}
-	return "batches are not allowed in protocol version " + version
-}
+// CodeInsufficientScope is the JSON-RPC error code of the body of an HTTP
+// 403 answer to a call of a tool whose scopes the caller lacks (see
+// [ServerOptions.StepUp]). Clients react to the status and its
+// WWW-Authenticate challenge, not to the code; it is in the range
+// JSON-RPC leaves to implementations.
+const CodeInsufficientScope Code = -32003
 
-// decodeError is the response to a message that did not decode.
-func decodeError(m *jsonrpc.Message, err error) []byte {
-	if errors.Is(err, jsonrpc.ErrParse) {
-		return jsonrpc.AppendError(nil, nil, int64(CodeParseError), "parse error: the message is not valid JSON", nil)
-	}
-	var id json.RawMessage
-	if m.ValidID() {
-		id = m.ID
-	}
-	return jsonrpc.AppendError(nil, id, int64(CodeInvalidRequest), "invalid request: "+err.Error(), nil)
-}
+// RefusalCode is the stable code a refusal starts with: what kind of "no"
+// the model got.
+type RefusalCode string
+
+// The refusal codes Ferry names. Any other code may be used with [Refuse].
+const (
+	RefusalNotFound    RefusalCode = "not-found"
+	RefusalConflict    RefusalCode = "conflict"
+	RefusalForbidden   RefusalCode = "forbidden"
+	RefusalInvalid     RefusalCode = "invalid"
+	RefusalUnavailable RefusalCode = "unavailable"
+)
+
+// ErrConnectionClosed is returned by writes on a closed connection.
+var ErrConnectionClosed = errors.New("ferry: connection closed")
+
+// ErrMessageTooLarge is returned by a connection's Read for a message over
+// its size limit; the message is skipped and the connection stays usable.
+var ErrMessageTooLarge = errors.New("ferry: message too large")
+
+// ErrServerClosed is returned by [Server.Run] when [Server.Shutdown] was
+// called before it started.
+var ErrServerClosed = errors.New("ferry: server shut down")
+
+// ErrTooManySessions is returned by [SessionStore.Create] when the store
+// holds as many sessions as it may.
+var ErrTooManySessions = errors.New("ferry: too many open sessions")
+
+// ErrResourceNotFound reports a URI that names no resource.
+var ErrResourceNotFound = errors.New("ferry: resource not found")
+
+// ErrInputRequired is returned by [Elicit], [CreateMessage] and
+// [ListRoots] in the modern era when the answer must come from a retry of
+// the request. The handler should return; Ferry answers input_required.
+var ErrInputRequired = errors.New("ferry: input required from the client")

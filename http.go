@@ -1,37 +1,14 @@
 package ferry
 
 import (
-	"encoding/base64"
 	"errors"
 	"io"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
-
-// DefaultMaxBodyBytes is the largest request body the HTTP handler reads
-// when [HTTPOptions.MaxBodyBytes] is zero. ([MaxLineBytes] is stdio's.)
-const DefaultMaxBodyBytes = 4 << 20
-
-// DefaultMaxBatchItems is the most messages a 2025-03-26 batch may hold
-// when [HTTPOptions.MaxBatchItems] is zero, and on stdio. A larger batch
-// is refused whole, before any of it is served.
-const DefaultMaxBatchItems = 100
-
-// DefaultMaxBatchReplyBytes is the largest answer to a 2025-03-26 batch
-// when [HTTPOptions.MaxBatchReplyBytes] is zero, and on stdio. Once the
-// answers reach it, the request whose answer does not fit and every
-// request after it are answered with an error saying so, and those after
-// it are not served.
-const DefaultMaxBatchReplyBytes = 8 << 20
-
-// DefaultSessionTTL is how long a stateless session id stays valid when
-// [HTTPOptions.SessionTTL] is zero.
-const DefaultSessionTTL = 24 * time.Hour
 
 // HTTPOptions configures an [HTTPHandler]. The zero value serves stateless
 // sessions with the security checks on.
@@ -155,13 +132,6 @@ func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 	}
 	return h
 }
-
-const (
-	headerSessionID       = "Mcp-Session-Id"
-	headerProtocolVersion = "Mcp-Protocol-Version"
-	headerMethod          = "Mcp-Method"
-	headerName            = "Mcp-Name"
-)
 
 // ServeHTTP implements [http.Handler].
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -331,79 +301,6 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, hr *http.Request, m *jso
 // peer returns what the handler knows of where an HTTP request came from.
 func (h *HTTPHandler) peer(hr *http.Request) peer {
 	return peer{header: hr.Header, remote: hr.RemoteAddr, host: hr.Host, drain: h.drain}
-}
-
-// checkModernHeaders checks that the routing headers repeat the body, each
-// sent once: an intermediary that routes or authorizes on a header must
-// read the value the server acts on.
-func (s *Server) checkModernHeaders(r *request) error {
-	p, hd := r.params, r.peer.header
-	if p.Meta.Version == "" {
-		return nil // checkModern refuses it
-	}
-	says := func(want string) string { return "the body says " + quoteOrMissing(want) }
-	if v, err := singleHeader(hd, headerProtocolVersion); err != nil || v != string(p.Meta.Version) {
-		return orMismatch(err, "MCP-Protocol-Version", v, says(string(p.Meta.Version)))
-	}
-	if v, err := singleHeader(hd, headerMethod); err != nil || v != r.method {
-		return orMismatch(err, "Mcp-Method", v, says(r.method))
-	}
-	if r.row == nil || r.row.target == targetNone {
-		return nil
-	}
-	name := r.target.name
-	raw, err := singleHeader(hd, headerName)
-	if v, ok := decodeHeaderValue(raw); err != nil || !ok || v != name {
-		return orMismatch(err, "Mcp-Name", raw, says(name))
-	}
-	return s.checkParamHeaders(r)
-}
-
-// singleHeader returns the value of the header name, "" when it is absent,
-// and an error when it is sent more than once.
-func singleHeader(hd http.Header, name string) (string, error) {
-	vs := hd[http.CanonicalHeaderKey(name)]
-	switch len(vs) {
-	case 0:
-		return "", nil
-	case 1:
-		return vs[0], nil
-	}
-	return "", &Error{Code: CodeHeaderMismatch, Message: "header mismatch: " + name + " is sent " + strconv.Itoa(len(vs)) + " times; send it once"}
-}
-
-// orMismatch returns err if there is one, and otherwise the error for a
-// header whose value got disagrees with the body.
-func orMismatch(err error, header, got, body string) error {
-	if err != nil {
-		return err
-	}
-	return headerMismatch(header, got, body)
-}
-
-func quoteOrMissing(s string) string {
-	if s == "" {
-		return "missing"
-	}
-	return "'" + s + "'"
-}
-
-// decodeHeaderValue undoes the =?base64?...?= form clients use for values
-// that are not plain ASCII.
-func decodeHeaderValue(v string) (string, bool) {
-	if strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?=") && len(v) >= 11 {
-		data, err := base64.StdEncoding.DecodeString(v[9 : len(v)-2])
-		if err != nil {
-			return "", false
-		}
-		return string(data), true
-	}
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c != '\t' && (c < 0x20 || c > 0x7e) {
-			return "", false
-		}
-	}
-	return v, true
 }
 
 // respond serves req and writes its answer: JSON, or an SSE stream

@@ -75,11 +75,6 @@ func NewHTTPServer(addr string, h http.Handler) *http.Server {
 	}
 }
 
-// ShutdownGrace is how long [ShutdownHTTPServer] lets the http.Server
-// finish writing answers once the MCP handler is drained: the answers of
-// the calls its Shutdown cancelled at its deadline.
-const ShutdownGrace = time.Second
-
 // ShutdownHTTPServer shuts down an http.Server serving h (directly or
 // through a mux or middleware) in the order that works: first h, with
 // ctx (see [HTTPHandler.Shutdown]: new requests get 503, streams end,

@@ -159,81 +159,6 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *json
 	h.respond(w, r, h.legacyRequest(r, m, p, sess))
 }
 
-func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
-	if !h.opts.Stateful || !acceptsSSE(r.Header.Get("Accept")) {
-		h.notAllowed(w)
-		return
-	}
-	if h.drain.refuses() {
-		h.refuseShuttingDown(w, nil)
-		return
-	}
-	sess, status, err := h.session(r)
-	if err != nil {
-		h.writeError(w, status, nil, err)
-		return
-	}
-	ls := h.liveAcquire(sess.id)
-	defer h.liveRelease(sess.id, ls)
-	// Each notification goes on one stream only, so a session has one.
-	if !ls.openGet() {
-		writeJSONError(w, http.StatusConflict, CodeInvalidRequest,
-			"this session already has a GET stream open here: close it first (a broken one is noticed within "+keepaliveInterval.String()+"); streams are not replayed, so a Last-Event-ID cannot resume one")
-		return
-	}
-	defer ls.closeGet()
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	streamKey := "GET " + newSessionID() // DELETE ends the stream too
-	ls.track(streamKey, cancel)          // a key of its own: never a JSON-RPC id
-	defer ls.untrack(streamKey)
-	// Subscribe before the stream opens, so that no change between the
-	// client seeing the stream and the watch is lost. The subscriptions
-	// are loaded once, here, and kept in the live session while the stream
-	// is open.
-	var claim string
-	if h.relay != nil {
-		// The other replicas learn that this handler holds the stream, so
-		// that a subscription they take waits until it is known here.
-		claim = h.relay.id
-		defer h.relay.releaseStream(r.Context(), h.store, sess.id)
-	}
-	if _, err := ls.loadSubscriptions(ctx, h.store, sess.id, claim); err != nil {
-		h.sessionError(w, r, err)
-		return
-	}
-	wt := newWatcher(func(c change) bool { return c.uri == "" || ls.subscribed(c.uri) })
-	wt.caller = ctx
-	stop := h.srv.watch(wt)
-	defer stop()
-	sw := &streamWriter{w: w, sse: true, prime: primes(sess.version)}
-	sw.open()
-	// At each keepalive the subscriptions are read again, so that a
-	// change another replica could not relay is seen that late at most,
-	// and a session deleted elsewhere ends its stream here. (Reading the
-	// session counts as its use: an open stream keeps it alive.)
-	// A stream that another replica's newer GET stream of the session
-	// replaced ends: a session has one, as on one replica. No holder
-	// stored replaces nothing: the newer stream has ended since, or the
-	// store does not keep [SessionState.Stream] (one written before the
-	// field, or a replica of an older release rewrote the session).
-	keepalive := func() error {
-		holder, err := ls.loadSubscriptions(ctx, h.store, sess.id, "")
-		if errors.Is(err, ErrSessionNotFound) {
-			return err
-		}
-		if err == nil && claim != "" && holder != "" && holder != claim {
-			return errStreamReplaced
-		}
-		return sw.keepalive()
-	}
-	// The stream ends cleanly when a shutdown begins (h.drain.closing).
-	err = holdStream(ctx, h.drain.closing, keepalive, wt, func(c change) error { return sw.sendChange(c.message()) })
-	if errors.Is(err, errStreamStalled) {
-		h.srv.streamEnded(ctx, "GET", err)
-	}
-}
-
 // sessionError answers a request whose session could not be loaded or
 // updated.
 func (h *HTTPHandler) sessionError(w http.ResponseWriter, r *http.Request, err error) {
@@ -294,4 +219,83 @@ func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
 		h.srv.logger.WarnContext(r.Context(), "ferry: could not tell the other replicas of a session's end", "err", err)
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// storedState applies logging/setLevel and subscriptions to a stored
+// session, each as one atomic [SessionStore.Update].
+type storedState struct {
+	h  *HTTPHandler
+	id string
+}
+
+// update applies f to the stored session. A failure of the store is
+// logged and answered as such; an error of f is the answer.
+func (s *storedState) update(ctx context.Context, f func(*SessionState) error) error {
+	if ls := s.h.liveGet(s.id); ls != nil {
+		ls.updMu.Lock()
+		defer ls.updMu.Unlock()
+	}
+	var ferr error
+	err := s.h.store.Update(ctx, s.id, func(st *SessionState) error {
+		ferr = f(st)
+		return ferr
+	})
+	switch {
+	case err == nil:
+		return nil
+	case ferr != nil && errors.Is(err, ferr):
+		return ferr
+	case errors.Is(err, ErrSessionNotFound):
+		return &Error{Code: CodeInvalidRequest, Message: "session not found: it expired or was ended; send initialize again"}
+	}
+	s.h.srv.logError(ctx, "updating session", "err", err)
+	return s.h.storeUnavailable()
+}
+
+func (s *storedState) setLevel(ctx context.Context, l LogLevel) error {
+	return s.update(ctx, func(st *SessionState) error {
+		st.LogLevel = l.String()
+		return nil
+	})
+}
+
+func (s *storedState) subscribe(ctx context.Context, uri string, on bool) error {
+	confirmed, err := s.storeSubscription(ctx, uri, on)
+	if err != nil {
+		return err
+	}
+	// Without subsMu: the wait holds up neither the session's other
+	// subscriptions nor its GET stream here.
+	if err := confirmed(ctx); err != nil {
+		// Stored: the session's GET stream on another replica reloads it
+		// within a keepalive interval.
+		s.h.srv.logger.WarnContext(ctx, "ferry: could not tell the other replicas of a subscription", "err", err)
+	}
+	return nil
+}
+
+// storeSubscription stores a subscription change and tells the other
+// replicas of it, under the session's subsMu, so that the changes reach
+// them in the order they were stored. confirmed waits until the replica
+// holding the session's GET stream has the change (see
+// [HTTPHandler.subscribedHere]).
+func (s *storedState) storeSubscription(ctx context.Context, uri string, on bool) (confirmed func(context.Context) error, err error) {
+	ls := s.h.liveGet(s.id)
+	if ls != nil {
+		ls.subsMu.Lock()
+		defer ls.subsMu.Unlock()
+	}
+	var holder string // the handler holding the session's GET stream
+	err = s.update(ctx, func(st *SessionState) error {
+		subs, err := subscribeList(st.Subscriptions, uri, on)
+		st.Subscriptions, holder = subs, st.Stream
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ls != nil {
+		ls.subscriptionChanged(uri, on)
+	}
+	return s.h.subscribedHere(ctx, s.id, uri, on, holder), nil
 }

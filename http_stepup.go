@@ -11,13 +11,6 @@ import (
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
-// CodeInsufficientScope is the JSON-RPC error code of the body of an HTTP
-// 403 answer to a call of a tool whose scopes the caller lacks (see
-// [ServerOptions.StepUp]). Clients react to the status and its
-// WWW-Authenticate challenge, not to the code; it is in the range
-// JSON-RPC leaves to implementations.
-const CodeInsufficientScope Code = -32003
-
 // stepUpBatch returns the scopes the caller lacks for every tools/call
 // of a batch, resolved, that calls a tool shown to it for step-up, or nil:
 // such a batch is refused whole, before any of it is served.

@@ -1,16 +1,9 @@
 package ferry
 
-// This file holds the per-caller limits on tool calls: a number of calls
-// in flight and a rate (a token bucket). The deadline of each call is in
-// callctx.go.
+// This file holds every documented default and limit of the server and
+// its transports, and the options that set the server's.
 
 import (
-	"context"
-	"math"
-	"net"
-	"net/netip"
-	"strconv"
-	"sync"
 	"time"
 )
 
@@ -39,166 +32,99 @@ const (
 	DefaultMaxJSONDepth = 64
 )
 
-// callerKey identifies a caller for the limits: a principal's subject, an
-// anonymous HTTP client's network, or the anonymous stdio client. It holds
-// the network as a [netip.Prefix], not its text, so that keying a call
-// allocates nothing.
-type callerKey struct {
-	kind uint8 // keyPrincipal, keyIP or keyStdio
-	id   string
-	net  netip.Prefix
-}
+// DefaultPageSize is the number of entries a list method returns per page
+// when [ServerOptions.PageSize] is zero.
+const DefaultPageSize = 500
 
-const (
-	keyPrincipal uint8 = iota + 1
-	keyIP
-	keyStdio
-)
+// DefaultMaxBodyBytes is the largest request body the HTTP handler reads
+// when [HTTPOptions.MaxBodyBytes] is zero. ([MaxLineBytes] is stdio's.)
+const DefaultMaxBodyBytes = 4 << 20
 
-// callerOf returns the key of the caller of ctx, whose request is r.
-func callerOf(ctx context.Context, r *request) callerKey {
-	if p, ok := PrincipalFromContext(ctx); ok {
-		return callerKey{kind: keyPrincipal, id: p.Subject}
-	}
-	if r.peer.remote != "" {
-		return clientNetwork(r.peer.remote)
-	}
-	return callerKey{kind: keyStdio}
-}
+// DefaultMaxBatchItems is the most messages a 2025-03-26 batch may hold
+// when [HTTPOptions.MaxBatchItems] is zero, and on stdio. A larger batch
+// is refused whole, before any of it is served.
+const DefaultMaxBatchItems = 100
 
-// clientNetwork returns the key of an anonymous HTTP client at remote: the
-// network it is counted by, its IPv4 address or the /64 prefix of its IPv6
-// address, since one client commonly holds a whole /64; or, for a remote
-// address that is no IP, its host.
-func clientNetwork(remote string) callerKey {
-	host, _, err := net.SplitHostPort(remote)
-	if err != nil {
-		host = remote
-	}
-	ip, err := netip.ParseAddr(host)
-	if err != nil {
-		return callerKey{kind: keyIP, id: host}
-	}
-	ip = ip.Unmap()
-	bits := 32
-	if ip.Is6() {
-		bits = 64
-	}
-	p, _ := ip.Prefix(bits)
-	return callerKey{kind: keyIP, net: p}
-}
+// DefaultMaxBatchReplyBytes is the largest answer to a 2025-03-26 batch
+// when [HTTPOptions.MaxBatchReplyBytes] is zero, and on stdio. Once the
+// answers reach it, the request whose answer does not fit and every
+// request after it are answered with an error saying so, and those after
+// it are not served.
+const DefaultMaxBatchReplyBytes = 8 << 20
 
-// callerState is one caller's calls in flight and token bucket.
-type callerState struct {
-	inflight int
-	tokens   float64
-	last     time.Time // when tokens was computed
-}
+// DefaultSessionTTL is how long a stateless session id stays valid when
+// [HTTPOptions.SessionTTL] is zero.
+const DefaultSessionTTL = 24 * time.Hour
 
-// callLimits enforces [ServerOptions.MaxCallsPerCaller], CallRate and
-// CallBurst. It is safe for concurrent use; each call costs one map
-// lookup under its mutex, and no goroutine runs for it.
-type callLimits struct {
-	maxInflight int     // 0: no limit
-	rate        float64 // tokens per second; 0: no rate limit
-	burst       float64
-	now         func() time.Time // the clock, replaced by tests
+// DefaultSessionIdleTimeout is how long an idle stateful session lives when
+// [MemorySessionStore.IdleTimeout] is zero.
+const DefaultSessionIdleTimeout = 30 * time.Minute
 
-	mu        sync.Mutex // guards the fields below
-	callers   map[callerKey]*callerState
-	overflow  callerState // shared by callers beyond MaxTrackedCallers
-	nextSweep time.Time   // no sweep of idle callers before then
-}
+// DefaultMaxSessions is the most sessions a [MemorySessionStore] holds
+// when its MaxSessions is zero, and so the most stateful sessions an
+// [HTTPHandler] keeps open when [HTTPOptions.MaxSessions] is zero.
+const DefaultMaxSessions = 10000
 
-// newCallLimits returns the limits opts ask for, or nil when there are
-// none.
-func newCallLimits(opts *ServerOptions) *callLimits {
-	l := &callLimits{now: time.Now, callers: map[callerKey]*callerState{}}
-	switch n := opts.MaxCallsPerCaller; {
-	case n == 0:
-		l.maxInflight = DefaultMaxCallsPerCaller
-	case n > 0:
-		l.maxInflight = n
-	}
-	switch r := opts.CallRate; {
-	case r == 0:
-		l.rate = DefaultCallRate
-	case r > 0:
-		l.rate = r
-	}
-	l.burst = float64(opts.CallBurst)
-	if opts.CallBurst <= 0 {
-		l.burst = DefaultCallBurst
-	}
-	if l.maxInflight == 0 && l.rate == 0 {
-		return nil
-	}
-	l.overflow.tokens = l.burst
-	return l
-}
+// MaxRequestsInFlight is the number of requests (a batch counts as one)
+// that [Server.Run] serves at once on one connection. While that many
+// run, Run reads no further line (cancellations and the client's answers
+// included), so a client that sends faster than it is answered waits, as
+// a TCP sender does. A request waiting for the client's answer to a
+// question ([Elicit] and the like) gives its place up while it waits, so
+// that the answer can be read; a question beyond MaxRequestsInFlight
+// waiting at once fails instead. At most MaxRequestsInFlight
+// subscriptions/listen streams are open at once, apart from these; one
+// beyond is refused.
+const MaxRequestsInFlight = 256
 
-// errTooManyAtOnce refuses a call beyond [ServerOptions.MaxCallsPerCaller].
-var errTooManyAtOnce = Unavailable("too many calls at once, retry in a moment")
+// MaxLineBytes is the longest line, so the largest message, a stdio or
+// [IOTransport] connection reads. A longer line is skipped whole, and the
+// server answers it with an invalid-request error.
+const MaxLineBytes = 4 << 20
 
-// admit takes a place for one call of key, or returns the refusal to
-// answer with. release gives the place back.
-func (l *callLimits) admit(key callerKey) (st *callerState, refusal error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
-	st = l.stateLocked(key, now)
-	if l.maxInflight > 0 && st.inflight >= l.maxInflight {
-		return nil, errTooManyAtOnce
-	}
-	if l.rate > 0 {
-		st.tokens = l.refilled(st, now)
-		st.last = now
-		if st.tokens < 1 {
-			wait := math.Ceil((1 - st.tokens) / l.rate)
-			return nil, Unavailable("too many calls, retry in " + strconv.Itoa(max(1, int(wait))) + "s")
-		}
-		st.tokens--
-	}
-	st.inflight++
-	return st, nil
-}
+// MaxSubscriptions is the most resources one session may subscribe to:
+// with resources/subscribe in a legacy session (stdio or stateful HTTP),
+// or in the resourceSubscriptions of one subscriptions/listen. A
+// subscription beyond it is refused with an invalid-params error.
+const MaxSubscriptions = 512
 
-// release gives back the place st took in admit.
-func (l *callLimits) release(st *callerState) {
-	l.mu.Lock()
-	st.inflight--
-	l.mu.Unlock()
-}
+// MaxSubscriptionURIBytes is the longest resource URI a subscription may
+// name; a longer one is refused with an invalid-params error.
+const MaxSubscriptionURIBytes = 2048
 
-// refilled returns st's tokens at now.
-func (l *callLimits) refilled(st *callerState, now time.Time) float64 {
-	return min(l.burst, st.tokens+now.Sub(st.last).Seconds()*l.rate)
-}
+// MaxSubscriptionBytes is the most bytes the URIs of one session's
+// subscriptions (or of one listen's resourceSubscriptions) may hold
+// together, so that what a session keeps stays small whoever opens it
+// (512 URIs of 2 KiB would be a megabyte). A subscription beyond it is
+// refused with an invalid-params error.
+const MaxSubscriptionBytes = 64 << 10
 
-// stateLocked returns key's state, tracking it if there is room, and
-// otherwise the shared overflow state. When MaxTrackedCallers are tracked,
-// a new caller makes the server forget the idle ones first; a sweep that
-// frees less than an eighth of the room makes the next wait a second, so
-// that a sweep's cost stays a few map entries per new caller. The caller
-// holds l.mu.
-func (l *callLimits) stateLocked(key callerKey, now time.Time) *callerState {
-	if st, ok := l.callers[key]; ok {
-		return st
-	}
-	if len(l.callers) >= MaxTrackedCallers && !now.Before(l.nextSweep) {
-		for k, st := range l.callers {
-			if st.inflight == 0 && (l.rate == 0 || l.refilled(st, now) >= l.burst) {
-				delete(l.callers, k)
-			}
-		}
-		if len(l.callers) > MaxTrackedCallers-MaxTrackedCallers/8 {
-			l.nextSweep = now.Add(time.Second)
-		}
-	}
-	if len(l.callers) >= MaxTrackedCallers {
-		return &l.overflow
-	}
-	st := &callerState{tokens: l.burst, last: now}
-	l.callers[key] = st
-	return st
-}
+// NotificationWriteTimeout is how long a change notification (a list
+// change or a resource update) may take to reach a client's stream: a
+// stdio connection, a stateful session's GET stream or a
+// subscriptions/listen stream. A stream whose client does not take one for
+// that long is ended, and the server logs it at warn level.
+//
+// Notifying never waits for a stream: [Server.AddTool],
+// [Server.RemoveTools], [Server.NotifyResourceUpdated] and the other
+// changes put the notification in each stream's queue and return. A change
+// already waiting in a queue is not queued twice, so a queue holds at most
+// one notification per list and per subscribed resource.
+//
+// Over HTTP the timeout needs a ResponseWriter that supports write
+// deadlines ([http.ResponseController.SetWriteDeadline]; net/http's does).
+// Behind one that does not, a stalled stream keeps its own goroutine until
+// the connection dies, but still never holds up the notifier.
+//
+// A GET stream or a subscriptions/listen sets that deadline for each
+// notification and keepalive it writes, and then lifts it, so that a
+// stream lasts as long as its client reads it. That replaces any
+// [http.Server.WriteTimeout]: once such a stream has written, the
+// server's timeout no longer applies to the response, and a stream does
+// not end because it has been open that long.
+const NotificationWriteTimeout = 10 * time.Second
+
+// ShutdownGrace is how long [ShutdownHTTPServer] lets the http.Server
+// finish writing answers once the MCP handler is drained: the answers of
+// the calls its Shutdown cancelled at its deadline.
+const ShutdownGrace = time.Second

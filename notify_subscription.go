@@ -5,23 +5,6 @@ import (
 	"slices"
 )
 
-// MaxSubscriptions is the most resources one session may subscribe to:
-// with resources/subscribe in a legacy session (stdio or stateful HTTP),
-// or in the resourceSubscriptions of one subscriptions/listen. A
-// subscription beyond it is refused with an invalid-params error.
-const MaxSubscriptions = 512
-
-// MaxSubscriptionURIBytes is the longest resource URI a subscription may
-// name; a longer one is refused with an invalid-params error.
-const MaxSubscriptionURIBytes = 2048
-
-// MaxSubscriptionBytes is the most bytes the URIs of one session's
-// subscriptions (or of one listen's resourceSubscriptions) may hold
-// together, so that what a session keeps stays small whoever opens it
-// (512 URIs of 2 KiB would be a megabyte). A subscription beyond it is
-// refused with an invalid-params error.
-const MaxSubscriptionBytes = 64 << 10
-
 // errSubscriptionBytes refuses a subscription over [MaxSubscriptionBytes].
 func errSubscriptionBytes() error {
 	return NewError(CodeInvalidParams, "too many subscriptions: the URIs a session subscribes to may hold %d bytes together; unsubscribe from some first", MaxSubscriptionBytes)

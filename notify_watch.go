@@ -7,31 +7,6 @@ import (
 	"time"
 )
 
-// NotificationWriteTimeout is how long a change notification (a list
-// change or a resource update) may take to reach a client's stream: a
-// stdio connection, a stateful session's GET stream or a
-// subscriptions/listen stream. A stream whose client does not take one for
-// that long is ended, and the server logs it at warn level.
-//
-// Notifying never waits for a stream: [Server.AddTool],
-// [Server.RemoveTools], [Server.NotifyResourceUpdated] and the other
-// changes put the notification in each stream's queue and return. A change
-// already waiting in a queue is not queued twice, so a queue holds at most
-// one notification per list and per subscribed resource.
-//
-// Over HTTP the timeout needs a ResponseWriter that supports write
-// deadlines ([http.ResponseController.SetWriteDeadline]; net/http's does).
-// Behind one that does not, a stalled stream keeps its own goroutine until
-// the connection dies, but still never holds up the notifier.
-//
-// A GET stream or a subscriptions/listen sets that deadline for each
-// notification and keepalive it writes, and then lifts it, so that a
-// stream lasts as long as its client reads it. That replaces any
-// [http.Server.WriteTimeout]: once such a stream has written, the
-// server's timeout no longer applies to the response, and a stream does
-// not end because it has been open that long.
-const NotificationWriteTimeout = 10 * time.Second
-
 // notificationQueueSize is a safety bound on the change notifications
 // waiting for one stream, whose overflow ends the stream. It is not reached
 // through the API: a queue holds one notification per list and per

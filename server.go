@@ -10,10 +10,6 @@ import (
 	"github.com/ferry-mcp/ferry/schema"
 )
 
-// DefaultPageSize is the number of entries a list method returns per page
-// when [ServerOptions.PageSize] is zero.
-const DefaultPageSize = 500
-
 // Icon is an image a client may show for the server, a tool, a prompt or a
 // resource.
 type Icon struct {
@@ -142,7 +138,7 @@ type ServerOptions struct {
 	// The context ends when the call returns, and is cancelled when a
 	// shutdown ([HTTPHandler.Shutdown], [Server.Shutdown]) passes its
 	// deadline with the call still running. The time a legacy handler
-	// spends waiting for the client ([Elicit], [Sample]) counts. If zero,
+	// spends waiting for the client ([Elicit], [CreateMessage]) counts. If zero,
 	// [DefaultCallTimeout]; if negative, calls have no deadline but their
 	// transport's.
 	CallTimeout time.Duration
@@ -193,7 +189,7 @@ type ServerOptions struct {
 // while it serves.
 type Server struct {
 	name, version string
-	id            string // random: tells this server's relayed changes from others' (watch_relay.go)
+	id            string // random: tells this server's relayed changes from others' (notify_relay.go)
 	opts          ServerOptions
 	logger        *slog.Logger
 	versions      versionSet
@@ -222,9 +218,9 @@ type Server struct {
 	schemaTemplate string
 
 	watchMu  sync.Mutex            // guards watchers
-	watchers map[*watcher]struct{} // streams told about changes (watch.go)
+	watchers map[*watcher]struct{} // streams told about changes (notify_watch.go)
 	// relays are the hooks of the handlers that relay changes to other
-	// replicas (watch_relay.go), read without a lock and replaced whole
+	// replicas (notify_relay.go), read without a lock and replaced whole
 	// under watchMu.
 	relays atomic.Pointer[[]*relayHook]
 
@@ -288,3 +284,8 @@ func (s *Server) implementation() implementation {
 func (s *Server) logError(ctx context.Context, msg string, args ...any) {
 	s.logger.ErrorContext(ctx, msg, args...)
 }
+
+// Logger returns the logger the server writes to ([ServerOptions.Logger],
+// or [slog.Default]), for layers that report what they find (a check's
+// warnings) where the server's logs go.
+func (s *Server) Logger() *slog.Logger { return s.logger }

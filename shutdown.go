@@ -2,14 +2,9 @@ package ferry
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"sync/atomic"
 )
-
-// ErrServerClosed is returned by [Server.Run] when [Server.Shutdown] was
-// called before it started.
-var ErrServerClosed = errors.New("ferry: server shut down")
 
 // errShuttingDown answers a request that arrives while its transport
 // shuts down.
@@ -126,7 +121,7 @@ func (d *drain) shutdown(ctx context.Context, onHard func()) error {
 //     JSON-RPC error saying the server is shutting down. It did not run,
 //     so a proxy in front of replicas may retry it on another one (as it
 //     may the 503 of a full session store). The client's
-//     answers to the server's questions ([Elicit], [Sample]),
+//     answers to the server's questions ([Elicit], [CreateMessage]),
 //     notifications/cancelled and DELETE are still served, so that the
 //     running calls can finish. In a 2025-03-26 batch, each request gets
 //     that error.

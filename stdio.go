@@ -91,18 +91,6 @@ func (s *Server) removeRun(c *streamConn) {
 	s.runMu.Unlock()
 }
 
-// MaxRequestsInFlight is the number of requests (a batch counts as one)
-// that [Server.Run] serves at once on one connection. While that many
-// run, Run reads no further line (cancellations and the client's answers
-// included), so a client that sends faster than it is answered waits, as
-// a TCP sender does. A request waiting for the client's answer to a
-// question ([Elicit] and the like) gives its place up while it waits, so
-// that the answer can be read; a question beyond MaxRequestsInFlight
-// waiting at once fails instead. At most MaxRequestsInFlight
-// subscriptions/listen streams are open at once, apart from these; one
-// beyond is refused.
-const MaxRequestsInFlight = 256
-
 // places are a connection's places in flight: running ones, each taken by
 // a request being served, and waiting ones, each taken by a request that
 // gave its running place up while it waits for the client's answer. Both

@@ -34,9 +34,6 @@ type Connection interface {
 	Close() error
 }
 
-// ErrConnectionClosed is returned by writes on a closed connection.
-var ErrConnectionClosed = errors.New("ferry: connection closed")
-
 // StdioTransport serves one client on the process's standard input and
 // output, one JSON-RPC message per line of at most [MaxLineBytes]. The
 // zero value is ready to use. Nothing but protocol messages is written to
@@ -68,11 +65,6 @@ type IOTransport struct {
 func (t *IOTransport) Connect(ctx context.Context) (Connection, error) {
 	return newLineConn(t.Reader, t.Writer), nil
 }
-
-// MaxLineBytes is the longest line, so the largest message, a stdio or
-// [IOTransport] connection reads. A longer line is skipped whole, and the
-// server answers it with an invalid-request error.
-const MaxLineBytes = 4 << 20
 
 // lineConn reads newline-delimited messages on one goroutine, ahead of
 // Read, so that Close can unblock Read; and it writes them through another
@@ -124,10 +116,6 @@ func newLineConn(r io.Reader, w io.Writer) *lineConn {
 	go c.writeLoop(w)
 	return c
 }
-
-// ErrMessageTooLarge is returned by a connection's Read for a message over
-// its size limit; the message is skipped and the connection stays usable.
-var ErrMessageTooLarge = errors.New("ferry: message too large")
 
 // Read implements [Connection]. Blank lines are skipped; a line longer
 // than [MaxLineBytes] is skipped whole and reported as

@@ -2,12 +2,11 @@ package ferry
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
 	"github.com/ferry-mcp/ferry/schema"
+	"github.com/ferry-mcp/ferry/toolname"
 )
 
 // Tool describes a tool: what clients list, and the hints an approval step
@@ -273,23 +272,14 @@ func unknownTool(name string) error {
 	return NewError(CodeInvalidParams, "unknown tool %q", name)
 }
 
-// masked logs an unexpected failure and returns the result the model sees:
-// a sentence with a reference to the log record, never the error itself.
-func (s *Server) masked(ctx context.Context, tool string, err error, stack []byte) *ToolResult {
-	ref := newRef()
-	args := []any{"tool", tool, "ref", ref, "err", err}
-	if stack != nil {
-		args = append(args, "stack", string(stack))
+// ValidToolName returns nil if name is a tool name the protocol accepts
+// (1 to 128 characters of A-Z a-z 0-9 _ - .), or an error saying what is
+// wrong with it. [Server.Check] reports tools whose names break the rule;
+// packages that derive names from data (a table, a proto method) call it
+// to choose another name first.
+func ValidToolName(name string) error {
+	if err := toolname.Check(name); err != nil {
+		return fmt.Errorf("ferry: tool %q: %w", name, err)
 	}
-	s.logError(ctx, "tool failed unexpectedly", args...)
-	setOutcome(ctx, outcomeFailed, "")
-	return ErrorResult("the tool failed unexpectedly (ref " + ref + ")")
-}
-
-// newRef returns a reference that ties what a client is told to the log
-// record holding the details.
-func newRef() string {
-	var id [6]byte
-	_, _ = rand.Read(id[:])
-	return hex.EncodeToString(id[:])
+	return nil
 }

@@ -116,3 +116,16 @@ func (s *Server) appendCallResult(ctx context.Context, r *request, b []byte, res
 	}
 	return out, nil
 }
+
+// masked logs an unexpected failure and returns the result the model sees:
+// a sentence with a reference to the log record, never the error itself.
+func (s *Server) masked(ctx context.Context, tool string, err error, stack []byte) *ToolResult {
+	ref := newRef()
+	args := []any{"tool", tool, "ref", ref, "err", err}
+	if stack != nil {
+		args = append(args, "stack", string(stack))
+	}
+	s.logError(ctx, "tool failed unexpectedly", args...)
+	setOutcome(ctx, outcomeFailed, "")
+	return ErrorResult("the tool failed unexpectedly (ref " + ref + ")")
+}

@@ -9,7 +9,7 @@ import (
 
 // callCtx is the context of a tool call under [ServerOptions.CallTimeout]:
 // its parent's values, its own deadline, and an end when the call returns
-// (see [Server.runTool]). It costs nothing unless someone looks at it: Err
+// (see [Server.callContext]). It costs nothing unless someone looks at it: Err
 // compares the clock with the deadline, and only the first Done or
 // AfterFunc (which the context package uses for contexts derived from it)
 // makes its channel, arms one timer for the deadline and watches the

@@ -2,19 +2,6 @@ package ferry
 
 import "fmt"
 
-// RefusalCode is the stable code a refusal starts with: what kind of "no"
-// the model got.
-type RefusalCode string
-
-// The refusal codes Ferry names. Any other code may be used with [Refuse].
-const (
-	RefusalNotFound    RefusalCode = "not-found"
-	RefusalConflict    RefusalCode = "conflict"
-	RefusalForbidden   RefusalCode = "forbidden"
-	RefusalInvalid     RefusalCode = "invalid"
-	RefusalUnavailable RefusalCode = "unavailable"
-)
-
 // Refusal is a domain "no" a tool returns as an error: the model reads it
 // as an IsError result "code: message" and may act on it. Use
 // [errors.As] to find one.

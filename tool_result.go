@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
+
+	"github.com/ferry-mcp/ferry/schema"
 )
 
 // ToolResult is the result of a tool call. Content is what the model reads;
@@ -124,3 +127,23 @@ func JSON(v any) *TextContent {
 
 // NewResult returns a result holding the content blocks, in order.
 func NewResult(content ...Content) *ToolResult { return &ToolResult{Content: content} }
+
+// InvalidArgumentsResult returns the IsError result of a call whose
+// arguments do not fit: "invalid arguments:" followed by each violation on
+// a line of its own ("- items[3].name: must be at most 20 characters, got
+// 23"). The server sends it when arguments break a tool's
+// [Tool.InputSchema]; a handler that decodes its arguments further (into a
+// protobuf message, a table's row) returns it for what the schema could not
+// say, so that the model reads one format. It returns nil if errs is empty.
+func InvalidArgumentsResult(errs schema.Errors) *ToolResult {
+	if len(errs) == 0 {
+		return nil
+	}
+	var sb strings.Builder
+	sb.WriteString("invalid arguments:")
+	for _, e := range errs {
+		sb.WriteString("\n- ")
+		sb.WriteString(e.Error())
+	}
+	return ErrorResult(sb.String())
+}

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/ferry-mcp/ferry/schema"
-	"github.com/ferry-mcp/ferry/toolname"
 )
 
 // This file is the one schema pipeline every kind of tool goes through:
@@ -19,38 +18,6 @@ import (
 // the handler runs, under [ServerOptions.Coercion], and a call that does
 // not fit gets the same IsError result, in the same sentences, whatever
 // kind of tool it is.
-
-// ValidToolName returns nil if name is a tool name the protocol accepts
-// (1 to 128 characters of A-Z a-z 0-9 _ - .), or an error saying what is
-// wrong with it. [Server.Check] reports tools whose names break the rule;
-// packages that derive names from data (a table, a proto method) call it
-// to choose another name first.
-func ValidToolName(name string) error {
-	if err := toolname.Check(name); err != nil {
-		return fmt.Errorf("ferry: tool %q: %w", name, err)
-	}
-	return nil
-}
-
-// InvalidArgumentsResult returns the IsError result of a call whose
-// arguments do not fit: "invalid arguments:" followed by each violation on
-// a line of its own ("- items[3].name: must be at most 20 characters, got
-// 23"). The server sends it when arguments break a tool's
-// [Tool.InputSchema]; a handler that decodes its arguments further (into a
-// protobuf message, a table's row) returns it for what the schema could not
-// say, so that the model reads one format. It returns nil if errs is empty.
-func InvalidArgumentsResult(errs schema.Errors) *ToolResult {
-	if len(errs) == 0 {
-		return nil
-	}
-	var sb strings.Builder
-	sb.WriteString("invalid arguments:")
-	for _, e := range errs {
-		sb.WriteString("\n- ")
-		sb.WriteString(e.Error())
-	}
-	return ErrorResult(sb.String())
-}
 
 // toolSchemas is what registration makes of a tool's schemas.
 type toolSchemas struct {
