@@ -40,7 +40,7 @@ func TestBatchLimits(t *testing.T) {
 		},
 		{
 			name:  "answers past the reply limit are errors and the rest is not served",
-			opts:  HTTPOptions{MaxBatchReplyBytes: 100},
+			opts:  HTTPOptions{Limits: HTTPLimits{MaxBatchReplyBytes: 100}},
 			batch: pingBatch(5),
 			want: []string{`"id":1,"result":{}`, `"id":2,"result":{}`, `"id":3,"error"`, "limit of 100 bytes, so its answer was dropped",
 				`"id":4,"error"`, "limit of 100 bytes, so this request was not served"},

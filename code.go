@@ -1,9 +1,14 @@
 package ferry
 
+// This file holds every code Ferry answers with: the protocol's error
+// codes and [Error], the refusal codes a tool's result starts with, and
+// the exported sentinel errors callers branch on.
+
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
@@ -13,43 +18,58 @@ type Code int64
 
 // JSON-RPC and MCP error codes that Ferry produces or recognises.
 const (
-	CodeParseError                 Code = jsonrpc.CodeParseError
-	CodeInvalidRequest             Code = jsonrpc.CodeInvalidRequest
-	CodeMethodNotFound             Code = jsonrpc.CodeMethodNotFound
-	CodeInvalidParams              Code = jsonrpc.CodeInvalidParams
-	CodeInternalError              Code = jsonrpc.CodeInternalError
-	CodeResourceNotFound           Code = -32002 // legacy resources/read of an unknown URI
-	CodeHeaderMismatch             Code = -32020 // 2026-07-28: Mcp-Method / Mcp-Name differ from the body
-	CodeMissingClientCapability    Code = -32021 // 2026-07-28: the request needs a client capability it did not declare
-	CodeUnsupportedProtocolVersion Code = -32022 // 2026-07-28: version not supported
-	CodeURLElicitationRequired     Code = -32042
+	CodeParseError     Code = jsonrpc.CodeParseError     // the message is not JSON, or nests too deeply
+	CodeInvalidRequest Code = jsonrpc.CodeInvalidRequest // the message is not a valid JSON-RPC request
+	CodeMethodNotFound Code = jsonrpc.CodeMethodNotFound // no such method, in the request's era
+	CodeInvalidParams  Code = jsonrpc.CodeInvalidParams  // the params do not fit the method (an unknown tool too)
+	CodeInternalError  Code = jsonrpc.CodeInternalError  // a failure masked behind a reference to the log
+	// CodeResourceNotFound answers a legacy resources/read of a URI that
+	// names nothing the caller may read.
+	CodeResourceNotFound Code = -32002
+	// CodeInsufficientScope is the code of the body of an HTTP 403 answer
+	// to a call of a tool whose scopes the caller lacks (see
+	// [ServerOptions.StepUp]). Clients react to the status and its
+	// WWW-Authenticate challenge, not to the code; it is in the range
+	// JSON-RPC leaves to implementations.
+	CodeInsufficientScope Code = -32003
+	// CodeHeaderMismatch (2026-07-28) answers a request whose routing
+	// headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*)
+	// differ from its body.
+	CodeHeaderMismatch Code = -32020
+	// CodeMissingClientCapability (2026-07-28) answers a request that
+	// needs a client capability it did not declare; its data names them in
+	// requiredCapabilities.
+	CodeMissingClientCapability Code = -32021
+	// CodeUnsupportedProtocolVersion (2026-07-28) answers a version the
+	// server does not speak; its data lists those it does.
+	CodeUnsupportedProtocolVersion Code = -32022
+	// CodeURLElicitationRequired (2025-11-25) is a client's answer that it
+	// needs a URL-mode elicitation first.
+	CodeURLElicitationRequired Code = -32042
 )
 
-// String returns the code's name, or its number when it has none.
+// codeNames are the codes' names, as String writes them.
+var codeNames = map[Code]string{
+	CodeParseError:                 "parse error",
+	CodeInvalidRequest:             "invalid request",
+	CodeMethodNotFound:             "method not found",
+	CodeInvalidParams:              "invalid params",
+	CodeInternalError:              "internal error",
+	CodeResourceNotFound:           "resource not found",
+	CodeInsufficientScope:          "insufficient scope",
+	CodeHeaderMismatch:             "header mismatch",
+	CodeMissingClientCapability:    "missing required client capability",
+	CodeUnsupportedProtocolVersion: "unsupported protocol version",
+	CodeURLElicitationRequired:     "URL elicitation required",
+}
+
+// String returns the code's name, or "code N" for a code Ferry does not
+// name.
 func (c Code) String() string {
-	switch c {
-	case CodeParseError:
-		return "parse error"
-	case CodeInvalidRequest:
-		return "invalid request"
-	case CodeMethodNotFound:
-		return "method not found"
-	case CodeInvalidParams:
-		return "invalid params"
-	case CodeInternalError:
-		return "internal error"
-	case CodeResourceNotFound:
-		return "resource not found"
-	case CodeHeaderMismatch:
-		return "header mismatch"
-	case CodeMissingClientCapability:
-		return "missing required client capability"
-	case CodeUnsupportedProtocolVersion:
-		return "unsupported protocol version"
-	case CodeURLElicitationRequired:
-		return "URL elicitation required"
+	if n, ok := codeNames[c]; ok {
+		return n
 	}
-	return fmt.Sprintf("code %d", int64(c))
+	return "code " + strconv.FormatInt(int64(c), 10)
 }
 
 // Error is a protocol error: a JSON-RPC error object sent instead of a result.
@@ -84,14 +104,6 @@ func CodeOf(err error) Code {
 	return CodeInternalError
 }
 
-// ErrSessionNotFound reports a session id that is unknown, expired or forged.
-var ErrSessionNotFound = errors.New("ferry: session not found")
-
-// ErrNoClientStream reports a server-to-client message that has no way to
-// reach the client: the request was answered as plain JSON, the session is
-// stateless, or the client did not declare the capability.
-var ErrNoClientStream = errors.New("ferry: no stream to the client for this request")
-
 // appendErrorResponse appends the JSON-RPC error response for err.
 func appendErrorResponse(b []byte, id json.RawMessage, err error) []byte {
 	var e *Error
@@ -105,45 +117,45 @@ func appendErrorResponse(b []byte, id json.RawMessage, err error) []byte {
 	return jsonrpc.AppendError(b, id, int64(e.Code), e.Message, data)
 }
 
-// CodeInsufficientScope is the JSON-RPC error code of the body of an HTTP
-// 403 answer to a call of a tool whose scopes the caller lacks (see
-// [ServerOptions.StepUp]). Clients react to the status and its
-// WWW-Authenticate challenge, not to the code; it is in the range
-// JSON-RPC leaves to implementations.
-const CodeInsufficientScope Code = -32003
-
 // RefusalCode is the stable code a refusal starts with: what kind of "no"
-// the model got.
+// the model got (see [Refusal]).
 type RefusalCode string
 
 // The refusal codes Ferry names. Any other code may be used with [Refuse].
 const (
-	RefusalNotFound    RefusalCode = "not-found"
-	RefusalConflict    RefusalCode = "conflict"
-	RefusalForbidden   RefusalCode = "forbidden"
-	RefusalInvalid     RefusalCode = "invalid"
-	RefusalUnavailable RefusalCode = "unavailable"
+	RefusalNotFound    RefusalCode = "not-found"   // what the call names does not exist
+	RefusalConflict    RefusalCode = "conflict"    // the call clashes with the current state
+	RefusalForbidden   RefusalCode = "forbidden"   // the caller may not do this
+	RefusalInvalid     RefusalCode = "invalid"     // well-formed arguments that make no sense together
+	RefusalUnavailable RefusalCode = "unavailable" // something needed is down or busy: try later
 )
 
-// ErrConnectionClosed is returned by writes on a closed connection.
-var ErrConnectionClosed = errors.New("ferry: connection closed")
-
-// ErrMessageTooLarge is returned by a connection's Read for a message over
-// its size limit; the message is skipped and the connection stays usable.
-var ErrMessageTooLarge = errors.New("ferry: message too large")
-
-// ErrServerClosed is returned by [Server.Run] when [Server.Shutdown] was
-// called before it started.
-var ErrServerClosed = errors.New("ferry: server shut down")
-
-// ErrTooManySessions is returned by [SessionStore.Create] when the store
-// holds as many sessions as it may.
-var ErrTooManySessions = errors.New("ferry: too many open sessions")
-
-// ErrResourceNotFound reports a URI that names no resource.
-var ErrResourceNotFound = errors.New("ferry: resource not found")
-
-// ErrInputRequired is returned by [Elicit], [CreateMessage] and
-// [ListRoots] in the modern era when the answer must come from a retry of
-// the request. The handler should return; Ferry answers input_required.
-var ErrInputRequired = errors.New("ferry: input required from the client")
+// The sentinel errors callers branch on, with [errors.Is].
+var (
+	// ErrSessionNotFound reports a session id that is unknown, expired or
+	// forged.
+	ErrSessionNotFound = errors.New("ferry: session not found")
+	// ErrTooManySessions is returned by [SessionStore.Create] when the
+	// store holds as many sessions as it may.
+	ErrTooManySessions = errors.New("ferry: too many open sessions")
+	// ErrNoClientStream reports a server-to-client message that has no way
+	// to reach the client: the request was answered as plain JSON, the
+	// session is stateless, or the client did not declare the capability.
+	ErrNoClientStream = errors.New("ferry: no stream to the client for this request")
+	// ErrInputRequired is returned by [Elicit], [CreateMessage] and
+	// [ListRoots] in the modern era when the answer must come from a
+	// retry of the request. The handler should return; Ferry answers
+	// input_required.
+	ErrInputRequired = errors.New("ferry: input required from the client")
+	// ErrResourceNotFound reports a URI that names no resource.
+	ErrResourceNotFound = errors.New("ferry: resource not found")
+	// ErrConnectionClosed is returned by writes on a closed connection.
+	ErrConnectionClosed = errors.New("ferry: connection closed")
+	// ErrMessageTooLarge is returned by a connection's Read for a message
+	// over its size limit; the message is skipped and the connection
+	// stays usable.
+	ErrMessageTooLarge = errors.New("ferry: message too large")
+	// ErrServerClosed is returned by [Server.Run] when [Server.Shutdown]
+	// was called before it started.
+	ErrServerClosed = errors.New("ferry: server shut down")
+)

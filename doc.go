@@ -109,8 +109,8 @@
 // and using it reads as using one that does not exist
 // ([ServerOptions.StepUp] asks for missing scopes instead, with HTTP 403).
 // [ServerOptions.ReadOnly] hides and refuses every tool that writes.
-// Every call has a deadline ([ServerOptions.CallTimeout]), each caller a
-// number of calls in flight and a rate ([ServerOptions.MaxCallsPerCaller],
-// [ServerOptions.CallRate]), and every message a nesting depth
-// ([ServerOptions.MaxJSONDepth]); each has a default.
+// Every call has a deadline ([Limits.CallTimeout]), each caller a
+// number of calls in flight and a rate ([Limits.MaxCallsPerCaller],
+// [Limits.CallRate]), and every message a nesting depth
+// ([Limits.MaxJSONDepth]); each has a default.
 package ferry

@@ -126,9 +126,9 @@ func ExampleServerOptions_stepUp() {
 
 // A call that outlives CallTimeout reads as timed out. The handler must
 // heed its context: the call is answered when the handler returns.
-func ExampleServerOptions_callTimeout() {
+func ExampleLimits_callTimeout() {
 	srv := ferry.NewServer("example", "1.0.0", &ferry.ServerOptions{
-		Logger: slog.New(slog.DiscardHandler), CallTimeout: 20 * time.Millisecond})
+		Logger: slog.New(slog.DiscardHandler), Limits: ferry.Limits{CallTimeout: 20 * time.Millisecond}})
 	srv.AddTool(ferry.Tool{Name: "report", Description: "Builds a report slowly.", ReadOnly: true},
 		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			<-ctx.Done()
@@ -142,9 +142,9 @@ func ExampleServerOptions_callTimeout() {
 // Each caller may make CallRate calls a second on average, CallBurst at
 // once, and have MaxCallsPerCaller in flight; every anonymous stdio
 // client is one caller.
-func ExampleServerOptions_callRate() {
+func ExampleLimits_callRate() {
 	srv := ferry.NewServer("example", "1.0.0", &ferry.ServerOptions{
-		Logger: slog.New(slog.DiscardHandler), CallRate: 0.5, CallBurst: 2, MaxCallsPerCaller: 4})
+		Logger: slog.New(slog.DiscardHandler), Limits: ferry.Limits{CallRate: 0.5, CallBurst: 2, MaxCallsPerCaller: 4}})
 	srv.AddTool(ferry.Tool{Name: "ping", Description: "Answers.", ReadOnly: true}, done)
 	exampleStdio(srv, nil, modernCall("ping", "{}"), modernCall("ping", "{}"), modernCall("ping", "{}"))
 	exampleStdio(srv, &ferry.Principal{Subject: "ada"}, modernCall("ping", "{}"))
@@ -157,8 +157,8 @@ func ExampleServerOptions_callRate() {
 
 // A message that nests deeper than MaxJSONDepth is refused before it is
 // decoded.
-func ExampleServerOptions_maxJSONDepth() {
-	srv := ferry.NewServer("example", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler), MaxJSONDepth: 8})
+func ExampleLimits_maxJSONDepth() {
+	srv := ferry.NewServer("example", "1.0.0", &ferry.ServerOptions{Limits: ferry.Limits{MaxJSONDepth: 8}, Logger: slog.New(slog.DiscardHandler)})
 	srv.AddTool(ferry.Tool{Name: "echo", Description: "Echoes.", ReadOnly: true}, done)
 	exampleStdio(srv, nil, modernCall("echo", `{"v":[[[[]]]]}`), modernCall("echo", `{"v":[[[[[[]]]]]]}`))
 	// Output:

@@ -30,9 +30,6 @@ type HTTPOptions struct {
 	// subscriptions/listen streams of all. Call [HTTPHandler.Shutdown] to
 	// unsubscribe a handler from its store's relay.
 	SessionStore SessionStore
-	// SessionTTL is how long a stateless session id stays valid. If zero,
-	// [DefaultSessionTTL] is used.
-	SessionTTL time.Duration
 	// AllowedHosts lists the Host header values (host or host:port) served
 	// besides loopback ones ("localhost" and loopback IPs); "*" allows any.
 	// Requests for other hosts get 403, which defeats DNS rebinding. Hosts
@@ -50,20 +47,9 @@ type HTTPOptions struct {
 	// default ports implied. A request without an Origin header is not
 	// from a browser page and is not checked.
 	AllowedOrigins []string
-	// MaxBodyBytes limits a request body. If zero, [DefaultMaxBodyBytes].
-	MaxBodyBytes int64
-	// MaxBatchItems limits the messages of a 2025-03-26 batch. If zero,
-	// [DefaultMaxBatchItems].
-	MaxBatchItems int
-	// MaxBatchReplyBytes limits the answer to a 2025-03-26 batch. If zero,
-	// [DefaultMaxBatchReplyBytes].
-	MaxBatchReplyBytes int
-	// MaxSessions limits the stateful sessions open at once in the default
-	// session store: an initialize beyond it is refused (HTTP 503) until
-	// sessions end or expire. If zero, [DefaultMaxSessions]. A SessionStore
-	// given above enforces its own limit, by returning
-	// [ErrTooManySessions] from Create.
-	MaxSessions int
+	// Limits bound what one HTTP request or session may hold. The zero
+	// value holds the defaults (see [HTTPLimits]).
+	Limits HTTPLimits
 	// StreamResponses answers every request as an SSE stream when the
 	// client accepts one. If false, a request is answered with plain JSON
 	// unless its handler sends a message (progress, a log, a question to the
@@ -114,14 +100,14 @@ func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 	}
 	h.store = h.opts.SessionStore
 	if h.store == nil && h.opts.Stateful {
-		h.store = &MemorySessionStore{MaxSessions: h.opts.MaxSessions}
+		h.store = &MemorySessionStore{MaxSessions: h.opts.Limits.MaxSessions}
 	}
-	h.batch = batchLimits{items: h.opts.MaxBatchItems, replyBytes: h.opts.MaxBatchReplyBytes}
-	h.maxBody = h.opts.MaxBodyBytes
+	h.batch = batchLimits{items: h.opts.Limits.MaxBatchItems, replyBytes: h.opts.Limits.MaxBatchReplyBytes}
+	h.maxBody = h.opts.Limits.MaxBodyBytes
 	if h.maxBody <= 0 {
 		h.maxBody = DefaultMaxBodyBytes
 	}
-	h.ttl = h.opts.SessionTTL
+	h.ttl = h.opts.Limits.SessionTTL
 	if h.ttl <= 0 {
 		h.ttl = DefaultSessionTTL
 	}

@@ -15,7 +15,7 @@ import (
 // call rate no loop reaches, so that every call takes the path a served
 // call takes (the limiter included) instead of being refused.
 func benchOptions() *ServerOptions {
-	return &ServerOptions{Logger: slog.New(slog.DiscardHandler), CallRate: 1e9}
+	return &ServerOptions{Limits: Limits{CallRate: 1e9}, Logger: slog.New(slog.DiscardHandler)}
 }
 
 func benchServer() *Server {

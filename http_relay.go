@@ -89,7 +89,7 @@ const relayTimeout = 5 * time.Second
 const maxRelayedID = 256
 
 // maxRelayMessage is the largest message taken from the relay when the
-// handler's [HTTPOptions.MaxBodyBytes] is smaller: a reply larger than a
+// handler's [HTTPLimits.MaxBodyBytes] is smaller: a reply larger than a
 // request body (and the few fields around it) could not have been
 // received either.
 const maxRelayMessage = 16 << 20
@@ -302,7 +302,7 @@ func marshalRelay(v any) ([]byte, error) {
 func (r *httpRelay) deliver(data []byte) {
 	if int64(len(data)) > r.limit {
 		r.h.srv.logger.Warn("ferry: ignored a relay message larger than a request body",
-			"bytes", len(data), "limit", r.limit, "hint", "give every replica the same HTTPOptions.MaxBodyBytes")
+			"bytes", len(data), "limit", r.limit, "hint", "give every replica the same HTTPLimits.MaxBodyBytes")
 		return
 	}
 	var m relayMsg

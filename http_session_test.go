@@ -19,7 +19,7 @@ func newStatefulHandler(t *testing.T, opts *HTTPOptions) (*HTTPHandler, *MemoryS
 	if opts != nil {
 		o = *opts
 		o.Stateful = true
-		if o.SessionStore == nil && o.MaxSessions == 0 {
+		if o.SessionStore == nil && o.Limits.MaxSessions == 0 {
 			o.SessionStore = store
 		}
 	}
@@ -93,7 +93,7 @@ func TestSessionLimits(t *testing.T) {
 		run  func(t *testing.T)
 	}{
 		{"an initialize over MaxSessions is refused clearly", func(t *testing.T) {
-			h, _ := newStatefulHandler(t, &HTTPOptions{MaxSessions: 2})
+			h, _ := newStatefulHandler(t, &HTTPOptions{Limits: HTTPLimits{MaxSessions: 2}})
 			initialize(t, h, `{}`)
 			initialize(t, h, `{}`)
 			rec := post(h, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)

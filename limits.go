@@ -10,16 +10,16 @@ import (
 // The defaults of the limits on tool calls (see [ServerOptions]).
 const (
 	// DefaultCallTimeout is a tool call's deadline when
-	// [ServerOptions.CallTimeout] is zero.
+	// [Limits.CallTimeout] is zero.
 	DefaultCallTimeout = 60 * time.Second
 	// DefaultMaxCallsPerCaller is how many tools/call requests one caller
-	// may have in flight when [ServerOptions.MaxCallsPerCaller] is zero.
+	// may have in flight when [Limits.MaxCallsPerCaller] is zero.
 	DefaultMaxCallsPerCaller = 32
 	// DefaultCallRate is the calls per second one caller may make on
-	// average when [ServerOptions.CallRate] is zero.
+	// average when [Limits.CallRate] is zero.
 	DefaultCallRate = 50.0
 	// DefaultCallBurst is the calls one caller may make at once above the
-	// rate when [ServerOptions.CallBurst] is zero.
+	// rate when [Limits.CallBurst] is zero.
 	DefaultCallBurst = 100
 	// MaxTrackedCallers is how many callers the server keeps a count and
 	// a bucket for. When that many are tracked, a new caller first makes
@@ -28,7 +28,7 @@ const (
 	// one bucket for up to a second, until more are.
 	MaxTrackedCallers = 10_000
 	// DefaultMaxJSONDepth is how deeply a request may nest arrays and
-	// objects when [ServerOptions.MaxJSONDepth] is zero.
+	// objects when [Limits.MaxJSONDepth] is zero.
 	DefaultMaxJSONDepth = 64
 )
 
@@ -37,23 +37,23 @@ const (
 const DefaultPageSize = 500
 
 // DefaultMaxBodyBytes is the largest request body the HTTP handler reads
-// when [HTTPOptions.MaxBodyBytes] is zero. ([MaxLineBytes] is stdio's.)
+// when [HTTPLimits.MaxBodyBytes] is zero. ([MaxLineBytes] is stdio's.)
 const DefaultMaxBodyBytes = 4 << 20
 
 // DefaultMaxBatchItems is the most messages a 2025-03-26 batch may hold
-// when [HTTPOptions.MaxBatchItems] is zero, and on stdio. A larger batch
+// when [HTTPLimits.MaxBatchItems] is zero, and on stdio. A larger batch
 // is refused whole, before any of it is served.
 const DefaultMaxBatchItems = 100
 
 // DefaultMaxBatchReplyBytes is the largest answer to a 2025-03-26 batch
-// when [HTTPOptions.MaxBatchReplyBytes] is zero, and on stdio. Once the
+// when [HTTPLimits.MaxBatchReplyBytes] is zero, and on stdio. Once the
 // answers reach it, the request whose answer does not fit and every
 // request after it are answered with an error saying so, and those after
 // it are not served.
 const DefaultMaxBatchReplyBytes = 8 << 20
 
 // DefaultSessionTTL is how long a stateless session id stays valid when
-// [HTTPOptions.SessionTTL] is zero.
+// [HTTPLimits.SessionTTL] is zero.
 const DefaultSessionTTL = 24 * time.Hour
 
 // DefaultSessionIdleTimeout is how long an idle stateful session lives when
@@ -62,7 +62,7 @@ const DefaultSessionIdleTimeout = 30 * time.Minute
 
 // DefaultMaxSessions is the most sessions a [MemorySessionStore] holds
 // when its MaxSessions is zero, and so the most stateful sessions an
-// [HTTPHandler] keeps open when [HTTPOptions.MaxSessions] is zero.
+// [HTTPHandler] keeps open when [HTTPLimits.MaxSessions] is zero.
 const DefaultMaxSessions = 10000
 
 // MaxRequestsInFlight is the number of requests (a batch counts as one)
@@ -128,3 +128,80 @@ const NotificationWriteTimeout = 10 * time.Second
 // finish writing answers once the MCP handler is drained: the answers of
 // the calls its Shutdown cancelled at its deadline.
 const ShutdownGrace = time.Second
+
+// Limits bound what one caller can make a [Server] do, for
+// [ServerOptions.Limits]. The zero value holds every default; each field
+// says what its zero and negative values mean.
+type Limits struct {
+	// CallTimeout bounds each tools/call: the handler's context gets this
+	// deadline (or its transport's, when nearer), and a handler that
+	// returns an error once it passed makes the model read "unavailable:
+	// the tool timed out after 60s" (with the default timeout); a result
+	// returned without error is kept, however late. The handler runs on
+	// the request's goroutine, and the call is answered when it returns,
+	// as net/http answers when its handler does: a handler must heed its
+	// context (pass it to database and HTTP clients, and wait in a select
+	// on ctx.Done()), since one that ignores it keeps the call, and the
+	// caller's place (see MaxCallsPerCaller), until it returns. The deadline costs nothing
+	// unless the handler asks its context: a timer is armed only once
+	// something waits on ctx.Done() (or derives a cancellable context).
+	// The context ends when the call returns, and is cancelled when a
+	// shutdown ([HTTPHandler.Shutdown], [Server.Shutdown]) passes its
+	// deadline with the call still running. The time a legacy handler
+	// spends waiting for the client ([Elicit], [CreateMessage]) counts. If zero,
+	// [DefaultCallTimeout]; if negative, calls have no deadline but their
+	// transport's.
+	CallTimeout time.Duration
+	// MaxCallsPerCaller limits the tools/call requests one caller has in
+	// flight at once; one beyond it is refused, without running, with
+	// "unavailable: too many calls at once, retry in a moment". A caller
+	// is its [Principal.Subject]; an anonymous HTTP caller is its client
+	// IPv4 address or the /64 of its IPv6 address (from the request's
+	// RemoteAddr: X-Forwarded-For is not
+	// trusted, so behind a proxy every anonymous caller is the proxy, and
+	// an authenticator should run in front); every anonymous stdio caller
+	// is one. A call keeps its place until its handler returns, past its
+	// CallTimeout too, so handlers that ignore their context cannot pile
+	// up. If zero, [DefaultMaxCallsPerCaller]; if negative, no limit.
+	MaxCallsPerCaller int
+	// CallRate is how many tools/call requests per second one caller (as
+	// for MaxCallsPerCaller) may make on average, and CallBurst how many
+	// at once above that rate: a token bucket. A call over it is refused,
+	// without running, with "unavailable: too many calls, retry in 2s".
+	// The server tracks at most [MaxTrackedCallers] callers; beyond them,
+	// new callers share one bucket until idle callers are forgotten. If
+	// CallRate is zero, [DefaultCallRate]; if negative, no rate limit. If
+	// CallBurst is zero or less, [DefaultCallBurst].
+	CallRate  float64
+	CallBurst int
+	// MaxJSONDepth limits how deeply a request (an HTTP body, a stdio
+	// line, a batch's array counting as a level) nests arrays and
+	// objects; a deeper one is refused with a parse error (-32700, HTTP
+	// 400) before it is decoded. The same scan refuses, as an invalid
+	// request, an envelope that repeats a member or carries a case variant
+	// of one ("Method"), which a decoder might take for it. If zero,
+	// [DefaultMaxJSONDepth]; it cannot be turned off.
+	MaxJSONDepth int
+}
+
+// HTTPLimits bound what one HTTP request or session may hold, for
+// [HTTPOptions.Limits]. The zero value holds every default.
+type HTTPLimits struct {
+	// MaxBodyBytes limits a request body. If zero, [DefaultMaxBodyBytes].
+	MaxBodyBytes int64
+	// MaxBatchItems limits the messages of a 2025-03-26 batch. If zero,
+	// [DefaultMaxBatchItems].
+	MaxBatchItems int
+	// MaxBatchReplyBytes limits the answer to a 2025-03-26 batch. If zero,
+	// [DefaultMaxBatchReplyBytes].
+	MaxBatchReplyBytes int
+	// MaxSessions limits the stateful sessions open at once in the default
+	// session store: an initialize beyond it is refused (HTTP 503) until
+	// sessions end or expire. If zero, [DefaultMaxSessions]. A SessionStore
+	// given above enforces its own limit, by returning
+	// [ErrTooManySessions] from Create.
+	MaxSessions int
+	// SessionTTL is how long a stateless session id stays valid. If zero,
+	// [DefaultSessionTTL] is used.
+	SessionTTL time.Duration
+}

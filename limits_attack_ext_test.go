@@ -45,7 +45,7 @@ func serveCall(h http.Handler, name, who string, header ...string) string {
 func TestFailedCallsGiveTheirPlaceBack(t *testing.T) {
 	for _, timeout := range []time.Duration{-1, 0, 50 * time.Millisecond} {
 		t.Run(fmt.Sprint("timeout ", timeout), func(t *testing.T) {
-			srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, MaxCallsPerCaller: 1, CallRate: -1, CallTimeout: timeout})
+			srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Limits: ferry.Limits{MaxCallsPerCaller: 1, CallRate: -1, CallTimeout: timeout}, Logger: discard})
 			started := make(chan struct{}, 1)
 			srv.AddTool(ferry.Tool{Name: "panics", Description: "Panics."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 				panic("boom")
@@ -102,7 +102,7 @@ func TestFailedCallsGiveTheirPlaceBack(t *testing.T) {
 // only: X-Forwarded-For, X-Real-IP and Forwarded, which any client can
 // write, do not give a caller a fresh bucket.
 func TestRateLimitIgnoresForwardingHeaders(t *testing.T) {
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallRate: 0.001, CallBurst: 2})
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Limits: ferry.Limits{CallRate: 0.001, CallBurst: 2}, Logger: discard})
 	srv.AddTool(ferry.Tool{Name: "quick", Description: "Answers."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		return ferry.NewResult(ferry.Text("quick")), nil
 	})
@@ -129,7 +129,7 @@ func TestLimiterMemoryStaysBoundedUnderManySubjects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100,000 calls")
 	}
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: -1})
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Limits: ferry.Limits{CallTimeout: -1}, Logger: discard})
 	srv.AddTool(ferry.Tool{Name: "quick", Description: "Answers."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		return ferry.NewResult(ferry.Text("quick")), nil
 	})
@@ -163,7 +163,7 @@ func TestLimiterMemoryStaysBoundedUnderManySubjects(t *testing.T) {
 // second, so until then every new caller shares the one overflow bucket
 // and, once the flood has drained it, is refused its first call.
 func TestFloodOfNewCallersDoesNotRefuseTheNextOne(t *testing.T) {
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: -1})
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Limits: ferry.Limits{CallTimeout: -1}, Logger: discard})
 	srv.AddTool(ferry.Tool{Name: "quick", Description: "Answers."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		return ferry.NewResult(ferry.Text("quick")), nil
 	})
@@ -180,7 +180,7 @@ func TestFloodOfNewCallersDoesNotRefuseTheNextOne(t *testing.T) {
 // client holds a /64 (2^64 addresses): each address gets a fresh bucket,
 // so the per-caller rate limit does not hold for it.
 func TestRateLimitHoldsForAnIPv6Prefix(t *testing.T) {
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallRate: 0.001, CallBurst: 2})
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Limits: ferry.Limits{CallRate: 0.001, CallBurst: 2}, Logger: discard})
 	srv.AddTool(ferry.Tool{Name: "quick", Description: "Answers."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		return ferry.NewResult(ferry.Text("quick")), nil
 	})

@@ -70,7 +70,7 @@ type callerState struct {
 	last     time.Time // when tokens was computed
 }
 
-// callLimits enforces [ServerOptions.MaxCallsPerCaller], CallRate and
+// callLimits enforces [Limits.MaxCallsPerCaller], CallRate and
 // CallBurst. It is safe for concurrent use; each call costs one map
 // lookup under its mutex, and no goroutine runs for it.
 type callLimits struct {
@@ -89,20 +89,20 @@ type callLimits struct {
 // none.
 func newCallLimits(opts *ServerOptions) *callLimits {
 	l := &callLimits{now: time.Now, callers: map[callerKey]*callerState{}}
-	switch n := opts.MaxCallsPerCaller; {
+	switch n := opts.Limits.MaxCallsPerCaller; {
 	case n == 0:
 		l.maxInflight = DefaultMaxCallsPerCaller
 	case n > 0:
 		l.maxInflight = n
 	}
-	switch r := opts.CallRate; {
+	switch r := opts.Limits.CallRate; {
 	case r == 0:
 		l.rate = DefaultCallRate
 	case r > 0:
 		l.rate = r
 	}
-	l.burst = float64(opts.CallBurst)
-	if opts.CallBurst <= 0 {
+	l.burst = float64(opts.Limits.CallBurst)
+	if opts.Limits.CallBurst <= 0 {
 		l.burst = DefaultCallBurst
 	}
 	if l.maxInflight == 0 && l.rate == 0 {
@@ -112,7 +112,7 @@ func newCallLimits(opts *ServerOptions) *callLimits {
 	return l
 }
 
-// errTooManyAtOnce refuses a call beyond [ServerOptions.MaxCallsPerCaller].
+// errTooManyAtOnce refuses a call beyond [Limits.MaxCallsPerCaller].
 var errTooManyAtOnce = Unavailable("too many calls at once, retry in a moment")
 
 // admit takes a place for one call of key, or returns the refusal to

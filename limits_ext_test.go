@@ -21,7 +21,7 @@ import (
 // handler's context carries the deadline.
 func TestSlowToolTimesOut(t *testing.T) {
 	const timeout = 50 * time.Millisecond
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: timeout})
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Limits: ferry.Limits{CallTimeout: timeout}, Logger: discard})
 	var sawDeadline atomic.Bool
 	tools := map[string]ferry.ToolHandler{
 		"polite": func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
@@ -111,7 +111,7 @@ func TestTooManyConcurrentCallsAreRefused(t *testing.T) {
 	release := make(chan struct{})
 	var held sync.WaitGroup
 	var runs atomic.Int32
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, MaxCallsPerCaller: 2, CallRate: -1})
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Limits: ferry.Limits{MaxCallsPerCaller: 2, CallRate: -1}, Logger: discard})
 	srv.AddTool(ferry.Tool{Name: "hold", Description: "Waits to be released."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		runs.Add(1)
 		held.Done()
@@ -156,7 +156,7 @@ func TestTooManyConcurrentCallsAreRefused(t *testing.T) {
 // the late handler returns without error is its answer.
 func TestTimedOutCallKeepsItsPlaceUntilItsHandlerReturns(t *testing.T) {
 	stuck, started := make(chan struct{}), make(chan struct{})
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: 30 * time.Millisecond, MaxCallsPerCaller: 1, CallRate: -1})
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Limits: ferry.Limits{CallTimeout: 30 * time.Millisecond, MaxCallsPerCaller: 1, CallRate: -1}, Logger: discard})
 	srv.AddTool(ferry.Tool{Name: "stuck", Description: "Ignores its context."}, func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		close(started)
 		<-stuck
@@ -194,7 +194,7 @@ func TestTimedOutCallKeepsItsPlaceUntilItsHandlerReturns(t *testing.T) {
 // A cancelled call ends its handler's context, well before its deadline,
 // and is not answered; the connection can end.
 func TestCancelledCallEndsItsHandlersContext(t *testing.T) {
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: time.Hour})
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Limits: ferry.Limits{CallTimeout: time.Hour}, Logger: discard})
 	started, saw := make(chan struct{}), make(chan error, 1)
 	srv.AddTool(ferry.Tool{Name: "wait", Description: "Waits for its context."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		close(started)

@@ -36,7 +36,7 @@ func (c *fakeClock) advance(d time.Duration) {
 // their own (principals by subject, anonymous HTTP callers by IP), and a
 // bucket refills with time.
 func TestRateLimitRefusesBurstWithRetrySeconds(t *testing.T) {
-	srv := NewServer("s", "1", &ServerOptions{Logger: slog.New(slog.DiscardHandler), CallRate: 0.5, CallBurst: 3})
+	srv := NewServer("s", "1", &ServerOptions{Limits: Limits{CallRate: 0.5, CallBurst: 3}, Logger: slog.New(slog.DiscardHandler)})
 	clock := &fakeClock{t: time.Unix(1_000_000, 0)}
 	srv.limits.now = clock.now
 	runs := 0
@@ -96,7 +96,7 @@ func TestRateLimitRefusesBurstWithRetrySeconds(t *testing.T) {
 // callers share one bucket, and idle callers (nothing in flight, bucket
 // full) are forgotten, at most once a second, to make room.
 func TestCallLimitsStayBounded(t *testing.T) {
-	l := newCallLimits(&ServerOptions{CallRate: 1, CallBurst: 1})
+	l := newCallLimits(&ServerOptions{Limits: Limits{CallRate: 1, CallBurst: 1}})
 	clock := &fakeClock{t: time.Unix(1_000_000, 0)}
 	l.now = clock.now
 	for i := range MaxTrackedCallers {
@@ -126,14 +126,14 @@ func TestCallLimitsStayBounded(t *testing.T) {
 
 // A limit set negative is off; zero means the default.
 func TestCallLimitsDefaultsAndOff(t *testing.T) {
-	if l := newCallLimits(&ServerOptions{MaxCallsPerCaller: -1, CallRate: -1}); l != nil {
+	if l := newCallLimits(&ServerOptions{Limits: Limits{MaxCallsPerCaller: -1, CallRate: -1}}); l != nil {
 		t.Errorf("limits off: %+v", l)
 	}
 	l := newCallLimits(&ServerOptions{})
 	if l.maxInflight != DefaultMaxCallsPerCaller || l.rate != DefaultCallRate || l.burst != DefaultCallBurst {
 		t.Errorf("defaults: %+v", l)
 	}
-	srv := NewServer("s", "1", &ServerOptions{CallTimeout: -1})
+	srv := NewServer("s", "1", &ServerOptions{Limits: Limits{CallTimeout: -1}})
 	if srv.timeout > 0 {
 		t.Errorf("timeout off: %v", srv.timeout)
 	}

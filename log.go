@@ -59,7 +59,7 @@ const (
 	outcomeFailed                  // an unexpected error, a panic, or a protocol error
 	outcomeCanceled                // the call's context ended before the tool did
 	outcomeAsked                   // it asked the client and awaits the retry (2026-07-28)
-	outcomeTimedOut                // the call passed [ServerOptions.CallTimeout]
+	outcomeTimedOut                // the call passed [Limits.CallTimeout]
 	outcomeLimited                 // refused by a per-caller limit, without running
 )
 

@@ -122,7 +122,7 @@ type reply struct {
 	// at inputs so that no request allocates one.
 	input  *inputState
 	inputs inputState
-	// call is a tools/call's context under [ServerOptions.CallTimeout],
+	// call is a tools/call's context under [Limits.CallTimeout],
 	// and callReq what its handler is given, here so that a call
 	// allocates neither.
 	call    callCtx

@@ -86,7 +86,7 @@ func decodeMessage(data []byte) (incoming, error) {
 }
 
 // checkShape refuses a message (or batch) that nests deeper than
-// [ServerOptions.MaxJSONDepth] (a parse error: it is not decoded) or
+// [Limits.MaxJSONDepth] (a parse error: it is not decoded) or
 // whose envelope repeats a member or has a case variant of one (an
 // invalid request), before it is decoded. The error has no id, since the
 // id cannot be trusted.

@@ -123,55 +123,9 @@ type ServerOptions struct {
 	// still lists it; [Server.Allows] says it is refused.
 	ReadOnly bool
 
-	// CallTimeout bounds each tools/call: the handler's context gets this
-	// deadline (or its transport's, when nearer), and a handler that
-	// returns an error once it passed makes the model read "unavailable:
-	// the tool timed out after 60s" (with the default timeout); a result
-	// returned without error is kept, however late. The handler runs on
-	// the request's goroutine, and the call is answered when it returns,
-	// as net/http answers when its handler does: a handler must heed its
-	// context (pass it to database and HTTP clients, and wait in a select
-	// on ctx.Done()), since one that ignores it keeps the call, and the
-	// caller's place (see MaxCallsPerCaller), until it returns. The deadline costs nothing
-	// unless the handler asks its context: a timer is armed only once
-	// something waits on ctx.Done() (or derives a cancellable context).
-	// The context ends when the call returns, and is cancelled when a
-	// shutdown ([HTTPHandler.Shutdown], [Server.Shutdown]) passes its
-	// deadline with the call still running. The time a legacy handler
-	// spends waiting for the client ([Elicit], [CreateMessage]) counts. If zero,
-	// [DefaultCallTimeout]; if negative, calls have no deadline but their
-	// transport's.
-	CallTimeout time.Duration
-	// MaxCallsPerCaller limits the tools/call requests one caller has in
-	// flight at once; one beyond it is refused, without running, with
-	// "unavailable: too many calls at once, retry in a moment". A caller
-	// is its [Principal.Subject]; an anonymous HTTP caller is its client
-	// IPv4 address or the /64 of its IPv6 address (from the request's
-	// RemoteAddr: X-Forwarded-For is not
-	// trusted, so behind a proxy every anonymous caller is the proxy, and
-	// an authenticator should run in front); every anonymous stdio caller
-	// is one. A call keeps its place until its handler returns, past its
-	// CallTimeout too, so handlers that ignore their context cannot pile
-	// up. If zero, [DefaultMaxCallsPerCaller]; if negative, no limit.
-	MaxCallsPerCaller int
-	// CallRate is how many tools/call requests per second one caller (as
-	// for MaxCallsPerCaller) may make on average, and CallBurst how many
-	// at once above that rate: a token bucket. A call over it is refused,
-	// without running, with "unavailable: too many calls, retry in 2s".
-	// The server tracks at most [MaxTrackedCallers] callers; beyond them,
-	// new callers share one bucket until idle callers are forgotten. If
-	// CallRate is zero, [DefaultCallRate]; if negative, no rate limit. If
-	// CallBurst is zero or less, [DefaultCallBurst].
-	CallRate  float64
-	CallBurst int
-	// MaxJSONDepth limits how deeply a request (an HTTP body, a stdio
-	// line, a batch's array counting as a level) nests arrays and
-	// objects; a deeper one is refused with a parse error (-32700, HTTP
-	// 400) before it is decoded. The same scan refuses, as an invalid
-	// request, an envelope that repeats a member or carries a case variant
-	// of one ("Method"), which a decoder might take for it. If zero,
-	// [DefaultMaxJSONDepth]; it cannot be turned off.
-	MaxJSONDepth int
+	// Limits bound what one caller can make the server do. The zero
+	// value holds the defaults (see [Limits]).
+	Limits Limits
 
 	// Observer is told of every request the server answers, with its
 	// method, target, id, version, session, outcome, duration and the
@@ -253,12 +207,12 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 	if s.pageSize <= 0 {
 		s.pageSize = DefaultPageSize
 	}
-	s.timeout = s.opts.CallTimeout
+	s.timeout = s.opts.Limits.CallTimeout
 	if s.timeout == 0 {
 		s.timeout = DefaultCallTimeout
 	}
 	s.limits = newCallLimits(&s.opts)
-	s.maxDepth = s.opts.MaxJSONDepth
+	s.maxDepth = s.opts.Limits.MaxJSONDepth
 	if s.maxDepth <= 0 {
 		s.maxDepth = DefaultMaxJSONDepth
 	}

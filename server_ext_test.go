@@ -122,7 +122,7 @@ func waitFor(t *testing.T, out *syncBuffer, s string) {
 // read beyond them waits for a place, and is served once one frees, so a
 // client that pipelines many requests gets every answer.
 func TestStdioCapsRequestsInFlight(t *testing.T) {
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, MaxCallsPerCaller: -1, CallRate: -1})
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Limits: ferry.Limits{MaxCallsPerCaller: -1, CallRate: -1}, Logger: discard})
 	release := make(chan struct{})
 	var running, most atomic.Int32
 	srv.AddTool(ferry.Tool{Name: "hold", Description: "Waits to be released."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
@@ -169,7 +169,7 @@ func TestStdioCapsRequestsInFlight(t *testing.T) {
 // from reading the answers they wait for. Questions beyond
 // MaxRequestsInFlight waiting at once fail, and their calls say so.
 func TestStdioRequestsWaitingForTheClientTakeNoPlace(t *testing.T) {
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, MaxCallsPerCaller: -1, CallRate: -1})
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Limits: ferry.Limits{MaxCallsPerCaller: -1, CallRate: -1}, Logger: discard})
 	srv.AddTool(ferry.Tool{Name: "confirm", Description: "Asks the user."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		res, err := ferry.Elicit(ctx, &ferry.ElicitParams{Message: "Sure?", RequestedSchema: json.RawMessage(`{"type":"object"}`)})
 		if err != nil {
@@ -229,7 +229,7 @@ func TestStdioRequestsWaitingForTheClientTakeNoPlace(t *testing.T) {
 // most MaxRequestsInFlight wait per connection, and a question beyond
 // fails at once, so its call ends.
 func TestStdioRequestsWaitingForTheClientAreBounded(t *testing.T) {
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, MaxCallsPerCaller: -1, CallRate: -1})
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Limits: ferry.Limits{MaxCallsPerCaller: -1, CallRate: -1}, Logger: discard})
 	var started, failed atomic.Int32
 	srv.AddTool(ferry.Tool{Name: "confirm", Description: "Asks the user."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		started.Add(1)

@@ -488,7 +488,7 @@ func TestHTTPShutdownCancelsPromptHandlers(t *testing.T) {
 func TestHTTPShutdownCancelsCallsWithoutATimeout(t *testing.T) {
 	before := runtime.NumGoroutine()
 	ended := make(chan error, 1)
-	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: -1})
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Limits: ferry.Limits{CallTimeout: -1}, Logger: discard})
 	started := make(chan struct{})
 	srv.AddTool(ferry.Tool{Name: "stuck", Description: "Runs until cancelled."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		close(started)
@@ -524,7 +524,7 @@ func TestHTTPShutdownReachesAHandlerPollingErr(t *testing.T) {
 	for _, timeout := range []time.Duration{0, -1} {
 		t.Run(fmt.Sprint("CallTimeout=", timeout), func(t *testing.T) {
 			ended := make(chan error, 1)
-			srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, CallTimeout: timeout})
+			srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Limits: ferry.Limits{CallTimeout: timeout}, Logger: discard})
 			started := make(chan struct{})
 			srv.AddTool(ferry.Tool{Name: "poll", Description: "Polls its context."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 				close(started)

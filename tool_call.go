@@ -68,7 +68,7 @@ func (s *Server) admitCall(ctx context.Context, r *request) (refusal *ToolResult
 }
 
 // callContext returns the context a call's handler runs in, with ctx's
-// values, under the call's deadline ([ServerOptions.CallTimeout], or its
+// values, under the call's deadline ([Limits.CallTimeout], or its
 // transport's when nearer) and its transport's shutdown; nil when the
 // call has neither, and runs in ctx. The caller finishes it once the
 // handler has returned, as the cancel function of [context.WithTimeout]

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// callCtx is the context of a tool call under [ServerOptions.CallTimeout]:
+// callCtx is the context of a tool call under [Limits.CallTimeout]:
 // its parent's values, its own deadline, and an end when the call returns
 // (see [Server.callContext]). It costs nothing unless someone looks at it: Err
 // compares the clock with the deadline, and only the first Done or
@@ -222,7 +222,7 @@ func (c *callCtx) endLocked(err error, timedOut bool) {
 }
 
 // callTimedOut reports whether ctx is (or derives from) the context of a
-// call that passed its [ServerOptions.CallTimeout].
+// call that passed its [Limits.CallTimeout].
 func callTimedOut(ctx context.Context) bool {
 	c, ok := ctx.Value(callCtxKey{}).(*callCtx)
 	if !ok {

@@ -74,5 +74,5 @@ func newFerryTypedServer() *ferry.Server {
 // anonymous caller far faster than the per-caller limits allow, so they
 // are off; the call timeout keeps its default, so its cost is measured.
 func benchOptions() *ferry.ServerOptions {
-	return &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler), MaxCallsPerCaller: -1, CallRate: -1}
+	return &ferry.ServerOptions{Limits: ferry.Limits{MaxCallsPerCaller: -1, CallRate: -1}, Logger: slog.New(slog.DiscardHandler)}
 }

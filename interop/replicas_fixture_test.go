@@ -137,7 +137,7 @@ type clusterOptions struct {
 	// principals makes each round-robin transport a caller of its own,
 	// with its clientTag as its Subject, as an authenticator in front of
 	// the replicas would; else every caller is the loopback address, and
-	// shares its limits (ServerOptions.MaxCallsPerCaller, CallRate).
+	// shares its limits (Limits.MaxCallsPerCaller, CallRate).
 	principals bool
 }
 

@@ -51,7 +51,7 @@ func BenchmarkGetItem(b *testing.B) {
 	s := testShop(b)
 	api := testservice.Handler(s.sd, nil)
 	b.Run("mcp_tools_call", func(b *testing.B) {
-		srv := ferry.NewServer("bench", "1", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler), MaxCallsPerCaller: -1, CallRate: -1})
+		srv := ferry.NewServer("bench", "1", &ferry.ServerOptions{Limits: ferry.Limits{MaxCallsPerCaller: -1, CallRate: -1}, Logger: slog.New(slog.DiscardHandler)})
 		if err := protomcp.AddService(srv, s.spec, protomcp.Handler(api), &protomcp.Options{Files: s.files}); err != nil {
 			b.Fatal(err)
 		}

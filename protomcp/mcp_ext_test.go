@@ -79,9 +79,8 @@ func newShopServer(t testing.TB, opts *protomcp.Options, hopts ...connect.Handle
 func newMCPServer() *mcpServer {
 	logs := new(syncBuffer)
 	srv := ferry.NewServer("protomcp-test", "1.0.0", &ferry.ServerOptions{
-		Logger:            slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		MaxCallsPerCaller: -1,
-		CallRate:          -1,
+		Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Limits: ferry.Limits{MaxCallsPerCaller: -1, CallRate: -1},
 	})
 	return &mcpServer{srv: srv, logs: logs}
 }

@@ -44,8 +44,7 @@ func newMCPServer(t *testing.T) *mcpServer {
 		SigningKeys: [][]byte{[]byte("route-test-key")},
 		// One anonymous caller sends every test's calls, some hundreds at
 		// once: the per-caller limits are the core's to test, not these.
-		MaxCallsPerCaller: -1,
-		CallRate:          -1,
+		Limits: ferry.Limits{MaxCallsPerCaller: -1, CallRate: -1},
 	})
 	return &mcpServer{srv: srv, logs: logs}
 }

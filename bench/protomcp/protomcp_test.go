@@ -180,7 +180,7 @@ func (w *recorder) reset() {
 // benchOptions are the server's options, as the bench module's: the load
 // comes from one caller, so the per-caller limits are off.
 func benchOptions() *ferry.ServerOptions {
-	return &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler), MaxCallsPerCaller: -1, CallRate: -1}
+	return &ferry.ServerOptions{Limits: ferry.Limits{MaxCallsPerCaller: -1, CallRate: -1}, Logger: slog.New(slog.DiscardHandler)}
 }
 
 // body is a reusable request body.

@@ -212,7 +212,7 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 		Instructions: instructions(s.cfg.writes),
 		Logger:       s.log,
 		ReadOnly:     !s.cfg.writes,
-		CallTimeout:  s.cfg.callTimeout,
+		Limits:       ferry.Limits{CallTimeout: s.cfg.callTimeout},
 	})
 	served, err := s.addEntities(ctx, srv, db)
 	if err == nil {
