@@ -13,10 +13,20 @@ import (
 // [ServerOptions.Visible] and the call log read it. A Principal is shared
 // by every request that carries it: treat it as read-only once set.
 type Principal struct {
-	// Subject identifies the caller, stable across its credentials: a user
-	// id, a service account, a key's name. The call log records it, and
-	// request state and stateless session ids are bound to it.
+	// Subject identifies the caller among those of its Issuer, stable
+	// across its credentials: a user id, a service account, a key's name.
+	// The call log records it.
 	Subject string
+	// Issuer names who vouched for Subject: a token's issuer (its iss
+	// claim), or a kind of credential that has none ("api-key" for the
+	// auth package's API keys). Subjects are unique only within an issuer,
+	// so a caller is its Issuer and Subject together: request state,
+	// sessions and the per-caller limits are bound to both, and a token
+	// whose sub is an API key's name is not that key's caller. Principals
+	// of different credentials are one caller only when their
+	// authenticators give them the same Issuer on purpose. Empty is an
+	// issuer of its own, for principals built without one.
+	Issuer string
 	// Scopes are what the credential grants, such as OAuth scopes. An
 	// entry's Scopes are compared with them (see [Server.MissingScopes]).
 	Scopes []string
@@ -47,13 +57,13 @@ func PrincipalFromContext(ctx context.Context) (*Principal, bool) {
 	return p, p != nil
 }
 
-// subjectOf returns the subject of ctx's principal, or "" for an
-// anonymous caller.
-func subjectOf(ctx context.Context) string {
+// identityOf returns the issuer and the subject of ctx's principal,
+// or "", "" for an anonymous caller.
+func identityOf(ctx context.Context) (issuer, subject string) {
 	if p, ok := PrincipalFromContext(ctx); ok {
-		return p.Subject
+		return p.Issuer, p.Subject
 	}
-	return ""
+	return "", ""
 }
 
 // HasAnyRole reports whether p belongs to at least one of roles, or

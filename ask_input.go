@@ -276,27 +276,34 @@ func (s *Server) appendInputRequests(b []byte, method, name string, args json.Ra
 }
 
 // stateKey is what a request state is bound to besides the method and the
-// arguments: the tool, prompt or URI, and the caller's subject, so that a
-// state issued to one principal is refused for another. The encoding is
-// unambiguous, so that no name can pass for another name and a subject
-// ("x\x00alice" asked anonymously is not "x" asked by alice): an anonymous
-// caller's key is the name itself unless it starts with NUL; otherwise, and
-// for every principal, it is NUL, the name's length and the name, then "p"
-// and the subject for a principal. The common anonymous case allocates
-// nothing.
+// arguments: the tool, prompt or URI, and the caller's issuer and
+// subject, so that a state issued to one principal is refused for another.
+// The encoding is unambiguous, so that no name can pass for another name
+// and a caller ("x\x00alice" asked anonymously is not "x" asked by alice):
+// an anonymous caller's key is the name itself unless it starts with NUL;
+// otherwise, and for every principal, it is NUL, the name's length and the
+// name, then for a principal "p" and the subject if it has no issuer, or
+// "i", the issuer's length, the issuer and the subject. The common
+// anonymous case allocates nothing.
 func stateKey(ctx context.Context, key string) string {
 	p, ok := PrincipalFromContext(ctx)
 	if !ok && !strings.HasPrefix(key, "\x00") {
 		return key
 	}
 	var sb strings.Builder
-	sb.Grow(1 + binary.MaxVarintLen64 + len(key) + 1 + 32)
+	sb.Grow(1 + 2*binary.MaxVarintLen64 + len(key) + 1 + 32 + 32)
 	sb.WriteByte(0)
 	var n [binary.MaxVarintLen64]byte
 	sb.Write(binary.AppendUvarint(n[:0], uint64(len(key))))
 	sb.WriteString(key)
-	if ok {
+	switch {
+	case ok && p.Issuer == "":
 		sb.WriteByte('p')
+		sb.WriteString(p.Subject)
+	case ok:
+		sb.WriteByte('i')
+		sb.Write(binary.AppendUvarint(n[:0], uint64(len(p.Issuer))))
+		sb.WriteString(p.Issuer)
 		sb.WriteString(p.Subject)
 	}
 	return sb.String()

@@ -103,7 +103,7 @@ func (h *HTTPHandler) session(r *http.Request) (legacySession, int, error) {
 		return h.legacySession(id, t.version, t.caps, nil), 0, nil
 	}
 	st, err := h.store.Load(r.Context(), id)
-	if err == nil && st.Subject != "" && subjectOf(r.Context()) != st.Subject {
+	if iss, sub := identityOf(r.Context()); err == nil && st.Subject != "" && (sub != st.Subject || iss != st.Issuer) {
 		err = errSessionOfAnother // another caller's session is no session of his
 	}
 	h.logSessionOfAnother(r, err)
@@ -123,8 +123,9 @@ func (h *HTTPHandler) session(r *http.Request) (legacySession, int, error) {
 // users, or someone trying ids).
 func (h *HTTPHandler) logSessionOfAnother(r *http.Request, err error) {
 	if errors.Is(err, errSessionOfAnother) {
+		iss, sub := identityOf(r.Context())
 		h.srv.logger.WarnContext(r.Context(), "ferry: refused a session opened by another caller",
-			"caller", subjectOf(r.Context()), "hint", "a session serves only the principal that sent initialize")
+			"caller", sub, "issuer", iss, "hint", "a session serves only the principal that sent initialize")
 	}
 }
 
@@ -139,7 +140,8 @@ func (h *HTTPHandler) initialize(w http.ResponseWriter, r *http.Request, m *json
 	var sess legacySession
 	if h.opts.Stateful {
 		id := newSessionID()
-		st := &SessionState{ID: id, ProtocolVersion: version, ClientCapabilities: caps.exported(), Subject: subjectOf(r.Context())}
+		st := &SessionState{ID: id, ProtocolVersion: version, ClientCapabilities: caps.exported()}
+		st.Issuer, st.Subject = identityOf(r.Context())
 		if err := h.store.Create(r.Context(), st); errors.Is(err, ErrTooManySessions) {
 			h.srv.logger.WarnContext(r.Context(), "ferry: refused a session: the session store is full")
 			h.writeError(w, http.StatusServiceUnavailable, m.ID, NewError(CodeInternalError,

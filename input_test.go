@@ -72,11 +72,15 @@ func TestCanonicalJSONKeepsNumberText(t *testing.T) {
 }
 
 // Request state keys never collide across names and callers: the parts are
-// length-prefixed, so that NUL in a name cannot forge a subject.
+// length-prefixed, so that NUL in a name cannot forge a subject, and a
+// subject of one issuer is not the same subject of another.
 func TestStateKeyIsUnambiguous(t *testing.T) {
 	anon := context.Background()
 	as := func(subject string) context.Context {
 		return WithPrincipal(context.Background(), &Principal{Subject: subject})
+	}
+	of := func(issuer, subject string) context.Context {
+		return WithPrincipal(context.Background(), &Principal{Issuer: issuer, Subject: subject})
 	}
 	keys := []struct {
 		name string
@@ -91,6 +95,10 @@ func TestStateKeyIsUnambiguous(t *testing.T) {
 		{"x, empty subject", as(""), "x"},
 		{"xa, lice", as("lice"), "xa"},
 		{"NUL x, anonymous", anon, "\x00x"},
+		{"x, alice of api-key", of("api-key", "alice"), "x"},
+		{"x, alice of https://idp", of("https://idp", "alice"), "x"},
+		{"x, api-keyalice of empty", of("", "api-keyalice"), "x"},
+		{"x, keyalice of api-", of("api-", "keyalice"), "x"},
 	}
 	seen := map[string]string{}
 	for _, k := range keys {

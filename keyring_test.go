@@ -98,6 +98,37 @@ func TestSessionTokenBindsToPrincipal(t *testing.T) {
 	}
 }
 
+// A token is bound to its principal's issuer as well as its subject: the
+// same subject from another issuer, or from none, is another caller.
+func TestSessionTokenBindsToIssuer(t *testing.T) {
+	k := newKeyring([][]byte{[]byte("old")})
+	keyAlice := &Principal{Issuer: "api-key", Subject: "alice"}
+	for _, tt := range []struct {
+		name    string
+		issued  *Principal
+		callers []*Principal
+	}{
+		{"an API key's alice", keyAlice, []*Principal{{Issuer: "https://idp", Subject: "alice"}, {Subject: "alice"}, {Issuer: "api-keyalice"}, {Issuer: "api-", Subject: "keyalice"}}},
+		{"alice without an issuer", &Principal{Subject: "alice"}, []*Principal{keyAlice, {Issuer: "", Subject: "aliceapi-key"}}},
+	} {
+		id := k.issueSession(Version20251125, clientCaps{}, tt.issued)
+		for _, memoized := range []bool{false, true} {
+			if _, err := k.checkSession(id, time.Hour, tt.issued); err != nil {
+				t.Errorf("%s on its own session: %v", tt.name, err)
+			}
+			for _, c := range tt.callers {
+				if _, err := k.checkSession(id, time.Hour, c); err == nil {
+					t.Errorf("%s's session (memoized %t) serves %+v", tt.name, memoized, c)
+				}
+			}
+		}
+		rotated := newKeyring([][]byte{[]byte("new"), []byte("old")})
+		if _, err := rotated.checkSession(id, time.Hour, tt.issued); err != nil {
+			t.Errorf("%s after a key rotation: %v", tt.name, err)
+		}
+	}
+}
+
 // A principal without a subject is anonymous, for a stateless session id
 // as for a stateful session: its id is not bound, and serves any caller.
 func TestSessionOfAPrincipalWithoutSubjectIsNotBound(t *testing.T) {

@@ -155,9 +155,9 @@ type Limits struct {
 	// MaxCallsPerCaller limits the tools/call requests one caller has in
 	// flight at once; one beyond it is refused, without running, with
 	// "unavailable: too many calls at once, retry in a moment". A caller
-	// is its [Principal.Subject]; an anonymous HTTP caller is its client
-	// IPv4 address or the /64 of its IPv6 address (from the request's
-	// RemoteAddr: X-Forwarded-For is not
+	// is its [Principal.Issuer] and [Principal.Subject] together; an
+	// anonymous HTTP caller is its client IPv4 address or the /64 of its
+	// IPv6 address (from the request's RemoteAddr: X-Forwarded-For is not
 	// trusted, so behind a proxy every anonymous caller is the proxy, and
 	// an authenticator should run in front); every anonymous stdio caller
 	// is one. A call keeps its place until its handler returns, past its

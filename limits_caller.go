@@ -14,14 +14,15 @@ import (
 // in flight and a rate (a token bucket). The deadline of each call is in
 // tool_context.go.
 
-// callerKey identifies a caller for the limits: a principal's subject, an
-// anonymous HTTP client's network, or the anonymous stdio client. It holds
-// the network as a [netip.Prefix], not its text, so that keying a call
-// allocates nothing.
+// callerKey identifies a caller for the limits: a principal's issuer and
+// subject, an anonymous HTTP client's network, or the anonymous stdio
+// client. It holds the network as a [netip.Prefix], not its text, so that
+// keying a call allocates nothing.
 type callerKey struct {
-	kind uint8 // keyPrincipal, keyIP or keyStdio
-	id   string
-	net  netip.Prefix
+	kind   uint8 // keyPrincipal, keyIP or keyStdio
+	id     string
+	issuer string // a principal's
+	net    netip.Prefix
 }
 
 const (
@@ -33,7 +34,7 @@ const (
 // callerOf returns the key of the caller of ctx, whose request is r.
 func callerOf(ctx context.Context, r *request) callerKey {
 	if p, ok := PrincipalFromContext(ctx); ok {
-		return callerKey{kind: keyPrincipal, id: p.Subject}
+		return callerKey{kind: keyPrincipal, id: p.Subject, issuer: p.Issuer}
 	}
 	if r.peer.remote != "" {
 		return clientNetwork(r.peer.remote)

@@ -204,3 +204,18 @@ func TestCallerOfAllocatesNothing(t *testing.T) {
 		t.Errorf("two IPv4 addresses are one caller: %v", a)
 	}
 }
+
+// Principals are one caller for the limits only when both their issuers
+// and their subjects are equal.
+func TestCallerOfKeysAPrincipalByIssuerAndSubject(t *testing.T) {
+	key := func(p *Principal) callerKey { return callerOf(WithPrincipal(context.Background(), p), &request{}) }
+	alice := key(&Principal{Issuer: "api-key", Subject: "alice"})
+	if alice != key(&Principal{Issuer: "api-key", Subject: "alice", Roles: []string{"admin"}}) {
+		t.Error("one issuer's alice is two callers")
+	}
+	for _, p := range []*Principal{{Issuer: "https://idp", Subject: "alice"}, {Subject: "alice"}} {
+		if key(p) == alice {
+			t.Errorf("%+v is the API key's alice", p)
+		}
+	}
+}

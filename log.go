@@ -115,7 +115,7 @@ func (s *Server) logCall(ctx context.Context, r *request, res *ToolResult, err e
 	default:
 		o = outcomeOK
 	}
-	attrs := make([]slog.Attr, 0, 7)
+	attrs := make([]slog.Attr, 0, 8)
 	attrs = append(attrs, slog.String("tool", r.target.name), slog.String("outcome", o.String()),
 		slog.Duration("duration", time.Since(start)))
 	if code != "" {
@@ -126,6 +126,9 @@ func (s *Server) logCall(ctx context.Context, r *request, res *ToolResult, err e
 	}
 	if p, ok := PrincipalFromContext(ctx); ok {
 		attrs = append(attrs, slog.String("principal", p.Subject))
+		if p.Issuer != "" {
+			attrs = append(attrs, slog.String("issuer", p.Issuer))
+		}
 	}
 	if err != nil && o == outcomeFailed {
 		attrs = append(attrs, slog.String("err", err.Error()))

@@ -24,8 +24,13 @@ type SessionState struct {
 	Subscriptions []string `json:"subscriptions,omitempty"`
 	// Subject is the [Principal.Subject] of the caller that initialized
 	// the session, or empty for an anonymous one. A session with a Subject
-	// serves that caller only: to anyone else its id is unknown.
+	// serves that caller only (the same Subject and Issuer): to anyone
+	// else its id is unknown.
 	Subject string `json:"subject,omitempty"`
+	// Issuer is the [Principal.Issuer] of the caller that initialized the
+	// session. A store must keep it with Subject: one that drops it gives
+	// the session to any caller of that subject, whoever vouched for him.
+	Issuer string `json:"issuer,omitempty"`
 	// Stream names the handler holding the session's GET stream, when
 	// replicas share a store that relays ([SessionRelay]): a subscription
 	// made on another replica is answered once that handler has it, so

@@ -17,8 +17,8 @@ import (
 //
 //	format(1) issued(8, unix seconds) version(1) capabilities(1) random(8) [principal(16)]
 //
-// where the optional principal field binds the session to the subject of
-// the [Principal] that initialized it: a MAC of the subject, keyed like
+// where the optional principal field binds the session to the subject and
+// issuer of the [Principal] that initialized it: a MAC of them, keyed like
 // the token so that the token does not reveal whom it belongs to. A token
 // with the field is refused when presented by anyone else, anonymous
 // callers included; a token without it serves any caller.
@@ -51,12 +51,32 @@ type sessionToken struct {
 	// bound marks a token bound to a principal; principal is its field.
 	bound     bool
 	principal [tokenPrincipalLen]byte
-	// subject is the subject that last presented the bound token and
-	// matched, kept in the memo so that its later requests skip the MAC.
-	subject string
+	// issuer and subject are the caller that last presented the bound
+	// token and matched, kept in the memo so that its later requests skip
+	// the MAC.
+	issuer, subject string
 }
 
-const purposePrincipal = "session-principal"
+// The purposes of a principal field's MAC: of the subject alone for a
+// principal without an issuer (as before issuers were known, so that
+// such tokens stay valid), and of the issuer's length, the issuer and the
+// subject otherwise. The two never match each other.
+const (
+	purposePrincipal       = "session-principal"
+	purposeIssuedPrincipal = "session-issued-principal"
+)
+
+// principalMAC returns the first tokenPrincipalLen bytes of the MAC under
+// key i that binds a token to the caller issuer, subject.
+func (k *keyring) principalMAC(i int, issuer, subject string, dst []byte) []byte {
+	var sum [32]byte
+	if issuer == "" {
+		return append(dst, k.mac(i, purposePrincipal, []byte(subject), sum[:0])[:tokenPrincipalLen]...)
+	}
+	payload := binary.AppendUvarint(make([]byte, 0, binary.MaxVarintLen64+len(issuer)+len(subject)), uint64(len(issuer)))
+	payload = append(append(payload, issuer...), subject...)
+	return append(dst, k.mac(i, purposeIssuedPrincipal, payload, sum[:0])[:tokenPrincipalLen]...)
+}
 
 func (k *keyring) issueSession(version string, caps clientCaps, p *Principal) string {
 	var buf [tokenLen + tokenPrincipalLen]byte
@@ -77,8 +97,7 @@ func (k *keyring) issueSession(version string, caps clientCaps, p *Principal) st
 	b[10] = bits
 	_, _ = rand.Read(b[11:tokenLen])
 	if p != nil && p.Subject != "" { // a principal without a subject is anonymous, as in a stateful session
-		var sum [32]byte
-		b = append(b, k.mac(0, purposePrincipal, []byte(p.Subject), sum[:0])[:tokenPrincipalLen]...)
+		b = k.principalMAC(0, p.Issuer, p.Subject, b)
 	}
 	return k.sign("session", b)
 }
@@ -108,12 +127,12 @@ func (k *keyring) checkSession(id string, ttl time.Duration, p *Principal) (sess
 		if p == nil {
 			return sessionToken{}, errSessionOfAnother
 		}
-		// A memoized bound token holds the subject that matched it.
-		if !ok || p.Subject != t.subject {
-			if !k.boundTo(&t, p.Subject) {
+		// A memoized bound token holds the caller that matched it.
+		if !ok || p.Subject != t.subject || p.Issuer != t.issuer {
+			if !k.boundTo(&t, p.Issuer, p.Subject) {
 				return sessionToken{}, errSessionOfAnother
 			}
-			t.subject, ok = p.Subject, false
+			t.issuer, t.subject, ok = p.Issuer, p.Subject, false
 		}
 	}
 	if !ok {
@@ -122,13 +141,13 @@ func (k *keyring) checkSession(id string, ttl time.Duration, p *Principal) (sess
 	return t, nil
 }
 
-// boundTo reports whether a bound token's principal field is subject's,
-// under any key, so that tokens outlive a key rotation as long as their
-// signatures do.
-func (k *keyring) boundTo(t *sessionToken, subject string) bool {
-	var sum [32]byte
+// boundTo reports whether a bound token's principal field is the caller
+// issuer, subject's, under any key, so that tokens outlive a key rotation
+// as long as their signatures do.
+func (k *keyring) boundTo(t *sessionToken, issuer, subject string) bool {
+	var mac [tokenPrincipalLen]byte
 	for i := range k.keys {
-		if hmac.Equal(t.principal[:], k.mac(i, purposePrincipal, []byte(subject), sum[:0])[:tokenPrincipalLen]) {
+		if hmac.Equal(t.principal[:], k.principalMAC(i, issuer, subject, mac[:0])) {
 			return true
 		}
 	}

@@ -14,6 +14,13 @@ import (
 	"github.com/ferry-mcp/ferry"
 )
 
+// APIKeyIssuer is the [ferry.Principal.Issuer] of a key's caller whose
+// lookup leaves Issuer empty. Callers are told apart by issuer and subject
+// together, so a key named "alice" and a JWT whose sub is "alice" are two
+// callers, with their own sessions and limits. A [KeyLookup] that means
+// a key to act as a token's subject sets that token issuer itself.
+const APIKeyIssuer = "api-key"
+
 // DefaultAPIKeyHeader is the header [APIKeys] reads a key from besides
 // "Authorization: Bearer".
 const DefaultAPIKeyHeader = "X-API-Key" //nolint:gosec // a header name, not a credential
@@ -41,10 +48,11 @@ type APIKeyOptions struct {
 // APIKeys returns an [Authenticator] of API keys: a key from the header
 // of opts (X-API-Key by default) or else from "Authorization: Bearer" is
 // given to lookup; when both are sent, the header's key decides and the
-// bearer token is not looked at. A key longer than [MaxTokenBytes], with control
-// characters, or sent in more than one header line is refused without a
-// lookup, as is an unknown one, or one whose principal's Expires has
-// passed. Put it after [JWT] in
+// bearer token is not looked at. A key longer than [MaxTokenBytes], with
+// control characters, or sent in more than one header line is refused
+// without a lookup, as is an unknown one, or one whose principal's
+// Expires has passed. A principal without an Issuer is served as a copy
+// whose Issuer is [APIKeyIssuer]. Put it after [JWT] in
 // [Options.Authenticators] to accept both: [JWT] leaves bearer tokens
 // that are not JWTs to the next authenticator.
 func APIKeys(lookup KeyLookup, opts *APIKeyOptions) Authenticator {
@@ -81,7 +89,7 @@ func (a *apiKeys) Authenticate(r *http.Request) (*ferry.Principal, error) {
 	case !p.Expires.IsZero() && time.Now().After(p.Expires):
 		return nil, invalid(reasonKeyExpired, fmt.Errorf("the API key of %q expired at %s", p.Subject, p.Expires.Format(time.RFC3339)))
 	}
-	return p, nil
+	return issued(p), nil
 }
 
 // key returns the request's key, from the header first.
@@ -100,6 +108,17 @@ func (a *apiKeys) key(h http.Header) (string, error) {
 		return BearerToken(h)
 	}
 	return "", ErrNoCredential
+}
+
+// issued returns p if it has an Issuer, and else a copy of it whose Issuer
+// is [APIKeyIssuer] (p is shared, and read-only).
+func issued(p *ferry.Principal) *ferry.Principal {
+	if p.Issuer != "" {
+		return p
+	}
+	c := *p
+	c.Issuer = APIKeyIssuer
+	return &c
 }
 
 func checkKey(key string) error {
@@ -133,7 +152,9 @@ type staticKey struct {
 }
 
 // NewStaticKeys returns the set of keys, each mapped to its caller. It
-// returns an error for a key [APIKeys] would refuse or a nil principal.
+// keeps a copy of each principal, whose Issuer is [APIKeyIssuer] if it was
+// empty. It returns an error for a key [APIKeys] would refuse or a nil
+// principal.
 func NewStaticKeys(keys map[string]*ferry.Principal) (*StaticKeys, error) {
 	s := &StaticKeys{byPrefix: make(map[uint64][]staticKey, len(keys))}
 	for key, p := range keys {
@@ -144,7 +165,7 @@ func NewStaticKeys(keys map[string]*ferry.Principal) (*StaticKeys, error) {
 			return nil, fmt.Errorf("auth: the static key of %q: %w", p.Subject, err)
 		}
 		d := sha256.Sum256([]byte(key))
-		s.byPrefix[prefix(d)] = append(s.byPrefix[prefix(d)], staticKey{digest: d, p: p})
+		s.byPrefix[prefix(d)] = append(s.byPrefix[prefix(d)], staticKey{digest: d, p: issued(p)})
 	}
 	return s, nil
 }

@@ -18,6 +18,11 @@ import (
 // gets 401), and any other error when it could not decide (a key store or
 // key set that does not answer: the request gets 503). It must never return
 // a nil principal with a nil error. Authenticate is called concurrently.
+//
+// The principal's Issuer says who vouched for its Subject ([JWT] gives
+// the token's iss, [APIKeys] [APIKeyIssuer]): ferry tells callers apart by
+// both, so that the callers of two authenticators are one caller only
+// when they are meant to be.
 type Authenticator interface {
 	Authenticate(r *http.Request) (*ferry.Principal, error)
 }

@@ -92,3 +92,56 @@ func TestAttackEveryMethodNeedsACredential(t *testing.T) {
 		t.Errorf("the session still serves alice: %+v", got)
 	}
 }
+
+// An API key's caller and a JWT whose sub is the key's subject are two
+// callers: the JWT cannot use the session the key opened (stateless or
+// stored), replay the request state handed to the key, or spend the key's
+// call budget, nor the other way around.
+func TestAttackCredentialKindsAreDifferentCallers(t *testing.T) {
+	key := []string{"X-API-Key", adminKey}
+	lookalike := bearer(rsaToken(t, claims("key:admin", "orders:read")))
+	for _, stateful := range []bool{false, true} {
+		p := newProtectedWith(t, setup{http: &ferry.HTTPOptions{Stateful: stateful}})
+		session := initialize(t, p.url, key...)
+		if got := legacyCall(t, p.url, session, "echo", lookalike...); got.status != http.StatusNotFound {
+			t.Errorf("stateful %v: a JWT with the key's subject on the key's session: %+v, want 404", stateful, got)
+		}
+		session = initialize(t, p.url, lookalike...)
+		if got := legacyCall(t, p.url, session, "echo", key...); got.status != http.StatusNotFound {
+			t.Errorf("stateful %v: the key on the session of a JWT with its subject: %+v, want 404", stateful, got)
+		}
+		if n := p.ran.Load(); n != 0 {
+			t.Errorf("stateful %v: the tool ran %d times", stateful, n)
+		}
+	}
+
+	p := newProtectedWith(t, setup{server: &ferry.ServerOptions{Limits: ferry.Limits{CallRate: 0.001, CallBurst: 1}}})
+	if got := modernCall(t, p.url, "echo", "", key...); !strings.Contains(got.body, "hello key:admin") {
+		t.Fatalf("the key's first call: %+v", got)
+	}
+	if got := modernCall(t, p.url, "echo", "", key...); !strings.Contains(got.body, "too many calls") {
+		t.Fatalf("the key's second call: %+v, want refused by the rate limit", got)
+	}
+	if got := modernCall(t, p.url, "echo", "", lookalike...); !strings.Contains(got.body, "hello key:admin") {
+		t.Errorf("a JWT with the key's subject, after the key spent its budget: %+v, want served", got)
+	}
+
+	p = newProtected(t, nil)
+	first := modernCall(t, p.url, "wipe", "", key...)
+	var msg struct {
+		Result struct {
+			ResultType   string          `json:"resultType"`
+			RequestState json.RawMessage `json:"requestState"`
+		}
+	}
+	if err := json.Unmarshal([]byte(first.body), &msg); err != nil || msg.Result.ResultType != "input_required" {
+		t.Fatalf("first call: %+v (%v)", first, err)
+	}
+	retry := `,"inputResponses":{"q1":{"action":"accept"}},"requestState":` + string(msg.Result.RequestState)
+	if got := modernCall(t, p.url, "wipe", retry, lookalike...); !strings.Contains(got.body, "-32602") {
+		t.Errorf("a JWT with the key's subject replays the key's state: %+v, want error -32602", got)
+	}
+	if n := p.ran.Load(); n != 0 {
+		t.Fatalf("the tool ran %d times", n)
+	}
+}

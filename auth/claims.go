@@ -34,6 +34,7 @@ func (j *JWT) principal(c map[string]any, now time.Time) (*ferry.Principal, erro
 	}
 	return &ferry.Principal{
 		Subject: sub,
+		Issuer:  j.issuer,
 		Scopes:  scopes,
 		Roles:   stringsOf(lookupPath(c, j.rolePath)),
 		Expires: exp,

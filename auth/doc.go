@@ -46,7 +46,10 @@
 // "Authorization: Bearer", and asks a [KeyLookup] who it belongs to, so
 // keys can live in a database; [StaticKeys] is a fixed set compared in
 // constant time. List [JWT] first to accept both: it leaves bearer
-// tokens that are not JWTs to the next authenticator.
+// tokens that are not JWTs to the next authenticator. A key's caller has
+// the Issuer [APIKeyIssuer] and a token's the token's issuer, so a key
+// named "alice" and a token whose sub is "alice" are two callers, each
+// with its own sessions and limits.
 //
 // # Keys and algorithms
 //

@@ -160,9 +160,9 @@ func ExampleAPIKeys() {
 	r := httptest.NewRequest("POST", "/mcp", nil)
 	r.Header.Set("X-Ferry-Key", "k-123")
 	p, err := keys.Authenticate(r)
-	fmt.Println(p.Subject, p.Roles, err)
+	fmt.Println(p.Subject, p.Issuer, p.Roles, err)
 	// Output:
-	// ci-bot [deployer] <nil>
+	// ci-bot api-key [deployer] <nil>
 }
 
 // A key set fetched from the authorization server; Refresh at start-up

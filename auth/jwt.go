@@ -75,7 +75,7 @@ type JWTOptions struct {
 //   - iss is the issuer; aud holds one of the audiences; sub is a
 //     non-empty string; and typ is at+jwt if RequireType is set.
 //
-// The principal has Subject sub, Scopes from scope (a space-separated
+// The principal has Subject sub, Issuer iss, Scopes from scope (a space-separated
 // string) or else scp (a string or an array), Roles from the roles claim,
 // Expires exp, and Claims the whole claim set. A bearer token that is not
 // shaped as a JWT (three dot-separated parts) is left to the next
@@ -96,6 +96,9 @@ type JWT struct {
 func NewJWT(opts *JWTOptions) (*JWT, error) {
 	if opts == nil || opts.Keys == nil || opts.Issuer == "" || len(opts.Audiences) == 0 {
 		return nil, errors.New("auth: a JWT authenticator needs Keys, an Issuer and Audiences")
+	}
+	if opts.Issuer == APIKeyIssuer {
+		return nil, fmt.Errorf("auth: the issuer %q is the one API keys' callers have: tokens of that issuer would be their callers", APIKeyIssuer)
 	}
 	j := &JWT{keys: opts.Keys, issuer: opts.Issuer, leeway: opts.Leeway, typ: opts.RequireType, cache: newTokenCache(opts.TokenCacheSize)}
 	for _, a := range opts.Audiences {

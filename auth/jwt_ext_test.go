@@ -43,7 +43,7 @@ func authenticate(a auth.Authenticator, tok string) (*ferry.Principal, error) {
 	return a.Authenticate(r)
 }
 
-// The principal holds what the token says: subject, scopes from scope or
+// The principal holds what the token says: subject, issuer, scopes from scope or
 // scp, roles from the configured claim, expiry, and every claim.
 func TestJWTPrincipal(t *testing.T) {
 	exp := time.Now().Add(time.Hour).Truncate(time.Second)
@@ -68,7 +68,7 @@ func TestJWTPrincipal(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		want := &ferry.Principal{Subject: "alice", Scopes: tt.scopes, Roles: tt.roles, Expires: exp}
+		want := &ferry.Principal{Subject: "alice", Issuer: testIssuer, Scopes: tt.scopes, Roles: tt.roles, Expires: exp}
 		if diff := cmp.Diff(want, p, cmpopts.IgnoreFields(ferry.Principal{}, "Claims"), cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("%s: principal (-want +got):\n%s", tt.name, diff)
 		}

@@ -76,6 +76,42 @@ func TestAPIKeys(t *testing.T) {
 	}
 }
 
+// A key's caller has the Issuer APIKeyIssuer unless its lookup gave
+// another, and a shared principal is never written to: StaticKeys keeps
+// copies, and a lookup's principal is copied before the Issuer is set.
+func TestAPIKeyCallerHasAnIssuer(t *testing.T) {
+	given := &ferry.Principal{Subject: "one"}
+	static, err := auth.NewStaticKeys(map[string]*ferry.Principal{"k1": given})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := &ferry.Principal{Subject: "two"}
+	own := &ferry.Principal{Subject: "three", Issuer: "https://login.example.com"}
+	lookup := func(ctx context.Context, key string) (*ferry.Principal, error) {
+		switch key {
+		case "k2":
+			return shared, nil
+		case "k3":
+			return own, nil
+		}
+		return static.Lookup(ctx, key)
+	}
+	for key, want := range map[string]string{"k1": auth.APIKeyIssuer, "k2": auth.APIKeyIssuer, "k3": "https://login.example.com"} {
+		r := httptest.NewRequest("POST", "/mcp", nil)
+		r.Header.Set("X-API-Key", key)
+		p, err := auth.APIKeys(lookup, nil).Authenticate(r)
+		if err != nil || p.Issuer != want {
+			t.Errorf("key %s: principal %+v, %v; want Issuer %q", key, p, err, want)
+		}
+	}
+	if given.Issuer != "" || shared.Issuer != "" {
+		t.Errorf("the principals given were written to: %+v, %+v", given, shared)
+	}
+	if _, err := auth.NewJWT(&auth.JWTOptions{Keys: &auth.StaticKeySet{}, Issuer: auth.APIKeyIssuer, Audiences: []string{testResource}}); err == nil {
+		t.Errorf("NewJWT with the issuer %q: no error, so its tokens could be API keys' callers", auth.APIKeyIssuer)
+	}
+}
+
 // No key, good or bad, and no token reaches the log, at any level.
 func TestNoCredentialIsLogged(t *testing.T) {
 	var logs bytes.Buffer

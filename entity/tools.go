@@ -2,6 +2,7 @@ package entity
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/ferry-mcp/ferry"
@@ -110,14 +111,19 @@ type entitySchema struct {
 	Schema      *schema.Schema `json:"schema"`
 }
 
-func (t *table) describeEntity() entitySchema {
+// describeEntity describes the entity with the tools of ops only: it is
+// read-only unless one of them writes, and its list tool's fields are
+// named only with it.
+func (t *table) describeEntity(ops []Op) entitySchema {
 	es := entitySchema{Name: t.e.Name, Plural: t.e.Plural, Description: t.e.Description,
-		Key: t.e.Key, NaturalKey: t.e.NaturalKey, ReadOnly: !t.writable(), Schema: t.recordSchema(),
+		Key: t.e.Key, NaturalKey: t.e.NaturalKey, ReadOnly: true, Schema: t.recordSchema(),
 		Filterable: []string{}, Sortable: []string{}}
-	for _, op := range []Op{Get, List, Create, Update, Delete} {
-		if t.has(op) {
-			es.Tools = append(es.Tools, t.toolName(op))
-		}
+	for _, op := range ops {
+		es.Tools = append(es.Tools, t.toolName(op))
+		es.ReadOnly = es.ReadOnly && (op == Get || op == List)
+	}
+	if !slices.Contains(ops, List) {
+		return es
 	}
 	for _, f := range t.e.Fields {
 		if f.Filterable {

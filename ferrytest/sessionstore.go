@@ -70,7 +70,8 @@ func sample(id string) *ferry.SessionState {
 		ClientCapabilities: ferry.ClientCapabilities{Sampling: true, Roots: true},
 		LogLevel:           "warning",
 		Subscriptions:      []string{"file:///a", "file:///b"},
-		Subject:            "alice", // a store that drops it unbinds every session
+		Subject:            "alice",                     // a store that drops it unbinds every session
+		Issuer:             "https://login.example.com", // one that drops it gives the session to every alice
 		Stream:             "handler-1",
 	}
 }
@@ -252,6 +253,14 @@ func stringsComeBackExactly(t *testing.T, s ferry.SessionStore) {
 	if got.Subject != st.Subject || len(got.Subscriptions) != 1 || got.Subscriptions[0] != st.Subscriptions[0] {
 		t.Errorf("Load returned Subject %q, Subscriptions %q; Create was given %q, %q: a store must keep the bytes or refuse them",
 			got.Subject, got.Subscriptions, st.Subject, st.Subscriptions)
+	}
+	st = sample("i")
+	st.Issuer = "https://login.example.com/\xff"
+	if err := s.Create(t.Context(), st); err != nil {
+		return
+	}
+	if got := mustLoad(t, s, "i"); got.Issuer != st.Issuer {
+		t.Errorf("Load returned Issuer %q; Create was given %q: a store must keep the bytes or refuse them", got.Issuer, st.Issuer)
 	}
 }
 

@@ -234,7 +234,7 @@ func (s *Store) Create(ctx context.Context, st *ferry.SessionState) error {
 func encode(st *ferry.SessionState) ([]byte, error) {
 	fields := [...]struct{ name, v string }{
 		{"ID", st.ID}, {"ProtocolVersion", st.ProtocolVersion}, {"LogLevel", st.LogLevel},
-		{"Subject", st.Subject}, {"Stream", st.Stream},
+		{"Subject", st.Subject}, {"Issuer", st.Issuer}, {"Stream", st.Stream},
 	}
 	for _, f := range fields {
 		if !utf8.ValidString(f.v) {

@@ -47,7 +47,7 @@ func (a *Answer) Err() error {
 	if !a.IsError() {
 		return nil
 	}
-	return answerError(a.method, a.uri, a.RequestID, a.Status, a.Header, a.Body)
+	return answerError(a.method, a.uri, a.RequestID, a.Status, a.Header, a.Body, nil)
 }
 
 // Result returns the result a route-bound tool would for the answer: for a

@@ -77,8 +77,13 @@
 // too), else the first line of a text/plain body, else the status text.
 // Retry-After, in seconds or as a date, adds "Retry in 30s.". A problem's
 // errors member (see [Problem.Errors]) is listed a field per line, as
-// invalid arguments are ("- body.items[2].sku: must be at most 20
-// characters").
+// invalid arguments are, at the argument the model sent: a location in
+// the request the binding built from the arguments is written as that
+// argument's path, so "body.items[2].sku" (or the pointer
+// "/body/items/2/sku") reads "- items[2].sku: must be at most 20
+// characters", and "path.id", "query.limit" and "header.Idempotency-Key"
+// read as the arguments that filled them. A location that names no
+// argument of the tool's input schema is quoted as the service wrote it.
 //
 // A redirect (3xx), any other 5xx and a handler that panics are unexpected
 // failures: the server masks them for the model behind a reference, and

@@ -39,6 +39,9 @@ type plan struct {
 	// rest is where the arguments not in fields go: the query string for
 	// GET, HEAD and DELETE, the JSON body otherwise.
 	rest place
+	// args are the names of the input schema's properties (none when it
+	// has none that can be read).
+	args map[string]bool
 }
 
 // prop is what the tool's input schema says of one property.
@@ -61,6 +64,10 @@ func newPlan(t *ferry.Tool, text, prefix string, tags map[string]string) (*plan,
 	props, known, err := properties(t)
 	if err != nil {
 		return nil, []error{err}
+	}
+	pl.args = make(map[string]bool, len(props))
+	for name := range props {
+		pl.args[name] = true
 	}
 	var problems []error
 	for i, s := range pat.segs {

@@ -32,7 +32,9 @@ type FieldError struct {
 	// Location says where the error is, as the service wrote it
 	// ("body.items[2].sku"); a JSON pointer is written in that form
 	// ("/items/2/sku" as "items[2].sku"). It is empty when the error names
-	// no place.
+	// no place. A route-bound tool's refusal names the argument instead
+	// where the location is in the request its arguments built (see the
+	// package documentation); an [Answer] keeps it as it is.
 	Location string `json:"location,omitempty"`
 	// Message says what is wrong.
 	Message string `json:"message"`

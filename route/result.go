@@ -27,7 +27,8 @@ const (
 
 // toolResult turns a routed response into the call's result: see the
 // package documentation.
-func (b *Binding) toolResult(c *call, method string, rec *recorded) (*ferry.ToolResult, error) {
+func (b *Binding) toolResult(c *call, pl *plan, rec *recorded) (*ferry.ToolResult, error) {
+	method := pl.pat.method
 	status := rec.code()
 	if method == http.MethodHead {
 		rec.body = rec.body[:0] // as net/http, which sends no body for HEAD
@@ -35,7 +36,7 @@ func (b *Binding) toolResult(c *call, method string, rec *recorded) (*ferry.Tool
 	if status >= 200 && status < 300 {
 		return success(rec, b.limit), nil
 	}
-	return nil, answerError(method, c.uri, c.id, status, rec.header, rec.body)
+	return nil, answerError(method, c.uri, c.id, status, rec.header, rec.body, pl)
 }
 
 // success is the result of a 2xx answer, cut at limit.
@@ -97,7 +98,9 @@ func isObject(data []byte) bool {
 // answerError is the error of an answer that is not 2xx: a refusal for
 // 4xx, 429 and 503, whose sentence the model reads, and for anything else
 // (3xx, 5xx) an unexpected error, which the server masks and logs whole.
-func answerError(method, uri, id string, status int, h http.Header, body []byte) error {
+// pl is the plan of the tool whose arguments made the request, whose
+// field errors then name those arguments, or nil.
+func answerError(method, uri, id string, status int, h http.Header, body []byte, pl *plan) error {
 	code, ok := refusalCode(status)
 	if !ok {
 		return unexpected(method, uri, id, status, h, body)
@@ -108,7 +111,7 @@ func answerError(method, uri, id string, status int, h http.Header, body []byte)
 		msg += retryIn(h.Get("Retry-After"), time.Now())
 	}
 	if p != nil {
-		msg += fieldErrors(p.Errors)
+		msg += fieldErrors(p.Errors, pl)
 	}
 	return ferry.Refuse(code, msg)
 }
@@ -209,8 +212,9 @@ func bound(s string, n int) string {
 }
 
 // fieldErrors lists a problem's field errors, one per line, as
-// [ferry.InvalidArgumentsResult] lists violations.
-func fieldErrors(errs []FieldError) string {
+// [ferry.InvalidArgumentsResult] lists violations, each at the argument
+// its location names in the request of pl (see [plan.argumentPath]).
+func fieldErrors(errs []FieldError, pl *plan) string {
 	var b strings.Builder
 	for i, e := range errs {
 		if i == maxFieldErrors {
@@ -218,8 +222,8 @@ func fieldErrors(errs []FieldError) string {
 			break
 		}
 		b.WriteString("\n- ")
-		if e.Location != "" {
-			b.WriteString(bound(oneLine(e.Location), 200) + ": ")
+		if loc := pl.argumentPath(e.Location); loc != "" {
+			b.WriteString(bound(oneLine(loc), 200) + ": ")
 		}
 		b.WriteString(bound(oneLine(cmp.Or(e.Message, "is not valid")), maxSentence))
 	}

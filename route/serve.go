@@ -51,7 +51,7 @@ func (b *Binding) call(ctx context.Context, pl *plan, req *ferry.CallToolRequest
 		return nil, err
 	}
 	defer rec.release()
-	return b.toolResult(c, pl.pat.method, rec)
+	return b.toolResult(c, pl, rec)
 }
 
 // hostFor returns the Host of a request routed for the call of ctx.

@@ -33,8 +33,11 @@ create_product, update_product and delete_product. Read-only by default.
 Over HTTP (MCP at /mcp) a client needs a credential: -api-key-env NAME
 (accepted keys, comma-separated, in $NAME; sent as X-API-Key or
 "Authorization: Bearer") or -jwt-jwks, -jwt-issuer and -jwt-audience (JWT
-bearer tokens; RFC 9728 metadata is served). With neither, only a loopback
-address is served, unless -insecure. -stdio serves one local client.
+bearer tokens; RFC 9728 metadata is served), or both. A key's caller is
+named api-key-1, api-key-2 (its place in the list) and a token's is its
+sub: the two are never one caller (session, limits), even with one name.
+With neither, only a loopback address is served, unless -insecure. -stdio
+serves one local client.
 
 The optional -config YAML file sets per table a description, a natural key,
 hidden columns (per table: a view showing one needs its own entry), and the

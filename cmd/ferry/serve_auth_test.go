@@ -8,12 +8,15 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+
+	"github.com/ferry-mcp/ferry"
 )
 
 // With -api-key-env, a request with no key or a wrong one gets 401, and
@@ -75,9 +78,15 @@ func newJWKSServer(t *testing.T) *jwksServer {
 
 func (j *jwksServer) token(t *testing.T, iss, aud string, ttl time.Duration) string {
 	t.Helper()
+	return j.tokenOf(t, iss, aud, "agent-7", ttl)
+}
+
+// tokenOf is token with the subject sub.
+func (j *jwksServer) tokenOf(t *testing.T, iss, aud, sub string, ttl time.Duration) string {
+	t.Helper()
 	now := time.Now()
 	tok, err := jwt.Signed(j.signer).Claims(jwt.Claims{
-		Issuer: iss, Subject: "agent-7", Audience: jwt.Audience{aud},
+		Issuer: iss, Subject: sub, Audience: jwt.Audience{aud},
 		IssuedAt: jwt.NewNumericDate(now.Add(-time.Minute)), Expiry: jwt.NewNumericDate(now.Add(ttl)),
 	}).Serialize()
 	if err != nil {
@@ -248,4 +257,104 @@ func TestServeDatabaseFromEnvironment(t *testing.T) {
 	if got := s.tools(t).names(); len(got) != len(readTools) {
 		t.Errorf("tools of the database named by $FERRY_DB: %v", got)
 	}
+}
+
+// With both -api-key-env and -jwt-jwks, the first key's caller (named
+// api-key-1) and a JWT whose sub is "api-key-1" are two callers: the JWT
+// cannot use a session the key opened, and the calls the key spent do not
+// count against it.
+func TestServeCredentialKindsAreDifferentCallers(t *testing.T) {
+	d := sqliteTestDB(t)
+	d.shop(t)
+	keys := newJWKSServer(t)
+	const iss = "https://login.example.com"
+	s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-api-key-env", "SHOP_KEYS", "-jwt-jwks", keys.url, "-jwt-issuer", iss},
+		"SHOP_KEYS", "k-one-1234567890")
+	key := []string{"X-API-Key", "k-one-1234567890"}
+	lookalike := []string{"Authorization", "Bearer " + keys.tokenOf(t, iss, s.url, "api-key-1", time.Hour)}
+
+	session := s.legacyInitialize(t, "2025-06-18", key...)
+	if status, _ := s.legacyPost(t, session, "2025-06-18", callJSON(2, "list_customers"), lookalike...); status != http.StatusNotFound {
+		t.Errorf("a JWT with sub api-key-1 on api-key-1's session: status %d, want 404", status)
+	}
+	if status, body := s.legacyPost(t, session, "2025-06-18", callJSON(2, "list_customers"), key...); status != http.StatusOK || !contains(body, "Ada") {
+		t.Errorf("api-key-1 on its own session: status %d: %s", status, body)
+	}
+
+	// Two batches of DefaultMaxBatchItems calls spend the key's burst
+	// (DefaultCallBurst) well faster than DefaultCallRate refills it.
+	batch := make([]string, ferry.DefaultMaxBatchItems)
+	for i := range batch {
+		batch[i] = callJSON(i+1, "list_customers")
+	}
+	session = s.legacyInitialize(t, "2025-03-26", key...)
+	limited := 0
+	for range 2 {
+		_, body := s.legacyPost(t, session, "2025-03-26", "["+strings.Join(batch, ",")+"]", key...)
+		limited = strings.Count(body, "too many calls")
+	}
+	if limited < ferry.DefaultMaxBatchItems/2 {
+		t.Fatalf("the key's second batch: %d calls refused by the rate limit, want most of %d", limited, ferry.DefaultMaxBatchItems)
+	}
+	session = s.legacyInitialize(t, "2025-03-26", lookalike...)
+	if _, body := s.legacyPost(t, session, "2025-03-26", "["+strings.Join(batch[:10], ",")+"]", lookalike...); strings.Count(body, `"isError":true`) != 0 {
+		t.Errorf("a JWT with sub api-key-1, right after the key spent its calls: %d of 10 calls refused: %.300s", strings.Count(body, `"isError":true`), body)
+	}
+}
+
+// callJSON is a JSON-RPC tools/call of tool without arguments.
+func callJSON(id int, tool string) string {
+	return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":{}}}`
+}
+
+// legacyInitialize opens a session of version with the headers given as
+// name, value pairs, and returns its id.
+func (s *served) legacyInitialize(t *testing.T, version string, headers ...string) string {
+	t.Helper()
+	a := s.legacySend(t, "", version, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+version+
+		`","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, headers...)
+	if a.status != http.StatusOK || a.session == "" {
+		t.Fatalf("initialize %s: status %d: %s", version, a.status, a.body)
+	}
+	return a.session
+}
+
+// legacyPost posts body on session and returns the status and the body
+// of the answer.
+func (s *served) legacyPost(t *testing.T, session, version, body string, headers ...string) (int, string) {
+	t.Helper()
+	a := s.legacySend(t, session, version, body, headers...)
+	return a.status, a.body
+}
+
+// legacyAnswer is the answer to a legacy-era POST.
+type legacyAnswer struct {
+	status  int
+	body    string
+	session string // its Mcp-Session-Id header
+}
+
+// legacySend posts body on session (none when empty).
+func (s *served) legacySend(t *testing.T, session, version, body string, headers ...string) legacyAnswer {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+		req.Header.Set("MCP-Protocol-Version", version)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return legacyAnswer{status: resp.StatusCode, body: string(raw), session: resp.Header.Get("Mcp-Session-Id")}
 }

@@ -244,7 +244,8 @@ func (k staticKeys) Len() int { return k.n }
 
 // apiKeys reads the comma-separated keys of an environment variable; each
 // key's caller is named after its place in the list ("api-key-1"), never
-// after the key.
+// after the key. Its issuer is [auth.APIKeyIssuer], so a JWT whose sub is
+// "api-key-1" is another caller.
 func apiKeys(name, value string) (staticKeys, error) {
 	m := map[string]*ferry.Principal{}
 	short := 0

@@ -233,9 +233,9 @@ func TestProblemsReachTheModelAsRefusals(t *testing.T) {
 				{"create_order", `{"id":"A-1","customer":"Ada","lines":[{"sku":"PEN-RED","qty":1}]}`, "conflict: Order A-1 exists already."},
 				{"create_order", `{"id":"order 7","customer":"Ada","lines":[{"sku":"PEN-RED","qty":1},{"sku":"PEN-GOLD","qty":2},{"sku":"INK-5L","qty":1}]}`,
 					"invalid: The order is not valid.\n" +
-						"- body.id: must be a letter, a dash and up to 8 digits, like A-1042\n" +
-						"- body.lines[1].sku: no product has this SKU\n" +
-						"- body.lines[2].sku: no product has this SKU"},
+						"- id: must be a letter, a dash and up to 8 digits, like A-1042\n" +
+						"- lines[1].sku: no product has this SKU\n" +
+						"- lines[2].sku: no product has this SKU"},
 			}
 			for _, tt := range tests {
 				if got := a.call(t, e, adaKey, tt.tool, tt.args); got.Text != tt.want || !got.IsError {

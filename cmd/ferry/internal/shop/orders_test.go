@@ -59,8 +59,15 @@ func TestPlaceOrderToolRefusesShortStock(t *testing.T) {
 	r := call(t, hs, "place_order", map[string]any{"customer_id": 3, "lines": []any{
 		map[string]any{"sku": "TEA-001", "qty": 1}, map[string]any{"sku": low, "qty": 50}}})
 	if !r.IsError || !strings.HasPrefix(r.Content[0].Text, "conflict: The order cannot be filled; nothing was ordered.") ||
-		!strings.Contains(r.Content[0].Text, "body.lines[1]: only") {
-		t.Errorf("place_order with a short line: %+v", r)
+		!strings.Contains(r.Content[0].Text, "\n- lines[1]: only") {
+		t.Errorf("place_order with a short line: %+v, want the line named by the argument the model sent, lines[1]", r)
+	}
+	// A line the REST API refuses, not the tool's schema: it too is named
+	// as the model wrote it, not as the body the API read.
+	r = call(t, hs, "place_order", map[string]any{"customer_id": 3, "lines": []any{
+		map[string]any{"sku": "TEA-001", "qty": 1}, map[string]any{"sku": "TEA-001", "qty": 2}}})
+	if !r.IsError || !strings.Contains(r.Content[0].Text, "\n- lines[1].sku: is on an earlier line already") || strings.Contains(r.Content[0].Text, "body.") {
+		t.Errorf("place_order with a repeated product: %+v, want lines[1].sku named", r)
 	}
 	if n := count(t, db, "SELECT COUNT(*) FROM orders"); n != orders {
 		t.Errorf("orders: %d, want %d", n, orders)
