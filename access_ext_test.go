@@ -227,7 +227,7 @@ func TestReadOnlyServerHidesAndRefusesWrites(t *testing.T) {
 		}
 		srv.AddTool(ferry.Tool{Name: "find", Description: "Finds.", ReadOnly: true}, tool)
 		if withWrite {
-			srv.AddTool(ferry.Tool{Name: "erase", Description: "Erases.", Destructive: ferry.HintNo, Idempotent: true}, tool)
+			srv.AddTool(ferry.Tool{Name: "erase", Description: "Erases.", Additive: true, Idempotent: true}, tool)
 		}
 		ts := httptest.NewServer(asCaller(ferry.NewHTTPHandler(srv, nil)))
 		t.Cleanup(ts.Close)

@@ -189,7 +189,7 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(req.Arguments, &in); err != nil || in.Message == "" {
-			return ferry.ErrorResult("echo needs a message"), nil
+			return ferry.NewErrorResult("echo needs a message"), nil
 		}
 		return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(in.Message)}}, nil
 	})
@@ -206,7 +206,7 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 			return nil, err
 		}
 		if err != nil {
-			return ferry.ErrorResult("cannot ask the user: " + err.Error()), nil
+			return ferry.NewErrorResult("cannot ask the user: " + err.Error()), nil
 		}
 		ok, _ := res.Content["ok"].(bool)
 		return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(fmt.Sprintf("action=%s ok=%t", res.Action, ok))}}, nil
@@ -306,7 +306,7 @@ func newConformanceServer(t testing.TB, opts map[string]string) *ferry.Server {
 			URI string `json:"uri"`
 		}
 		if err := json.Unmarshal(req.Arguments, &in); err != nil || in.URI == "" {
-			return ferry.ErrorResult("touch needs a uri"), nil
+			return ferry.NewErrorResult("touch needs a uri"), nil
 		}
 		srv.NotifyResourceUpdated(in.URI)
 		return &ferry.ToolResult{Content: []ferry.Content{ferry.Text("touched " + in.URI)}}, nil

@@ -22,7 +22,7 @@ func newEchoServer() *ferry.Server {
 	}, func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		var in struct{ Text string }
 		if err := json.Unmarshal(req.Arguments, &in); err != nil {
-			return ferry.ErrorResult("text: expected a string"), nil
+			return ferry.NewErrorResult("text: expected a string"), nil
 		}
 		return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(in.Text)}}, nil
 	})
@@ -98,7 +98,7 @@ func ExampleElicit() {
 				return nil, err
 			}
 			if ans.Action != "accept" || ans.Content["ok"] != true {
-				return ferry.ErrorResult("not confirmed: nothing was deleted"), nil
+				return ferry.NewErrorResult("not confirmed: nothing was deleted"), nil
 			}
 			return &ferry.ToolResult{Content: []ferry.Content{ferry.Text("deleted")}}, nil
 		})

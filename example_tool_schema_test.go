@@ -60,8 +60,8 @@ func ExampleServer_AddTool_runtimeSchema() {
 
 // A package that decodes arguments further than the schema can say (into
 // a protobuf message, say) answers in the same format as the server.
-func ExampleInvalidArgumentsResult() {
-	res := ferry.InvalidArgumentsResult(schema.Errors{
+func ExampleNewInvalidArgumentsResult() {
+	res := ferry.NewInvalidArgumentsResult(schema.Errors{
 		{Path: "items[3].name", Message: "must be at most 20 characters, got 23"},
 		{Path: "when", Message: "must not be in the past"},
 	})

@@ -69,7 +69,7 @@ var outcomeNames = [...]string{"", "ok", "invalid", "refused", "error", "failed"
 func (o outcome) String() string { return outcomeNames[o] }
 
 // resultOutcome is the outcome of an IsError result a tool returned
-// itself: "invalid" for argument errors ([InvalidArgumentsResult]), a
+// itself: "invalid" for argument errors ([NewInvalidArgumentsResult]), a
 // refusal when its text leads with a refusal code ("not-found: ...", as
 // layers that return results, not errors, write them), else "error".
 func resultOutcome(res *ToolResult) (outcome, RefusalCode) {

@@ -144,16 +144,16 @@ func TestCallLogOutcomes(t *testing.T) {
 			return ferry.NewResult(ferry.Text("fine")), nil
 		}, "ok"},
 		{"isError result", func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
-			return ferry.ErrorResult("the printer is out of paper"), nil
+			return ferry.NewErrorResult("the printer is out of paper"), nil
 		}, "error"},
 		{"isError result leading with a refusal code", func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
-			return ferry.ErrorResult("not-found: no order 7"), nil
+			return ferry.NewErrorResult("not-found: no order 7"), nil
 		}, "refused"},
 		{"isError result with an unknown code", func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
-			return ferry.ErrorResult("oops: no order 7"), nil
+			return ferry.NewErrorResult("oops: no order 7"), nil
 		}, "error"},
 		{"argument errors of its own", func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
-			return ferry.InvalidArgumentsResult(schema.Errors{{Path: "id", Message: "must not be empty"}}), nil
+			return ferry.NewInvalidArgumentsResult(schema.Errors{{Path: "id", Message: "must not be empty"}}), nil
 		}, "invalid"},
 		{"mapped by OnToolError", func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			return nil, errors.New("locked")
@@ -176,7 +176,7 @@ func TestCallLogOutcomes(t *testing.T) {
 						t.Error("OnToolError's ctx is not the call's")
 					}
 					if err.Error() == "locked" {
-						return ferry.ErrorResult("conflict: locked")
+						return ferry.NewErrorResult("conflict: locked")
 					}
 					return nil
 				}})

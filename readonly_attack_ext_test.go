@@ -42,7 +42,7 @@ func TestReadOnlyServerRunsNoWriteToolByAnyPath(t *testing.T) {
 		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			return ferry.NewResult(ferry.Text("read")), nil
 		})
-	srv.AddTool(ferry.Tool{Name: "erase", Description: "Erases.", Destructive: ferry.HintNo, Idempotent: true}, write)
+	srv.AddTool(ferry.Tool{Name: "erase", Description: "Erases.", Additive: true, Idempotent: true}, write)
 	ferry.AddMethods(srv, &ledgerMethods{&runs})
 	if err := srv.Check(); err != nil {
 		t.Fatal(err)

@@ -19,27 +19,33 @@ type Tool struct {
 	// Description tells the model what the tool does and when to use it.
 	Description string
 
-	// ReadOnly says the tool does not change its environment. A read-only
-	// tool is also reported idempotent and not destructive.
+	// The four hints follow one rule: each is a bool whose zero value is
+	// the protocol's cautious default, so a Tool that says nothing may
+	// write, may destroy, is not idempotent and reaches outside systems.
+	// [ToolInfo] holds them as clients are sent them.
+
+	// ReadOnly says the tool does not change its environment (the
+	// protocol's readOnlyHint). A read-only tool is also reported
+	// idempotent and not destructive.
 	ReadOnly bool
-	// Destructive says whether a tool that writes may destroy or overwrite
-	// data. If [HintUnset], the protocol's cautious default applies: a tool that
-	// is not ReadOnly is reported destructive.
-	Destructive Hint
+	// Additive says a tool that writes only adds: it never destroys or
+	// overwrites data (destructiveHint false). If false, a tool that is not
+	// ReadOnly is reported destructive.
+	Additive bool
 	// Idempotent says that calling the tool again with the same arguments
-	// has no further effect. If false, it is reported not idempotent.
+	// has no further effect (idempotentHint).
 	Idempotent bool
-	// OpenWorld says whether the tool reaches an open set of outside
-	// entities (the web, another company's API). If [HintUnset], it is reported
-	// open, the protocol's cautious default.
-	OpenWorld Hint
+	// ClosedWorld says the tool reaches only a closed set of things, such
+	// as this service's own database (openWorldHint false). If false, it
+	// is reported to reach an open world (the web, another company's API).
+	ClosedWorld bool
 
 	// InputSchema is the JSON Schema of the arguments, an object schema,
 	// built by hand ([schema.Object]) or at run time. The server checks it
 	// once, at registration, and then checks every call's arguments against
 	// it before the handler runs: a call that does not fit gets an IsError
 	// result listing every violation with its path (see
-	// [InvalidArgumentsResult]), and the handler does not run. The handler
+	// [NewInvalidArgumentsResult]), and the handler does not run. The handler
 	// reads the arguments checked, coerced under [ServerOptions.Coercion]
 	// and with the defaults of absent properties filled in. [AddTool]
 	// derives it from the input type. If it and RawInputSchema are nil,
@@ -79,38 +85,6 @@ type Tool struct {
 	Icons []Icon
 	// Meta is sent as the tool's _meta member.
 	Meta map[string]any
-}
-
-// Hint is a tool hint whose protocol default is true, so that "not set"
-// differs from "no".
-type Hint uint8
-
-// The values of a [Hint].
-const (
-	HintUnset Hint = iota // the protocol's default applies
-	HintYes
-	HintNo
-)
-
-// String returns "unset", "yes" or "no".
-func (h Hint) String() string {
-	switch h {
-	case HintYes:
-		return "yes"
-	case HintNo:
-		return "no"
-	}
-	return "unset"
-}
-
-func (h Hint) or(def bool) bool {
-	switch h {
-	case HintYes:
-		return true
-	case HintNo:
-		return false
-	}
-	return def
 }
 
 // CallToolRequest is a tools/call as a tool handler sees it.

@@ -53,7 +53,7 @@ func (s *Server) callTool(ctx context.Context, r *request, b []byte) ([]byte, er
 func (s *Server) admitCall(ctx context.Context, r *request) (refusal *ToolResult, place *callerState) {
 	if r.target.access == accessStepUp {
 		setOutcome(ctx, outcomeRefused, RefusalForbidden)
-		return ErrorResult("forbidden: this tool needs the scope(s) " +
+		return NewErrorResult("forbidden: this tool needs the scope(s) " +
 			strings.Join(s.stepUpMissing(ctx, r.target.tool.info.Scopes), ", ")), nil
 	}
 	if s.limits == nil {
@@ -62,7 +62,7 @@ func (s *Server) admitCall(ctx context.Context, r *request) (refusal *ToolResult
 	st, err := s.limits.admit(callerOf(ctx, r))
 	if err != nil {
 		setOutcome(ctx, outcomeLimited, RefusalUnavailable)
-		return ErrorResult(err.Error()), nil
+		return NewErrorResult(err.Error()), nil
 	}
 	return nil, st
 }
@@ -127,5 +127,5 @@ func (s *Server) masked(ctx context.Context, tool string, err error, stack []byt
 	}
 	s.logError(ctx, "tool failed unexpectedly", args...)
 	setOutcome(ctx, outcomeFailed, "")
-	return ErrorResult("the tool failed unexpectedly (ref " + ref + ")")
+	return NewErrorResult("the tool failed unexpectedly (ref " + ref + ")")
 }

@@ -23,8 +23,8 @@ type ToolInfo struct {
 	ReadOnly bool
 	// Destructive, Idempotent and OpenWorld are the hints as sent, the
 	// protocol's defaults applied: a tool that is not ReadOnly is
-	// Destructive unless [Tool.Destructive] says [HintNo]; a ReadOnly one
-	// is Idempotent; OpenWorld unless [Tool.OpenWorld] says HintNo.
+	// Destructive unless [Tool.Additive]; a ReadOnly one is Idempotent;
+	// OpenWorld unless [Tool.ClosedWorld].
 	Destructive bool
 	Idempotent  bool
 	OpenWorld   bool
@@ -42,9 +42,9 @@ func (t *Tool) info() ToolInfo {
 		Name:        t.Name,
 		Title:       t.Title,
 		ReadOnly:    t.ReadOnly,
-		Destructive: !t.ReadOnly && t.Destructive.or(true),
+		Destructive: !t.ReadOnly && !t.Additive,
 		Idempotent:  t.ReadOnly || t.Idempotent,
-		OpenWorld:   t.OpenWorld.or(true),
+		OpenWorld:   !t.ClosedWorld,
 		Scopes:      slices.Clip(slices.Clone(t.Scopes)),
 		Roles:       slices.Clip(slices.Clone(t.Roles)),
 	}

@@ -237,7 +237,7 @@ func callTimedOut(ctx context.Context) bool {
 // timedOut is the result of a call past its deadline.
 func (s *Server) timedOut(ctx context.Context) *ToolResult {
 	setOutcome(ctx, outcomeTimedOut, RefusalUnavailable)
-	return ErrorResult("unavailable: the tool timed out after " + formatTimeout(s.timeout))
+	return NewErrorResult("unavailable: the tool timed out after " + formatTimeout(s.timeout))
 }
 
 // formatTimeout writes d in whole seconds when it is ("60s", not "1m0s").

@@ -61,11 +61,11 @@ func (s *Server) mapToolError(ctx context.Context, req *CallToolRequest, err err
 	}
 	if r := requestFrom(ctx); r != nil && r.peer.drain.hardStopped() && ctx.Err() != nil {
 		setOutcome(ctx, outcomeCanceled, RefusalUnavailable)
-		return ErrorResult(shutdownResult), nil
+		return NewErrorResult(shutdownResult), nil
 	}
 	if ctx.Err() != nil {
 		setOutcome(ctx, outcomeCanceled, "")
-		return ErrorResult("canceled: the call was cancelled before the tool finished"), nil
+		return NewErrorResult("canceled: the call was cancelled before the tool finished"), nil
 	}
 	if s.opts.OnToolError != nil {
 		if r := s.opts.OnToolError(ctx, err); r != nil {
@@ -84,7 +84,7 @@ func refusalResult(ctx context.Context, err error) *ToolResult {
 		return nil
 	}
 	setOutcome(ctx, outcomeRefused, rf.Code)
-	return ErrorResult(rf.Error())
+	return NewErrorResult(rf.Error())
 }
 
 // statelessHint is what a stateless legacy session lacks when a tool asks
@@ -100,13 +100,13 @@ func (s *Server) clientResult(ctx context.Context, req *CallToolRequest, err err
 	switch {
 	case errors.As(err, &ce):
 		setOutcome(ctx, outcomeRefused, RefusalUnavailable)
-		return ErrorResult(fmt.Sprintf("unavailable: the tool asked the client (%s) and it declined: %s", ce.Method, ce.Message))
+		return NewErrorResult(fmt.Sprintf("unavailable: the tool asked the client (%s) and it declined: %s", ce.Method, ce.Message))
 	case errors.Is(err, ErrNoClientStream), errors.Is(err, ErrConnectionClosed):
 		setOutcome(ctx, outcomeRefused, RefusalUnavailable)
 		if r := requestFrom(ctx); r != nil && r.stateless() {
 			s.logger.WarnContext(ctx, "tool could not ask the client", "tool", req.Name, "err", err, "hint", statelessHint)
 		}
-		return ErrorResult("unavailable: the tool needs to ask the user or the client's model, and this client or session cannot be asked")
+		return NewErrorResult("unavailable: the tool needs to ask the user or the client's model, and this client or session cannot be asked")
 	}
 	return nil
 }

@@ -32,9 +32,9 @@ type ToolResult struct {
 	encoded *byte
 }
 
-// ErrorResult returns a [*ToolResult] with IsError set and msg as its only
+// NewErrorResult returns a [*ToolResult] with IsError set and msg as its only
 // text block.
-func ErrorResult(msg string) *ToolResult {
+func NewErrorResult(msg string) *ToolResult {
 	return &ToolResult{Content: []Content{Text(msg)}, IsError: true}
 }
 
@@ -128,14 +128,14 @@ func JSON(v any) *TextContent {
 // NewResult returns a result holding the content blocks, in order.
 func NewResult(content ...Content) *ToolResult { return &ToolResult{Content: content} }
 
-// InvalidArgumentsResult returns the IsError result of a call whose
+// NewInvalidArgumentsResult returns the IsError result of a call whose
 // arguments do not fit: "invalid arguments:" followed by each violation on
 // a line of its own ("- items[3].name: must be at most 20 characters, got
 // 23"). The server sends it when arguments break a tool's
 // [Tool.InputSchema]; a handler that decodes its arguments further (into a
 // protobuf message, a table's row) returns it for what the schema could not
 // say, so that the model reads one format. It returns nil if errs is empty.
-func InvalidArgumentsResult(errs schema.Errors) *ToolResult {
+func NewInvalidArgumentsResult(errs schema.Errors) *ToolResult {
 	if len(errs) == 0 {
 		return nil
 	}
@@ -145,5 +145,5 @@ func InvalidArgumentsResult(errs schema.Errors) *ToolResult {
 		sb.WriteString("\n- ")
 		sb.WriteString(e.Error())
 	}
-	return ErrorResult(sb.String())
+	return NewErrorResult(sb.String())
 }

@@ -115,7 +115,7 @@ func validating(v *schema.Validator, h ToolHandler) ToolHandler {
 		args, errs := v.Validate(req.Arguments)
 		if len(errs) > 0 {
 			setOutcome(ctx, outcomeInvalid, "")
-			return InvalidArgumentsResult(errs), nil
+			return NewInvalidArgumentsResult(errs), nil
 		}
 		req.Arguments = args
 		return h(ctx, req)

@@ -185,7 +185,7 @@ func TestValidToolName(t *testing.T) {
 }
 
 func TestInvalidArgumentsResultListsEveryViolation(t *testing.T) {
-	res := ferry.InvalidArgumentsResult(schema.Errors{{Path: "items[3].name", Message: "must be at most 20 characters, got 23"}, {Message: "expected an object, got 1"}})
+	res := ferry.NewInvalidArgumentsResult(schema.Errors{{Path: "items[3].name", Message: "must be at most 20 characters, got 23"}, {Message: "expected an object, got 1"}})
 	want := "invalid arguments:\n- items[3].name: must be at most 20 characters, got 23\n- expected an object, got 1"
 	if !res.IsError || len(res.Content) != 1 {
 		t.Fatalf("got %+v", res)
@@ -193,7 +193,7 @@ func TestInvalidArgumentsResultListsEveryViolation(t *testing.T) {
 	if got := res.Content[0].(*ferry.TextContent).Text; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if ferry.InvalidArgumentsResult(nil) != nil {
+	if ferry.NewInvalidArgumentsResult(nil) != nil {
 		t.Error("no violations gave a result")
 	}
 }

@@ -201,7 +201,7 @@ func decodeArguments(ctx context.Context, args json.RawMessage, in any) *ToolRes
 	}
 	if err := json.Unmarshal(args, in); err != nil {
 		setOutcome(ctx, outcomeInvalid, "")
-		return ErrorResult("invalid arguments:\n- " + decodeSentence(err))
+		return NewErrorResult("invalid arguments:\n- " + decodeSentence(err))
 	}
 	return nil
 }

@@ -152,7 +152,7 @@ func TestOnToolErrorMapsServiceErrors(t *testing.T) {
 	errLocked := errors.New("period locked")
 	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{OnToolError: func(_ context.Context, err error) *ferry.ToolResult {
 		if errors.Is(err, errLocked) {
-			return ferry.ErrorResult("conflict: the period is locked")
+			return ferry.NewErrorResult("conflict: the period is locked")
 		}
 		return nil
 	}})
@@ -190,7 +190,7 @@ func TestCatalogAndParseToolCalls(t *testing.T) {
 	srv := ferry.NewServer("s", "1", nil)
 	noop := func(context.Context, struct{}) (string, error) { return "", nil }
 	ferry.AddTool(srv, ferry.Tool{Name: "read", Description: "Reads.", ReadOnly: true}, noop)
-	ferry.AddTool(srv, ferry.Tool{Name: "append", Description: "Appends.", Destructive: ferry.HintNo, OpenWorld: ferry.HintNo}, noop)
+	ferry.AddTool(srv, ferry.Tool{Name: "append", Description: "Appends.", Additive: true, ClosedWorld: true}, noop)
 	ferry.AddTool(srv, ferry.Tool{Name: "wipe", Description: "Wipes."}, noop)
 	names, err := ferry.ParseToolCalls([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"wipe","arguments":{}}}`))
 	if err != nil || len(names) != 1 || names[0] != "wipe" {

@@ -7,13 +7,13 @@
 //
 //	a, err := args.Parse(req.Arguments)
 //	if err != nil {
-//		return ferry.ErrorResult(err.Error()), nil
+//		return ferry.NewErrorResult(err.Error()), nil
 //	}
 //	period, err1 := args.RequiredText(a, "period")
 //	from, err2 := args.Date(a, "from")
 //	limit, _, err3 := args.OptionalInteger(a, "limit")
 //	if err := errors.Join(err1, err2, err3, args.Only(a, "period", "from", "limit")); err != nil {
-//		return ferry.ErrorResult(err.Error()), nil // one violation a line
+//		return ferry.NewErrorResult(err.Error()), nil // one violation a line
 //	}
 //
 // # Readers

@@ -16,7 +16,7 @@ func (t *table) register() {
 		if !t.has(op) {
 			continue
 		}
-		tool := ferry.Tool{Name: t.toolName(op), Title: t.title(op), Description: t.describe(op), OpenWorld: ferry.HintNo}
+		tool := ferry.Tool{Name: t.toolName(op), Title: t.title(op), Description: t.describe(op), ClosedWorld: true}
 		var h ferry.ToolHandler
 		switch op {
 		case Get:
@@ -24,11 +24,11 @@ func (t *table) register() {
 		case List:
 			tool.ReadOnly, tool.InputSchema, tool.OutputSchema, h = true, t.listInput(), t.listSchema(), t.list
 		case Create:
-			tool.Destructive, tool.InputSchema, tool.OutputSchema, h = ferry.HintNo, t.createInput(), t.oneSchema(), t.create
+			tool.Additive, tool.InputSchema, tool.OutputSchema, h = true, t.createInput(), t.oneSchema(), t.create
 		case Update:
-			tool.Destructive, tool.Idempotent, tool.InputSchema, tool.OutputSchema, h = ferry.HintNo, true, t.updateInput(), t.oneSchema(), t.update
+			tool.Additive, tool.Idempotent, tool.InputSchema, tool.OutputSchema, h = true, true, t.updateInput(), t.oneSchema(), t.update
 		case Delete:
-			tool.Destructive, tool.InputSchema, tool.OutputSchema, h = ferry.HintYes, t.getInput(), t.oneSchema(), t.remove
+			tool.InputSchema, tool.OutputSchema, h = t.getInput(), t.oneSchema(), t.remove // destructive: the zero hints
 		}
 		srv.AddTool(tool, refusing(h))
 	}

@@ -185,16 +185,13 @@ func describeMethod(md protoreflect.MethodDescriptor, o *DescribeOptions) (*Tool
 		t.Idempotent = true
 	}
 	if opt != nil && opt.OpenWorld != nil {
-		t.OpenWorld = new(opt.GetOpenWorld())
+		t.ClosedWorld = !opt.GetOpenWorld()
 	}
-	switch {
-	case opt != nil && opt.Destructive != nil:
+	if opt != nil && opt.Destructive != nil {
 		if opt.GetDestructive() && t.ReadOnly {
 			return fail("(ferry.v1.tool).destructive is true on a NO_SIDE_EFFECTS method")
 		}
-		t.Destructive = new(opt.GetDestructive())
-	case !t.ReadOnly:
-		t.Destructive = new(true)
+		t.Additive = !opt.GetDestructive()
 	}
 	if t.InputSchema, err = protoschema.Input(md.Input()); err != nil {
 		return fail("input schema of %s: %v", md.Input().FullName(), err)

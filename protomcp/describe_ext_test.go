@@ -94,8 +94,8 @@ func TestDescribe(t *testing.T) {
 		Service: "demo.v1.DemoService",
 		Tools: []protomcp.ToolSpec{
 			{Method: "GetForecast", Name: "demo_get_forecast", Title: "Get forecast", Description: "Returns the forecast\nfor a city.", ReadOnly: true, Idempotent: true},
-			{Method: "GetHTTPStatus", Name: "demo_get_http_status", Title: "Get HTTP status", Description: "Calls the GetHTTPStatus method of demo.v1.DemoService.", Idempotent: true, Destructive: new(false), OpenWorld: new(true)},
-			{Method: "PurgeAll", Name: "purge", Title: "Purge all data", Description: "Deletes everything.", Destructive: new(true)},
+			{Method: "GetHTTPStatus", Name: "demo_get_http_status", Title: "Get HTTP status", Description: "Calls the GetHTTPStatus method of demo.v1.DemoService.", Idempotent: true, Additive: true},
+			{Method: "PurgeAll", Name: "purge", Title: "Purge all data", Description: "Deletes everything."},
 		},
 		Prompts: []protomcp.PromptSpec{
 			{
@@ -287,7 +287,7 @@ func TestDescribeWithoutSourceInfo(t *testing.T) {
 	}
 	var got []string
 	for _, tool := range spec.Tools {
-		got = append(got, fmt.Sprintf("%s %q readOnly=%v destructive=%v: %s", tool.Name, tool.Title, tool.ReadOnly, tool.Destructive != nil && *tool.Destructive, tool.Description))
+		got = append(got, fmt.Sprintf("%s %q readOnly=%v destructive=%v: %s", tool.Name, tool.Title, tool.ReadOnly, !tool.ReadOnly && !tool.Additive, tool.Description))
 	}
 	want := []string{
 		`get_forecast "Get forecast" readOnly=true destructive=false: Calls the GetForecast method of demo.v1.DemoService.`,

@@ -57,7 +57,7 @@ service WeatherService {
 		return
 	}
 	for _, t := range spec.Tools {
-		fmt.Printf("%s %q read-only=%v destructive=%v: %s\n", t.Name, t.Title, t.ReadOnly, t.Destructive != nil && *t.Destructive, t.Description)
+		fmt.Printf("%s %q read-only=%v destructive=%v: %s\n", t.Name, t.Title, t.ReadOnly, !t.ReadOnly && !t.Additive, t.Description)
 	}
 	for _, p := range spec.Prompts {
 		fmt.Printf("prompt %s(%s)\n", p.Name, p.Arguments[0].Name)

@@ -157,22 +157,12 @@ func messageType(types *protoregistry.Types, md protoreflect.MessageDescriptor) 
 func (t *tool) ferryTool() ferry.Tool {
 	s := t.spec
 	ft := ferry.Tool{Name: s.Name, Title: s.Title, Description: s.Description, ReadOnly: s.ReadOnly, Idempotent: s.Idempotent,
-		Destructive: hint(s.Destructive), OpenWorld: hint(s.OpenWorld),
+		Additive: s.Additive, ClosedWorld: s.ClosedWorld,
 		RawInputSchema: s.InputSchema, RawOutputSchema: s.OutputSchema}
 	if len(ft.RawInputSchema) == 0 {
 		ft.RawInputSchema = json.RawMessage(`{"type":"object"}`)
 	}
 	return ft
-}
-
-func hint(b *bool) ferry.Hint {
-	switch {
-	case b == nil:
-		return ferry.HintUnset
-	case *b:
-		return ferry.HintYes
-	}
-	return ferry.HintNo
 }
 
 // marshalOptions are those of the responses: JSON names, defaults left
@@ -186,14 +176,14 @@ func marshalOptions(types *typeResolver) protojson.MarshalOptions {
 func (t *tool) call(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 	in := t.in.New().Interface()
 	if errs := t.dec.decode(req.Arguments, in); len(errs) > 0 {
-		return ferry.InvalidArgumentsResult(t.alsoBroken(req.Arguments, errs)), nil
+		return ferry.NewInvalidArgumentsResult(t.alsoBroken(req.Arguments, errs)), nil
 	}
 	errs, err := violations(t.validator, in)
 	if err != nil {
 		return nil, fmt.Errorf("protomcp: validating the request of %s: %w", t.method.FullName(), err)
 	}
 	if len(errs) > 0 {
-		return ferry.InvalidArgumentsResult(errs), nil
+		return ferry.NewInvalidArgumentsResult(errs), nil
 	}
 	out, err := t.d.Invoke(ctx, t.method, in, t.hdr.build(ctx, t.spec.Name))
 	if err != nil {

@@ -48,14 +48,14 @@ type ToolSpec struct {
 	// response messages in the protojson mapping.
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
-	// Hints. ReadOnly and Idempotent come from idempotency_level;
-	// Destructive and OpenWorld from (ferry.v1.tool), nil when not set,
-	// except that [Describe] sets Destructive to true for a method that is
-	// not read-only and whose option does not say.
+	// Hints, as [ferry.Tool] has them: each false is the protocol's
+	// cautious default. ReadOnly and Idempotent come from
+	// idempotency_level; Additive is (ferry.v1.tool).destructive set to
+	// false, ClosedWorld its open_world set to false.
 	ReadOnly    bool
 	Idempotent  bool
-	Destructive *bool
-	OpenWorld   *bool
+	Additive    bool
+	ClosedWorld bool
 }
 
 // PromptSpec describes one prompt declared with (ferry.v1.prompts).

@@ -241,20 +241,16 @@ func (b *Binding) problem(tool, pattern string, err error) {
 	b.problems = append(b.problems, fmt.Errorf("route: tool %q, route %q: %w", tool, pattern, err))
 }
 
-// applyHints sets t's hints from the route's method, where t leaves them
-// unset: GET and HEAD are read-only; PUT and DELETE are idempotent; DELETE
-// is destructive unless t says otherwise. POST and PATCH keep t's hints,
-// so they are reported not idempotent and destructive unless t says so.
+// applyHints sets t's hints from the route's method: GET and HEAD are
+// read-only; PUT and DELETE are idempotent. Every other hint is t's, and
+// its zero value is the protocol's cautious default: a route that writes
+// is reported destructive unless t says [ferry.Tool.Additive], POST and
+// PATCH not idempotent unless t says so.
 func applyHints(t *ferry.Tool, method string) {
 	switch method {
 	case http.MethodGet, http.MethodHead:
 		t.ReadOnly = true
-	case http.MethodPut:
+	case http.MethodPut, http.MethodDelete:
 		t.Idempotent = true
-	case http.MethodDelete:
-		t.Idempotent = true
-		if t.Destructive == ferry.HintUnset {
-			t.Destructive = ferry.HintYes
-		}
 	}
 }

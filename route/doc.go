@@ -92,11 +92,11 @@
 //
 // # Hints
 //
-// Unless the tool sets them, the hints follow the method: GET and HEAD
-// tools are read-only; PUT and DELETE tools are idempotent; DELETE tools
-// are destructive unless the tool sets [ferry.Tool.Destructive] to
-// [ferry.HintNo]. POST and PATCH tools keep the tool's own hints, so they
-// are reported not idempotent, and destructive, unless it says otherwise.
+// The hints follow the method: GET and HEAD tools are read-only; PUT and
+// DELETE tools are idempotent. The other hints are the tool's own, whose
+// zero values are the protocol's cautious defaults: a tool that writes is
+// reported destructive unless it sets [ferry.Tool.Additive], and POST and
+// PATCH tools not idempotent unless it sets [ferry.Tool.Idempotent].
 // The server's [ferry.Catalog] holds these hints, so an authorizer that
 // reads [ferry.ParseToolCalls] learns whether a route-bound tool writes as
 // it does for any other.

@@ -68,7 +68,7 @@ func mediaResult(mt string, rec *recorded, limit int64) *ferry.ToolResult {
 	case !image && !audio:
 		return nil
 	case rec.cut:
-		return ferry.ErrorResult("The " + mt + " answer is larger than " + strconv.FormatInt(limit, 10) + " bytes, which is all this tool reads.")
+		return ferry.NewErrorResult("The " + mt + " answer is larger than " + strconv.FormatInt(limit, 10) + " bytes, which is all this tool reads.")
 	case image:
 		return ferry.NewResult(ferry.Image(bytes.Clone(rec.body), mt))
 	}
@@ -212,7 +212,7 @@ func bound(s string, n int) string {
 }
 
 // fieldErrors lists a problem's field errors, one per line, as
-// [ferry.InvalidArgumentsResult] lists violations, each at the argument
+// [ferry.NewInvalidArgumentsResult] lists violations, each at the argument
 // its location names in the request of pl (see [plan.argumentPath]).
 func fieldErrors(errs []FieldError, pl *plan) string {
 	var b strings.Builder

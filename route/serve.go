@@ -44,7 +44,7 @@ func (b *Binding) call(ctx context.Context, pl *plan, req *ferry.CallToolRequest
 		return nil, err
 	}
 	if len(errs) > 0 {
-		return ferry.InvalidArgumentsResult(errs), nil
+		return ferry.NewInvalidArgumentsResult(errs), nil
 	}
 	rec, err := b.serve(ctx, c, pl.pat.method, body, fields)
 	if err != nil {

@@ -210,9 +210,9 @@ func newHandler(db *sql.DB, engine entity.Engine) (http.Handler, error) {
 	for _, tx := range []bool{false, true} {
 		prefix := map[bool]string{false: "hand_", true: "handtx_"}[tx]
 		srv.AddTool(ferry.Tool{Name: prefix + "list_products", Description: "Lists products by hand.", ReadOnly: true,
-			OpenWorld: ferry.HintNo}, h.listTool(tx))
+			ClosedWorld: true}, h.listTool(tx))
 		srv.AddTool(ferry.Tool{Name: prefix + "get_product", Description: "Gets a product by hand.", ReadOnly: true,
-			OpenWorld: ferry.HintNo}, h.getTool(tx))
+			ClosedWorld: true}, h.getTool(tx))
 	}
 	if err := srv.Check(); err != nil {
 		return nil, err

@@ -38,9 +38,12 @@ leading method name is dropped ("FindBooks searches books" becomes
   //ferry:name search          the tool's name (default: the method's in snake case)
   //ferry:title Search books   its display title
   //ferry:readonly             it changes nothing
+  //ferry:additive             its writes only add: they never destroy or overwrite data
   //ferry:idempotent           repeating a call has no further effect
-  //ferry:destructive no       (or yes) whether its writes may destroy data
-  //ferry:openworld no         (or yes) whether it reaches outside systems
+  //ferry:closedworld          it reaches nothing outside this service
+
+A hint left out is the protocol's cautious default: a tool may write,
+destroy, repeat its effect and reach outside systems.
 
 An unknown directive is an error (exit 1). A method without a doc comment
 is written with no description and named in a warning on stderr (exit 0):
@@ -161,22 +164,17 @@ func render(pkg string, t *doc.Type) ([]byte, []string, error) {
 		if td.tool.Idempotent {
 			b.WriteString(", Idempotent: true")
 		}
-		writeHint(&b, "Destructive", td.tool.Destructive)
-		writeHint(&b, "OpenWorld", td.tool.OpenWorld)
+		if td.tool.Additive {
+			b.WriteString(", Additive: true")
+		}
+		if td.tool.ClosedWorld {
+			b.WriteString(", ClosedWorld: true")
+		}
 		b.WriteString("},\n")
 	}
 	b.WriteString("\t}\n}\n")
 	src, err := format.Source(b.Bytes())
 	return src, undocumented, err
-}
-
-func writeHint(b *bytes.Buffer, field string, h ferry.Hint) {
-	switch h {
-	case ferry.HintYes:
-		fmt.Fprintf(b, ", %s: ferry.HintYes", field)
-	case ferry.HintNo:
-		fmt.Fprintf(b, ", %s: ferry.HintNo", field)
-	}
 }
 
 // toolShaped reports whether a method has two parameters and two results,
@@ -215,18 +213,16 @@ func parseDoc(method, text string, dirs []string) (toolDoc, error) {
 			td.tool.Title = val
 		case "readonly":
 			td.tool.ReadOnly = true
+		case "additive":
+			td.tool.Additive = true
 		case "idempotent":
 			td.tool.Idempotent = true
+		case "closedworld":
+			td.tool.ClosedWorld = true
 		case "destructive", "openworld":
-			h, err := parseHint(val)
-			if err != nil {
-				return td, fmt.Errorf("ferry:%s: %w", key, err)
-			}
-			if key == "destructive" {
-				td.tool.Destructive = h
-			} else {
-				td.tool.OpenWorld = h
-			}
+			return td, fmt.Errorf("ferry:%s: a hint is a flag whose absence is the protocol's cautious default: "+
+				"write //ferry:additive for a tool whose writes never destroy data and //ferry:closedworld for one "+
+				"that reaches nothing outside, and nothing otherwise", key)
 		default:
 			return td, fmt.Errorf("unknown directive ferry:%s", key)
 		}
@@ -238,16 +234,6 @@ func parseDoc(method, text string, dirs []string) (toolDoc, error) {
 	}
 	td.tool.Description = d
 	return td, nil
-}
-
-func parseHint(v string) (ferry.Hint, error) {
-	switch v {
-	case "", "yes", "true":
-		return ferry.HintYes, nil
-	case "no", "false":
-		return ferry.HintNo, nil
-	}
-	return ferry.HintUnset, fmt.Errorf("want yes or no, got %q", v)
 }
 
 // outputName is the file gen writes for a type: its name lower-cased, as

@@ -31,18 +31,18 @@ func TestGenIsCurrent(t *testing.T) {
 }
 
 func TestParseDoc(t *testing.T) {
-	td, err := parseDoc("FindBooks", "FindBooks searches the books\nof the library.\n", []string{"readonly", "name search", "openworld no", "title Find books"})
+	td, err := parseDoc("FindBooks", "FindBooks searches the books\nof the library.\n", []string{"readonly", "name search", "closedworld", "title Find books"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tool := td.tool
-	if tool.Name != "search" || tool.Title != "Find books" || !tool.ReadOnly || tool.OpenWorld.String() != "no" {
+	if tool.Name != "search" || tool.Title != "Find books" || !tool.ReadOnly || !tool.ClosedWorld || tool.Additive {
 		t.Errorf("tool = %+v", tool)
 	}
 	if tool.Description != "Searches the books of the library." {
 		t.Errorf("description = %q", tool.Description)
 	}
-	for _, bad := range [][]string{{"readonly", "colour red"}, {"destructive maybe"}} {
+	for _, bad := range [][]string{{"readonly", "colour red"}, {"destructive no"}, {"openworld yes"}} {
 		if _, err := parseDoc("X", "X does.", bad); err == nil || !strings.Contains(err.Error(), "ferry:") {
 			t.Errorf("directives %q: err = %v, want one naming the directive", bad, err)
 		}

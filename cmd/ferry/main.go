@@ -73,8 +73,8 @@
 //	//ferry:title Search books   its display title
 //	//ferry:readonly             it changes nothing
 //	//ferry:idempotent           repeating a call has no further effect
-//	//ferry:destructive no       (or yes) whether its writes may destroy data
-//	//ferry:openworld no         (or yes) whether it reaches outside systems
+//	//ferry:additive             its writes only add: they never destroy or overwrite data
+//	//ferry:closedworld          it reaches nothing outside this service
 //
 // An unknown directive is an error (exit status 1). A method without a doc
 // comment is written with an empty description, and gen names each such

@@ -102,7 +102,7 @@ func shopServer(opts *ferry.ServerOptions) *ferry.Server {
 	o.Logger = slog.New(slog.DiscardHandler)
 	srv := ferry.NewServer("shop", "1.0.0", &o)
 	ferry.AddTool(srv, ferry.Tool{Name: "get_order", Title: "Get an order",
-		Description: "Returns one order by its number, with its status.", ReadOnly: true, OpenWorld: ferry.HintNo},
+		Description: "Returns one order by its number, with its status.", ReadOnly: true, ClosedWorld: true},
 		func(_ context.Context, in orderIn) (order, error) {
 			if in.ID > 100 {
 				return order{}, ferry.NotFound(fmt.Sprintf("no order %d", in.ID))
@@ -110,7 +110,7 @@ func shopServer(opts *ferry.ServerOptions) *ferry.Server {
 			return order{ID: in.ID, Status: "shipped"}, nil
 		})
 	ferry.AddTool(srv, ferry.Tool{Name: "whoami", Title: "Who am I",
-		Description: "Names the caller the server authenticated.", ReadOnly: true, OpenWorld: ferry.HintNo},
+		Description: "Names the caller the server authenticated.", ReadOnly: true, ClosedWorld: true},
 		func(ctx context.Context, _ struct{}) (string, error) {
 			if p, ok := ferry.PrincipalFromContext(ctx); ok {
 				return p.Subject, nil

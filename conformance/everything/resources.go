@@ -37,7 +37,7 @@ func addResources(srv *ferry.Server, f *fixture) {
 		})
 	srv.AddSchemaResources("ferry")
 	srv.AddTool(ferry.Tool{Name: "touch_watched", Description: "Changes test://watched-resource, so subscribers are told.",
-		Idempotent: false, Destructive: ferry.HintNo, OpenWorld: ferry.HintNo},
+		Idempotent: false, Additive: true, ClosedWorld: true},
 		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			f.version.Add(1)
 			srv.NotifyResourceUpdated(watched)

@@ -33,7 +33,7 @@ func addTools(srv *ferry.Server) {
 // addContentTools adds the tools that answer each kind of content.
 func addContentTools(srv *ferry.Server) {
 	simple := func(name, desc string, f func() *ferry.ToolResult) {
-		srv.AddTool(ferry.Tool{Name: name, Description: desc, RawInputSchema: noArgs(), ReadOnly: true, OpenWorld: ferry.HintNo},
+		srv.AddTool(ferry.Tool{Name: name, Description: desc, RawInputSchema: noArgs(), ReadOnly: true, ClosedWorld: true},
 			func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) { return f(), nil })
 	}
 	simple("test_simple_text", "Returns a line of text.", func() *ferry.ToolResult {
@@ -63,7 +63,7 @@ func addContentTools(srv *ferry.Server) {
 func addRunningTools(srv *ferry.Server) {
 	srv.AddTool(ferry.Tool{Name: "test_error_handling", Description: "Always fails, as a tool error.", RawInputSchema: noArgs()},
 		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
-			return ferry.ErrorResult("This tool intentionally returns an error for testing"), nil
+			return ferry.NewErrorResult("This tool intentionally returns an error for testing"), nil
 		})
 	srv.AddTool(ferry.Tool{Name: "test_tool_with_logging", Description: "Sends three log messages while it runs.", RawInputSchema: noArgs()},
 		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
@@ -162,26 +162,26 @@ func addSchemaTools(srv *ferry.Server) {
 		})
 	srv.AddTool(ferry.Tool{Name: "echo", Description: "Returns its text.",
 		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"Text to return."}},"required":["text"]}`),
-		ReadOnly:       true, OpenWorld: ferry.HintNo},
+		ReadOnly:       true, ClosedWorld: true},
 		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			var in struct {
 				Text *string `json:"text"`
 			}
 			if err := json.Unmarshal(req.Arguments, &in); err != nil || in.Text == nil {
-				return ferry.ErrorResult("text: required, a string"), nil
+				return ferry.NewErrorResult("text: required, a string"), nil
 			}
 			return text(*in.Text), nil
 		})
 	srv.AddTool(ferry.Tool{Name: "add", Description: "Adds two integers.",
 		RawInputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}`),
 		RawOutputSchema: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}`),
-		ReadOnly:        true, OpenWorld: ferry.HintNo},
+		ReadOnly:        true, ClosedWorld: true},
 		func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			var in struct {
 				A, B *int64
 			}
 			if err := json.Unmarshal(req.Arguments, &in); err != nil || in.A == nil || in.B == nil {
-				return ferry.ErrorResult("a and b: required, integers"), nil
+				return ferry.NewErrorResult("a and b: required, integers"), nil
 			}
 			sum := *in.A + *in.B
 			return &ferry.ToolResult{Content: []ferry.Content{ferry.Text(fmt.Sprintf(`{"sum":%d}`, sum))},

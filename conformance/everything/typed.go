@@ -34,7 +34,7 @@ type OrderOut struct {
 // panics and "broken" fails with an unexpected error.
 func addTypedTools(srv *ferry.Server) {
 	ferry.AddTool(srv, ferry.Tool{Name: "place_order", Description: "Places an order for a customer.",
-		Idempotent: false, Destructive: ferry.HintNo, OpenWorld: ferry.HintNo},
+		Idempotent: false, Additive: true, ClosedWorld: true},
 		func(ctx context.Context, in OrderIn) (OrderOut, error) {
 			switch in.Customer {
 			case "ghost":

@@ -45,7 +45,7 @@ type WhoAmI struct {
 // newServer returns the server and its tools.
 func newServer(logger *slog.Logger) *ferry.Server {
 	srv := ferry.NewServer("orders", "1.0.0", &ferry.ServerOptions{Logger: logger})
-	ferry.AddTool(srv, ferry.Tool{Name: "whoami", Description: "Names the caller and what it may do.", ReadOnly: true, OpenWorld: ferry.HintNo},
+	ferry.AddTool(srv, ferry.Tool{Name: "whoami", Description: "Names the caller and what it may do.", ReadOnly: true, ClosedWorld: true},
 		func(ctx context.Context, _ struct{}) (WhoAmI, error) {
 			p, _ := ferry.PrincipalFromContext(ctx)
 			// Empty slices, not nil: a client reads [] more easily than

@@ -42,18 +42,18 @@ func newServer(logger *slog.Logger) *ferry.Server {
 	)
 	srv := ferry.NewServer("sales", "1.0.0", &ferry.ServerOptions{Logger: logger})
 	srv.AddTool(ferry.Tool{Name: "sales_report", Description: "Totals the sales between two days.",
-		ReadOnly: true, OpenWorld: ferry.HintNo, InputSchema: in},
+		ReadOnly: true, ClosedWorld: true, InputSchema: in},
 		func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			a, err := args.Parse(req.Arguments)
 			if err != nil {
-				return ferry.ErrorResult(err.Error()), nil
+				return ferry.NewErrorResult(err.Error()), nil
 			}
 			from, err1 := args.Date(a, "from")
 			to, err2 := args.Date(a, "to")
 			currency, err3 := args.RequiredText(a, "currency") // filled in from the schema's default
 			minimum, _, err4 := args.OptionalNumber(a, "minimum")
 			if err := errors.Join(err1, err2, err3, err4); err != nil {
-				return ferry.ErrorResult(err.Error()), nil // one violation a line
+				return ferry.NewErrorResult(err.Error()), nil // one violation a line
 			}
 			if to.Before(from) {
 				return nil, ferry.Invalid("to is before from: swap them")

@@ -46,7 +46,7 @@ type Books struct {
 // FindBooks searches the books of the library by title.
 //
 //ferry:readonly
-//ferry:openworld no
+//ferry:closedworld
 func (l *Library) FindBooks(ctx context.Context, in FindBooksIn) (Books, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -70,8 +70,8 @@ type LendBookIn struct {
 
 // LendBook lends a book to a reader.
 //
-//ferry:destructive no
-//ferry:openworld no
+//ferry:additive
+//ferry:closedworld
 func (l *Library) LendBook(ctx context.Context, in LendBookIn) (Book, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

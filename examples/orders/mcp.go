@@ -52,19 +52,18 @@ func NewMCP(api http.Handler, mux *http.ServeMux, logger *slog.Logger, opts *rou
 	// a client configured with either header reaches the API with its key.
 	o.Forward = append(o.Forward, "X-API-Key")
 	b := route.New(srv, api, &o)
-	closed := ferry.HintNo // the tools reach only this service
 	route.AddToolOut[OrderIn, Order](b, ferry.Tool{Name: "get_order", Description: "Fetches one order by id, with its lines.",
-		OpenWorld: closed}, "GET /orders/{id}")
+		ClosedWorld: true}, "GET /orders/{id}")
 	route.AddToolOut[ListIn, OrderList](b, ferry.Tool{Name: "list_orders", Description: "Lists the ids of orders, optionally of one status.",
-		OpenWorld: closed}, "GET /orders")
+		ClosedWorld: true}, "GET /orders")
 	route.AddToolOut[CreateIn, Order](b, ferry.Tool{Name: "create_order", Description: "Creates an open order.",
-		OpenWorld: closed, Destructive: ferry.HintNo}, "POST /orders")
+		ClosedWorld: true, Additive: true}, "POST /orders")
 	route.AddToolOut[OrderIn, Order](b, ferry.Tool{Name: "cancel_order", Description: "Cancels an order that has not shipped.",
-		OpenWorld: closed, Idempotent: true}, "POST /orders/{id}/cancel")
+		ClosedWorld: true, Idempotent: true}, "POST /orders/{id}/cancel")
 	route.AddTool[OrderIn](b, ferry.Tool{Name: "get_invoice", Description: "Fetches an order's invoice.",
-		OpenWorld: closed}, "GET /orders/{id}/invoice")
+		ClosedWorld: true}, "GET /orders/{id}/invoice")
 	route.AddJob(b, ferry.Tool{Name: "month_end", Description: "Closes a month: posts its accruals, then locks the period.",
-		OpenWorld: closed}, monthEnd)
+		ClosedWorld: true}, monthEnd)
 	return srv
 }
 

@@ -209,7 +209,7 @@ func addOrders(srv *ferry.Server, st *store) {
 		return []ferry.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(data)}}, nil
 	})
 	ferry.AddTool(srv, ferry.Tool{Name: "ship_order", Description: "Marks an order shipped. Shipping a shipped order changes nothing.",
-		Idempotent: true, OpenWorld: ferry.HintNo},
+		Idempotent: true, ClosedWorld: true},
 		func(ctx context.Context, in struct {
 			Region string `json:"region" doc:"The order's region." enum:"eu,us,apac"`
 			ID     int    `json:"id" doc:"The order's id." minimum:"1"`

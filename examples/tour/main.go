@@ -70,8 +70,7 @@ func bindRoutes(srv *ferry.Server, api http.Handler) {
 	b := route.New(srv, api, &route.Options{Prefix: "/api"})
 	route.AddTool[OrderIn](b, ferry.Tool{Name: "get_order", Description: "Fetches one order by its id.", ReadOnly: true},
 		"GET /orders/{id}")
-	route.AddTool[OrderIn](b, ferry.Tool{Name: "cancel_order", Description: "Cancels an order that has not shipped yet.",
-		Destructive: ferry.HintYes, Idempotent: true}, "POST /orders/{id}/cancel")
+	route.AddTool[OrderIn](b, ferry.Tool{Name: "cancel_order", Description: "Cancels an order that has not shipped yet.", Idempotent: true}, "POST /orders/{id}/cancel")
 }
 
 // readme:end

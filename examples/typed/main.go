@@ -91,8 +91,8 @@ func (s *Shop) Cancel(ctx context.Context, in CancelIn) (Order, error) {
 // newServer returns a server with the tools of shop.
 func newServer(shop *Shop, logger *slog.Logger) *ferry.Server {
 	srv := ferry.NewServer("orders", "1.0.0", &ferry.ServerOptions{Logger: logger})
-	ferry.AddTool(srv, ferry.Tool{Name: "search_orders", Description: "Searches orders by customer name.", ReadOnly: true, OpenWorld: ferry.HintNo}, shop.Search)
-	ferry.AddTool(srv, ferry.Tool{Name: "cancel_order", Description: "Cancels an order that has not shipped.", Idempotent: true, OpenWorld: ferry.HintNo}, shop.Cancel)
+	ferry.AddTool(srv, ferry.Tool{Name: "search_orders", Description: "Searches orders by customer name.", ReadOnly: true, ClosedWorld: true}, shop.Search)
+	ferry.AddTool(srv, ferry.Tool{Name: "cancel_order", Description: "Cancels an order that has not shipped.", Idempotent: true, ClosedWorld: true}, shop.Cancel)
 	return srv
 }
 

@@ -151,11 +151,11 @@ func (w *writer) tool(t *protomcp.ToolSpec) {
 	if t.Idempotent {
 		g.P("Idempotent: true,")
 	}
-	if t.Destructive != nil {
-		g.P("Destructive: new(", *t.Destructive, "),")
+	if t.Additive {
+		g.P("Additive: true,")
 	}
-	if t.OpenWorld != nil {
-		g.P("OpenWorld: new(", *t.OpenWorld, "),")
+	if t.ClosedWorld {
+		g.P("ClosedWorld: true,")
 	}
 	g.P("},")
 }

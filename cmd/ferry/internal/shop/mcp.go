@@ -98,26 +98,23 @@ func addEntities(ctx context.Context, srv *ferry.Server, db *sql.DB) error {
 // addOrderTools binds the order tools to the REST API's routes, and adds
 // the restock job, which asks the API about several products.
 func addOrderTools(b *route.Binding) {
-	closed := ferry.HintNo // every tool reaches only this shop
 	route.AddToolOut[OrderRef, Order](b, ferry.Tool{Name: "get_order", Title: "Get an order",
-		Description: "Fetches one order by number, with its lines, status and total.", OpenWorld: closed}, "GET /orders/{id}")
+		Description: "Fetches one order by number, with its lines, status and total.", ClosedWorld: true}, "GET /orders/{id}")
 	route.AddToolOut[ListOrdersIn, OrderList](b, ferry.Tool{Name: "list_orders", Title: "List orders",
-		Description: "Lists orders newest first, optionally of one customer or one status, without their lines.", OpenWorld: closed}, "GET /orders")
+		Description: "Lists orders newest first, optionally of one customer or one status, without their lines.", ClosedWorld: true}, "GET /orders")
 	route.AddToolOut[OrderRef, History](b, ferry.Tool{Name: "order_history", Title: "Order history",
-		Description: "Lists what happened to an order, oldest first: placed, shipped or cancelled, when and by whom.", OpenWorld: closed}, "GET /orders/{id}/history")
+		Description: "Lists what happened to an order, oldest first: placed, shipped or cancelled, when and by whom.", ClosedWorld: true}, "GET /orders/{id}/history")
 	route.AddToolOut[PlaceOrderIn, Order](b, ferry.Tool{Name: "place_order", Title: "Place an order",
 		Description: "Places an order for a customer and takes its units from stock. Every line is checked first: if any product is unknown or short of stock, nothing is ordered and each such line is named. " +
 			"Send an idempotency_key so that a retry never orders twice.",
-		Destructive: ferry.HintNo, OpenWorld: closed}, "POST /orders")
+		Additive: true, ClosedWorld: true}, "POST /orders")
 	route.AddToolOut[CancelIn, Order](b, ferry.Tool{Name: "cancel_order", Title: "Cancel an order",
-		Description: "Cancels an order that has not shipped and puts its units back in stock. A shipped order is refused as a conflict; cancelling a cancelled order changes nothing.",
-		Destructive: ferry.HintYes, Idempotent: true, OpenWorld: closed}, "POST /orders/{id}/cancel")
+		Description: "Cancels an order that has not shipped and puts its units back in stock. A shipped order is refused as a conflict; cancelling a cancelled order changes nothing.", Idempotent: true, ClosedWorld: true}, "POST /orders/{id}/cancel")
 	route.AddToolOut[OrderRef, Order](b, ferry.Tool{Name: "ship_order", Title: "Ship an order",
-		Description: "Marks a placed order shipped, as the warehouse does when it leaves; it cannot be undone, and a shipped order can no longer be cancelled. A cancelled order is refused as a conflict; shipping a shipped order changes nothing.",
-		Destructive: ferry.HintYes, Idempotent: true, OpenWorld: closed}, "POST /orders/{id}/ship")
+		Description: "Marks a placed order shipped, as the warehouse does when it leaves; it cannot be undone, and a shipped order can no longer be cancelled. A cancelled order is refused as a conflict; shipping a shipped order changes nothing.", Idempotent: true, ClosedWorld: true}, "POST /orders/{id}/ship")
 	route.AddJob(b, ferry.Tool{Name: "restock_report", Title: "Restock report",
 		Description: "Checks the stock of several products against their reorder levels and suggests how many units to reorder of each low one.",
-		ReadOnly:    true, OpenWorld: closed}, restockReport)
+		ReadOnly:    true, ClosedWorld: true}, restockReport)
 }
 
 // euros formats cents as euros.

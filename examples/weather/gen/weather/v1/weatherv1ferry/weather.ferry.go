@@ -41,7 +41,6 @@ var WeatherServiceSpec = &protomcp.ServiceSpec{
 			InputSchema:  json.RawMessage(`{"type":"object","description":"An alert to set.","properties":{"city":{"type":"string","description":"The city to watch.","minLength":1,"maxLength":80},"email":{"type":"string","description":"Where to send the alert.","format":"email"},"belowC":{"type":"number","description":"Alert when the low falls below this, in degrees Celsius.","minimum":-90,"maximum":60}},"required":["city","email"],"additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","description":"The alert that was set.","properties":{"alertId":{"type":"string","description":"The alert's id; setting the same city and email again keeps it."}},"additionalProperties":false}`),
 			Idempotent:   true,
-			Destructive:  new(true),
 		},
 	},
 	Prompts: []protomcp.PromptSpec{

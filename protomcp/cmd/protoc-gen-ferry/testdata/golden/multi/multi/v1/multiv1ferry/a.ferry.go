@@ -26,7 +26,6 @@ var AlphaServiceSpec = &protomcp.ServiceSpec{
 			Description:  "Pings alpha.",
 			InputSchema:  json.RawMessage(`{"type":"object","description":"Ping is the message of every method.","properties":{"note":{"type":"string"}},"additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","description":"Ping is the message of every method.","properties":{"note":{"type":"string"}},"additionalProperties":false}`),
-			Destructive:  new(true),
 		},
 	},
 }
@@ -69,7 +68,6 @@ var BetaServiceSpec = &protomcp.ServiceSpec{
 			Description:  "Pings beta.",
 			InputSchema:  json.RawMessage(`{"type":"object","description":"Ping is the message of every method.","properties":{"note":{"type":"string"}},"additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","description":"Ping is the message of every method.","properties":{"note":{"type":"string"}},"additionalProperties":false}`),
-			Destructive:  new(true),
 		},
 	},
 }

@@ -28,7 +28,6 @@ var GammaServiceSpec = &protomcp.ServiceSpec{
 			Description:  "Pings gamma, from the second file of the package.",
 			InputSchema:  json.RawMessage(`{"type":"object","description":"Ping is the message of every method.","properties":{"note":{"type":"string"}},"additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","description":"Ping is the message of every method.","properties":{"note":{"type":"string"}},"additionalProperties":false}`),
-			Destructive:  new(true),
 		},
 	},
 }

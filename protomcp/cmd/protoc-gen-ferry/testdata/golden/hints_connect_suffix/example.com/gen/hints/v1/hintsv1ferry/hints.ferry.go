@@ -40,7 +40,6 @@ var HintServiceSpec = &protomcp.ServiceSpec{
 			OutputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
 			ReadOnly:     true,
 			Idempotent:   true,
-			OpenWorld:    new(true),
 		},
 		{
 			Method:       "Put",
@@ -50,7 +49,6 @@ var HintServiceSpec = &protomcp.ServiceSpec{
 			InputSchema:  json.RawMessage(`{"type":"object","additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
 			Idempotent:   true,
-			Destructive:  new(true),
 		},
 		{
 			Method:       "Ensure",
@@ -60,7 +58,7 @@ var HintServiceSpec = &protomcp.ServiceSpec{
 			InputSchema:  json.RawMessage(`{"type":"object","additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
 			Idempotent:   true,
-			Destructive:  new(false),
+			Additive:     true,
 		},
 		{
 			Method:       "Run",
@@ -69,8 +67,7 @@ var HintServiceSpec = &protomcp.ServiceSpec{
 			Description:  "Unknown side effects: destructive by default, closed world.",
 			InputSchema:  json.RawMessage(`{"type":"object","additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
-			Destructive:  new(true),
-			OpenWorld:    new(false),
+			ClosedWorld:  true,
 		},
 		{
 			Method:       "Drop",
@@ -79,7 +76,6 @@ var HintServiceSpec = &protomcp.ServiceSpec{
 			Description:  "Said destructive outright.",
 			InputSchema:  json.RawMessage(`{"type":"object","additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
-			Destructive:  new(true),
 		},
 	},
 }

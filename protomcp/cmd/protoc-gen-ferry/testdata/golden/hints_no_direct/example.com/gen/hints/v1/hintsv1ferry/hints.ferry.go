@@ -35,7 +35,6 @@ var HintServiceSpec = &protomcp.ServiceSpec{
 			OutputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
 			ReadOnly:     true,
 			Idempotent:   true,
-			OpenWorld:    new(true),
 		},
 		{
 			Method:       "Put",
@@ -45,7 +44,6 @@ var HintServiceSpec = &protomcp.ServiceSpec{
 			InputSchema:  json.RawMessage(`{"type":"object","additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
 			Idempotent:   true,
-			Destructive:  new(true),
 		},
 		{
 			Method:       "Ensure",
@@ -55,7 +53,7 @@ var HintServiceSpec = &protomcp.ServiceSpec{
 			InputSchema:  json.RawMessage(`{"type":"object","additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
 			Idempotent:   true,
-			Destructive:  new(false),
+			Additive:     true,
 		},
 		{
 			Method:       "Run",
@@ -64,8 +62,7 @@ var HintServiceSpec = &protomcp.ServiceSpec{
 			Description:  "Unknown side effects: destructive by default, closed world.",
 			InputSchema:  json.RawMessage(`{"type":"object","additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
-			Destructive:  new(true),
-			OpenWorld:    new(false),
+			ClosedWorld:  true,
 		},
 		{
 			Method:       "Drop",
@@ -74,7 +71,6 @@ var HintServiceSpec = &protomcp.ServiceSpec{
 			Description:  "Said destructive outright.",
 			InputSchema:  json.RawMessage(`{"type":"object","additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
-			Destructive:  new(true),
 		},
 	},
 }

@@ -36,7 +36,6 @@ var NameServiceSpec = &protomcp.ServiceSpec{
 			Description:  "GetHTTPStatus reports the status of a URL.\n\nIt follows at most three redirects.",
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"The item's id."}},"additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false}`),
-			Destructive:  new(true),
 		},
 		{
 			Method:       "ListV2Items",
@@ -45,7 +44,6 @@ var NameServiceSpec = &protomcp.ServiceSpec{
 			Description:  "A block comment, for the record.",
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"The item's id."}},"additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false}`),
-			Destructive:  new(true),
 		},
 		{
 			Method:       "ListV3Items",
@@ -54,7 +52,6 @@ var NameServiceSpec = &protomcp.ServiceSpec{
 			Description:  "A javadoc-style comment: its opening star goes.\n\n  Its indented line stays indented.",
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"The item's id."}},"additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false}`),
-			Destructive:  new(true),
 		},
 		{
 			Method:       "ListV4Items",
@@ -63,7 +60,6 @@ var NameServiceSpec = &protomcp.ServiceSpec{
 			Description:  "Comment lines indented alike\nlose their shared indentation.",
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"The item's id."}},"additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false}`),
-			Destructive:  new(true),
 		},
 		{
 			Method:       "get_raw_thing",
@@ -72,7 +68,6 @@ var NameServiceSpec = &protomcp.ServiceSpec{
 			Description:  "Calls the get_raw_thing method of names.v1.NameService.",
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"The item's id."}},"additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false}`),
-			Destructive:  new(true),
 		},
 		{
 			Method:       "Lookup",
@@ -81,7 +76,6 @@ var NameServiceSpec = &protomcp.ServiceSpec{
 			Description:  "Renamed, with its own title.",
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"The item's id."}},"additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false}`),
-			Destructive:  new(true),
 		},
 	},
 	Skipped: []protomcp.SkippedMethod{
