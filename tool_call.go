@@ -3,7 +3,9 @@ package ferry
 import (
 	"context"
 	"log/slog"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -128,4 +130,245 @@ func (s *Server) masked(ctx context.Context, tool string, err error, stack []byt
 	s.logError(ctx, "tool failed unexpectedly", args...)
 	setOutcome(ctx, outcomeFailed, "")
 	return NewErrorResult("the tool failed unexpectedly (ref " + ref + ")")
+}
+
+// callCtx is the context of a tool call under [Limits.CallTimeout]:
+// its parent's values, its own deadline, and an end when the call returns
+// (see [Server.callContext]). It costs nothing unless someone looks at it: Err
+// compares the clock with the deadline, and only the first Done or
+// AfterFunc (which the context package uses for contexts derived from it)
+// makes its channel, arms one timer for the deadline and watches the
+// parent's cancellation. It lives inside the call's [request], so that a
+// call allocates nothing for it.
+type callCtx struct {
+	parent   context.Context //nolint:containedctx // a context's parent, as the context package keeps it
+	deadline time.Time
+	// stop, when not nil, ends the context too (with [context.Canceled])
+	// when its shutdown passes its deadline (see [drain]).
+	stop *drain
+
+	mu       sync.Mutex // guards the fields below, but noDeadline
+	done     chan struct{}
+	err      error
+	timedOut bool
+	// noDeadline says the context has no deadline of its own (see
+	// initStop); set before the context is shared, and then only read.
+	// It sits here, in the padding after timedOut, so that a request
+	// (which holds a callCtx) stays in its allocation size class.
+	noDeadline bool
+	timer      *time.Timer          // ends the context at the deadline, once watched
+	unwatch    func() bool          // stops watching the parent, once watched
+	unstop     func() bool          // stops watching stop, once watched
+	afters     map[*func()]struct{} // AfterFunc's functions not yet run
+}
+
+func newCallCtx(parent context.Context, deadline time.Time) *callCtx {
+	c := new(callCtx)
+	c.init(parent, deadline)
+	return c
+}
+
+// init sets a new context's parent and deadline: the parent's, when it is
+// nearer.
+func (c *callCtx) init(parent context.Context, deadline time.Time) {
+	if d, ok := parent.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	c.parent, c.deadline = parent, deadline
+}
+
+// initStop makes c a context with parent's deadline and values that also
+// ends when stop does: the context of a request served by a transport
+// that can shut down. Like a call's, it costs nothing until watched.
+func (c *callCtx) initStop(parent context.Context, stop *drain) {
+	c.parent, c.stop, c.noDeadline = parent, stop, true
+}
+
+// Deadline implements [context.Context].
+func (c *callCtx) Deadline() (time.Time, bool) {
+	if c.noDeadline {
+		return c.parent.Deadline()
+	}
+	return c.deadline, true
+}
+
+// Done implements [context.Context]. The first call makes the channel and
+// arms the timer and the parent's watch that close it.
+func (c *callCtx) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.watchLocked()
+	return c.done
+}
+
+// Err implements [context.Context]: once the parent ended or the deadline
+// passed, the context ends (if no timer did yet) and Err says why.
+func (c *callCtx) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.checkLocked()
+	return c.err
+}
+
+// checkLocked ends the context if its parent ended or its deadline
+// passed. The caller holds c.mu.
+func (c *callCtx) checkLocked() {
+	if c.err != nil {
+		return
+	}
+	if err := c.parent.Err(); err != nil {
+		c.endLocked(err, false)
+	} else if c.stop.hardStopped() {
+		c.endLocked(context.Canceled, false)
+	} else if !c.noDeadline && !time.Now().Before(c.deadline) {
+		c.endLocked(context.DeadlineExceeded, true)
+	}
+}
+
+// watchLocked makes the channel Done returns, closed already if the
+// context ended, and otherwise arms the timer of the deadline and watches
+// the parent. The caller holds c.mu.
+func (c *callCtx) watchLocked() {
+	if c.done != nil {
+		return
+	}
+	c.done = make(chan struct{})
+	if c.err != nil { // ended before anyone asked for Done
+		close(c.done)
+		return
+	}
+	if c.checkLocked(); c.err != nil {
+		return // checkLocked ended it, closing c.done
+	}
+	if !c.noDeadline {
+		c.timer = time.AfterFunc(time.Until(c.deadline), c.expire)
+	}
+	c.unwatch = context.AfterFunc(c.parent, c.parentDone)
+	if c.stop != nil {
+		c.unstop = context.AfterFunc(c.stop.hard, c.stopped)
+	}
+}
+
+// stopped ends the context when stop ends.
+func (c *callCtx) stopped() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.endLocked(context.Canceled, false)
+	}
+}
+
+// expire ends the context at its deadline.
+func (c *callCtx) expire() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.endLocked(context.DeadlineExceeded, true)
+	}
+}
+
+// parentDone ends the context when its parent ends.
+func (c *callCtx) parentDone() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.endLocked(c.parent.Err(), false)
+	}
+}
+
+type callCtxKey struct{}
+
+// Value implements [context.Context]. ([context.Cause] of a call's
+// context that ended is its Err, unless its parent was cancelled with a
+// cause of its own.)
+func (c *callCtx) Value(key any) any {
+	if key == (callCtxKey{}) && !c.noDeadline {
+		return c
+	}
+	return c.parent.Value(key)
+}
+
+// AfterFunc arranges for f to run on its own goroutine once the context
+// has ended, as [context.AfterFunc] does; stop reports whether it stopped
+// f from running. The context package calls it for contexts derived from
+// c.
+func (c *callCtx) AfterFunc(f func()) (stop func() bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.watchLocked(); c.err != nil {
+		go f()
+		return func() bool { return false }
+	}
+	if c.afters == nil {
+		c.afters = map[*func()]struct{}{}
+	}
+	key := &f
+	c.afters[key] = struct{}{}
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		_, ok := c.afters[key]
+		delete(c.afters, key)
+		return ok
+	}
+}
+
+// finish ends the context when its call has returned, if nothing ended it
+// before, as the cancel function of [context.WithTimeout] does.
+func (c *callCtx) finish() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.endLocked(context.Canceled, false)
+	}
+}
+
+// endLocked ends the context with err: it closes the channel, stops the
+// timer and the parent's watch, and runs AfterFunc's functions. The caller
+// holds c.mu and checked that the context had not ended.
+func (c *callCtx) endLocked(err error, timedOut bool) {
+	c.err, c.timedOut = err, timedOut
+	if c.done != nil {
+		close(c.done)
+	}
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	if c.unwatch != nil {
+		c.unwatch()
+	}
+	if c.unstop != nil {
+		c.unstop()
+	}
+	for f := range c.afters {
+		go (*f)()
+	}
+	c.afters = nil
+}
+
+// callTimedOut reports whether ctx is (or derives from) the context of a
+// call that passed its [Limits.CallTimeout].
+func callTimedOut(ctx context.Context) bool {
+	c, ok := ctx.Value(callCtxKey{}).(*callCtx)
+	if !ok {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.checkLocked()
+	return c.timedOut
+}
+
+// timedOut is the result of a call past its deadline.
+func (s *Server) timedOut(ctx context.Context) *ToolResult {
+	setOutcome(ctx, outcomeTimedOut, RefusalUnavailable)
+	return NewErrorResult("unavailable: the tool timed out after " + formatTimeout(s.timeout))
+}
+
+// formatTimeout writes d in whole seconds when it is ("60s", not "1m0s").
+func formatTimeout(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return d.String()
 }

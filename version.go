@@ -2,7 +2,6 @@ package ferry
 
 import (
 	"slices"
-	"strconv"
 )
 
 // Protocol versions Ferry speaks, newest first.
@@ -77,50 +76,3 @@ func (vs *versionSet) negotiate(requested string) string {
 
 // onlyModern answers initialize on a server that speaks no legacy version.
 const onlyModern = "this server speaks only the stateless protocol (2026-07-28 and later): send requests with the _meta fields instead of initialize"
-
-// triesModern reports whether a request tries the modern era: its _meta
-// names a modern version, or names a version and the client's capabilities.
-func (p *wireParams) triesModern() bool {
-	if p.Meta.Version == "" {
-		return false
-	}
-	return IsModern(string(p.Meta.Version)) || p.Meta.Caps.seen
-}
-
-// unsupportedVersion is the error for a version the server does not speak,
-// listing those it does, as the 2026-07-28 error requires.
-func (s *Server) unsupportedVersion(requested, msg string) *Error {
-	return &Error{Code: CodeUnsupportedProtocolVersion, Message: msg,
-		Data: map[string]any{"supported": s.versions.all, "requested": requested}}
-}
-
-// beModern makes r a request of the modern era, with the version and
-// capabilities its _meta names, as sent: [Server.checkModern] judges them.
-func (r *request) beModern() {
-	r.modern, r.version = true, string(r.params.Meta.Version)
-	r.caps, r.level = r.params.Meta.Caps.caps, levelOff
-}
-
-// checkModern validates a modern request's _meta (see [request.beModern])
-// and sets its log level.
-func (s *Server) checkModern(r *request) error {
-	p := r.params
-	if p.Meta.Version == "" {
-		return NewError(CodeInvalidParams, `missing _meta field "io.modelcontextprotocol/protocolVersion"`)
-	}
-	v := string(p.Meta.Version)
-	if !IsModern(v) || !s.versions.supports(v) {
-		return s.unsupportedVersion(v, "unsupported protocol version "+strconv.Quote(v))
-	}
-	if !p.Meta.Caps.object {
-		return NewError(CodeInvalidParams, `missing or invalid _meta field "io.modelcontextprotocol/clientCapabilities"`)
-	}
-	if p.Meta.LogLevel != "" {
-		l, ok := parseLevel(p.Meta.LogLevel)
-		if !ok {
-			return NewError(CodeInvalidParams, "unknown log level %q", p.Meta.LogLevel)
-		}
-		r.level = l
-	}
-	return nil
-}
