@@ -109,6 +109,9 @@ func TestClassify(t *testing.T) {
 		{codeErr(6), busyHit},   // SQLITE_LOCKED
 		{errors.New("Error 1213 (40001): Deadlock found when trying to get lock"), busyHit},
 		{errors.New("Error 1205 (HY000): Lock wait timeout exceeded"), busyHit},
+		{stateErr("53300"), connLimit},
+		{errors.New("Error 1040 (08004): Too many connections"), connLimit},
+		{errors.New("Error 1226 (42000): User 'app' has exceeded the 'max_user_connections' resource"), connLimit},
 		{errors.New("Error: 1062"), notViolation},
 		{errors.New("something else"), notViolation},
 	}

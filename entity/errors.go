@@ -20,6 +20,7 @@ const (
 	timeoutHit  // the engine's statement timeout
 	readOnlyHit // a write in a read-only transaction
 	busyHit     // locked by another write, or undone to end a deadlock: try again
+	connLimit   // the server refuses more connections
 )
 
 // classify reads what a database error means without importing a driver:
@@ -67,6 +68,8 @@ func fromSQLState(s string) violation {
 		return readOnlyHit
 	case "40001", "40P01", "55P03": // serialization_failure, deadlock_detected, lock_not_available
 		return busyHit
+	case "53300": // too_many_connections, of the server or of the role
+		return connLimit
 	}
 	if strings.HasPrefix(s, "22") {
 		return badValue
@@ -115,6 +118,8 @@ func fromMySQLNumber(n int) violation {
 		return readOnlyHit
 	case 1205, 1213: // lock wait timeout, deadlock
 		return busyHit
+	case 1040, 1203, 1226: // too many connections, of the server or of the user
+		return connLimit
 	}
 	return notViolation
 }

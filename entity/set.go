@@ -31,9 +31,22 @@ type Set struct {
 }
 
 // NewSet returns a Set serving entities of db as tools of srv. db is
-// usually a *sql.DB: each call then runs in a transaction of its own (a
-// read-only one for reads) under the engine's statement timeout. With a *sql.Tx, calls run in it, bounded by
+// usually a *sql.DB: each call then takes a connection of its pool and
+// runs in a transaction of its own (a read-only one for reads) under the
+// engine's statement timeout. With a *sql.Tx, calls run in it, bounded by
 // the context only, and reads cannot be made read-only.
+//
+// # Connections
+//
+// A call holds its connection until it ends, so bound the pool
+// (db.SetMaxOpenConns) below the engine's own limit, which every client
+// of the server shares (PostgreSQL's max_connections, MySQL's): without
+// a bound, a burst of slow calls opens a connection each until the
+// server refuses everyone, its administrator included. Past the bound a
+// call waits for a free connection within its deadline
+// ([SetOptions.Timeout] and the call's context), and is then refused as
+// unavailable with a sentence that says to try again later; so is a call
+// the server refuses for its connection limit.
 //
 // # Concurrent writes
 //

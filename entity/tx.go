@@ -13,8 +13,9 @@ import (
 
 // run runs fn in the call's transaction: a read-only one for reads, under
 // the Set's timeout, committed when fn succeeds and rolled back when it
-// fails. With a Querier that cannot begin transactions (a *sql.Tx), fn
-// runs in it.
+// fails. The call first takes a connection of the pool, waiting within
+// its deadline. With a Querier that cannot begin transactions (a
+// *sql.Tx), fn runs in it.
 func (t *table) run(ctx context.Context, readOnly bool, fn func(ctx context.Context, tx Querier) error) error {
 	if to := t.set.timeout; to > 0 {
 		// The engine's own timeout is the same; the context's comes a
@@ -23,8 +24,7 @@ func (t *table) run(ctx context.Context, readOnly bool, fn func(ctx context.Cont
 		ctx, cancel = context.WithTimeout(ctx, to+to/10+50*time.Millisecond)
 		defer cancel()
 	}
-	b, ok := t.set.db.(txBeginner)
-	if !ok {
+	if _, ok := t.set.db.(txBeginner); !ok {
 		if err := fn(ctx, t.set.db); err != nil {
 			return t.dbError(err)
 		}
@@ -36,7 +36,12 @@ func (t *table) run(ctx context.Context, readOnly bool, fn func(ctx context.Cont
 		}
 		return t.runSQLiteWrite(ctx, fn)
 	}
-	tx, end, err := t.d.begin(ctx, b, readOnly, t.set.timeout)
+	conn, release, err := t.set.conn(ctx)
+	if err != nil {
+		return t.dbError(err)
+	}
+	defer release()
+	tx, end, err := t.d.begin(ctx, conn, readOnly, t.set.timeout)
 	if err != nil {
 		return t.dbError(err)
 	}
@@ -50,6 +55,40 @@ func (t *table) run(ctx context.Context, readOnly bool, fn func(ctx context.Cont
 		return t.dbError(err)
 	}
 	return nil
+}
+
+// conn is the connection a call runs on: one taken from the pool of a
+// *sql.DB, waiting for a free one within ctx's deadline, or the *sql.Conn
+// the Set was given. release gives the connection back.
+func (s *Set) conn(ctx context.Context) (conn txBeginner, release func(), err error) {
+	db, ok := s.db.(*sql.DB)
+	if !ok {
+		return s.db.(txBeginner), func() {}, nil
+	}
+	c, err := poolConn(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, func() { _ = c.Close() }, nil
+}
+
+// poolConn takes a connection of db's pool. A call whose deadline passes
+// while every connection of a bounded pool is in use is refused as
+// unavailable: database/sql returns ctx.Err() itself only then (or when
+// ctx had ended before), and a driver's error when opening a new
+// connection failed.
+func poolConn(ctx context.Context, db *sql.DB) (*sql.Conn, error) {
+	c, err := db.Conn(ctx)
+	if err == nil {
+		return c, nil
+	}
+	n := db.Stats().MaxOpenConnections
+	//nolint:errorlint // identity, not a match: see above
+	if err != context.DeadlineExceeded || ctx.Err() != err || n == 0 {
+		return nil, err
+	}
+	return nil, &ferry.Refusal{Code: ferry.RefusalUnavailable, Message: fmt.Sprintf(
+		"all %d database connections of this server stayed busy with other calls until this call's deadline; try again later (the server's operator can allow more connections)", n)}
 }
 
 // runSQLiteWrite runs a write on SQLite, where one transaction at a time
@@ -77,7 +116,7 @@ func (t *table) runSQLiteWrite(ctx context.Context, fn func(ctx context.Context,
 		}
 		return t.dbError(fn(ctx, t.set.db))
 	}
-	conn, err := db.Conn(ctx)
+	conn, err := poolConn(ctx, db)
 	if err != nil {
 		return t.dbError(err)
 	}
@@ -142,7 +181,7 @@ func (t *table) runSQLiteReadOnly(ctx context.Context, fn func(ctx context.Conte
 	var conn *sql.Conn
 	switch db := t.set.db.(type) {
 	case *sql.DB:
-		c, err := db.Conn(ctx)
+		c, err := poolConn(ctx, db)
 		if err != nil {
 			return t.dbError(err)
 		}
