@@ -56,7 +56,13 @@ func (s *server) openDatabase(ctx context.Context) (*openedDB, error) {
 			return nil, serveUsage("no database: give -db URL (a SQLite path, postgres://… or mysql://…) or set $" + envDB)
 		}
 	}
-	d, err := dsn.Parse(raw, &dsn.Options{Password: s.env.getenv(envDBPassword), Writes: s.cfg.writes})
+	// A SQLite statement waits for another connection's lock as long as
+	// the call may run; the call's deadline ends the wait sooner.
+	busy := s.cfg.timeout
+	if busy == 0 {
+		busy = entity.DefaultTimeout
+	}
+	d, err := dsn.Parse(raw, &dsn.Options{Password: s.env.getenv(envDBPassword), Writes: s.cfg.writes, BusyTimeout: busy})
 	if err != nil {
 		return nil, serveUsage("-db: " + err.Error())
 	}

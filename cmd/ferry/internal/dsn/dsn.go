@@ -49,13 +49,18 @@ type Options struct {
 	// Writes opens the database for writing. If false, it is opened
 	// read-only where the connection allows (see the package comment).
 	Writes bool
+	// BusyTimeout is how long a SQLite statement waits for a lock another
+	// connection holds (busy_timeout), at millisecond precision. If zero,
+	// [SQLiteBusyTimeout] milliseconds.
+	BusyTimeout time.Duration
 }
 
 // DialTimeout bounds connecting to a PostgreSQL or MySQL server.
 const DialTimeout = 10 * time.Second
 
 // SQLiteBusyTimeout is how long a SQLite connection waits for another's
-// write lock before failing, in milliseconds.
+// lock before failing, in milliseconds, when [Options.BusyTimeout] is
+// zero.
 const SQLiteBusyTimeout = 5000
 
 // A Database is a parsed database URL, ready to open.
@@ -200,7 +205,11 @@ func sqlitePath(path string, q url.Values, o Options) (*Database, error) {
 	if o.Writes {
 		params.Set("mode", "rw")
 	}
-	params.Add("_pragma", "busy_timeout("+strconv.Itoa(SQLiteBusyTimeout)+")")
+	busy := int64(SQLiteBusyTimeout)
+	if o.BusyTimeout > 0 {
+		busy = max(o.BusyTimeout.Milliseconds(), 1)
+	}
+	params.Add("_pragma", "busy_timeout("+strconv.FormatInt(busy, 10)+")")
 	params.Add("_pragma", "foreign_keys(1)")
 	// SQLite decodes %XX in a URI's path; escape what would end it.
 	dsn := "file:" + escapeSQLitePath(filepath.ToSlash(abs)) + "?" + params.Encode()

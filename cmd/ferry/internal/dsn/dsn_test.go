@@ -265,3 +265,34 @@ func TestSQLiteImmutableIsReadOnly(t *testing.T) {
 		t.Errorf("immutable=1 with writes = %v; want a refusal naming immutable", err)
 	}
 }
+
+// A SQLite connection waits Options.BusyTimeout for another's lock, and
+// SQLiteBusyTimeout milliseconds when it is zero.
+func TestSQLiteBusyTimeout(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shop.db")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		opts *Options
+		want int
+	}{
+		{nil, SQLiteBusyTimeout},
+		{&Options{BusyTimeout: 1500 * time.Millisecond}, 1500},
+		{&Options{BusyTimeout: time.Microsecond}, 1},
+	} {
+		d, err := Parse(path, tt.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := d.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var busy int
+		if err := db.QueryRow("PRAGMA busy_timeout").Scan(&busy); err != nil || busy != tt.want {
+			t.Errorf("Parse(%+v): busy_timeout %d, %v; want %d", tt.opts, busy, err, tt.want)
+		}
+		_ = db.Close()
+	}
+}
