@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -294,5 +295,41 @@ func TestSQLiteBusyTimeout(t *testing.T) {
 			t.Errorf("Parse(%+v): busy_timeout %d, %v; want %d", tt.opts, busy, err, tt.want)
 		}
 		_ = db.Close()
+	}
+}
+
+// A handle holds at most MaxConns connections: by default ServerMaxConns
+// on a server engine and, on SQLite, twice GOMAXPROCS and at least 4.
+func TestOpenBoundsConnections(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shop.db")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		raw      string
+		opts     *Options
+		maxConns int
+	}{
+		{"postgres://app@db.internal/shop", nil, ServerMaxConns},
+		{"mysql://app@db.internal/shop", nil, ServerMaxConns},
+		{"postgres://app@db.internal/shop", &Options{MaxConns: 3}, 3},
+		{path, nil, max(4, 2*runtime.GOMAXPROCS(0))},
+		{path, &Options{MaxConns: 2}, 2},
+	} {
+		d, err := Parse(tt.raw, tt.opts)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tt.raw, err)
+		}
+		db, err := d.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := db.Stats().MaxOpenConnections; d.MaxConns != tt.maxConns || got != tt.maxConns {
+			t.Errorf("Parse(%q, %+v): MaxConns %d, the handle's bound %d; want %d", tt.raw, tt.opts, d.MaxConns, got, tt.maxConns)
+		}
+		_ = db.Close()
+	}
+	if _, err := Parse(path, &Options{MaxConns: -1}); err == nil {
+		t.Error("Parse with MaxConns -1: no error")
 	}
 }
