@@ -15,7 +15,8 @@ import (
 
 // A Set serves entities of one database on one server: it registers
 // their tools and, with [Set.AddResources], their schemas as resources.
-// A Set is safe for concurrent use; its tools run concurrently.
+// A Set is safe for concurrent use; its tools run concurrently, except
+// its writes on SQLite, which take turns (see [NewSet]).
 type Set struct {
 	srv     *ferry.Server
 	db      Querier
