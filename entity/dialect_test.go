@@ -101,6 +101,17 @@ func TestClassify(t *testing.T) {
 		{errors.New("Error 3819 (HY000): Check constraint 'c' is violated."), checkViolation},
 		{errors.New("Error 4025 (23000): CONSTRAINT `products.cost` failed"), checkViolation},
 		{errors.New("Error 1969 (70100): Query execution was interrupted (max_statement_time exceeded)"), timeoutHit},
+		{stateErr("40P01"), busyHit},
+		{stateErr("40001"), busyHit},
+		{stateErr("55P03"), busyHit},
+		{codeErr(5), busyHit},   // SQLITE_BUSY
+		{codeErr(517), busyHit}, // SQLITE_BUSY_SNAPSHOT
+		{codeErr(6), busyHit},   // SQLITE_LOCKED
+		{errors.New("Error 1213 (40001): Deadlock found when trying to get lock"), busyHit},
+		{errors.New("Error 1205 (HY000): Lock wait timeout exceeded"), busyHit},
+		{stateErr("53300"), connLimit},
+		{errors.New("Error 1040 (08004): Too many connections"), connLimit},
+		{errors.New("Error 1226 (42000): User 'app' has exceeded the 'max_user_connections' resource"), connLimit},
 		{errors.New("Error: 1062"), notViolation},
 		{errors.New("something else"), notViolation},
 	}

@@ -59,6 +59,9 @@
 // transaction read-write again is not stopped). Each statement is
 // bounded by [SetOptions.Timeout] on the engine (PostgreSQL
 // statement_timeout, MariaDB max_statement_time) and by the context; a statement that runs out is refused as unavailable. A
+// call waits for a connection of the pool, and for its turn to write,
+// within its deadline, and is refused as unavailable when the deadline
+// passes (see [NewSet] on bounding the pool and on SQLite). A
 // constraint violation is a refusal naming the field: unique is a
 // conflict, a foreign key to nothing, NOT NULL and CHECK are invalid.
 // Errors are read without importing drivers: PostgreSQL's SQLSTATE,

@@ -19,6 +19,8 @@ const (
 	badValue    // too long, out of range, wrong format
 	timeoutHit  // the engine's statement timeout
 	readOnlyHit // a write in a read-only transaction
+	busyHit     // locked by another write, or undone to end a deadlock: try again
+	connLimit   // the server refuses more connections
 )
 
 // classify reads what a database error means without importing a driver:
@@ -64,6 +66,10 @@ func fromSQLState(s string) violation {
 		return timeoutHit
 	case "25006":
 		return readOnlyHit
+	case "40001", "40P01", "55P03": // serialization_failure, deadlock_detected, lock_not_available
+		return busyHit
+	case "53300": // too_many_connections, of the server or of the role
+		return connLimit
 	}
 	if strings.HasPrefix(s, "22") {
 		return badValue
@@ -86,6 +92,8 @@ func fromSQLiteCode(c int) violation {
 		return timeoutHit
 	case 8, 264, 520, 776, 1032: // SQLITE_READONLY and its extended codes
 		return readOnlyHit
+	case 5, 261, 517, 773, 6, 262, 518: // SQLITE_BUSY, SQLITE_LOCKED and their extended codes
+		return busyHit
 	}
 	return notViolation
 }
@@ -108,6 +116,10 @@ func fromMySQLNumber(n int) violation {
 		return timeoutHit
 	case 1792:
 		return readOnlyHit
+	case 1205, 1213: // lock wait timeout, deadlock
+		return busyHit
+	case 1040, 1203, 1226: // too many connections, of the server or of the user
+		return connLimit
 	}
 	return notViolation
 }

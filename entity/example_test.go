@@ -33,7 +33,9 @@ func exampleDB() (db *sql.DB, done func()) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	db, err = sql.Open("sqlite", filepath.Join(dir, "shop.db"))
+	// busy_timeout: a call waits for a lock another connection holds
+	// (see NewSet).
+	db, err = sql.Open("sqlite", "file:"+filepath.Join(dir, "shop.db")+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		log.Fatal(err)
 	}

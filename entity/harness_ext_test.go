@@ -233,7 +233,12 @@ func quiet() *ferry.Server {
 // products.
 func shop(t testing.TB, db *sql.DB, setOpts *entity.SetOptions, opts *entity.Options) (*client, *entity.Set) {
 	t.Helper()
-	srv := quiet()
+	return shopOn(t, quiet(), db, setOpts, opts)
+}
+
+// shopOn is shop on a server the test made.
+func shopOn(t testing.TB, srv *ferry.Server, db *sql.DB, setOpts *entity.SetOptions, opts *entity.Options) (*client, *entity.Set) {
+	t.Helper()
 	set, err := entity.NewSet(srv, db, setOpts)
 	if err != nil {
 		t.Fatal(err)

@@ -116,7 +116,8 @@ type Options struct {
 // before the statement it precedes; returning an error stops the call
 // (a [ferry.Refusal] reaches the model as it is; another error is masked
 // and logged). A nil hook does nothing. Hooks run concurrently for
-// concurrent calls.
+// concurrent calls, except the write hooks of a Set on SQLite, which run
+// one at a time as its writes do (see [NewSet]).
 type Hooks struct {
 	// BeforeCreate runs before a record is inserted: it may refuse, and
 	// set, change or delete w.Values (filling created_by from the
@@ -138,7 +139,9 @@ type Write struct {
 	Entity *Entity
 	// Op is Create, Update or Delete.
 	Op Op
-	// Tx is the call's transaction.
+	// Tx runs statements in the call's transaction: a *sql.Tx, or on
+	// SQLite the call's *sql.Conn inside BEGIN IMMEDIATE. A hook does not
+	// commit or roll it back.
 	Tx Querier
 	// Principal is the caller, or nil.
 	Principal *ferry.Principal

@@ -46,6 +46,12 @@ func (t *table) dbError(err error) error {
 	case badValue:
 		return &fieldError{code: ferry.RefusalInvalid, cause: err,
 			msg: "the database refuses a value of the call (malformed, too long or out of range)"}
+	case busyHit:
+		return &fieldError{code: ferry.RefusalUnavailable, cause: err,
+			msg: "other writes held the records this call needs for too long, or collided with its own, and the call was undone; try again in a moment"}
+	case connLimit:
+		return &fieldError{code: ferry.RefusalUnavailable, cause: err,
+			msg: "the database server refuses more connections (its connection limit is reached); try again later"}
 	}
 	return &dbErr{entity: t.e.Name, err: err}
 }

@@ -15,25 +15,57 @@ import (
 
 // A Set serves entities of one database on one server: it registers
 // their tools and, with [Set.AddResources], their schemas as resources.
-// A Set is safe for concurrent use; its tools run concurrently.
+// A Set is safe for concurrent use; its tools run concurrently, except
+// its writes on SQLite, which take turns (see [NewSet]).
 type Set struct {
 	srv     *ferry.Server
 	db      Querier
 	d       dialect
 	timeout time.Duration
 	ro      bool
+	// writer holds a token while one of the Set's SQLite writes runs: the
+	// others wait for it in order (see table.runSQLiteWrite).
+	writer chan struct{}
 
 	mu     sync.RWMutex
 	tables []*table // guarded by mu; in the order added
 }
 
 // NewSet returns a Set serving entities of db as tools of srv. db is
-// usually a *sql.DB: each call then runs in a transaction of its own (a
-// read-only one for reads) under the engine's statement timeout. With a
-// *sql.Tx, calls run in it, bounded by the context only, and reads cannot
-// be made read-only. On SQLite, give the DSN a busy_timeout
-// (_pragma=busy_timeout(5000) for modernc.org/sqlite) so that concurrent
-// writes wait for each other instead of failing.
+// usually a *sql.DB: each call then takes a connection of its pool and
+// runs in a transaction of its own (a read-only one for reads) under the
+// engine's statement timeout. With a *sql.Tx, calls run in it, bounded by
+// the context only, and reads cannot be made read-only.
+//
+// # Connections
+//
+// A call holds its connection until it ends, so bound the pool
+// (db.SetMaxOpenConns) below the engine's own limit, which every client
+// of the server shares (PostgreSQL's max_connections, MySQL's): without
+// a bound, a burst of slow calls opens a connection each until the
+// server refuses everyone, its administrator included. Past the bound a
+// call waits for a free connection within its deadline
+// ([SetOptions.Timeout] and the call's context), and is then refused as
+// unavailable with a sentence that says to try again later; so is a call
+// the server refuses for its connection limit.
+//
+// # Concurrent writes
+//
+// Concurrent writes wait for each other within their deadline and
+// succeed; one whose deadline passes first, or that the engine ends to
+// break a deadlock or a serialization failure, is rolled back and
+// refused as unavailable, with a sentence that says to try again. On
+// SQLite, where one transaction at a time writes, the Set's writes take
+// turns in the order they come, holding no connection while they wait,
+// and each begins with BEGIN IMMEDIATE, taking the write lock before it
+// reads: a transaction that read first and then asked for the lock
+// would be refused it at once with SQLITE_BUSY when another writer went
+// first. Give the SQLite DSN a busy_timeout as long as the calls'
+// deadline (_pragma=busy_timeout(10000) for modernc.org/sqlite): with
+// none, a write of another Set or process, and on a database in
+// rollback-journal mode a read during a commit, is refused at once
+// instead of waiting. WAL mode (_pragma=journal_mode(WAL), a lasting
+// setting of the file) lets reads run beside a write.
 func NewSet(srv *ferry.Server, db Querier, opts *SetOptions) (*Set, error) {
 	if srv == nil || db == nil {
 		return nil, errors.New("entity: NewSet needs a server and a database")
@@ -59,7 +91,7 @@ func NewSet(srv *ferry.Server, db Querier, opts *SetOptions) (*Set, error) {
 	case o.Timeout < 0:
 		o.Timeout = 0
 	}
-	return &Set{srv: srv, db: db, d: d, timeout: o.Timeout, ro: o.ReadOnly}, nil
+	return &Set{srv: srv, db: db, d: d, timeout: o.Timeout, ro: o.ReadOnly, writer: make(chan struct{}, 1)}, nil
 }
 
 // Register adds the entity of the Go type T (see [Of]) to s, registering

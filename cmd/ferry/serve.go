@@ -54,6 +54,23 @@ fields filter, sort and search may use:
       fields:
         price: The unit price in euros.
 
+Each call in flight holds one database connection until it ends.
+-db-max-conns bounds them: 10 by default on PostgreSQL and MySQL/MariaDB,
+and on SQLite twice the CPUs, at least 4. A call past the bound waits for
+a free connection until its deadline (-statement-timeout, 10s by default,
+or -call-timeout if sooner), then is refused as unavailable and told to
+try again later; if calls keep reporting all connections busy, raise
+-db-max-conns. The database server's own limit is shared by every client,
+the administrator included: PostgreSQL's max_connections (100 by default,
+of which superuser_reserved_connections keeps 3 for superusers),
+MySQL/MariaDB's max_connections (151), or a lower limit of the user.
+Keep the bound, times the number of ferry serve processes, well under it
+(start-up warns when the bound alone is above it). The per-caller limits
+apply first: a call over them is refused before it waits for a
+connection. On SQLite, writes take turns, one at a time, each within its
+deadline; in WAL mode (PRAGMA journal_mode=WAL, a lasting setting of the
+file, which ferry serve leaves as it finds it) reads go on during a write.
+
 flags:
 `
 
@@ -71,6 +88,7 @@ type serveConfig struct {
 	allowHosts           []string
 	configFile           string
 	timeout, callTimeout time.Duration
+	maxConns             int
 }
 
 // serve runs ferry serve.
@@ -103,6 +121,7 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	fs.StringVar(&c.configFile, "config", "", "a YAML file of per-table settings (see above)")
 	fs.DurationVar(&c.timeout, "statement-timeout", 0, "bound each call's SQL on the engine (default 10s)")
 	fs.DurationVar(&c.callTimeout, "call-timeout", 0, "bound each tool call (default the server's)")
+	fs.IntVar(&c.maxConns, "db-max-conns", 0, "at most this many database connections at once (default 10; SQLite 2 per CPU, at least 4; see above)")
 	if err := parseFlags(fs, args, serveHelp, e.stdout, e.stderr); err != nil {
 		return nil, err
 	}
@@ -130,6 +149,8 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 		return nil, serveUsage("-jwt-issuer and -jwt-audience need -jwt-jwks URL")
 	case c.jwks != "" && c.issuer == "":
 		return nil, serveUsage("-jwt-jwks needs -jwt-issuer ISSUER (the iss tokens must carry)")
+	case set["db-max-conns"] && c.maxConns < 1:
+		return nil, serveUsage(fmt.Sprintf("-db-max-conns %d: give 1 or more (the default is 10, on SQLite 2 per CPU)", c.maxConns))
 	case c.stdio && (c.apiKeyEnv != "" || c.jwks != ""):
 		return nil, serveUsage("-stdio serves the local process that started ferry: authentication flags apply to -http only")
 	}
@@ -234,6 +255,7 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 		mode = "with writes (create, update, delete)"
 	}
 	s.say("%d tools, %s; schemas at %s://entities and %s://relationships; ready in %s", served.tools, mode, resourceScheme, resourceScheme, time.Since(start).Round(time.Millisecond))
+	s.sayConnections(db)
 	return srv, db, nil
 }
 

@@ -40,6 +40,11 @@ type openedDB struct {
 	engine  entity.Engine
 	display string // the URL, password redacted
 	name    string // the database's name alone, for clients
+	// maxConns bounds the connections to the database.
+	maxConns int
+	// connLimit warns that maxConns is above the server's limit, or is
+	// empty.
+	connLimit string
 }
 
 // openDatabase resolves the database URL from the flags and environment,
@@ -56,7 +61,13 @@ func (s *server) openDatabase(ctx context.Context) (*openedDB, error) {
 			return nil, serveUsage("no database: give -db URL (a SQLite path, postgres://… or mysql://…) or set $" + envDB)
 		}
 	}
-	d, err := dsn.Parse(raw, &dsn.Options{Password: s.env.getenv(envDBPassword), Writes: s.cfg.writes})
+	// A SQLite statement waits for another connection's lock as long as
+	// the call may run; the call's deadline ends the wait sooner.
+	busy := s.cfg.timeout
+	if busy == 0 {
+		busy = entity.DefaultTimeout
+	}
+	d, err := dsn.Parse(raw, &dsn.Options{Password: s.env.getenv(envDBPassword), Writes: s.cfg.writes, MaxConns: s.cfg.maxConns, BusyTimeout: busy})
 	if err != nil {
 		return nil, serveUsage("-db: " + err.Error())
 	}
@@ -73,7 +84,8 @@ func (s *server) openDatabase(ctx context.Context) (*openedDB, error) {
 		}
 		return nil, fmt.Errorf("cannot connect to %s: %s; check that the server runs and the URL's host, port, user, password and database", d.Display, joinLines(err))
 	}
-	return &openedDB{db: db, engine: d.Engine, display: d.Display, name: d.Name}, nil
+	return &openedDB{db: db, engine: d.Engine, display: d.Display, name: d.Name,
+		maxConns: d.MaxConns, connLimit: connLimitWarning(pctx, db, d)}, nil
 }
 
 // servedTables is what addEntities registered.

@@ -17,6 +17,9 @@
 // MySQL and MariaDB connections run SET SESSION TRANSACTION READ ONLY
 // before they are used. A database user with only the privileges it needs
 // remains the stronger guard.
+//
+// A handle holds at most [Options.MaxConns] connections, by default a
+// share of the engine's own limit ([DefaultMaxConns]).
 package dsn
 
 import (
@@ -29,6 +32,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -49,13 +53,48 @@ type Options struct {
 	// Writes opens the database for writing. If false, it is opened
 	// read-only where the connection allows (see the package comment).
 	Writes bool
+	// MaxConns bounds the connections the handle holds at once (in use
+	// and idle). If zero, [DefaultMaxConns] of the engine.
+	MaxConns int
+	// BusyTimeout is how long a SQLite statement waits for a lock another
+	// connection holds (busy_timeout), at millisecond precision. If zero,
+	// [SQLiteBusyTimeout] milliseconds.
+	BusyTimeout time.Duration
 }
+
+// ServerMaxConns is the default bound of a PostgreSQL or MySQL/MariaDB
+// handle's connections: a tenth of PostgreSQL's default max_connections
+// (100, of which superuser_reserved_connections keeps 3 for superusers)
+// and less of MySQL's and MariaDB's (151), so that other clients, a
+// second server and the administrator still connect. A server runs about
+// as many queries at once as it has cores: more connections would mostly
+// queue in the database what a bound queues in the handle.
+const ServerMaxConns = 10
+
+// DefaultMaxConns is the bound of a handle's connections when
+// [Options.MaxConns] is zero: [ServerMaxConns] for PostgreSQL and
+// MySQL/MariaDB, and for SQLite, which has no connection limit of its
+// own, twice GOMAXPROCS and at least 4. SQLite runs queries in this
+// process, so more connections than cores only share them, and each
+// connection costs a file descriptor and a page cache; its writes take
+// turns whatever the bound (see entity.NewSet).
+func DefaultMaxConns(e entity.Engine) int {
+	if e == entity.SQLite {
+		return max(4, 2*runtime.GOMAXPROCS(0))
+	}
+	return ServerMaxConns
+}
+
+// ConnMaxIdleTime is how long a connection of the handle stays open
+// unused before it is closed.
+const ConnMaxIdleTime = time.Minute
 
 // DialTimeout bounds connecting to a PostgreSQL or MySQL server.
 const DialTimeout = 10 * time.Second
 
 // SQLiteBusyTimeout is how long a SQLite connection waits for another's
-// write lock before failing, in milliseconds.
+// lock before failing, in milliseconds, when [Options.BusyTimeout] is
+// zero.
 const SQLiteBusyTimeout = 5000
 
 // A Database is a parsed database URL, ready to open.
@@ -69,12 +108,26 @@ type Database struct {
 	// server database's name), for what clients are shown: no host, user
 	// or path.
 	Name string
-	open func() (*sql.DB, error)
+	// MaxConns is the bound of the handle's connections: the one
+	// [Options.MaxConns] gave, or the engine's default.
+	MaxConns int
+	open     func() (*sql.DB, error)
 }
 
-// Open returns a handle to the database. Like sql.Open, it does not
-// connect: ping it to learn whether the server answers.
-func (d *Database) Open() (*sql.DB, error) { return d.open() }
+// Open returns a handle to the database, holding at most MaxConns
+// connections at once: a query past the bound waits for a free one
+// within its context. Like sql.Open, it does not connect: ping it to
+// learn whether the server answers.
+func (d *Database) Open() (*sql.DB, error) {
+	db, err := d.open()
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(d.MaxConns)
+	db.SetMaxIdleConns(d.MaxConns)
+	db.SetConnMaxIdleTime(ConnMaxIdleTime)
+	return db, nil
+}
 
 // Parse reads a database URL: a SQLite path ("shop.db", "./data/shop.db",
 // "/var/lib/shop.db"), a file: or sqlite: URL, a postgres:// (or
@@ -91,6 +144,22 @@ func Parse(raw string, opts *Options) (*Database, error) {
 	if strings.ContainsAny(raw, "\x00\r\n") {
 		return nil, errors.New("the database URL holds a control character")
 	}
+	if o.MaxConns < 0 {
+		return nil, fmt.Errorf("a bound of %d connections: give 1 or more", o.MaxConns)
+	}
+	d, err := parse(raw, o)
+	if err != nil {
+		return nil, err
+	}
+	d.MaxConns = o.MaxConns
+	if d.MaxConns == 0 {
+		d.MaxConns = DefaultMaxConns(d.Engine)
+	}
+	return d, nil
+}
+
+// parse is Parse by the URL's form.
+func parse(raw string, o Options) (*Database, error) {
 	switch {
 	case raw == ":memory:":
 		return nil, errors.New("an in-memory SQLite database would be empty: give the path of a database file")
@@ -200,7 +269,11 @@ func sqlitePath(path string, q url.Values, o Options) (*Database, error) {
 	if o.Writes {
 		params.Set("mode", "rw")
 	}
-	params.Add("_pragma", "busy_timeout("+strconv.Itoa(SQLiteBusyTimeout)+")")
+	busy := int64(SQLiteBusyTimeout)
+	if o.BusyTimeout > 0 {
+		busy = max(o.BusyTimeout.Milliseconds(), 1)
+	}
+	params.Add("_pragma", "busy_timeout("+strconv.FormatInt(busy, 10)+")")
 	params.Add("_pragma", "foreign_keys(1)")
 	// SQLite decodes %XX in a URI's path; escape what would end it.
 	dsn := "file:" + escapeSQLitePath(filepath.ToSlash(abs)) + "?" + params.Encode()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -263,5 +264,72 @@ func TestSQLiteImmutableIsReadOnly(t *testing.T) {
 	}
 	if _, err := Parse("file:"+path+"?immutable=1", &Options{Writes: true}); err == nil || !strings.Contains(err.Error(), "immutable") {
 		t.Errorf("immutable=1 with writes = %v; want a refusal naming immutable", err)
+	}
+}
+
+// A SQLite connection waits Options.BusyTimeout for another's lock, and
+// SQLiteBusyTimeout milliseconds when it is zero.
+func TestSQLiteBusyTimeout(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shop.db")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		opts *Options
+		want int
+	}{
+		{nil, SQLiteBusyTimeout},
+		{&Options{BusyTimeout: 1500 * time.Millisecond}, 1500},
+		{&Options{BusyTimeout: time.Microsecond}, 1},
+	} {
+		d, err := Parse(path, tt.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := d.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var busy int
+		if err := db.QueryRow("PRAGMA busy_timeout").Scan(&busy); err != nil || busy != tt.want {
+			t.Errorf("Parse(%+v): busy_timeout %d, %v; want %d", tt.opts, busy, err, tt.want)
+		}
+		_ = db.Close()
+	}
+}
+
+// A handle holds at most MaxConns connections: by default ServerMaxConns
+// on a server engine and, on SQLite, twice GOMAXPROCS and at least 4.
+func TestOpenBoundsConnections(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shop.db")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		raw      string
+		opts     *Options
+		maxConns int
+	}{
+		{"postgres://app@db.internal/shop", nil, ServerMaxConns},
+		{"mysql://app@db.internal/shop", nil, ServerMaxConns},
+		{"postgres://app@db.internal/shop", &Options{MaxConns: 3}, 3},
+		{path, nil, max(4, 2*runtime.GOMAXPROCS(0))},
+		{path, &Options{MaxConns: 2}, 2},
+	} {
+		d, err := Parse(tt.raw, tt.opts)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tt.raw, err)
+		}
+		db, err := d.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := db.Stats().MaxOpenConnections; d.MaxConns != tt.maxConns || got != tt.maxConns {
+			t.Errorf("Parse(%q, %+v): MaxConns %d, the handle's bound %d; want %d", tt.raw, tt.opts, d.MaxConns, got, tt.maxConns)
+		}
+		_ = db.Close()
+	}
+	if _, err := Parse(path, &Options{MaxConns: -1}); err == nil {
+		t.Error("Parse with MaxConns -1: no error")
 	}
 }
