@@ -197,13 +197,16 @@ func (l literal) describe() string {
 	return "a timestamp"
 }
 
-// article is "an integer", "a text field".
+// article is a field type as a sentence's complement: "an integer",
+// "text", "a date".
 func article(t Type) string {
 	switch t {
 	case Integer:
 		return "an integer"
 	case UUID:
 		return "a uuid"
+	case Text:
+		return "text"
 	}
 	return "a " + t.String()
 }
