@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -103,6 +106,10 @@ func (t *table) writeError(err error, op Op, vals map[string]any) error {
 		return &fieldError{code: ferry.RefusalInvalid, path: f.Name, cause: err,
 			msg: fmt.Sprintf("%s: %s breaks a check of the %s table", f.Name, showValue(vals[f.Name]), t.e.Plural)}
 	case badValue:
+		if f, n := t.tooLong(msg, vals); f != nil {
+			return &fieldError{code: ferry.RefusalInvalid, path: f.Name, cause: err,
+				msg: fmt.Sprintf("%s: the column holds at most %d characters; got %d", f.Name, n, utf8.RuneCountInString(vals[f.Name].(string)))}
+		}
 		f := t.guessField(msg, vals, func(*Field) bool { return true })
 		if f != nil {
 			return &fieldError{code: ferry.RefusalInvalid, path: f.Name, cause: err,
@@ -140,6 +147,31 @@ func (t *table) guessField(msg string, vals map[string]any, keep func(*Field) bo
 		return nil
 	}
 	return given
+}
+
+// tooLongFor reads the length of PostgreSQL's "value too long for type
+// character varying(5)", which names no column.
+var tooLongFor = regexp.MustCompile(`too long for type [a-z ]+\((\d+)\)`)
+
+// tooLong finds the field a "value too long" message that names no column
+// is about: the one text value given that is longer than the length the
+// message names, if only one is. It returns the field and that length.
+func (t *table) tooLong(msg string, vals map[string]any) (*Field, int) {
+	m := tooLongFor.FindStringSubmatch(msg)
+	if m == nil {
+		return nil, 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	var found *Field
+	for _, f := range t.e.Fields {
+		if s, ok := vals[f.Name].(string); ok && f.Type == Text && utf8.RuneCountInString(s) > n {
+			if found != nil {
+				return nil, 0 // two could be at fault: naming one would be a guess
+			}
+			found = f
+		}
+	}
+	return found, n
 }
 
 // showValue writes a value as JSON for a sentence, cut short when long.
