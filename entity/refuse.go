@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -234,4 +235,39 @@ func article(noun string) string {
 		return "an " + noun
 	}
 	return "a " + noun
+}
+
+// explainConflict rewrites a unique conflict on a text value when the
+// column's collation counts it equal to the different value a record
+// holds (MySQL's and MariaDB's usual collations ignore case, accents and
+// trailing spaces; SQLite's NOCASE ignores ASCII case): the refusal names
+// the value held, which lookups, exact on every engine, find, instead of
+// the value sent, which they do not. It looks only in the caller's scope,
+// so a record another caller owns is not named, and only where the
+// transaction outlives the failed statement (not on PostgreSQL, whose
+// default collations are exact anyway). Any other error is returned as
+// it is.
+func (t *table) explainConflict(ctx context.Context, tx Querier, err error, vals map[string]any, scope any) error {
+	var fe *fieldError
+	if t.d.engine() == PostgreSQL || !errors.As(err, &fe) || fe.code != ferry.RefusalConflict {
+		return err
+	}
+	f := t.e.Field(fe.path)
+	sent, ok := vals[fe.path].(string)
+	if f == nil || f.Type != Text || !ok {
+		return err
+	}
+	q, w := &query{d: t.d}, &where{}
+	if t.scoped(q, w, scope) != nil {
+		return err
+	}
+	w.and(t.col(f) + " = " + q.bind(sent)) // the column's own collation, as its unique index has it
+	q.add("SELECT ", t.col(f), " FROM ", t.from, w.String(), t.d.paging(q.bind(int64(1)), q.bind(int64(0))))
+	var held string
+	if tx.QueryRowContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...).Scan(&held) != nil || held == sent {
+		return err
+	}
+	return &fieldError{code: ferry.RefusalConflict, path: f.Name, cause: fe.cause,
+		msg: fmt.Sprintf("%s with %s %s exists, which the column counts as equal to %s (its collation ignores case, accents or trailing spaces); lookups are exact, so name that record by %s",
+			article(t.e.Name), f.Name, showValue(held), showValue(sent), showValue(held))}
 }

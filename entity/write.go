@@ -48,7 +48,7 @@ func (t *table) create(ctx context.Context, req *ferry.CallToolRequest) (*ferry.
 		}
 		key, err := t.insert(ctx, tx, w.Values)
 		if err != nil {
-			return err
+			return t.explainConflict(ctx, tx, err, w.Values, scope)
 		}
 		rec, err = t.reread(ctx, tx, key, scope)
 		return err
@@ -247,7 +247,7 @@ func (t *table) update(ctx context.Context, req *ferry.CallToolRequest) (*ferry.
 			return err
 		}
 		if err := t.change(ctx, tx, w.Values, key, scope); err != nil {
-			return err
+			return t.explainConflict(ctx, tx, err, w.Values, scope)
 		}
 		rec, err = t.reread(ctx, tx, key, scope)
 		return err
