@@ -2,7 +2,6 @@ package entity
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 
 	"github.com/ferry-mcp/ferry/entity/internal/filter"
@@ -213,11 +212,7 @@ func (t *table) fieldList(keep func(*Field) bool) string {
 // "cost (number), stock (integer or null)".
 func (t *table) typedFieldList() string {
 	var b strings.Builder
-	omitted := t.filter.Omitted()
 	for _, f := range t.fidx {
-		if slices.Contains(omitted, f.Name) {
-			continue
-		}
 		if b.Len() > 0 {
 			b.WriteString(", ")
 		}

@@ -140,7 +140,9 @@ type table struct {
 	order   string   // the ORDER BY clause of a list with no orderBy nor search
 	filter  *filter.Env
 	fidx    []*Field // the filter environment's fields
-	maxRes  int
+	// unnameable are the fields filters would take but CEL cannot name.
+	unnameable []string
+	maxRes     int
 }
 
 // alias is the table's alias in reads.
@@ -181,10 +183,17 @@ func (s *Set) newTable(in *Entity, o *Options) (*table, error) {
 // col is f's qualified, quoted column.
 func (t *table) col(f *Field) string { return alias + "." + t.d.quote(f.Column) }
 
-// newFilter builds the filter environment of the filterable fields.
+// newFilter builds the filter environment of the filterable fields. A
+// field a CEL expression cannot name (in, null, a name led by a digit)
+// is not filterable: the entity as served says so, and the list tool's
+// description says why.
 func (t *table) newFilter() error {
 	var fs []filter.Field
 	for _, f := range t.e.Fields {
+		if f.Filterable && !filter.Nameable(f.Name) {
+			f.Filterable = false
+			t.unnameable = append(t.unnameable, f.Name)
+		}
 		if f.Filterable {
 			fs = append(fs, filter.Field{Name: f.Name, Type: filter.Type(f.Type), Nullable: f.Nullable})
 			t.fidx = append(t.fidx, f)

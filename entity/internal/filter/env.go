@@ -271,6 +271,11 @@ func parseDate(s string) (time.Time, error) {
 	return d, nil
 }
 
+// Nameable reports whether an expression can name a field called name:
+// whether it is a CEL identifier and not a reserved word ("in", "null",
+// "package", ...). NewEnv leaves out the fields it cannot name.
+func Nameable(name string) bool { return isIdentifier(name) }
+
 // isIdentifier reports whether s is a CEL identifier that is not a
 // reserved word.
 func isIdentifier(s string) bool {
