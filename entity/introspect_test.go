@@ -140,12 +140,12 @@ func shopModel(engine Engine) []*Entity {
 	}
 	def := func(fl *Field) *Field { fl.HasDefault = true; return fl }
 	viewNullable := !my // MySQL reports a view column's nullability from its table
+	blob := pick("BLOB", "bytea", "blob")
 	return []*Entity{
 		{Name: "1st_quarter", Plural: "1st_quarters", Table: "1st-quarter",
-			Description: "No primary key: read tools only.",
-			Fields:      []*Field{f("region", Text, true), f("total", Number, true)}},
+			KeyNote: "the table has no primary key",
+			Fields:  []*Field{f("region", Text, true), f("total", Number, true)}},
 		{Name: "active_product", Plural: "active_products", Table: "active_products", View: true,
-			Description: "A view: read tools only.",
 			Fields: []*Field{f("id", Integer, viewNullable),
 				with(f("sku", Text, viewNullable), func(fl *Field) {
 					if my {
@@ -163,13 +163,14 @@ func shopModel(engine Engine) []*Entity {
 			Fields: []*Field{with(f("id", uuid, false), func(fl *Field) { fl.HasDefault = pg }),
 				f("email", Text, false), f("name", Text, true)}},
 		{Name: "order_item", Plural: "order_items", Table: "order items",
-			Description: "Its primary key has 2 columns (order_id, line): read tools only.",
+			KeyNote: "its primary key has 2 columns (order_id, line)",
 			Fields: []*Field{f("order_id", Integer, false), f("line", Integer, false),
 				with(f("product_id", Integer, false), func(fl *Field) { fl.References = &Reference{Entity: "product", Field: "id"} }),
 				def(f("quantity", Integer, false))}},
 		{Name: "product", Plural: "products", Table: "products", Key: "id", NaturalKey: "sku",
 			Description: strings.TrimSpace(comment("Things we sell.") + ` Columns left out, their types not served: "picture" (` +
-				pick("BLOB", "bytea", "blob") + `).`),
+				blob + `).`),
+			Unserved: []Column{{Name: "picture", Type: blob}},
 			Fields: []*Field{
 				id(Integer),
 				with(f("sku", Text, false), func(fl *Field) { fl.Description = comment("Stock keeping unit.") }),
@@ -374,17 +375,17 @@ func TestIntrospectPostgresKinds(t *testing.T) {
 	}
 	var got []string
 	for _, e := range es {
-		got = append(got, fmt.Sprintf("%s key=%q natural=%q view=%v: %s", e.Table, e.Key, e.NaturalKey, e.View, e.Description))
+		got = append(got, fmt.Sprintf("%s key=%q natural=%q view=%v note=%q: %s", e.Table, e.Key, e.NaturalKey, e.View, e.KeyNote, e.Description))
 		got = append(got, fieldSummary(e)...)
 	}
 	want := []string{
-		`events key="" natural="" view=false: Its primary key has 2 columns (id, at): read tools only.`,
+		`events key="" natural="" view=false note="its primary key has 2 columns (id, at)": `,
 		"id 2 null=false gen=false def=false enum=[]",
 		"at 6 null=false gen=false def=false enum=[]",
-		`item_skus key="" natural="" view=true: A view: read tools only.`,
+		`item_skus key="" natural="" view=true note="": `,
 		"id 2 null=true gen=false def=false enum=[]",
 		"sku 1 null=true gen=false def=false enum=[]",
-		`items key="id" natural="sku" view=false: Columns left out, their types not served: "tags" (text[]), "doc" (jsonb), "span" (interval), "price" (money).`,
+		`items key="id" natural="sku" view=false note="": Columns left out, their types not served: "tags" (text[]), "doc" (jsonb), "span" (interval), "price" (money).`,
 		"id 2 null=false gen=true def=true enum=[]",
 		"sku 1 null=false gen=false def=false enum=[]",
 		"m 1 null=true gen=false def=false enum=[sad ok happy]",
@@ -397,6 +398,10 @@ func TestIntrospectPostgresKinds(t *testing.T) {
 		if f.References != nil {
 			t.Errorf("%s refers to %+v, in another schema", f.Name, f.References)
 		}
+	}
+	wantUnserved := []Column{{"tags", "text[]"}, {"doc", "jsonb"}, {"span", "interval"}, {"price", "money"}}
+	if diff := cmp.Diff(wantUnserved, es[2].Unserved); diff != "" {
+		t.Errorf("Unserved (-want +got):\n%s", diff)
 	}
 }
 

@@ -94,6 +94,23 @@ type Entity struct {
 	// View says the entity cannot be written (a view, or a table the
 	// caller made read-only).
 	View bool
+	// KeyNote says why Key is empty, when [Introspect] knows: "its
+	// primary key has 2 columns (order_id, line)". Tool descriptions say
+	// it beside the entity's lack of a get tool.
+	KeyNote string
+	// Unserved lists the columns [Introspect] left out because their
+	// types are not served (json, arrays, bytes, ...), in column order;
+	// columns left out on purpose (ExcludeColumns) are not listed.
+	Unserved []Column
+}
+
+// Column is a database column as its catalog describes it.
+type Column struct {
+	// Name is the column's name in the database.
+	Name string
+	// Type is its type as the database writes it: "jsonb", "text[]",
+	// "varbinary(10)".
+	Type string
 }
 
 // Field returns the field named name, or nil.

@@ -261,6 +261,7 @@ func checkEntity(e *Entity) error {
 // cloneEntity copies e deeply enough that the copy's fields can change.
 func cloneEntity(e *Entity) *Entity {
 	c := *e
+	c.Unserved = slices.Clone(e.Unserved)
 	c.Fields = make([]*Field, len(e.Fields))
 	for i, f := range e.Fields {
 		if f == nil {

@@ -89,15 +89,30 @@ func (t *table) describe(op Op) string {
 	if op == Get || op == List {
 		switch {
 		case t.e.View:
-			b.WriteString(" (" + t.e.Plural + " are read-only.)")
+			b.WriteString(" (A view: read-only.)")
 		case t.key == nil:
-			b.WriteString(" (" + t.e.Plural + " have no single-column key: read-only.)")
+			b.WriteString(" (" + t.noKey() + ".)")
 		}
 	}
 	if t.e.Description != "" {
 		b.WriteString(" " + clip(t.e.Description, 600))
 	}
 	return clip(b.String(), 1000)
+}
+
+// noKey says that an entity with no Key is read-only, and why, as
+// "read-only, with no get tool: its primary key has 2 columns (order_id,
+// line), and get, update and delete name a record by a single-column
+// key".
+func (t *table) noKey() string {
+	why := t.e.KeyNote
+	if why == "" {
+		why = "it has no single-column key"
+	}
+	if t.has(Get) {
+		return "read-only: " + why + ", and update and delete name a record by a single-column key"
+	}
+	return "read-only, with no get tool: " + why + ", and get, update and delete name a record by a single-column key"
 }
 
 // andList joins names as "a, b and c", the first limit of them, saying
