@@ -53,6 +53,10 @@ type IntrospectOptions struct {
 //     PostgreSQL, arrays, intervals, a SQLite column with no declared
 //     type) is left out, listed in the entity's Unserved and noted in its
 //     Description.
+//   - Sizes, where the engine enforces them (PostgreSQL and MySQL; SQLite
+//     keeps what it is given): varchar(n) and char(n) set MaxLength,
+//     char(n) Padded, numeric(p,s) Precision and Scale, 8-, 16-, 24- and
+//     32-bit integers Minimum and Maximum (unsigned ones from 0).
 //   - Every mapped field is Filterable and Sortable. Searchable marks the
 //     fields a full-text index covers ([FindSearchIndex]); the index's
 //     own tsvector column is not a field.
@@ -163,6 +167,16 @@ type rawColumn struct {
 	generated  bool
 	comment    string
 	skip       bool // the search index's own column: left out, no note
+	size       columnSize
+}
+
+// columnSize is what a column's type holds beyond its field type: the
+// Field members of the same names.
+type columnSize struct {
+	maxLength        int
+	padded           bool
+	precision, scale int
+	min, max         *int64
 }
 
 type rawForeignKey struct {
@@ -241,6 +255,8 @@ func buildFields(e *Entity, t *rawTable, o *IntrospectOptions) []string {
 			Name: uniqueName(name, taken), Column: c.name, Type: c.typ,
 			Nullable: !c.notNull, Generated: c.generated, HasDefault: c.hasDefault,
 			Filterable: true, Sortable: true, Description: c.comment, Enum: c.enum,
+			MaxLength: c.size.maxLength, Padded: c.size.padded, Precision: c.size.precision, Scale: c.size.scale,
+			Minimum: c.size.min, Maximum: c.size.max,
 		}
 		if slices.Contains(t.primary, c.name) {
 			f.Nullable = false

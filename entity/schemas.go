@@ -21,6 +21,7 @@ func valueSchema(f *Field) *schema.Schema {
 		s.Description = f.Description
 	}
 	s.Nullable = f.Nullable
+	sized(&s, f)
 	return &s
 }
 

@@ -269,6 +269,12 @@ func cloneEntity(e *Entity) *Entity {
 		}
 		fc := *f
 		fc.Enum = slices.Clone(f.Enum)
+		if f.Minimum != nil {
+			fc.Minimum = ptr(*f.Minimum)
+		}
+		if f.Maximum != nil {
+			fc.Maximum = ptr(*f.Maximum)
+		}
 		if f.References != nil {
 			r := *f.References
 			fc.References = &r

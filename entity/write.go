@@ -108,6 +108,9 @@ func (t *table) columns(vals map[string]any) ([]*Field, []any, error) {
 		if v == nil && !f.Nullable {
 			return nil, nil, invalidField(f.Name, "must not be null")
 		}
+		if err := checkSize(f, v); err != nil {
+			return nil, nil, invalidField(f.Name, "%s", err)
+		}
 		enc, err := encode(t.d.engine(), f.Type, v)
 		if err != nil {
 			return nil, nil, invalidField(f.Name, "%s", err)
