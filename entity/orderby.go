@@ -106,11 +106,11 @@ func (t *table) tiebreak() []string {
 }
 
 func (t *table) orderBy(o orderTerm) string {
-	col := t.col(o.f)
+	col := t.value(o.f)
 	if o.f.Type == Text {
-		col = t.d.textOrder(col)
+		col = t.d.textOrder(t.col(o.f)) // as text already on PostgreSQL, as value has it
 	}
-	return t.d.nullsOrder(col, o.desc, o.f.Nullable)
+	return t.d.nullsOrder(col, o.desc, t.nullable(o.f))
 }
 
 // clip shortens s for a sentence.

@@ -236,7 +236,7 @@ func (t *table) filterCond(q *query, expr string) (string, error) {
 	}
 	var bad error
 	cond, err := t.filter.Translate(expr, filter.Engine(t.d.engine()),
-		func(i int) string { return t.col(t.fidx[i]) },
+		func(i int) string { return t.value(t.fidx[i]) },
 		func(v any, ft filter.Type) string {
 			enc, err := encode(t.d.engine(), Type(ft), v)
 			if err != nil && bad == nil {

@@ -172,7 +172,7 @@ func (s *Set) newTable(in *Entity, o *Options) (*table, error) {
 	cols := make([]string, len(e.Fields))
 	t.members = make([][]byte, len(e.Fields))
 	for i, f := range e.Fields {
-		cols[i] = t.col(f)
+		cols[i] = t.value(f)
 		t.members[i] = append(appendString(nil, f.Name), ':')
 	}
 	t.cols = strings.Join(cols, ", ")
@@ -195,7 +195,7 @@ func (t *table) newFilter() error {
 			t.unnameable = append(t.unnameable, f.Name)
 		}
 		if f.Filterable {
-			fs = append(fs, filter.Field{Name: f.Name, Type: filter.Type(f.Type), Nullable: f.Nullable})
+			fs = append(fs, filter.Field{Name: f.Name, Type: filter.Type(f.Type), Nullable: t.nullable(f)})
 			t.fidx = append(t.fidx, f)
 		}
 	}

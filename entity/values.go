@@ -228,6 +228,13 @@ func appendNumber(b []byte, v any) []byte {
 	if json.Valid([]byte(s)) && s != "" && (s[0] == '-' || s[0] >= '0' && s[0] <= '9') {
 		return append(b, s...)
 	}
+	switch s {
+	case "NaN", "Infinity", "-Infinity":
+		// A number JSON cannot write is null, as the SQL of the served
+		// value makes it (see served.go); this is for a Querier that
+		// hands one over anyway.
+		return append(b, "null"...)
+	}
 	return appendString(b, s)
 }
 

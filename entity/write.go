@@ -148,7 +148,7 @@ func (t *table) insert(ctx context.Context, tx Querier, vals map[string]any) (an
 		return encode(t.d.engine(), t.key.Type, given)
 	}
 	if t.d.returning() {
-		q.add(" RETURNING ", t.d.quote(t.key.Column))
+		q.add(" RETURNING ", t.valueOf(t.key, t.d.quote(t.key.Column)))
 		var key any
 		if err := tx.QueryRowContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...).Scan(&key); err != nil {
 			return nil, t.writeError(err, Create, vals)
