@@ -77,14 +77,18 @@
 // a DECIMAL or NUMERIC is served digit for digit as the database writes
 // it, and written from the digits the call sent.
 //
-// What a record shows is what a filter matches and orderBy sorts, on every
-// engine. A char(n) value comes without the spaces that pad it, as
-// PostgreSQL compares char(n) values and MySQL reads them. A number JSON
-// cannot write (NaN and the infinities, which PostgreSQL's number types
-// and SQLite's REAL hold) is served as null and is null to filters:
-// price == null finds it, price > 1e308 does not, and orderBy sorts it
-// with the nulls; so on those engines a number field is "number or null"
-// in output schemas and filters, whatever its column's NOT NULL says.
+// What a record shows is what a filter matches, on every engine. A
+// char(n) value comes without the spaces that pad it, as PostgreSQL
+// compares char(n) values and MySQL reads them. A number JSON cannot
+// write (NaN and the infinities, which PostgreSQL's number types and
+// SQLite's REAL hold) is served as null and is null to filters:
+// price == null finds it, price > 1e308 does not, nor does
+// !(price > 1e308); so on those engines a number field is "number or
+// null" in output schemas and filters, whatever its column's NOT NULL
+// says. orderBy sorts such a number as the database does (PostgreSQL puts
+// Infinity and then NaN after every number, -Infinity before), so that an
+// index on the column keeps serving the order, as it keeps serving a
+// filter's comparison.
 //
 // What a column holds ([Field]'s MaxLength, Padded, Precision, Scale,
 // Minimum and Maximum, which [Introspect] reads on PostgreSQL and MySQL)

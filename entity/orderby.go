@@ -106,11 +106,11 @@ func (t *table) tiebreak() []string {
 }
 
 func (t *table) orderBy(o orderTerm) string {
-	col := t.value(o.f)
+	col := t.col(o.f)
 	if o.f.Type == Text {
-		col = t.d.textOrder(t.col(o.f)) // as text already on PostgreSQL, as value has it
+		col = t.d.textOrder(col)
 	}
-	return t.d.nullsOrder(col, o.desc, t.nullable(o.f))
+	return t.d.nullsOrder(col, o.desc, o.f.Nullable)
 }
 
 // clip shortens s for a sentence.

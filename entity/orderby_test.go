@@ -21,8 +21,7 @@ func TestParseOrder(t *testing.T) {
 	if err != nil || len(terms) != 2 || terms[0].f.Name != "price" || !terms[0].desc || terms[1].desc {
 		t.Fatalf("parseOrder = %+v, %v", terms, err)
 	}
-	price := `CASE WHEN CAST(t."price" AS text) IN ('NaN', 'Infinity', '-Infinity') THEN NULL ELSE t."price" END`
-	if got := tb.orderSQL(terms, ""); got != ` ORDER BY `+price+` DESC NULLS LAST, CAST(t."sku" AS text) COLLATE "C", t."id"` {
+	if got := tb.orderSQL(terms, ""); got != ` ORDER BY t."price" DESC, CAST(t."sku" AS text) COLLATE "C", t."id"` {
 		t.Errorf("orderSQL = %s", got)
 	}
 	if got := tb.orderSQL(nil, "rank"); got != ` ORDER BY rank, t."id"` {
@@ -52,10 +51,9 @@ func FuzzParseOrder(f *testing.F) {
 			}
 		}
 		sql := tb.orderSQL(terms, "")
-		for _, w := range strings.FieldsFunc(sql, func(r rune) bool { return strings.ContainsRune(` ,."()'-`, r) }) {
+		for _, w := range strings.FieldsFunc(sql, func(r rune) bool { return strings.ContainsRune(` ,."()`, r) }) {
 			switch w {
-			case "ORDER", "BY", "DESC", "t", "price", "sku", "id", "CAST", "AS", "text", "COLLATE", "C",
-				"CASE", "WHEN", "IN", "NaN", "Infinity", "THEN", "NULL", "ELSE", "END", "NULLS", "FIRST", "LAST":
+			case "ORDER", "BY", "DESC", "t", "price", "sku", "id", "CAST", "AS", "text", "COLLATE", "C":
 			default:
 				t.Fatalf("%q: unexpected word %q in %s", s, w, sql)
 			}
