@@ -28,7 +28,7 @@
 // update_product (only the fields given change) and delete_product. Get and
 // list are read-only; delete is destructive; update is idempotent; none
 // reaches an open world. An entity with no single-column key, or a view,
-// gets read tools only. Write tools can be left out one by one
+// gets read tools only, and its tools say why ([Entity.KeyNote]). Write tools can be left out one by one
 // ([Options.Exclude]) or all together ([Options.ReadOnly],
 // [SetOptions.ReadOnly]); a server made read-only hides them, since they
 // are not marked read-only. Every tool has an output schema: one record is
@@ -46,8 +46,10 @@
 // code point on every engine. totalCount costs a second query (COUNT(*)
 // with the same conditions) unless the page is the last one;
 // [Options.SkipTotalCount] leaves it out. filter is a CEL expression over
-// the filterable fields, with CEL's meaning, NULLs included; search
-// appears only when the entity has a [Searcher] ([CreateSearchIndex]).
+// the filterable fields, with CEL's meaning, NULLs included; a field whose
+// name CEL cannot write (in, null, 1abc) is not filterable, and the list
+// tool says so. search appears only when the entity has a [Searcher]
+// ([CreateSearchIndex]).
 //
 // # Transactions and timeouts
 //
@@ -71,11 +73,39 @@
 //
 // Timestamps are served as RFC 3339 in UTC and stored as time.Time, in
 // UTC, on PostgreSQL and MySQL, and as [SQLiteTimeLayout] text on SQLite
-// (microseconds, so text order is time order). Dates are YYYY-MM-DD,
-// UUIDs their canonical text (PostgreSQL's uuid type, text elsewhere),
-// booleans 0/1 on SQLite and MySQL. Numbers are JSON numbers: a DECIMAL
-// or NUMERIC is served digit for digit as the database writes it, and
-// written from the digits the call sent.
+// (microseconds, so text order is time order); a call's timestamp finer
+// than a microsecond is refused, as a filter's is, not cut short. Dates
+// are YYYY-MM-DD, UUIDs their canonical text (PostgreSQL's uuid type, text
+// elsewhere), booleans 0/1 on SQLite and MySQL. Numbers are JSON numbers:
+// a DECIMAL or NUMERIC is served digit for digit as the database writes
+// it, and written from the digits the call sent.
+//
+// What a record shows is what a filter matches, on every engine. A
+// char(n) value comes without the spaces that pad it, as PostgreSQL
+// compares char(n) values and MySQL reads them. A number JSON cannot
+// write (NaN and the infinities, which PostgreSQL's number types and
+// SQLite's REAL hold) is served as null and is null to filters:
+// price == null finds it, price > 1e308 does not, nor does
+// !(price > 1e308); so on those engines a number field is "number or
+// null" in output schemas and filters, whatever its column's NOT NULL
+// says. orderBy sorts such a number as the database does (PostgreSQL puts
+// Infinity and then NaN after every number, -Infinity before), so that an
+// index on the column keeps serving the order, as it keeps serving a
+// filter's comparison.
+//
+// What a column holds ([Field]'s MaxLength, Padded, Precision, Scale,
+// Minimum and Maximum, which [Introspect] reads on PostgreSQL and MySQL)
+// is in the create and update schemas (maxLength, multipleOf, minimum,
+// maximum), and a value the column would round, cut or refuse is refused
+// with a sentence naming the field: a numeric(8,2) column refuses 1.239
+// rather than store 1.24, a char(n) one "ab " rather than store "ab".
+//
+// Keys and natural keys are looked up exactly (by code point) whatever
+// the column's collation, so that a scope's tenant "A" never reads tenant
+// "a". Where a unique column's collation counts two values equal (MariaDB's
+// usual collations ignore case, accents and trailing spaces; SQLite's
+// NOCASE ignores ASCII case), a write's conflict names the value the
+// record holds, which get finds.
 //
 // # Hooks and scopes
 //

@@ -51,7 +51,12 @@ type IntrospectOptions struct {
 //     timestamps, dates and UUIDs; SQLite's free-text declared types map
 //     by its affinity rules. A column of any other type (bytes, JSON on
 //     PostgreSQL, arrays, intervals, a SQLite column with no declared
-//     type) is left out, with a note in the entity's Description.
+//     type) is left out, listed in the entity's Unserved and noted in its
+//     Description.
+//   - Sizes, where the engine enforces them (PostgreSQL and MySQL; SQLite
+//     keeps what it is given): varchar(n) and char(n) set MaxLength,
+//     char(n) Padded, numeric(p,s) Precision and Scale, 8-, 16-, 24- and
+//     32-bit integers Minimum and Maximum (unsigned ones from 0).
 //   - Every mapped field is Filterable and Sortable. Searchable marks the
 //     fields a full-text index covers ([FindSearchIndex]); the index's
 //     own tsvector column is not a field.
@@ -59,7 +64,7 @@ type IntrospectOptions struct {
 //     auto-increment columns are never nullable. Identity, serial,
 //     auto-increment, SQLite INTEGER PRIMARY KEY and generated columns are
 //     Generated. A table whose primary key has several columns, or that
-//     has none, gets no Key (so read tools only) and a note saying why.
+//     has none, gets no Key (so read tools only), and KeyNote says why.
 //   - The NaturalKey is the first column, in column order, of a
 //     single-column unique constraint or index that is NOT NULL and holds
 //     text or integers (other than the Key).
@@ -162,6 +167,16 @@ type rawColumn struct {
 	generated  bool
 	comment    string
 	skip       bool // the search index's own column: left out, no note
+	size       columnSize
+}
+
+// columnSize is what a column's type holds beyond its field type: the
+// Field members of the same names.
+type columnSize struct {
+	maxLength        int
+	padded           bool
+	precision, scale int
+	min, max         *int64
 }
 
 type rawForeignKey struct {
@@ -200,7 +215,7 @@ func buildEntities(tables []*rawTable, o *IntrospectOptions) []*Entity {
 		if len(e.Fields) == 0 {
 			continue // nothing to serve
 		}
-		notes = append(notes, buildKeys(e, t)...)
+		buildKeys(e, t)
 		e.Description = strings.Join(notes, " ")
 		one, many := entityNames(t.name)
 		e.Name = uniqueName(one, taken)
@@ -229,6 +244,7 @@ func buildFields(e *Entity, t *rawTable, o *IntrospectOptions) []string {
 		}
 		if c.typ == 0 {
 			left = append(left, fmt.Sprintf("%q (%s)", c.name, c.dbType))
+			e.Unserved = append(e.Unserved, Column{Name: c.name, Type: c.dbType})
 			continue
 		}
 		name := c.name
@@ -239,6 +255,8 @@ func buildFields(e *Entity, t *rawTable, o *IntrospectOptions) []string {
 			Name: uniqueName(name, taken), Column: c.name, Type: c.typ,
 			Nullable: !c.notNull, Generated: c.generated, HasDefault: c.hasDefault,
 			Filterable: true, Sortable: true, Description: c.comment, Enum: c.enum,
+			MaxLength: c.size.maxLength, Padded: c.size.padded, Precision: c.size.precision, Scale: c.size.scale,
+			Minimum: c.size.min, Maximum: c.size.max,
 		}
 		if slices.Contains(t.primary, c.name) {
 			f.Nullable = false
@@ -258,24 +276,26 @@ func excluded(list []string, table, column string) bool {
 	return slices.Contains(list, column) || slices.Contains(list, table+"."+column)
 }
 
-// buildKeys sets e's Key and NaturalKey and returns the notes on a
-// missing key.
-func buildKeys(e *Entity, t *rawTable) []string {
+// buildKeys sets e's Key and NaturalKey, or its KeyNote saying why it
+// has no Key.
+func buildKeys(e *Entity, t *rawTable) {
 	if t.view {
-		return []string{"A view: read tools only."}
+		return // a view: View says it all
 	}
 	switch len(t.primary) {
 	case 0:
-		return []string{"No primary key: read tools only."}
+		e.KeyNote = "the table has no primary key"
+		return
 	case 1:
-		if f := fieldOfColumn(e, t.primary[0]); f != nil {
-			e.Key = f.Name
-		} else {
-			return []string{"Its primary key column is left out: read tools only."}
+		f := fieldOfColumn(e, t.primary[0])
+		if f == nil {
+			e.KeyNote = fmt.Sprintf("its primary key column %s is left out", t.primary[0])
+			return
 		}
+		e.Key = f.Name
 	default:
-		return []string{fmt.Sprintf("Its primary key has %d columns (%s): read tools only.",
-			len(t.primary), strings.Join(t.primary, ", "))}
+		e.KeyNote = fmt.Sprintf("its primary key has %d columns (%s)", len(t.primary), strings.Join(t.primary, ", "))
+		return
 	}
 	for _, f := range e.Fields {
 		if f.Name == e.Key || f.Nullable || (f.Type != Text && f.Type != Integer) {
@@ -286,7 +306,6 @@ func buildKeys(e *Entity, t *rawTable) []string {
 			break
 		}
 	}
-	return nil
 }
 
 func fieldOfColumn(e *Entity, column string) *Field {

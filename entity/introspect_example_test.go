@@ -35,6 +35,9 @@ func ExampleIntrospect() {
 	}
 	for _, e := range entities {
 		fmt.Printf("%s/%s (table %q) key %q natural key %q\n", e.Name, e.Plural, e.Table, e.Key, e.NaturalKey)
+		if e.KeyNote != "" {
+			fmt.Println("  read tools only: " + e.KeyNote)
+		}
 		if e.Description != "" {
 			fmt.Println("  " + e.Description)
 		}
@@ -47,7 +50,7 @@ func ExampleIntrospect() {
 	// Output:
 	// category/categories (table "categories") key "id" natural key "name"
 	// order_item/order_items (table "order items") key "" natural key ""
-	//   Its primary key has 2 columns (order_id, line): read tools only.
+	//   read tools only: its primary key has 2 columns (order_id, line)
 	// product/products (table "products") key "id" natural key "sku"
 	//   Columns left out, their types not served: "picture" (BLOB).
 	//   category_id refers to category.id

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -65,7 +66,8 @@ ORDER BY TABLE_NAME`, schema)
 func myReadColumns(ctx context.Context, db Querier, schema string, byName map[string]*rawTable) error {
 	rows, err := db.QueryContext(ctx, `SELECT TABLE_NAME, COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE = 'YES',
   COALESCE(COLUMN_DEFAULT, 'NULL') <> 'NULL', EXTRA LIKE '%auto_increment%', IS_GENERATED = 'ALWAYS',
-  COALESCE(COLUMN_COMMENT, '')
+  COALESCE(COLUMN_COMMENT, ''), COALESCE(CHARACTER_MAXIMUM_LENGTH, 0), COALESCE(NUMERIC_PRECISION, 0),
+  COALESCE(NUMERIC_SCALE, 0)
 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION`, schema)
 	if err != nil {
 		return fmt.Errorf("entity: reading the columns: %w", err)
@@ -74,9 +76,10 @@ FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDI
 	for rows.Next() {
 		var table, dataType string
 		var nullable, autoIncrement bool
+		var length, precision, scale int64
 		c := &rawColumn{}
 		err := rows.Scan(&table, &c.name, &dataType, &c.dbType, &nullable, &c.hasDefault, &autoIncrement,
-			&c.generated, &c.comment)
+			&c.generated, &c.comment, &length, &precision, &scale)
 		if err != nil {
 			return fmt.Errorf("entity: reading the columns: %w", err)
 		}
@@ -88,6 +91,9 @@ FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDI
 		c.typ = myType(strings.ToLower(dataType), strings.ToLower(c.dbType))
 		if c.typ == Text && strings.HasPrefix(strings.ToLower(c.dbType), "enum(") {
 			c.enum = myEnumLabels(c.dbType)
+		}
+		if c.typ != 0 {
+			c.size = mySize(strings.ToLower(dataType), strings.ToLower(c.dbType), length, precision, scale)
 		}
 		if autoIncrement {
 			c.generated, c.hasDefault, c.notNull = true, true, true
@@ -121,6 +127,44 @@ func myType(dataType, columnType string) Type {
 		return UUID
 	}
 	return 0
+}
+
+// myIntRanges are the least and greatest values of MySQL's integer types,
+// signed; unsigned ones hold 0 to twice the greatest plus one. BIGINT's
+// are int64's own, which every integer field keeps to anyway.
+var myIntRanges = map[string]int64{"tinyint": math.MaxInt8, "smallint": math.MaxInt16, "mediumint": 1<<23 - 1, "int": math.MaxInt32, "integer": math.MaxInt32}
+
+// mySize is what a column holds beyond its field type, from its types and
+// information_schema's lengths: a CHAR or VARCHAR's characters (TEXT's
+// limits are bytes, which a character count cannot say), a DECIMAL's
+// digits, an integer's range.
+func mySize(dataType, columnType string, length, precision, scale int64) columnSize {
+	var s columnSize
+	unsigned := strings.Contains(columnType, "unsigned")
+	switch dataType {
+	case "char":
+		s.padded = true
+		s.maxLength = int(length)
+	case "varchar":
+		s.maxLength = int(length)
+	case "decimal", "numeric":
+		s.precision, s.scale = int(precision), int(scale)
+		if unsigned {
+			s.min = ptr(int64(0))
+		}
+	case "bigint":
+		if unsigned {
+			s.min = ptr(int64(0))
+		}
+	}
+	if top, ok := myIntRanges[dataType]; ok && !strings.HasPrefix(columnType, "tinyint(1)") {
+		if unsigned {
+			s.min, s.max = ptr(int64(0)), ptr(2*top+1)
+		} else {
+			s.min, s.max = ptr(-top-1), ptr(top)
+		}
+	}
+	return s
 }
 
 // myEnumLabels reads the labels of an enum column type, such as

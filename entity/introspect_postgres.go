@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -24,7 +27,8 @@ SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod),
   d.adbin IS NOT NULL AND a.attgenerated = '', COALESCE(pg_get_expr(d.adbin, d.adrelid), ''),
   COALESCE(col_description(c.oid, a.attnum), ''),
   COALESCE((SELECT json_agg(e.enumlabel ORDER BY e.enumsortorder) FROM pg_enum e
-    WHERE e.enumtypid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END), '[]')::text
+    WHERE e.enumtypid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END), '[]')::text,
+  CASE WHEN t.typtype = 'd' THEN format_type(t.typbasetype, t.typtypmod) ELSE format_type(a.atttypid, a.atttypmod) END
 FROM pg_class c
 JOIN pg_namespace n ON n.oid = c.relnamespace
 JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
@@ -120,12 +124,12 @@ func pgReadColumns(ctx context.Context, db Querier, schema string, byName map[st
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var table, typname, def string
+		var table, typname, def, base string
 		var identity bool
 		var enum jsonStrings
 		c := &rawColumn{}
 		err := rows.Scan(&table, &c.name, &c.dbType, &typname, &c.notNull, &identity, &c.generated,
-			&c.hasDefault, &def, &c.comment, &enum)
+			&c.hasDefault, &def, &c.comment, &enum, &base)
 		if err != nil {
 			return fmt.Errorf("entity: reading the columns: %w", err)
 		}
@@ -136,6 +140,8 @@ func pgReadColumns(ctx context.Context, db Querier, schema string, byName map[st
 		c.typ = pgType(typname, len(enum) > 0)
 		if len(enum) > 0 {
 			c.enum = enum
+		} else {
+			pgSize(c, typname, base)
 		}
 		if identity || strings.HasPrefix(def, "nextval(") {
 			// Identity and serial columns: the database numbers them.
@@ -170,6 +176,37 @@ func pgType(typname string, enum bool) Type {
 		return UUID
 	}
 	return 0
+}
+
+// pgTypmod reads the sizes format_type writes: "character varying(20)",
+// "character(2)", "numeric(8,2)", "numeric(2,-3)".
+var pgTypmod = regexp.MustCompile(`^[a-z ]+\((\d+)(?:,(-?\d+))?\)$`)
+
+// pgSize sets what a column of PostgreSQL type typname (a domain's base
+// type), written base by format_type with its size, holds beyond its
+// field type.
+func pgSize(c *rawColumn, typname, base string) {
+	m := pgTypmod.FindStringSubmatch(base)
+	n := 0
+	if m != nil {
+		n, _ = strconv.Atoi(m[1])
+	}
+	switch typname {
+	case "bpchar":
+		c.size.padded = true
+		c.size.maxLength = n
+	case "varchar":
+		c.size.maxLength = n
+	case "numeric":
+		if m != nil {
+			c.size.precision = n
+			c.size.scale, _ = strconv.Atoi(m[2]) // numeric(8) is numeric(8,0)
+		}
+	case "int2":
+		c.size.min, c.size.max = ptr(int64(math.MinInt16)), ptr(int64(math.MaxInt16))
+	case "int4":
+		c.size.min, c.size.max = ptr(int64(math.MinInt32)), ptr(int64(math.MaxInt32))
+	}
 }
 
 func pgReadConstraints(ctx context.Context, db Querier, schema string, byName map[string]*rawTable) error {

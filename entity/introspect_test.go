@@ -140,57 +140,93 @@ func shopModel(engine Engine) []*Entity {
 	}
 	def := func(fl *Field) *Field { fl.HasDefault = true; return fl }
 	viewNullable := !my // MySQL reports a view column's nullability from its table
+	// What the columns' types hold, where the engine enforces it (not on
+	// SQLite): varchar(n), char(n), numeric(p,s) and int's range.
+	sized := pg || my
+	vc := func(fl *Field, n int) *Field {
+		if sized {
+			fl.MaxLength = n
+		}
+		return fl
+	}
+	ch := func(fl *Field, n int) *Field {
+		if sized {
+			fl.MaxLength, fl.Padded = n, true
+		}
+		return fl
+	}
+	dec := func(fl *Field, p, sc int) *Field {
+		if sized {
+			fl.Precision, fl.Scale = p, sc
+		}
+		return fl
+	}
+	i32 := func(fl *Field) *Field {
+		if sized {
+			fl.Minimum, fl.Maximum = ptr(int64(-1<<31)), ptr(int64(1<<31-1))
+		}
+		return fl
+	}
+	myOnly := func(fl *Field, change func(*Field) *Field) *Field {
+		if my {
+			return change(fl)
+		}
+		return fl
+	}
+	blob := pick("BLOB", "bytea", "blob")
 	return []*Entity{
 		{Name: "1st_quarter", Plural: "1st_quarters", Table: "1st-quarter",
-			Description: "No primary key: read tools only.",
-			Fields:      []*Field{f("region", Text, true), f("total", Number, true)}},
+			KeyNote: "the table has no primary key",
+			Fields: []*Field{myOnly(f("region", Text, true), func(fl *Field) *Field { return vc(fl, 50) }),
+				myOnly(f("total", Number, true), func(fl *Field) *Field { return dec(fl, 12, 2) })}},
 		{Name: "active_product", Plural: "active_products", Table: "active_products", View: true,
-			Description: "A view: read tools only.",
 			Fields: []*Field{f("id", Integer, viewNullable),
-				with(f("sku", Text, viewNullable), func(fl *Field) {
+				vc(with(f("sku", Text, viewNullable), func(fl *Field) {
 					if my {
 						fl.Description = "Stock keeping unit." // MariaDB shows the table column's comment
 					}
-				}),
-				f("name", Text, viewNullable)}},
+				}), 20),
+				myOnly(f("name", Text, viewNullable), func(fl *Field) *Field { return vc(fl, 200) })}},
 		{Name: "category", Plural: "categories", Table: "categories", Key: "id", NaturalKey: "name",
 			Description: comment("Product groups."),
-			Fields: []*Field{id(Integer), f("name", Text, false),
+			Fields: []*Field{i32(id(Integer)), myOnly(f("name", Text, false), func(fl *Field) *Field { return vc(fl, 100) }),
 				with(f("description", Text, true), func(fl *Field) { fl.Description = comment("Shown to shoppers.") })}},
 		{Name: "country", Plural: "countries", Table: "countries", Key: "code",
-			Fields: []*Field{f("code", Text, false), f("name", Text, false)}},
+			Fields: []*Field{ch(f("code", Text, false), 2), myOnly(f("name", Text, false), func(fl *Field) *Field { return vc(fl, 100) })}},
 		{Name: "customer", Plural: "customers", Table: "customers", Key: "id", NaturalKey: "email",
-			Fields: []*Field{with(f("id", uuid, false), func(fl *Field) { fl.HasDefault = pg }),
-				f("email", Text, false), f("name", Text, true)}},
+			Fields: []*Field{myOnly(with(f("id", uuid, false), func(fl *Field) { fl.HasDefault = pg }), func(fl *Field) *Field { return ch(fl, 36) }),
+				myOnly(f("email", Text, false), func(fl *Field) *Field { return vc(fl, 200) }),
+				myOnly(f("name", Text, true), func(fl *Field) *Field { return vc(fl, 200) })}},
 		{Name: "order_item", Plural: "order_items", Table: "order items",
-			Description: "Its primary key has 2 columns (order_id, line): read tools only.",
-			Fields: []*Field{f("order_id", Integer, false), f("line", Integer, false),
+			KeyNote: "its primary key has 2 columns (order_id, line)",
+			Fields: []*Field{i32(f("order_id", Integer, false)), i32(f("line", Integer, false)),
 				with(f("product_id", Integer, false), func(fl *Field) { fl.References = &Reference{Entity: "product", Field: "id"} }),
-				def(f("quantity", Integer, false))}},
+				i32(def(f("quantity", Integer, false)))}},
 		{Name: "product", Plural: "products", Table: "products", Key: "id", NaturalKey: "sku",
 			Description: strings.TrimSpace(comment("Things we sell.") + ` Columns left out, their types not served: "picture" (` +
-				pick("BLOB", "bytea", "blob") + `).`),
+				blob + `).`),
+			Unserved: []Column{{Name: "picture", Type: blob}},
 			Fields: []*Field{
 				id(Integer),
-				with(f("sku", Text, false), func(fl *Field) { fl.Description = comment("Stock keeping unit.") }),
-				f("name", Text, false),
+				vc(with(f("sku", Text, false), func(fl *Field) { fl.Description = comment("Stock keeping unit.") }), 20),
+				myOnly(f("name", Text, false), func(fl *Field) *Field { return vc(fl, 200) }),
 				f("description", Text, true),
-				def(f("price", Number, false)),
+				dec(def(f("price", Number, false)), 10, 2),
 				def(f("in_stock", Boolean, false)),
-				with(f("category_id", Integer, true), func(fl *Field) { fl.References = &Reference{Entity: "category", Field: "id"} }),
+				i32(with(f("category_id", Integer, true), func(fl *Field) { fl.References = &Reference{Entity: "category", Field: "id"} })),
 				with(def(f("status", Text, false)), func(fl *Field) { fl.Enum = status }),
 				def(f("created_at", Timestamp, false)),
 				f("released", Date, true),
-				with(f("price_with_tax", Number, true), func(fl *Field) { fl.Generated = true }),
+				dec(with(f("price_with_tax", Number, true), func(fl *Field) { fl.Generated = true }), 10, 2),
 			}},
 		{Name: "select", Plural: "selects", Table: "select", Key: "id",
 			Fields: []*Field{
-				with(f("id", Integer, false), func(fl *Field) {
+				i32(with(f("id", Integer, false), func(fl *Field) {
 					fl.Generated, fl.HasDefault = engine == SQLite, engine == SQLite // only SQLite's INTEGER PRIMARY KEY numbers itself
-				}),
+				})),
 				f("from", Text, true),
 				with(f("order_date", Date, true), func(fl *Field) { fl.Column = "Order Date" }),
-				with(f("country", Text, true), func(fl *Field) { fl.References = &Reference{Entity: "country", Field: "code"} }),
+				ch(with(f("country", Text, true), func(fl *Field) { fl.References = &Reference{Entity: "country", Field: "code"} }), 2),
 			}},
 	}
 }
@@ -374,17 +410,17 @@ func TestIntrospectPostgresKinds(t *testing.T) {
 	}
 	var got []string
 	for _, e := range es {
-		got = append(got, fmt.Sprintf("%s key=%q natural=%q view=%v: %s", e.Table, e.Key, e.NaturalKey, e.View, e.Description))
+		got = append(got, fmt.Sprintf("%s key=%q natural=%q view=%v note=%q: %s", e.Table, e.Key, e.NaturalKey, e.View, e.KeyNote, e.Description))
 		got = append(got, fieldSummary(e)...)
 	}
 	want := []string{
-		`events key="" natural="" view=false: Its primary key has 2 columns (id, at): read tools only.`,
+		`events key="" natural="" view=false note="its primary key has 2 columns (id, at)": `,
 		"id 2 null=false gen=false def=false enum=[]",
 		"at 6 null=false gen=false def=false enum=[]",
-		`item_skus key="" natural="" view=true: A view: read tools only.`,
+		`item_skus key="" natural="" view=true note="": `,
 		"id 2 null=true gen=false def=false enum=[]",
 		"sku 1 null=true gen=false def=false enum=[]",
-		`items key="id" natural="sku" view=false: Columns left out, their types not served: "tags" (text[]), "doc" (jsonb), "span" (interval), "price" (money).`,
+		`items key="id" natural="sku" view=false note="": Columns left out, their types not served: "tags" (text[]), "doc" (jsonb), "span" (interval), "price" (money).`,
 		"id 2 null=false gen=true def=true enum=[]",
 		"sku 1 null=false gen=false def=false enum=[]",
 		"m 1 null=true gen=false def=false enum=[sad ok happy]",
@@ -397,6 +433,13 @@ func TestIntrospectPostgresKinds(t *testing.T) {
 		if f.References != nil {
 			t.Errorf("%s refers to %+v, in another schema", f.Name, f.References)
 		}
+	}
+	if f := es[2].Field("sku"); f.MaxLength != 20 || f.Padded {
+		t.Errorf("sku, a domain over varchar(20): MaxLength %d, Padded %v", f.MaxLength, f.Padded)
+	}
+	wantUnserved := []Column{{"tags", "text[]"}, {"doc", "jsonb"}, {"span", "interval"}, {"price", "money"}}
+	if diff := cmp.Diff(wantUnserved, es[2].Unserved); diff != "" {
+		t.Errorf("Unserved (-want +got):\n%s", diff)
 	}
 }
 

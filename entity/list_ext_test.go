@@ -206,7 +206,7 @@ func TestSearch(t *testing.T) {
 					t.Errorf("search %q = %q", nasty, r.text())
 				}
 			}
-			if got := c.refused("list_products", `{"search":"   "}`); got != "invalid: search: search needs at least one word" {
+			if got := c.refused("list_products", `{"search":"   "}`); got != "invalid: search: give at least one word (letters or digits)" {
 				t.Errorf("empty search = %q", got)
 			}
 		})

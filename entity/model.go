@@ -63,6 +63,31 @@ type Field struct {
 	// Go types get it from the struct's tags). If nil, one is derived
 	// from Type, Enum and Description.
 	Schema *schema.Schema
+
+	// What the column's SQL type holds beyond Type, as the database
+	// enforces it. [Introspect] sets them on PostgreSQL and MySQL (SQLite
+	// enforces no declared size, so there they stay zero); for a Go type,
+	// set them on the entity [Of] returns. The write tools' schemas say
+	// them (maxLength, multipleOf, minimum, maximum), and a value the
+	// column would cut, round or refuse is refused with a sentence
+	// naming the field before it reaches the database.
+
+	// MaxLength, if not zero, is the most characters a text column holds
+	// (varchar(n), char(n)).
+	MaxLength int
+	// Padded says the column is char(n): the database pads its values
+	// with spaces that are not part of them (PostgreSQL compares
+	// 'ab' and 'ab   ' equal, MySQL strips them when read). A value is
+	// served and filtered without them, and a write ending in a space,
+	// which the column would drop, is refused.
+	Padded bool
+	// Precision and Scale, if Precision is not zero, are a fixed-point
+	// column's digits and the digits of them after the point: 8 and 2 for
+	// numeric(8,2), which holds -999999.99 to 999999.99 in steps of 0.01.
+	Precision, Scale int
+	// Minimum and Maximum, if not nil, are the least and greatest values
+	// of an integer column (-2147483648 and 2147483647 for a 32-bit one).
+	Minimum, Maximum *int64
 }
 
 // Reference is a relation: a field holding another entity's key.
@@ -94,6 +119,23 @@ type Entity struct {
 	// View says the entity cannot be written (a view, or a table the
 	// caller made read-only).
 	View bool
+	// KeyNote says why Key is empty, when [Introspect] knows: "its
+	// primary key has 2 columns (order_id, line)". Tool descriptions say
+	// it beside the entity's lack of a get tool.
+	KeyNote string
+	// Unserved lists the columns [Introspect] left out because their
+	// types are not served (json, arrays, bytes, ...), in column order;
+	// columns left out on purpose (ExcludeColumns) are not listed.
+	Unserved []Column
+}
+
+// Column is a database column as its catalog describes it.
+type Column struct {
+	// Name is the column's name in the database.
+	Name string
+	// Type is its type as the database writes it: "jsonb", "text[]",
+	// "varbinary(10)".
+	Type string
 }
 
 // Field returns the field named name, or nil.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -219,7 +220,7 @@ func (t *table) conditions(q *query, in *listArgs, scope any, forCount bool) (st
 			cond, r, err = t.o.Searcher.Match(t.e, alias, in.Search, q.bind)
 		}
 		if err != nil {
-			return "", "", &fieldError{code: ferry.RefusalInvalid, path: "search", msg: "search: " + err.Error(), cause: err}
+			return "", "", searchRefusal(err)
 		}
 		w.and(cond)
 		rank = r
@@ -235,7 +236,7 @@ func (t *table) filterCond(q *query, expr string) (string, error) {
 	}
 	var bad error
 	cond, err := t.filter.Translate(expr, filter.Engine(t.d.engine()),
-		func(i int) string { return t.col(t.fidx[i]) },
+		func(i int) string { return t.value(t.fidx[i]) },
 		func(v any, ft filter.Type) string {
 			enc, err := encode(t.d.engine(), Type(ft), v)
 			if err != nil && bad == nil {
@@ -251,6 +252,22 @@ func (t *table) filterCond(q *query, expr string) (string, error) {
 		return "", invalidField("filter", "a literal %s", bad)
 	}
 	return cond, nil
+}
+
+// searchRefusal is a Searcher's refusal of a search text as the refusal of
+// the search argument: its own code if it is a [ferry.Refusal] (else
+// invalid) and its sentence, said once ("search: give at least one word",
+// not "invalid: search: invalid: search: give ...").
+func searchRefusal(err error) error {
+	code, msg := ferry.RefusalInvalid, err.Error()
+	var r *ferry.Refusal
+	if errors.As(err, &r) {
+		code, msg = r.Code, r.Message
+	}
+	if !strings.HasPrefix(msg, "search") {
+		msg = "search: " + msg
+	}
+	return &fieldError{code: code, path: "search", msg: msg, cause: err}
 }
 
 // conditioner is a Searcher that gives its condition alone, binding

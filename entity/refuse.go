@@ -1,10 +1,14 @@
 package entity
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -109,6 +113,10 @@ func (t *table) writeError(err error, op Op, vals map[string]any) error {
 		return &fieldError{code: ferry.RefusalInvalid, path: f.Name, cause: err,
 			msg: fmt.Sprintf("%s: %s breaks a check of the %s table", f.Name, showValue(vals[f.Name]), t.e.Plural)}
 	case badValue:
+		if f, n := t.tooLong(msg, vals); f != nil {
+			return &fieldError{code: ferry.RefusalInvalid, path: f.Name, cause: err,
+				msg: fmt.Sprintf("%s: the column holds at most %d characters; got %d", f.Name, n, utf8.RuneCountInString(vals[f.Name].(string)))}
+		}
 		f := t.guessField(msg, vals, func(*Field) bool { return true })
 		if f != nil {
 			return &fieldError{code: ferry.RefusalInvalid, path: f.Name, cause: err,
@@ -146,6 +154,31 @@ func (t *table) guessField(msg string, vals map[string]any, keep func(*Field) bo
 		return nil
 	}
 	return given
+}
+
+// tooLongFor reads the length of PostgreSQL's "value too long for type
+// character varying(5)", which names no column.
+var tooLongFor = regexp.MustCompile(`too long for type [a-z ]+\((\d+)\)`)
+
+// tooLong finds the field a "value too long" message that names no column
+// is about: the one text value given that is longer than the length the
+// message names, if only one is. It returns the field and that length.
+func (t *table) tooLong(msg string, vals map[string]any) (*Field, int) {
+	m := tooLongFor.FindStringSubmatch(msg)
+	if m == nil {
+		return nil, 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	var found *Field
+	for _, f := range t.e.Fields {
+		if s, ok := vals[f.Name].(string); ok && f.Type == Text && utf8.RuneCountInString(s) > n {
+			if found != nil {
+				return nil, 0 // two could be at fault: naming one would be a guess
+			}
+			found = f
+		}
+	}
+	return found, n
 }
 
 // showValue writes a value as JSON for a sentence, cut short when long.
@@ -208,4 +241,39 @@ func article(noun string) string {
 		return "an " + noun
 	}
 	return "a " + noun
+}
+
+// explainConflict rewrites a unique conflict on a text value when the
+// column's collation counts it equal to the different value a record
+// holds (MySQL's and MariaDB's usual collations ignore case, accents and
+// trailing spaces; SQLite's NOCASE ignores ASCII case): the refusal names
+// the value held, which lookups, exact on every engine, find, instead of
+// the value sent, which they do not. It looks only in the caller's scope,
+// so a record another caller owns is not named, and only where the
+// transaction outlives the failed statement (not on PostgreSQL, whose
+// default collations are exact anyway). Any other error is returned as
+// it is.
+func (t *table) explainConflict(ctx context.Context, tx Querier, err error, vals map[string]any, scope any) error {
+	var fe *fieldError
+	if t.d.engine() == PostgreSQL || !errors.As(err, &fe) || fe.code != ferry.RefusalConflict {
+		return err
+	}
+	f := t.e.Field(fe.path)
+	sent, ok := vals[fe.path].(string)
+	if f == nil || f.Type != Text || !ok {
+		return err
+	}
+	q, w := &query{d: t.d}, &where{}
+	if t.scoped(q, w, scope) != nil {
+		return err
+	}
+	w.and(t.col(f) + " = " + q.bind(sent)) // the column's own collation, as its unique index has it
+	q.add("SELECT ", t.col(f), " FROM ", t.from, w.String(), t.d.paging(q.bind(int64(1)), q.bind(int64(0))))
+	var held string
+	if tx.QueryRowContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...).Scan(&held) != nil || held == sent {
+		return err
+	}
+	return &fieldError{code: ferry.RefusalConflict, path: f.Name, cause: fe.cause,
+		msg: fmt.Sprintf("%s with %s %s exists, which the column counts as equal to %s (its collation ignores case, accents or trailing spaces); lookups are exact, so name that record by %s",
+			article(t.e.Name), f.Name, showValue(held), showValue(sent), showValue(held))}
 }

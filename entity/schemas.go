@@ -2,7 +2,6 @@ package entity
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 
 	"github.com/ferry-mcp/ferry/entity/internal/filter"
@@ -22,6 +21,7 @@ func valueSchema(f *Field) *schema.Schema {
 		s.Description = f.Description
 	}
 	s.Nullable = f.Nullable
+	sized(&s, f)
 	return &s
 }
 
@@ -51,12 +51,13 @@ func baseSchema(f *Field) schema.Schema {
 }
 
 // outputValue is f's schema in results: its type and description only,
-// since what the database holds need not meet today's write checks.
-func outputValue(f *Field) *schema.Schema {
+// since what the database holds need not meet today's write checks, and
+// nullable as its served value is.
+func (t *table) outputValue(f *Field) *schema.Schema {
 	b := baseSchema(f)
 	b.Enum = nil
 	b.Description = f.Description
-	b.Nullable = f.Nullable
+	b.Nullable = t.nullable(f)
 	return &b
 }
 
@@ -64,7 +65,7 @@ func outputValue(f *Field) *schema.Schema {
 func (t *table) recordSchema() *schema.Schema {
 	props := make([]schema.Prop, len(t.e.Fields))
 	for i, f := range t.e.Fields {
-		props[i] = schema.Required(f.Name, outputValue(f))
+		props[i] = schema.Required(f.Name, t.outputValue(f))
 	}
 	s := schema.Object(props...)
 	s.Description = "One " + t.e.Name + "."
@@ -213,16 +214,12 @@ func (t *table) fieldList(keep func(*Field) bool) string {
 // "cost (number), stock (integer or null)".
 func (t *table) typedFieldList() string {
 	var b strings.Builder
-	omitted := t.filter.Omitted()
 	for _, f := range t.fidx {
-		if slices.Contains(omitted, f.Name) {
-			continue
-		}
 		if b.Len() > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteString(f.Name + " (" + f.Type.String())
-		if f.Nullable {
+		if t.nullable(f) {
 			b.WriteString(" or null")
 		}
 		b.WriteString(")")

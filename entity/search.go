@@ -12,8 +12,11 @@ type Searcher interface {
 	// written into the SQL. The list tool writes the condition before
 	// the rank, so with positional placeholders ("?") Match binds the
 	// condition's values first, then the rank's. An error is a refusal
-	// the model reads. Match runs concurrently, and more than once per
-	// call (for the page and for its count). A Searcher that also has a
+	// the model reads, of the search argument: a [ferry.Refusal] keeps
+	// its code (others are invalid), and its sentence is shown once, led
+	// by "search: " unless it starts with "search" already. Match runs
+	// concurrently, and more than once per call (for the page and for its
+	// count). A Searcher that also has a
 	// method Condition(e, alias, text, bind) (cond string, err error),
 	// Match's condition binding nothing for a rank, as this package's
 	// searchers do, has it used for counts.

@@ -18,7 +18,7 @@ const (
 )
 
 // errNoSearchWords is the refusal for a search text with no word in it.
-var errNoSearchWords = errors.New("search needs at least one word")
+var errNoSearchWords = errors.New("search: give at least one word (letters or digits)")
 
 // SearchIndexOptions configures [CreateSearchIndex].
 type SearchIndexOptions struct {
@@ -164,13 +164,13 @@ func searcherFields(s Searcher) []string {
 // punctuation finds nothing on any engine).
 func searchWords(text string) ([]string, error) {
 	if !utf8.ValidString(text) {
-		return nil, errors.New("search text is not valid UTF-8")
+		return nil, errors.New("search: the text is not valid UTF-8")
 	}
 	if strings.ContainsRune(text, 0) {
-		return nil, errors.New("search text has a NUL character")
+		return nil, errors.New("search: the text holds a NUL character")
 	}
 	if n := utf8.RuneCountInString(text); n > MaxSearchText {
-		return nil, fmt.Errorf("search text is %d characters; at most %d are allowed", n, MaxSearchText)
+		return nil, fmt.Errorf("search: the text is %d characters; at most %d are allowed", n, MaxSearchText)
 	}
 	var words []string
 	for _, w := range strings.Fields(text) {
@@ -182,7 +182,7 @@ func searchWords(text string) ([]string, error) {
 	case len(words) == 0:
 		return nil, errNoSearchWords
 	case len(words) > MaxSearchWords:
-		return nil, fmt.Errorf("search text has %d words; at most %d are allowed", len(words), MaxSearchWords)
+		return nil, fmt.Errorf("search: the text has %d words; at most %d are allowed", len(words), MaxSearchWords)
 	}
 	return words, nil
 }

@@ -237,14 +237,14 @@ func TestSearchRefusals(t *testing.T) {
 		&MySQLSearcher{Fields: []string{"name"}},
 	}
 	tests := []struct{ text, want string }{
-		{"", "search needs at least one word"},
-		{"   ", "search needs at least one word"},
-		{`"`, "search needs at least one word"},
-		{`* - ( ) "" ''`, "search needs at least one word"},
-		{"a\x00b", "search text has a NUL character"},
-		{"\xff", "search text is not valid UTF-8"},
-		{strings.Repeat("é", MaxSearchText+1), fmt.Sprintf("search text is %d characters; at most %d are allowed", MaxSearchText+1, MaxSearchText)},
-		{strings.Repeat("w ", MaxSearchWords+1), fmt.Sprintf("search text has %d words; at most %d are allowed", MaxSearchWords+1, MaxSearchWords)},
+		{"", "search: give at least one word (letters or digits)"},
+		{"   ", "search: give at least one word (letters or digits)"},
+		{`"`, "search: give at least one word (letters or digits)"},
+		{`* - ( ) "" ''`, "search: give at least one word (letters or digits)"},
+		{"a\x00b", "search: the text holds a NUL character"},
+		{"\xff", "search: the text is not valid UTF-8"},
+		{strings.Repeat("é", MaxSearchText+1), fmt.Sprintf("search: the text is %d characters; at most %d are allowed", MaxSearchText+1, MaxSearchText)},
+		{strings.Repeat("w ", MaxSearchWords+1), fmt.Sprintf("search: the text has %d words; at most %d are allowed", MaxSearchWords+1, MaxSearchWords)},
 	}
 	for _, s := range searchers {
 		for _, tt := range tests {

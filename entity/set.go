@@ -172,7 +172,9 @@ type table struct {
 	order   string   // the ORDER BY clause of a list with no orderBy nor search
 	filter  *filter.Env
 	fidx    []*Field // the filter environment's fields
-	maxRes  int
+	// unnameable are the fields filters would take but CEL cannot name.
+	unnameable []string
+	maxRes     int
 }
 
 // alias is the table's alias in reads.
@@ -202,7 +204,7 @@ func (s *Set) newTable(in *Entity, o *Options) (*table, error) {
 	cols := make([]string, len(e.Fields))
 	t.members = make([][]byte, len(e.Fields))
 	for i, f := range e.Fields {
-		cols[i] = t.col(f)
+		cols[i] = t.value(f)
 		t.members[i] = append(appendString(nil, f.Name), ':')
 	}
 	t.cols = strings.Join(cols, ", ")
@@ -213,12 +215,19 @@ func (s *Set) newTable(in *Entity, o *Options) (*table, error) {
 // col is f's qualified, quoted column.
 func (t *table) col(f *Field) string { return alias + "." + t.d.quote(f.Column) }
 
-// newFilter builds the filter environment of the filterable fields.
+// newFilter builds the filter environment of the filterable fields. A
+// field a CEL expression cannot name (in, null, a name led by a digit)
+// is not filterable: the entity as served says so, and the list tool's
+// description says why.
 func (t *table) newFilter() error {
 	var fs []filter.Field
 	for _, f := range t.e.Fields {
+		if f.Filterable && !filter.Nameable(f.Name) {
+			f.Filterable = false
+			t.unnameable = append(t.unnameable, f.Name)
+		}
 		if f.Filterable {
-			fs = append(fs, filter.Field{Name: f.Name, Type: filter.Type(f.Type), Nullable: f.Nullable})
+			fs = append(fs, filter.Field{Name: f.Name, Type: filter.Type(f.Type), Nullable: t.nullable(f), NonFinite: t.nonFinite(f)})
 			t.fidx = append(t.fidx, f)
 		}
 	}
@@ -284,6 +293,7 @@ func checkEntity(e *Entity) error {
 // cloneEntity copies e deeply enough that the copy's fields can change.
 func cloneEntity(e *Entity) *Entity {
 	c := *e
+	c.Unserved = slices.Clone(e.Unserved)
 	c.Fields = make([]*Field, len(e.Fields))
 	for i, f := range e.Fields {
 		if f == nil {
@@ -291,6 +301,12 @@ func cloneEntity(e *Entity) *Entity {
 		}
 		fc := *f
 		fc.Enum = slices.Clone(f.Enum)
+		if f.Minimum != nil {
+			fc.Minimum = ptr(*f.Minimum)
+		}
+		if f.Maximum != nil {
+			fc.Maximum = ptr(*f.Maximum)
+		}
 		if f.References != nil {
 			r := *f.References
 			fc.References = &r

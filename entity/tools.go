@@ -67,7 +67,12 @@ func (t *table) describe(op Op) string {
 	case List:
 		b.WriteString("Lists " + t.e.Plural + ", " + itoa(DefaultTop) + " at a time (top up to " + itoa(MaxTop) + "; skip to page on), with paging.totalCount and paging.hasMore.")
 		if t.filter != nil {
-			b.WriteString(" filter takes a CEL expression over " + t.fieldList(func(f *Field) bool { return f.Filterable }) + ".")
+			b.WriteString(" filter takes a CEL expression over " + t.fieldList(func(f *Field) bool { return f.Filterable }))
+			if len(t.unnameable) > 0 {
+				b.WriteString("; " + andList(t.unnameable, 5) + " cannot be filtered, as CEL cannot name " +
+					map[bool]string{true: "it", false: "them"}[len(t.unnameable) == 1])
+			}
+			b.WriteString(".")
 		}
 		if t.o.Searcher != nil {
 			b.WriteString(" search finds words in " + t.fieldList(func(f *Field) bool { return f.Searchable }) + ".")
@@ -85,15 +90,42 @@ func (t *table) describe(op Op) string {
 	if op == Get || op == List {
 		switch {
 		case t.e.View:
-			b.WriteString(" (" + t.e.Plural + " are read-only.)")
+			b.WriteString(" (A view: read-only.)")
 		case t.key == nil:
-			b.WriteString(" (" + t.e.Plural + " have no single-column key: read-only.)")
+			b.WriteString(" (" + t.noKey() + ".)")
 		}
 	}
 	if t.e.Description != "" {
 		b.WriteString(" " + clip(t.e.Description, 600))
 	}
 	return clip(b.String(), 1000)
+}
+
+// noKey says that an entity with no Key is read-only, and why, as
+// "read-only, with no get tool: its primary key has 2 columns (order_id,
+// line), and get, update and delete name a record by a single-column
+// key".
+func (t *table) noKey() string {
+	why := t.e.KeyNote
+	if why == "" {
+		why = "it has no single-column key"
+	}
+	if t.has(Get) {
+		return "read-only: " + why + ", and update and delete name a record by a single-column key"
+	}
+	return "read-only, with no get tool: " + why + ", and get, update and delete name a record by a single-column key"
+}
+
+// andList joins names as "a, b and c", the first limit of them, saying
+// how many more.
+func andList(names []string, limit int) string {
+	if len(names) > limit {
+		return strings.Join(names[:limit], ", ") + " and " + itoa(len(names)-limit) + " more"
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // entitySchema is what the entity resources say of one entity.

@@ -35,9 +35,11 @@ var readLayouts = []string{
 // the filter translator (string, int64, float64, bool, time.Time) into
 // the argument bound for a column of type t on engine e. The one encoding
 // per engine: timestamps are [SQLiteTimeLayout] text on SQLite and
-// time.Time (UTC) elsewhere; dates "YYYY-MM-DD" text; booleans 0/1 on
-// SQLite and MySQL; UUIDs in lower case; numbers float64 on SQLite and their decimal text on
-// the others, so a NUMERIC/DECIMAL column keeps every digit sent.
+// time.Time (UTC) elsewhere (a call's text finer than a microsecond is
+// refused; a hook's time.Time, such as time.Now(), is cut to one); dates
+// "YYYY-MM-DD" text; booleans 0/1 on SQLite and MySQL; UUIDs in lower
+// case; numbers float64 on SQLite and their decimal text on the others,
+// so a NUMERIC/DECIMAL column keeps every digit sent.
 func encode(e Engine, t Type, v any) (any, error) {
 	if v == nil {
 		return nil, nil
@@ -140,6 +142,11 @@ func encodeTimestamp(e Engine, v any) (any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("must be an RFC 3339 timestamp such as 2026-01-02T15:04:05Z")
 		}
+		if p.Nanosecond()%1000 != 0 {
+			// Every engine keeps microseconds at most, and filters
+			// refuse finer literals: a write does not cut them silently.
+			return nil, fmt.Errorf("must be precise to the microsecond at most: drop the digits after the sixth decimal of the seconds")
+		}
 		t = p
 	default:
 		return nil, fmt.Errorf("must be an RFC 3339 timestamp")
@@ -220,6 +227,13 @@ func appendNumber(b []byte, v any) []byte {
 	// A DECIMAL's text is kept digit for digit when it is a JSON number.
 	if json.Valid([]byte(s)) && s != "" && (s[0] == '-' || s[0] >= '0' && s[0] <= '9') {
 		return append(b, s...)
+	}
+	switch s {
+	case "NaN", "Infinity", "-Infinity":
+		// A number JSON cannot write is null, as the SQL of the served
+		// value makes it (see served.go); this is for a Querier that
+		// hands one over anyway.
+		return append(b, "null"...)
 	}
 	return appendString(b, s)
 }

@@ -48,7 +48,7 @@ func (t *table) create(ctx context.Context, req *ferry.CallToolRequest) (*ferry.
 		}
 		key, err := t.insert(ctx, tx, w.Values)
 		if err != nil {
-			return err
+			return t.explainConflict(ctx, tx, err, w.Values, scope)
 		}
 		rec, err = t.reread(ctx, tx, key, scope)
 		return err
@@ -108,6 +108,9 @@ func (t *table) columns(vals map[string]any) ([]*Field, []any, error) {
 		if v == nil && !f.Nullable {
 			return nil, nil, invalidField(f.Name, "must not be null")
 		}
+		if err := checkSize(f, v); err != nil {
+			return nil, nil, invalidField(f.Name, "%s", err)
+		}
 		enc, err := encode(t.d.engine(), f.Type, v)
 		if err != nil {
 			return nil, nil, invalidField(f.Name, "%s", err)
@@ -145,7 +148,7 @@ func (t *table) insert(ctx context.Context, tx Querier, vals map[string]any) (an
 		return encode(t.d.engine(), t.key.Type, given)
 	}
 	if t.d.returning() {
-		q.add(" RETURNING ", t.d.quote(t.key.Column))
+		q.add(" RETURNING ", t.valueOf(t.key, t.d.quote(t.key.Column)))
 		var key any
 		if err := tx.QueryRowContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...).Scan(&key); err != nil {
 			return nil, t.writeError(err, Create, vals)
@@ -247,7 +250,7 @@ func (t *table) update(ctx context.Context, req *ferry.CallToolRequest) (*ferry.
 			return err
 		}
 		if err := t.change(ctx, tx, w.Values, key, scope); err != nil {
-			return err
+			return t.explainConflict(ctx, tx, err, w.Values, scope)
 		}
 		rec, err = t.reread(ctx, tx, key, scope)
 		return err

@@ -182,7 +182,7 @@ func (w *writer) int(k string, v *int) {
 
 func (w *writer) num(k string, v *float64) {
 	if v != nil {
-		w.raw(k, strconv.FormatFloat(*v, 'g', -1, 64))
+		w.raw(k, formatNumber(*v))
 	}
 }
 

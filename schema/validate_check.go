@@ -178,7 +178,12 @@ func countOf(n int, noun string) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// formatNumber writes a schema bound the way JSON would.
+// formatNumber writes a schema bound the way encoding/json writes a
+// float64: plain digits from 1e-6 to 1e21 (2147483647, not
+// 2.147483647e+09), an exponent outside.
 func formatNumber(f float64) string {
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }

@@ -403,3 +403,26 @@ func TestImpliedDefaultsOfSharedSubschemasAreBounded(t *testing.T) {
 		t.Errorf("{} became %d bytes", len(out))
 	}
 }
+
+// Bounds are written, in the schema and in refusals, as encoding/json
+// writes a number: an int32 bound in plain digits, not 2.147483647e+09.
+func TestBoundsWrittenInPlainDigits(t *testing.T) {
+	top, bottom, step := 2147483647.0, -2147483648.0, 0.01
+	s := &Schema{Type: "integer", Minimum: &bottom, Maximum: &top}
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"type":"integer","minimum":-2147483648,"maximum":2147483647}`; string(b) != want {
+		t.Errorf("schema = %s, want %s", b, want)
+	}
+	_, errs := validateStrings(t, s, Strict, `3000000000`)
+	if want := []string{"must be at most 2147483647, got 3000000000"}; !cmp.Equal(errs, want) {
+		t.Errorf("refusal = %q, want %q", errs, want)
+	}
+	huge, tiny := 1e21, 1e-7
+	b, _ = json.Marshal(&Schema{Type: "number", Maximum: &huge, Minimum: &tiny, MultipleOf: &step})
+	if want := `{"type":"number","minimum":1e-07,"maximum":1e+21,"multipleOf":0.01}`; string(b) != want {
+		t.Errorf("schema = %s, want %s", b, want)
+	}
+}

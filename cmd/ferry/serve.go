@@ -39,6 +39,15 @@ sub: the two are never one caller (session, limits), even with one name.
 With neither, only a loopback address is served, unless -insecure. -stdio
 serves one local client.
 
+Columns of types not served yet (json, arrays, bytes, intervals, ...) are
+left out, and a table without a single-column primary key gets a list tool
+only; start-up says which tables, and why. The write tools' schemas say
+what a column holds (varchar(n)'s maxLength, numeric(p,s)'s multipleOf and
+bounds, an int's range), and a value the column would cut or round is
+refused rather than stored changed. A char(n) value is served and filtered
+without its padding; a NaN or infinite number is served as null, and
+filters treat it as null.
+
 The optional -config YAML file sets per table a description, a natural key,
 hidden columns (per table: a view showing one needs its own entry), and the
 fields filter, sort and search may use:
@@ -249,6 +258,7 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 		return nil, nil, err
 	}
 	s.say("serving %d %s of %s: %s", len(served.tables), plural(len(served.tables), "table", "tables"), db.display, nameList(served.tables, maxListed))
+	s.sayNotes(served.notes)
 	s.saySecrets(served.secrets)
 	mode := "read-only (give -writes for create, update and delete)"
 	if s.cfg.writes {

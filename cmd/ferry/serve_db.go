@@ -93,6 +93,7 @@ type servedTables struct {
 	tables  []string // table names, in entity order
 	tools   int
 	secrets []string // served columns that look like credentials, as table.column
+	notes   []string // what tables leave out, and why (see tableNotes)
 }
 
 // addEntities introspects the database and registers each table's tools
@@ -148,10 +149,12 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 				return nil, err
 			}
 		}
-		if _, err := set.Add(e, o); err != nil {
+		se, err := set.Add(e, o)
+		if err != nil {
 			return nil, fmt.Errorf("table %s: %s", tableName(e.Table), joinLines(err))
 		}
 		out.tables = append(out.tables, e.Table)
+		out.notes = append(out.notes, tableNotes(se)...)
 		out.secrets = append(out.secrets, secretColumns(e)...)
 	}
 	set.AddResources(resourceScheme)

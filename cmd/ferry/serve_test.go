@@ -179,6 +179,9 @@ func TestServeConfig(t *testing.T) {
 			if rows := records(t, s.call(t, "list_products", map[string]any{"search": "100% cotton_"})); len(rows) != 1 {
 				t.Errorf("search for 100%% cotton_ found %v; want the shirt", rows)
 			}
+			if r := s.call(t, "list_products", map[string]any{"search": "   "}); r.text() != "invalid: search: give at least one word" {
+				t.Errorf("blank search: %q; want it refused once, in one sentence", r.text())
+			}
 			for _, bad := range []map[string]any{{"filter": "sku == 'MUG-1'"}, {"filter": "cost_price > 1.0"}, {"orderBy": "name"}} {
 				if r := s.call(t, "list_products", bad); !r.IsError {
 					t.Errorf("list_products %v: not refused; the config does not allow it", bad)

@@ -61,7 +61,7 @@ func (e *Env) compileError(expr string, errs []*cel.Error) error {
 		problem, hint := e.unknownName(name)
 		return e.refusal(problem, joinHints(hint, habits(expr)), col)
 	case strings.HasPrefix(msg, "found no matching overload for '"):
-		problem, hint := overloadError(msg)
+		problem, hint := overloadError(msg, e.callFields(expr, first.ExprID))
 		return e.refusal(problem, joinHints(hint, habits(expr)), col)
 	case strings.Contains(msg, "recursion"):
 		return e.refusal(fmt.Sprintf("the filter nests deeper than %d levels", e.limits.MaxDepth), "", col)
@@ -115,8 +115,35 @@ func (e *Env) nearest(name string) (string, bool) {
 	return best, best != ""
 }
 
-// overloadError explains a type mismatch of an operator or function.
-func overloadError(msg string) (problem, hint string) {
+// callFields returns the fields the arguments of the call id of expr
+// name, nil for an argument that is not a field (or for every argument,
+// when expr does not parse or has no such call).
+func (e *Env) callFields(expr string, id int64) []*Field {
+	parsed, iss := e.cel.Parse(expr)
+	if iss.Err() != nil {
+		return nil
+	}
+	var out []*Field
+	ast.PostOrderVisit(parsed.NativeRep().Expr(), ast.NewExprVisitor(func(x ast.Expr) {
+		if x.ID() != id || x.Kind() != ast.CallKind {
+			return
+		}
+		for _, a := range x.AsCall().Args() {
+			var f *Field
+			if a.Kind() == ast.IdentKind {
+				if i, ok := e.index[a.AsIdent()]; ok {
+					f = &e.fields[i]
+				}
+			}
+			out = append(out, f)
+		}
+	}))
+	return out
+}
+
+// overloadError explains a type mismatch of an operator or function,
+// fields being the fields its arguments name (see callFields).
+func overloadError(msg string, fields []*Field) (problem, hint string) {
 	rest := strings.TrimPrefix(msg, "found no matching overload for '")
 	fn, args, _ := strings.Cut(rest, "' applied to '")
 	args = strings.TrimSuffix(args, "'")
@@ -132,6 +159,9 @@ func overloadError(msg string) (problem, hint string) {
 	var names []string
 	for a := range strings.SplitSeq(strings.Trim(args, "()"), ", ") {
 		names = append(names, celTypeName(a))
+	}
+	if problem, hint, ok := fieldMismatch(names, fields); ok {
+		return problem, hint
 	}
 	problem = fmt.Sprintf("%s cannot be applied to %s", opName(fn), strings.Join(names, " and "))
 	switch {
@@ -153,6 +183,52 @@ func overloadError(msg string) (problem, hint string) {
 		hint = `write timestamps as timestamp("2024-05-01T10:00:00Z") and dates as date("2024-05-01")`
 	}
 	return problem, hint
+}
+
+// fieldMismatch explains a comparison of a field with a literal of
+// another type in the field's own terms, as the field list writes its
+// type (a date is a date here, not CEL's timestamp), with how to write a
+// literal of that type. It leaves comparisons with null, which have
+// their own hints, to overloadError.
+func fieldMismatch(names []string, fields []*Field) (problem, hint string, ok bool) {
+	if len(names) != 2 || len(fields) != 2 || (fields[0] == nil) == (fields[1] == nil) {
+		return "", "", false
+	}
+	f, other := fields[0], names[1]
+	if f == nil {
+		f, other = fields[1], names[0]
+	}
+	if other == "null" || other == "unsigned integer" {
+		return "", "", false
+	}
+	problem = fmt.Sprintf("%s is %s and cannot be compared with %s", f.Name, article(f.Type), withArticle(other))
+	switch {
+	case f.Type == Date:
+		hint = `write a date as date("2024-05-01")`
+	case f.Type == Timestamp:
+		hint = `write a timestamp as timestamp("2024-05-01T10:00:00Z")`
+	case f.Type == Text || f.Type == UUID:
+		hint = `text values are quoted, such as ` + f.Name + ` == "5"`
+	case other == "text":
+		hint = "only text is quoted: write numbers, true and false bare"
+	case f.Type == Number && other == "integer":
+		hint = "write the integer with a decimal point, such as 100.0"
+	case f.Type == Integer && other == "number":
+		hint = "compare an integer field with a whole number, such as 100"
+	}
+	return problem, hint, true
+}
+
+// withArticle is a CEL type name, as celTypeName writes it, as the
+// object of a sentence: "an integer", "text".
+func withArticle(name string) string {
+	switch name {
+	case "integer":
+		return "an integer"
+	case "number", "boolean", "timestamp":
+		return "a " + name
+	}
+	return name
 }
 
 // celTypeName is a CEL type name as the field list writes types.

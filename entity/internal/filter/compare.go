@@ -31,6 +31,10 @@ func (t *translator) compare(x ast.Expr, r target, op string, lit literal) error
 		switch {
 		case r.lower:
 			return t.refuse(x, "lowerAscii() is never null", "test the field itself: x == null")
+		case op == operators.Equals && r.f.NonFinite:
+			fmt.Fprintf(&t.sql, "(%s IS NULL OR %s)", r.col, t.nonFinite(r.col))
+		case op == operators.NotEquals && r.f.NonFinite:
+			fmt.Fprintf(&t.sql, "(%s IS NOT NULL AND NOT %s)", r.col, t.nonFinite(r.col))
 		case op == operators.Equals:
 			t.sql.WriteString(r.col + " IS NULL")
 		case op == operators.NotEquals:
@@ -91,6 +95,8 @@ func (t *translator) emit(r target, o operand) {
 		fmt.Fprintf(&t.sql, "(%s = %s AND %s IS NOT NULL)", lhs, rhs, r.col)
 	case o.op == operators.NotEquals && r.nullEquals():
 		t.distinct(lhs, rhs)
+	case r.f.NonFinite && o.op != operators.Equals && o.op != operators.NotEquals:
+		t.finiteOrdering(lhs, sqlOperator(o.op), rhs, o.op == operators.Less || o.op == operators.LessEquals)
 	default:
 		fmt.Fprintf(&t.sql, "%s %s %s", lhs, sqlOperator(o.op), rhs)
 	}
@@ -197,13 +203,16 @@ func (l literal) describe() string {
 	return "a timestamp"
 }
 
-// article is "an integer", "a text field".
+// article is a field type as a sentence's complement: "an integer",
+// "text", "a date".
 func article(t Type) string {
 	switch t {
 	case Integer:
 		return "an integer"
 	case UUID:
 		return "a uuid"
+	case Text:
+		return "text"
 	}
 	return "a " + t.String()
 }

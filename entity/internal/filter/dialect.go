@@ -161,3 +161,40 @@ func (t *translator) matchMySQL(b, fn, s string) {
 		fmt.Fprintf(&t.sql, "RIGHT(%s, %s) = CAST(%s AS BINARY)", b, t.bind(n, Integer), t.bind(s, Text))
 	}
 }
+
+// nonFinite is the condition that col, a number column, holds NaN or an
+// infinity: compared as text on PostgreSQL, which tells every number
+// type's (numeric's too, which a cast to double precision could
+// overflow); SQLite stores a NaN as NULL, and 9e999 is its infinity.
+func (t *translator) nonFinite(col string) string {
+	if t.engine == SQLite {
+		return "abs(" + col + ") = 9e999"
+	}
+	return "CAST(" + col + " AS text) IN ('NaN', 'Infinity', '-Infinity')"
+}
+
+// finiteOrdering writes col op rhs for a column that may hold NaN or an
+// infinity, null (as CEL's error for a null) when it does, whatever op
+// and on either side of a NOT, while the column stays bare so that its
+// index serves the comparison:
+//
+//	(col op rhs OR col = <what op leaves out>) AND (col is finite OR NULL)
+//
+// The first part is true for every non-finite value (an ordering below
+// leaves out +Infinity and PostgreSQL's NaN, which sorts above it; one
+// above leaves out -Infinity), so the whole is NULL for them, and is
+// col op rhs for a finite one.
+func (t *translator) finiteOrdering(col, op, rhs string, below bool) {
+	inf, ninf, nan := "CAST('Infinity' AS double precision)", "CAST('-Infinity' AS double precision)", "CAST('NaN' AS double precision)"
+	if t.engine == SQLite {
+		inf, ninf = "9e999", "-9e999"
+	}
+	out := col + " = " + ninf
+	switch {
+	case below && t.engine == SQLite:
+		out = col + " = " + inf
+	case below:
+		out = col + " IN (" + inf + ", " + nan + ")"
+	}
+	fmt.Fprintf(&t.sql, "((%s %s %s OR %s) AND (%s > %s AND %s < %s OR NULL))", col, op, rhs, out, col, ninf, col, inf)
+}

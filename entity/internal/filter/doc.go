@@ -68,7 +68,10 @@
 // accepted): the double becomes the integer bound it implies (stock < 2.5
 // is stock < 3, stock == 2.5 is false). A number field compared with an
 // integer binds the integer as a double, as CEL converts it. A uint
-// literal beyond int64 gives a constant outcome. On
+// literal beyond int64 gives a constant outcome. A number field whose
+// column may hold NaN or an infinity ([Field.NonFinite]) has them null:
+// x == null finds them, and an ordering is NULL for them (a guard beside
+// the bare column, so that its index still serves the comparison). On
 // PostgreSQL integers are bound as bigint and numbers as double
 // precision, so a literal never overflows a narrower column.
 //

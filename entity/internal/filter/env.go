@@ -75,6 +75,14 @@ type Field struct {
 	// Nullable says the field may be null; only then does x == null
 	// type-check (timestamps and dates always accept it).
 	Nullable bool
+	// NonFinite says a Number field's column may hold NaN or an infinity
+	// (PostgreSQL's number types, SQLite's REAL), which the caller serves
+	// as null: x == null finds them, and an ordering (x > 5) is null for
+	// them, as for a null, on either side of a !. Equality needs nothing
+	// more: a NaN or an infinity equals no literal, as null does not. The
+	// column is compared as it is, so that an index still serves the
+	// comparison. Set Nullable with it.
+	NonFinite bool
 }
 
 // The default limits.
@@ -270,6 +278,11 @@ func parseDate(s string) (time.Time, error) {
 	}
 	return d, nil
 }
+
+// Nameable reports whether an expression can name a field called name:
+// whether it is a CEL identifier and not a reserved word ("in", "null",
+// "package", ...). NewEnv leaves out the fields it cannot name.
+func Nameable(name string) bool { return isIdentifier(name) }
 
 // isIdentifier reports whether s is a CEL identifier that is not a
 // reserved word.

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/ferry-mcp/ferry/entity"
+)
+
+// maxNotes is how many table notes start-up prints; maxColumnsNoted how
+// many columns one note names.
+const (
+	maxNotes        = 20
+	maxColumnsNoted = 10
+)
+
+// tableNotes are what start-up says of one served table beyond its name:
+// the columns left out because their types are not served, and why it has
+// no get tool. A column hidden on purpose (the config's hidden) is not
+// mentioned, nor is a view, which is read-only by nature.
+func tableNotes(e *entity.Entity) []string {
+	var notes []string
+	name := tableName(e.Table)
+	if len(e.Unserved) > 0 {
+		cols := make([]string, len(e.Unserved))
+		for i, c := range e.Unserved {
+			cols[i] = tableName(c.Name) + " (" + printable(c.Type) + ")"
+		}
+		notes = append(notes, name+": columns left out, their types not served: "+joinLimited(cols, maxColumnsNoted))
+	}
+	if e.Key == "" && !e.View {
+		why := e.KeyNote
+		if why == "" {
+			why = "it has no single-column key"
+		}
+		tools, need := "list only, no get tool", "get, update and delete name"
+		if e.NaturalKey != "" {
+			tools, need = "get and list only", "update and delete name"
+		}
+		notes = append(notes, name+": "+tools+": "+printable(why)+"; "+need+" a record by a single-column key")
+	}
+	return notes
+}
+
+// printable is s as stderr shows it: as it is when every character is
+// printable, else quoted, so that a type or key name cannot drive the
+// terminal.
+func printable(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// sayNotes prints the tables' notes, at most maxNotes of them.
+func (s *server) sayNotes(notes []string) {
+	for i, n := range notes {
+		if i == maxNotes {
+			s.say("%d more notes like these; %s://entities describes every table", len(notes)-i, resourceScheme)
+			return
+		}
+		s.say("%s", n)
+	}
+}
