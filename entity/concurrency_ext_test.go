@@ -124,8 +124,8 @@ func TestConcurrentWritesAllSucceed(t *testing.T) {
 		logs := &syncBuffer{}
 		// One caller makes every call: its limits must admit them all.
 		srv := ferry.NewServer("shop", "1.0.0", &ferry.ServerOptions{
-			Logger:            slog.New(slog.NewTextHandler(logs, nil)),
-			MaxCallsPerCaller: 2 * concurrentWriters, CallRate: -1,
+			Logger: slog.New(slog.NewTextHandler(logs, nil)),
+			Limits: ferry.Limits{MaxCallsPerCaller: 2 * concurrentWriters, CallRate: -1},
 		})
 		c, _ := shopOn(t, srv, db, nil, nil)
 		var updateID int64
