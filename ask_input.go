@@ -312,7 +312,7 @@ func stateKey(ctx context.Context, key string) string {
 // loadModernInput reads the answers a modern retry carries, for the
 // methods that may ask the client something.
 func (s *Server) loadModernInput(ctx context.Context, r *request) error {
-	if !r.modern {
+	if !r.carriesAnswers() {
 		return nil
 	}
 	p := r.params

@@ -1,14 +1,19 @@
 package ferry
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
+
+// This file holds the HTTP handler and a POST's path through it: read,
+// decoded, resolved, checked, joined to its session, served and answered.
 
 // HTTPOptions configures an [HTTPHandler]. The zero value serves stateless
 // sessions with the security checks on.
@@ -333,4 +338,66 @@ func modernStatus(req *request) int {
 		}
 	}
 	return http.StatusOK
+}
+
+// joined is what a request took to be served, which leave gives back:
+// its place in a stateful session's live session, or the watch of the
+// handler's shutdown.
+type joined struct {
+	h      *HTTPHandler
+	ls     *liveSession // the live session joined, or nil
+	cancel context.CancelFunc
+	watch  *callCtx // the shutdown's watch, or nil
+}
+
+// join readies req to be served and returns the context to serve it in.
+// In a stateful session the request joins the live session, where the
+// client's answers, notifications/cancelled, DELETE and a shutdown reach
+// it; a request whose id is that of one still in flight there gets
+// [errIDInFlight] instead. Elsewhere a shutdown past its deadline cancels
+// the request's handler through [drain.watch] (a tool call's through its
+// own context).
+func (h *HTTPHandler) join(req *request) (context.Context, joined, error) {
+	ctx := req.context()
+	j := joined{h: h}
+	if !h.opts.Stateful || req.peer.session == "" {
+		if h.drain.watch(ctx, req.method, &req.reply.call) {
+			j.watch = &req.reply.call
+			return j.watch, j, nil
+		}
+		return ctx, j, nil
+	}
+	ls := h.liveAcquire(req.peer.session)
+	req.peer.calls = &ls.calls
+	ctx, cancel := context.WithCancel(ctx)
+	if !ls.track(string(req.id), cancel) {
+		cancel()
+		h.liveRelease(req.peer.session, ls)
+		return nil, joined{}, errIDInFlight
+	}
+	j.ls, j.cancel = ls, cancel
+	return ctx, j, nil
+}
+
+// leave gives back what join took for req.
+func (j joined) leave(req *request) {
+	if j.watch != nil {
+		j.watch.finish()
+	}
+	if j.ls != nil {
+		j.ls.untrack(string(req.id))
+		j.cancel()
+		j.h.liveRelease(req.peer.session, j.ls)
+	}
+}
+
+func acceptsSSE(accept string) bool {
+	return strings.Contains(accept, "text/event-stream")
+}
+
+// hasWriteTimeout reports whether the http.Server serving r bounds its
+// answers with a WriteTimeout.
+func hasWriteTimeout(r *http.Request) bool {
+	hs, ok := r.Context().Value(http.ServerContextKey).(*http.Server)
+	return ok && hs.WriteTimeout > 0
 }

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -29,10 +28,6 @@ const sseRetryMillis = 1000
 
 // jsonContentType is shared by every JSON answer; nothing modifies it.
 var jsonContentType = []string{"application/json"}
-
-func acceptsSSE(accept string) bool {
-	return strings.Contains(accept, "text/event-stream")
-}
 
 // streamWriter answers one POST: plain JSON unless a message must go out
 // before the response, in which case it turns into an SSE stream.
@@ -189,13 +184,6 @@ func writeAnswer(w http.ResponseWriter, body []byte, ownTimeout bool) {
 	if _, err := tw.Write(body); err == nil && tw.flush() == nil {
 		tw.lift()
 	}
-}
-
-// hasWriteTimeout reports whether the http.Server serving r bounds its
-// answers with a WriteTimeout.
-func hasWriteTimeout(r *http.Request) bool {
-	hs, ok := r.Context().Value(http.ServerContextKey).(*http.Server)
-	return ok && hs.WriteTimeout > 0
 }
 
 func (sw *streamWriter) startSSE() {

@@ -243,7 +243,7 @@ func (s *Server) findTool(r *request) {
 		return
 	}
 	r.target.tool = e
-	if s.mayHide(&e.info) {
+	if e.hideable {
 		r.target.access = s.toolAccess(r.context(), &e.info)
 	}
 	if r.target.access == accessHidden {
@@ -539,6 +539,14 @@ func (s *Server) unsupportedVersion(requested, msg string) *Error {
 func (r *request) beModern() {
 	r.modern, r.version = true, string(r.params.Meta.Version)
 	r.caps, r.level = r.params.Meta.Caps.caps, levelOff
+	r.reply.input = &r.reply.inputs // its handler may ask the client (see [Elicit])
+}
+
+// carriesAnswers reports whether r is a modern retry that carries the
+// client's answers to the questions an earlier round asked (see
+// [Server.loadModernInput]).
+func (r *request) carriesAnswers() bool {
+	return r.modern && (len(r.params.InputResponses) > 0 || r.params.RequestState != "")
 }
 
 // checkModern validates a modern request's _meta (see [request.beModern])

@@ -146,6 +146,7 @@ type Server struct {
 	id            string // random: tells this server's relayed changes from others' (notify_relay.go)
 	opts          ServerOptions
 	logger        *slog.Logger
+	callLog       bool // a Logger was given: the call log is written (the default logger drops it)
 	versions      versionSet
 	keys          *keyring
 	pageSize      int
@@ -193,7 +194,7 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 	if opts != nil {
 		s.opts = *opts
 	}
-	s.logger = s.opts.Logger
+	s.logger, s.callLog = s.opts.Logger, s.opts.Logger != nil
 	if s.logger == nil {
 		s.logger = defaultLogger()
 	}

@@ -139,6 +139,10 @@ type toolEntry struct {
 	json    []byte
 	params  []paramHeader   // arguments mirrored in Mcp-Param-* headers
 	in, out json.RawMessage // the schemas as sent
+	// hideable says some caller may not see the tool (see
+	// [Server.mayHide]), fixed at registration with the server's options:
+	// resolving a call of a tool everyone sees judges nothing.
+	hideable bool
 }
 
 func (e *toolEntry) key() string  { return e.tool.Name }
@@ -146,7 +150,7 @@ func (e *toolEntry) wire() []byte { return e.json }
 func (e *toolEntry) guarded() bool {
 	return len(e.info.Scopes) > 0 || len(e.info.Roles) > 0
 }
-func (e *toolEntry) openTo(s *Server) bool { return !s.mayHide(&e.info) }
+func (e *toolEntry) openTo(*Server) bool { return !e.hideable }
 func (e *toolEntry) visibleTo(ctx context.Context, s *Server) bool {
 	return s.visibleTool(ctx, &e.info)
 }
@@ -212,7 +216,8 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	for _, p := range headerProblems {
 		problems = append(problems, fmt.Errorf("tool %q: %s", t.Name, p))
 	}
-	e := &toolEntry{tool: t, info: info, handler: s.wrapTool(h), json: data, params: params, in: ts.input, out: ts.output}
+	e := &toolEntry{tool: t, info: info, handler: s.wrapTool(h), json: data, params: params, in: ts.input, out: ts.output,
+		hideable: s.mayHide(&info)}
 	dup := func() []error {
 		if _, dup := s.tools.get(t.Name); dup {
 			return []error{fmt.Errorf("tool %q is registered twice (remove the first with RemoveTools to replace it)", t.Name)}
