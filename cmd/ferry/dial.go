@@ -73,7 +73,7 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 	} else {
 		// The child lives no longer than the command: past -timeout it is killed.
 		cmd := exec.CommandContext(cctx, t.command[0], t.command[1:]...) //nolint:gosec // the user's own command line
-		cmd.Stderr = stderr
+		cmd.Stderr = &escapingWriter{w: stderr}
 		// A server that leaves a child behind holding its output (a shell
 		// script's background job) would keep Wait, and ferry, waiting
 		// for the pipes to close: past this delay they are closed.
@@ -174,8 +174,9 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 // message from the server, so that the hint after it stays in sight.
 const maxShownMessage = 400
 
-// shownMessage is a server's message as an error line shows it: on one line, and
-// cut after maxShownMessage characters.
+// shownMessage is a server's message as an error line shows it: on one
+// line, its unsafe runes escaped, and cut after maxShownMessage
+// characters.
 func shownMessage(msg string) string {
 	if utf8.RuneCountInString(msg) > maxShownMessage {
 		msg = string([]rune(msg)[:maxShownMessage]) + "..."

@@ -74,23 +74,6 @@ func displayName(name string) string {
 	return name
 }
 
-// oneLine escapes every control character of s.
-func oneLine(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
-		return s
-	}
-	var sb strings.Builder
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			q := strconv.QuoteRune(r)
-			sb.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		sb.WriteRune(r)
-	}
-	return sb.String()
-}
-
 // listing is what lint checks: the raw items of a server's lists.
 type listing struct {
 	tools, prompts, resources, templates []json.RawMessage

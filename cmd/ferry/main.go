@@ -35,6 +35,11 @@
 // They print the server's JSON on stdout, indented, as one document
 // ({"tools": [...]} with every page read, the tools/call result, the
 // resources/read result), and errors on stderr in one line with a hint.
+// What the server sends that could drive a terminal or disguise text
+// (control characters, bidirectional overrides such as U+202E, zero-width
+// characters, U+2028) is escaped: in the JSON as \u escapes, which decode
+// to the same text, at a terminal and in a pipe alike; on stderr, a stdio
+// server's own output included, as Go writes it in a string (\u202e).
 // Flags may come before or after the other arguments (never after "--"):
 //
 //	-header 'Name: value'  add an HTTP header to every request (repeatable)
@@ -185,7 +190,9 @@ func lookup(name string) (command, bool) {
 }
 
 // exitCode prints err, if it says something, in one line on stderr and
-// turns it into an exit code.
+// turns it into an exit code. The line is escaped as oneLine does: the
+// messages that quote a server are escaped where they are made, and this
+// keeps any other from driving the terminal.
 func exitCode(err error, e *env) int {
 	var ex *exitError
 	switch {
@@ -195,11 +202,11 @@ func exitCode(err error, e *env) int {
 		return exitUsage // the usage has been printed
 	case errors.As(err, &ex):
 		if ex.err != nil {
-			fmt.Fprintln(e.stderr, "ferry:", ex.err)
+			fmt.Fprintln(e.stderr, "ferry:", oneLine(ex.err.Error()))
 		}
 		return ex.code
 	}
-	fmt.Fprintln(e.stderr, "ferry:", err)
+	fmt.Fprintln(e.stderr, "ferry:", oneLine(err.Error()))
 	return exitFailed
 }
 

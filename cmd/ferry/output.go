@@ -49,15 +49,30 @@ func ask[T any](ctx context.Context, s *session, doing string, fn func(context.C
 }
 
 // printJSON writes the JSON data indented, as one document ending in a
-// newline.
+// newline, with the server's text that could drive a terminal escaped
+// (see escapeJSON): the document decodes to the same values.
 func printJSON(w io.Writer, data []byte) error {
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, data, "", "  "); err != nil {
+	out, err := formatJSON(data)
+	if err != nil {
 		return protocolError(fmt.Errorf("the server's answer is not JSON: %w", err))
 	}
-	buf.WriteByte('\n')
-	_, err := w.Write(buf.Bytes())
+	_, err = w.Write(out)
 	return err
+}
+
+// formatJSON returns the JSON data as printJSON writes it.
+func formatJSON(data []byte) ([]byte, error) {
+	if !json.Valid(data) {
+		var v any
+		return nil, json.Unmarshal(data, &v) // says what is wrong
+	}
+	var buf bytes.Buffer
+	// Indent keeps trailing white space, which may be a carriage return.
+	if err := json.Indent(&buf, bytes.TrimRight(data, " \t\r\n"), "", "  "); err != nil {
+		return nil, err
+	}
+	buf.WriteByte('\n')
+	return escapeJSON(buf.Bytes()), nil
 }
 
 // printList writes {"key": [items...]}, the items as the server sent them.

@@ -54,6 +54,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Args[1] = stdioServerArg
 	}
+	if len(os.Args) > 1 && os.Args[1] == hostileStderrArg {
+		serveHostileStderr()
+	}
 	if len(os.Args) > 1 && os.Args[1] == silentServerArg {
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		time.Sleep(time.Minute) // stdin closed: still no answer, until killed

@@ -35,6 +35,13 @@ Protocol: -protocol "" (the default) asks server/discover (2026-07-28)
 first and falls back to initialize (the newest legacy version the server
 offers) when the server does not answer it; a version forces that era.
 
+Output: what the server sends that could drive a terminal or disguise
+text (control characters such as ESC and U+009B, bidirectional overrides
+such as U+202E, zero-width characters, U+2028) is escaped. In the JSON on
+stdout it is a \u escape, which decodes to the same text, whether stdout
+is a terminal or a pipe; in the messages on stderr, and in a stdio
+server's own stderr, it reads as Go writes it (\x1b, \u202e).
+
 Exit codes: 0 success, 1 failure (call: the tool returned an error result;
 lint: problems found), 2 usage, 3 connection or protocol failure (the
 server could not be reached, timed out, or answered with an error).
