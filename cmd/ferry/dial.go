@@ -23,9 +23,17 @@ import (
 // printed.
 const progressDelay = time.Second
 
+// closeGrace is how long a client command may run past its work, and so
+// past -timeout, to end the session: over HTTP, for the server to take
+// the notice of a request given up and the DELETE of a legacy session;
+// over stdio, half of it for the server to exit once its input is closed
+// (it is killed then, or at -timeout), half for the pipes its children
+// may still hold (see stdioWaitDelay).
+const closeGrace = time.Second
+
 // stdioWaitDelay is how long ferry waits, once a stdio server has exited
 // or been killed, for the pipes its children may still hold.
-const stdioWaitDelay = time.Second
+const stdioWaitDelay = closeGrace / 2
 
 // session is a client connected for one command, with what the command
 // needs to report progress and failures.
@@ -57,7 +65,7 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 	}
 	stderr := &lockedWriter{w: e.stderr}
 	cctx, cancel := context.WithTimeout(ctx, f.timeout)
-	opts := &client.Options{Protocol: f.protocol, Header: header, Name: "ferry", Version: version()}
+	opts := &client.Options{Protocol: f.protocol, Header: header, Name: "ferry", Version: version(), CloseTimeout: closeGrace}
 	var tr *http.Transport
 	if t.url != "" {
 		// The client bounds each message and the pages of a list; the
@@ -78,6 +86,7 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 		// script's background job) would keep Wait, and ferry, waiting
 		// for the pipes to close: past this delay they are closed.
 		cmd.WaitDelay = stdioWaitDelay
+		opts.CloseTimeout = closeGrace - stdioWaitDelay
 		s.Client, err = client.DialCommand(cctx, cmd, opts)
 	}
 	done()

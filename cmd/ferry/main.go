@@ -46,7 +46,8 @@
 //	-header-env NAME       add the header line "Name: value" held by the environment variable NAME (repeatable)
 //	-protocol VERSION      2026-07-28, 2025-11-25, 2025-06-18 or 2025-03-26; by default
 //	                       server/discover (2026-07-28), falling back to initialize (legacy)
-//	-timeout D             give up after D, connecting included (default 30s)
+//	-timeout D             give up after D, connecting included (default 30s); the
+//	                       command ends within D plus 1s, its time to end the session
 //	-quiet                 no progress line ("ferry: connecting to ... ..." after a second)
 //
 // Secrets stay out of the command line through the environment:
