@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ferry-mcp/ferry"
@@ -153,7 +154,11 @@ const (
 func demoHTTP(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path, addr, key, source string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("demo: %w", err)
+		hint := "--http ADDR picks another address"
+		if errors.Is(err, syscall.EADDRINUSE) {
+			hint = "is another server using the port? --http ADDR picks another (--http 127.0.0.1:0 a free one)"
+		}
+		return fmt.Errorf("demo: %w; %s", err, hint)
 	}
 	defer ln.Close()
 	tcp, _ := ln.Addr().(*net.TCPAddr)

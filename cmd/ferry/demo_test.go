@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -172,6 +173,19 @@ func TestDemoRefuses(t *testing.T) {
 		{"a key with a non-ASCII letter", []string{"demo", "--http", "127.0.0.1:0", "--db", filepath.Join(dir, "d.db")}, []string{"FERRY_DEMO_API_KEY", "0123456789abcdéf"}, exitFailed, "printable ASCII, without spaces"},
 		{"a foreign file", []string{"demo", "--http", "127.0.0.1:0", "--db", foreign}, nil, exitFailed, "cannot be read as SQLite"},
 	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	tests = append(tests, struct {
+		name string
+		args []string
+		env  []string
+		code int
+		want string
+	}{"a busy port", []string{"demo", "--http", busy.Addr().String(), "--db", filepath.Join(dir, "e.db")}, nil, exitFailed,
+		"; is another server using the port? --http ADDR picks another (--http 127.0.0.1:0 a free one)"})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, stderr := runFerry(t, tt.args, tt.env...)

@@ -45,6 +45,10 @@ type session struct {
 	stderr       io.Writer // safe for concurrent use (a stdio child writes to it too)
 	timeout      time.Duration
 	credentialed bool // the requests carry headers from the flags or environment, or the URL a user
+	// invalidHint follows an answer that the request's name or arguments
+	// are wrong (-32602, or -32002 for a legacy unknown resource): where
+	// to check what the command named.
+	invalidHint string
 }
 
 // dial connects to t within the command's timeout, printing "connecting
@@ -144,7 +148,7 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return protocolError(fmt.Errorf("%s: no answer within %v; raise -timeout if the server is slow", doing, s.timeout))
 	case errors.As(err, &rpc):
-		hint = rpcHint(rpc)
+		hint = s.rpcHint(rpc)
 		if h := s.statusHint(rpc.HTTPStatus()); h != "" {
 			hint = h
 		}
@@ -206,12 +210,15 @@ func isDNSError(err error) bool {
 }
 
 // rpcHint suggests what to do about a JSON-RPC error.
-func rpcHint(e *client.RPCError) string {
+func (s *session) rpcHint(e *client.RPCError) string {
 	switch e.Code {
 	case client.CodeMethodNotFound:
 		return "; the server does not offer this"
-	case client.CodeInvalidParams:
-		return `; check the name and arguments against "ferry tools" or "ferry prompts"`
+	case client.CodeInvalidParams, client.CodeResourceNotFound:
+		if s.invalidHint != "" {
+			return s.invalidHint
+		}
+		return "; check the name and arguments"
 	case client.CodeUnsupportedProtocolVersion:
 		return "; try another -protocol, or none"
 	}

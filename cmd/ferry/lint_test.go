@@ -154,7 +154,7 @@ func TestLintCleanServer(t *testing.T) {
 		append([]string{"lint"}, stdioCommand(t)...),
 	} {
 		code, stdout, stderr := runFerry(t, args)
-		if code != exitOK || stdout != "" || !strings.HasPrefix(stderr, "ferry: lint: no problems in 2 tools, 1 prompts, 1 resources, 0 resource templates of ") {
+		if code != exitOK || stdout != "" || !strings.HasPrefix(stderr, "ferry: lint: no problems in 2 tools, 1 prompts, 1 resources, 1 resource templates of ") {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
 		}
 	}

@@ -8,6 +8,8 @@
 //	ferry tools TARGET          list a server's tools as JSON
 //	ferry call TARGET TOOL ARGS call a tool
 //	ferry prompts TARGET        list a server's prompts
+//	ferry prompt TARGET NAME ARGS  get a prompt
+//	ferry resources TARGET      list a server's resources and resource templates
 //	ferry read TARGET URI       read a resource
 //	ferry lint TARGET           list the portability and quality problems of a server
 //	ferry gen -type T [-dir .] [-out file]   write the tool descriptions of a type's methods
@@ -19,7 +21,7 @@
 // found); 2 the command line was wrong; 3 the server could not be reached
 // or broke the protocol.
 //
-// # tools, call, prompts, read, lint
+// # tools, call, prompts, prompt, resources, read, lint
 //
 // These talk to any MCP server. TARGET is an http:// or https:// URL of a
 // Streamable HTTP endpoint, or "--" followed by the command line of a
@@ -29,11 +31,14 @@
 //	ferry tools http://127.0.0.1:8080/mcp
 //	ferry call http://127.0.0.1:8080/mcp get_order '{"id": 7}'
 //	echo '{"id": 7}' | ferry call get_order - -- ./shop-server --stdio
+//	ferry prompt http://127.0.0.1:8080/mcp summarize_order '{"id": "7"}'
+//	ferry resources http://127.0.0.1:8080/mcp
 //	ferry read http://127.0.0.1:8080/mcp shop://catalog
 //	ferry lint -- go run ./conformance/everything
 //
 // They print the server's JSON on stdout, indented, as one document
-// ({"tools": [...]} with every page read, the tools/call result, the
+// ({"tools": [...]} with every page read, the tools/call result,
+// {"resources": [...], "resourceTemplates": [...]}, the prompts/get or
 // resources/read result), and errors on stderr in one line with a hint.
 // What the server sends that could drive a terminal or disguise text
 // (control characters, bidirectional overrides such as U+202E, zero-width
@@ -54,8 +59,10 @@
 // -header-env, and FERRY_TOKEN, which when set is sent as "Authorization:
 // Bearer $FERRY_TOKEN" unless a header flag sets Authorization. call
 // exits 1 when the tool returned an error result (printed on stdout), 2
-// on malformed JSON arguments, 3 when the server answered with a
-// JSON-RPC error or could not be reached.
+// on malformed JSON arguments (one line saying what is wrong, and where
+// the usage is), 3 when the server answered with a JSON-RPC error or
+// could not be reached. prompt takes its arguments as call does, a JSON
+// object whose values are strings.
 //
 // lint prints one line per problem of the server's tools, prompts,
 // resources and resource templates, ending in the rule's id, and exits 1
@@ -144,6 +151,8 @@ var commands = []command{
 	{"tools", "list the tools of an MCP server as JSON", tools},
 	{"call", "call a tool of an MCP server", call},
 	{"prompts", "list the prompts of an MCP server as JSON", prompts},
+	{"prompt", "get a prompt of an MCP server, filled in with arguments", prompt},
+	{"resources", "list the resources and resource templates of an MCP server as JSON", resources},
 	{"read", "read a resource of an MCP server", read},
 	{"lint", "list the portability and quality problems of an MCP server", lint},
 	{"gen", "write the tool descriptions of a type's methods from their doc comments", genCommand},
@@ -255,12 +264,12 @@ func version() string {
 func usage(w io.Writer) {
 	fmt.Fprint(w, "usage: ferry <command> [flags]\n\ncommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
-	fmt.Fprint(w, `  help     print this help, or a command's: ferry help CMD
+	fmt.Fprint(w, `  help      print this help, or a command's: ferry help CMD
 
 Run "ferry CMD -h" for a command's flags. "ferry -version" prints the version.
-tools, call, prompts, read and lint take a TARGET: an http(s):// URL, or
+tools, call, prompts, prompt, resources, read and lint take a TARGET: an http(s):// URL, or
 "--" and the command of a stdio server (ferry tools -- ./server --stdio).
 Exit codes: 0 success, 1 failure (call: the tool returned an error result;
 lint: problems found), 2 usage, 3 connection or protocol failure.

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/ferry-mcp/ferry/client"
 )
 
 // parseTarget parses a client command's line (see parseClientArgs) and
@@ -94,4 +97,30 @@ func raws[T any](items []T, raw func(*T) json.RawMessage) []json.RawMessage {
 		out[i] = raw(&items[i])
 	}
 	return out
+}
+
+// capabilities returns whether the server's capabilities (raw JSON) name
+// a capability; when they cannot be read, every capability is assumed.
+func capabilities(raw json.RawMessage) func(string) bool {
+	var caps map[string]json.RawMessage
+	if json.Unmarshal(raw, &caps) != nil || caps == nil {
+		return func(string) bool { return true }
+	}
+	return func(name string) bool { return caps[name] != nil }
+}
+
+// optional runs a list request the server may not offer: nothing when
+// offered is false or the server answers "method not found".
+func optional[T any](ctx context.Context, s *session, doing string, offered bool, list func(context.Context) ([]T, error)) ([]T, error) {
+	if !offered {
+		return nil, nil
+	}
+	return ask(ctx, s, doing, func(ctx context.Context) ([]T, error) {
+		items, err := list(ctx)
+		var rpc *client.RPCError
+		if errors.As(err, &rpc) && rpc.Code == client.CodeMethodNotFound {
+			return nil, nil
+		}
+		return items, err
+	})
 }

@@ -13,8 +13,9 @@ import (
 	"time"
 )
 
-// targetHelp is the part of the usage that tools, call, prompts, read and
-// lint share: what TARGET is and how credentials are passed.
+// targetHelp is the part of the usage that the client commands (tools,
+// call, prompts, prompt, resources, read, lint) share: what TARGET is and
+// how credentials are passed.
 const targetHelp = `TARGET is an http:// or https:// URL of a Streamable HTTP endpoint
 (http://127.0.0.1:8080/mcp), or "--" followed by the command of a stdio
 server, which ends the command line:
