@@ -36,6 +36,14 @@ Over HTTP (MCP at /mcp) a client needs a credential: -api-key-env NAME
 bearer tokens; RFC 9728 metadata is served). With neither, only a loopback
 address is served, unless -insecure. -stdio serves one local client.
 
+Each caller (an API key, a token's subject, an anonymous client's address;
+every -stdio client is one) may have -max-calls-per-caller tool calls
+running at once (default 32) and make -call-rate calls a second on average
+(default 50), -call-burst at once above that (default 100); 0 lifts a
+limit. A call over a limit is refused, without running, as "unavailable"
+naming the limit and its flag; a client that sends calls quickly from one
+key should back off and retry. The start-up lines say the limits.
+
 The optional -config YAML file sets per table a description, a natural key,
 hidden columns (per table: a view showing one needs its own entry), and the
 fields filter, sort and search may use:
@@ -68,6 +76,7 @@ type serveConfig struct {
 	allowHosts           []string
 	configFile           string
 	timeout, callTimeout time.Duration
+	limits               callerLimits
 }
 
 // serve runs ferry serve.
@@ -100,6 +109,7 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	fs.StringVar(&c.configFile, "config", "", "a YAML file of per-table settings (see above)")
 	fs.DurationVar(&c.timeout, "statement-timeout", 0, "bound each call's SQL on the engine (default 10s)")
 	fs.DurationVar(&c.callTimeout, "call-timeout", 0, "bound each tool call (default the server's)")
+	c.limits.register(fs)
 	if err := parseFlags(fs, args, serveHelp, e.stdout, e.stderr); err != nil {
 		return nil, err
 	}
@@ -129,6 +139,9 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 		return nil, serveUsage("-jwt-jwks needs -jwt-issuer ISSUER (the iss tokens must carry)")
 	case c.stdio && (c.apiKeyEnv != "" || c.jwks != ""):
 		return nil, serveUsage("-stdio serves the local process that started ferry: authentication flags apply to -http only")
+	}
+	if err := c.limits.check(); err != nil {
+		return nil, serveUsage(err.Error())
 	}
 	return c, nil
 }
@@ -206,14 +219,16 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 		return nil, nil, err
 	}
 	// Clients see the database's name, never its host, user or path.
-	srv := ferry.NewServer("ferry-serve", version(), &ferry.ServerOptions{
+	opts := &ferry.ServerOptions{
 		Title:        "ferry serve: " + db.name,
 		Description:  "The tables of the " + string(db.engine) + " database " + db.name + " as entity tools.",
 		Instructions: instructions(s.cfg.writes),
 		Logger:       s.log,
 		ReadOnly:     !s.cfg.writes,
 		CallTimeout:  s.cfg.callTimeout,
-	})
+	}
+	s.cfg.limits.apply(opts)
+	srv := ferry.NewServer("ferry-serve", version(), opts)
 	served, err := s.addEntities(ctx, srv, db)
 	if err == nil {
 		if err = srv.Check(); err != nil {
@@ -231,6 +246,7 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 		mode = "with writes (create, update, delete)"
 	}
 	s.say("%d tools, %s; schemas at %s://entities and %s://relationships; ready in %s", served.tools, mode, resourceScheme, resourceScheme, time.Since(start).Round(time.Millisecond))
+	s.say("limits per caller: %s", &s.cfg.limits)
 	return srv, db, nil
 }
 
