@@ -507,6 +507,45 @@ func TestForReadsTheSharedVocabulary(t *testing.T) {
 	}
 }
 
+// A slice or map field tagged omitempty or omitzero is left out when nil,
+// never written as null: its output schema is an array or an object
+// alone, as portable clients expect, and the property is optional. A
+// pointer to a slice still may be null.
+func TestOutputOmittedSlicesAreNeverNull(t *testing.T) {
+	type result struct {
+		Low     []string          `json:"low,omitzero"`
+		OK      []string          `json:"ok,omitempty"`
+		Labels  map[string]string `json:"labels,omitzero"`
+		Pointer *[]string         `json:"pointer,omitempty"`
+		Bare    []string          `json:"bare"`
+	}
+	s, err := For[result](&Options{Output: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"object","properties":{"low":{"type":"array","items":{"type":"string"}},"ok":{"type":"array","items":{"type":"string"}},` +
+		`"labels":{"type":"object","additionalProperties":{"type":"string"}},"pointer":{"type":["array","null"],"items":{"type":"string"}},` +
+		`"bare":{"type":["array","null"],"items":{"type":"string"}}},"required":["bare"],"additionalProperties":false}`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// What encoding/json writes of nil and empty ones fits the schema.
+	v, err := Compile(s, Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []result{{}, {Low: []string{}, OK: []string{}, Labels: map[string]string{}}, {Low: []string{"a"}}} {
+		data, _ := json.Marshal(r)
+		if _, errs := v.Validate(data); len(errs) > 0 {
+			t.Errorf("%s: %v", data, errs)
+		}
+	}
+}
+
 // A result's nil slice or map is encoded as null, so an output schema
 // admits null for them; an input schema does not.
 func TestOutputAdmitsNilSlicesAndMaps(t *testing.T) {
