@@ -53,17 +53,17 @@ func NewMCP(api http.Handler, mux *http.ServeMux, logger *slog.Logger, opts *rou
 	o.Forward = append(o.Forward, "X-API-Key")
 	b := route.New(srv, api, &o)
 	closed := ferry.HintNo // the tools reach only this service
-	route.AddToolOut[OrderIn, Order](b, ferry.Tool{Name: "get_order", Description: "Fetches one order by id, with its lines.",
+	route.AddToolOut[OrderIn, Order](b, ferry.Tool{Name: "get_order", Title: "Get an order", Description: "Fetches one order by id, with its lines.",
 		OpenWorld: closed}, "GET /orders/{id}")
-	route.AddToolOut[ListIn, OrderList](b, ferry.Tool{Name: "list_orders", Description: "Lists the ids of orders, optionally of one status.",
+	route.AddToolOut[ListIn, OrderList](b, ferry.Tool{Name: "list_orders", Title: "List orders", Description: "Lists the ids of orders, optionally of one status.",
 		OpenWorld: closed}, "GET /orders")
-	route.AddToolOut[CreateIn, Order](b, ferry.Tool{Name: "create_order", Description: "Creates an open order.",
+	route.AddToolOut[CreateIn, Order](b, ferry.Tool{Name: "create_order", Title: "Create an order", Description: "Creates an open order.",
 		OpenWorld: closed, Destructive: ferry.HintNo}, "POST /orders")
-	route.AddToolOut[OrderIn, Order](b, ferry.Tool{Name: "cancel_order", Description: "Cancels an order that has not shipped.",
+	route.AddToolOut[OrderIn, Order](b, ferry.Tool{Name: "cancel_order", Title: "Cancel an order", Description: "Cancels an order that has not shipped.",
 		OpenWorld: closed, Idempotent: true}, "POST /orders/{id}/cancel")
-	route.AddTool[OrderIn](b, ferry.Tool{Name: "get_invoice", Description: "Fetches an order's invoice.",
+	route.AddTool[OrderIn](b, ferry.Tool{Name: "get_invoice", Title: "Get an invoice", Description: "Fetches an order's invoice.",
 		OpenWorld: closed}, "GET /orders/{id}/invoice")
-	route.AddJob(b, ferry.Tool{Name: "month_end", Description: "Closes a month: posts its accruals, then locks the period.",
+	route.AddJob(b, ferry.Tool{Name: "month_end", Title: "Close a month", Description: "Closes a month: posts its accruals, then locks the period.",
 		OpenWorld: closed}, monthEnd)
 	return srv
 }

@@ -40,7 +40,7 @@ type Day struct {
 // Forecast is the result of get_forecast.
 type Forecast struct {
 	CityID string `json:"cityId"`
-	Days   []Day  `json:"days"`
+	Days   []Day  `json:"days,omitzero" required:"true"` // never nil: an array, not ["array", "null"]
 }
 
 var cities = []City{
@@ -103,7 +103,7 @@ func main() {
 
 // addTools registers get_city and get_forecast, which serve canned data.
 func addTools(srv *ferry.Server) {
-	ferry.AddTool(srv, ferry.Tool{Name: "get_city", Description: "Finds a city by name and returns its id.", ReadOnly: true, OpenWorld: ferry.HintNo},
+	ferry.AddTool(srv, ferry.Tool{Name: "get_city", Title: "Find a city", Description: "Finds a city by name and returns its id.", ReadOnly: true, OpenWorld: ferry.HintNo},
 		func(ctx context.Context, in struct {
 			Name string `json:"name" doc:"The city's name, such as Lisbon." minLength:"1"`
 		}) (City, error) {
@@ -114,7 +114,7 @@ func addTools(srv *ferry.Server) {
 			}
 			return City{}, ferry.NotFound("no city named " + in.Name + "; this service knows Lisbon and Oslo")
 		})
-	ferry.AddTool(srv, ferry.Tool{Name: "get_forecast", Description: "Returns the forecast of a city for the coming days.", ReadOnly: true, OpenWorld: ferry.HintNo},
+	ferry.AddTool(srv, ferry.Tool{Name: "get_forecast", Title: "Get a forecast", Description: "Returns the forecast of a city for the coming days.", ReadOnly: true, OpenWorld: ferry.HintNo},
 		func(ctx context.Context, in struct {
 			CityID string `json:"cityId" doc:"The city's id, as get_city returns it." minLength:"1"`
 		}) (Forecast, error) {
