@@ -51,7 +51,9 @@
 //
 // One tag per keyword, as huma does. Each applies to the field's schema;
 // a tag on a type it does not fit (minLength on an int) is an error, as is
-// a value that does not parse. Errors are [*TagError]s naming the type,
+// a value that does not parse, and a tag key that is not one below but
+// close to one (minlength, minLenght, mininum), which would otherwise be
+// ignored. Errors are [*TagError]s naming the type,
 // field and tag.
 //
 //	doc                           description
