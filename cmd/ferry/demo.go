@@ -229,7 +229,7 @@ func printHTTPStart(out io.Writer, path string, addr net.Addr, loopback bool, in
 		shown = "$FERRY_DEMO_API_KEY"
 	}
 	fmt.Fprintf(&w, "ferry demo: API key: %s (%s)\n", shown, source)
-	fmt.Fprintf(&w, "ferry demo: limits per API key: %s; a call over them is refused as \"unavailable\", so a load test must back off and retry\n", demoLimits)
+	fmt.Fprintf(&w, "ferry demo: limits per caller (here, the API key): %s; a call over them is refused as \"unavailable\", so a load test must back off and retry\n", demoLimits)
 	if !loopback {
 		fmt.Fprintf(&w, "ferry demo: listening on %s, not only loopback: anyone who can reach it and has the key can place orders; there is no TLS\n", addr)
 	}

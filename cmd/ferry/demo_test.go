@@ -120,7 +120,7 @@ func TestDemoHTTPInProcess(t *testing.T) {
 	for _, want := range []string{
 		"creating the shop database " + db,
 		"11 tools, 2 prompts, 4 resources and 3 resource templates",
-		`ferry demo: limits per API key: 32 calls at once, 50 a second with bursts of 100; a call over them is refused as "unavailable", so a load test must back off and retry` + "\n",
+		`ferry demo: limits per caller (here, the API key): 32 calls at once, 50 a second with bursts of 100; a call over them is refused as "unavailable", so a load test must back off and retry` + "\n",
 		`claude mcp add --transport http shop ` + base + `/mcp --header "Authorization: Bearer ` + key + `"`,
 		`npx @modelcontextprotocol/inspector --server-url ` + base + `/mcp --transport http --header "Authorization: Bearer ` + key + `"`,
 		`curl -s -H "Authorization: Bearer ` + key + `" ` + base + `/api/orders/1`,
