@@ -151,7 +151,7 @@ func ExampleLimits_callRate() {
 	// Output:
 	// done
 	// done
-	// unavailable: too many calls, retry in 2s
+	// unavailable: too many calls: a caller may make 0.5 a second, bursts of 2 (CallRate, CallBurst); retry in 2s, or have the server's operator raise the limit (ferry serve: -call-rate, -call-burst)
 	// done
 }
 

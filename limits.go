@@ -154,7 +154,9 @@ type Limits struct {
 	CallTimeout time.Duration
 	// MaxCallsPerCaller limits the tools/call requests one caller has in
 	// flight at once; one beyond it is refused, without running, with
-	// "unavailable: too many calls at once, retry in a moment". A caller
+	// "unavailable: too many calls at once: a caller may have 32 running
+	// (MaxCallsPerCaller); retry when one returns, or have the server's
+	// operator raise the limit (ferry serve: -max-calls-per-caller)". A caller
 	// is its [Principal.Issuer] and [Principal.Subject] together; an
 	// anonymous HTTP caller is its client IPv4 address or the /64 of its
 	// IPv6 address (from the request's RemoteAddr: X-Forwarded-For is not
@@ -167,7 +169,10 @@ type Limits struct {
 	// CallRate is how many tools/call requests per second one caller (as
 	// for MaxCallsPerCaller) may make on average, and CallBurst how many
 	// at once above that rate: a token bucket. A call over it is refused,
-	// without running, with "unavailable: too many calls, retry in 2s".
+	// without running, with "unavailable: too many calls: a caller may make
+	// 50 a second, bursts of 100 (CallRate, CallBurst); retry in 2s, or
+	// have the server's operator raise the limit (ferry serve: -call-rate,
+	// -call-burst)".
 	// The server tracks at most [MaxTrackedCallers] callers; beyond them,
 	// new callers share one bucket until idle callers are forgotten. If
 	// CallRate is zero, [DefaultCallRate]; if negative, no rate limit. If

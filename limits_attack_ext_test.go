@@ -113,7 +113,7 @@ func TestRateLimitIgnoresForwardingHeaders(t *testing.T) {
 		got := serveCall(h, "quick", "", "X-Forwarded-For", ip, "X-Real-IP", ip, "Forwarded", "for="+ip)
 		if strings.Contains(got, `"text":"quick"`) {
 			served++
-		} else if !strings.Contains(got, "too many calls, retry in") {
+		} else if !strings.Contains(got, "too many calls: a caller may make 0.001 a second") {
 			t.Fatalf("call %d: %s", i, got)
 		}
 	}

@@ -79,6 +79,8 @@ type callLimits struct {
 	rate        float64 // tokens per second; 0: no rate limit
 	burst       float64
 	now         func() time.Time // the clock, replaced by tests
+	// tooManyAtOnce refuses a call beyond maxInflight, naming the limit.
+	tooManyAtOnce error
 
 	mu        sync.Mutex // guards the fields below
 	callers   map[callerKey]*callerState
@@ -110,11 +112,18 @@ func newCallLimits(opts *ServerOptions) *callLimits {
 		return nil
 	}
 	l.overflow.tokens = l.burst
+	l.tooManyAtOnce = Unavailable("too many calls at once: a caller may have " + strconv.Itoa(l.maxInflight) +
+		" running (MaxCallsPerCaller); retry when one returns, or have the server's operator raise the limit (ferry serve: -max-calls-per-caller)")
 	return l
 }
 
-// errTooManyAtOnce refuses a call beyond [Limits.MaxCallsPerCaller].
-var errTooManyAtOnce = Unavailable("too many calls at once, retry in a moment")
+// tooFast refuses a call beyond [Limits.CallRate] and CallBurst, naming
+// them; wait is when the bucket holds a call again, in seconds.
+func (l *callLimits) tooFast(wait float64) error {
+	return Unavailable("too many calls: a caller may make " + strconv.FormatFloat(l.rate, 'g', -1, 64) + " a second, bursts of " +
+		strconv.FormatFloat(l.burst, 'g', -1, 64) + " (CallRate, CallBurst); retry in " + strconv.Itoa(max(1, int(wait))) +
+		"s, or have the server's operator raise the limit (ferry serve: -call-rate, -call-burst)")
+}
 
 // admit takes a place for one call of key, or returns the refusal to
 // answer with. release gives the place back.
@@ -124,14 +133,13 @@ func (l *callLimits) admit(key callerKey) (st *callerState, refusal error) {
 	now := l.now()
 	st = l.stateLocked(key, now)
 	if l.maxInflight > 0 && st.inflight >= l.maxInflight {
-		return nil, errTooManyAtOnce
+		return nil, l.tooManyAtOnce
 	}
 	if l.rate > 0 {
 		st.tokens = l.refilled(st, now)
 		st.last = now
 		if st.tokens < 1 {
-			wait := math.Ceil((1 - st.tokens) / l.rate)
-			return nil, Unavailable("too many calls, retry in " + strconv.Itoa(max(1, int(wait))) + "s")
+			return nil, l.tooFast(math.Ceil((1 - st.tokens) / l.rate))
 		}
 		st.tokens--
 	}

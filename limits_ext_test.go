@@ -132,7 +132,9 @@ func TestTooManyConcurrentCallsAreRefused(t *testing.T) {
 		calls.Go(func() { modern.send(t, ts.URL, "tools/call", "hold", `"name":"hold","arguments":{}`, bob...) })
 	}
 	held.Wait()
-	const want = `"text":"unavailable: too many calls at once, retry in a moment"}],"isError":true`
+	// The refusal says which limit, its value, and how to raise it.
+	const want = `"text":"unavailable: too many calls at once: a caller may have 2 running (MaxCallsPerCaller); ` +
+		`retry when one returns, or have the server's operator raise the limit (ferry serve: -max-calls-per-caller)"}],"isError":true`
 	for _, e := range eras {
 		if got := e.send(t, ts.URL, "tools/call", "quick", `"name":"quick","arguments":{}`, bob...); !strings.Contains(got.body, want) {
 			t.Errorf("%s: bob's third call: %s; want %s", e.name, got.body, want)

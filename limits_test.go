@@ -64,7 +64,8 @@ func TestRateLimitRefusesBurstWithRetrySeconds(t *testing.T) {
 		}
 		return w.Body.String()
 	}
-	const limited = `"text":"unavailable: too many calls, retry in 2s"}],"isError":true`
+	const limited = `"text":"unavailable: too many calls: a caller may make 0.5 a second, bursts of 3 (CallRate, CallBurst); ` +
+		`retry in 2s, or have the server's operator raise the limit (ferry serve: -call-rate, -call-burst)"}],"isError":true`
 	for i := range 3 {
 		if got := call("192.0.2.1:1000", ""); !strings.Contains(got, "pong") {
 			t.Fatalf("call %d: %s", i, got)

@@ -11,12 +11,13 @@ import (
 
 	internalfields "github.com/ferry-mcp/ferry/internal/fields"
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+	"github.com/ferry-mcp/ferry/internal/prompttext"
 )
 
 // Prompt describes a prompt: messages a user picks, filled in with
 // arguments. A prompt with a Template needs no handler: the template,
-// with each {{name}} replaced by its argument, becomes one user message,
-// followed by PreferWhen.
+// with each {{name}} replaced by its argument and its sections kept or
+// left out, becomes one user message, followed by PreferWhen.
 type Prompt struct {
 	// Name identifies the prompt; names are unique without regard to case.
 	Name        string
@@ -26,7 +27,19 @@ type Prompt struct {
 	// [AddPrompt] derive them from a struct instead.
 	Arguments []PromptArgument
 	// Template is the text of the prompt's user message, with {{name}}
-	// placeholders for its arguments.
+	// placeholders for its arguments (an argument left out renders as
+	// nothing) and sections, a subset of Mustache: {{#name}}...{{/name}}
+	// holds text that appears only when the argument is given (not
+	// empty), {{^name}}...{{/name}} text that appears only when it is
+	// not. Sections nest, and a section tag alone on its line takes the
+	// line with it:
+	//
+	//	Summarize order {{id}}{{#style}} in a {{style}} tone{{/style}}.
+	//
+	// renders "Summarize order 7." without a style. Argument values are
+	// never read as template text. A section that is not closed, or one
+	// or a placeholder naming no argument, is a problem [Server.Check]
+	// reports.
 	Template string
 	// PreferWhen says when the model should prefer the tools the prompt
 	// names; it is added after the template as "Tool preference: ...".
@@ -85,8 +98,9 @@ func (s *Server) AddPrompt(p Prompt, h PromptHandler) {
 }
 
 // AddPromptTemplate registers a prompt whose message is its Template, with
-// each {{name}} replaced by the argument of that name; p.Arguments lists
-// them. [AddPromptTemplate] (the function) derives them from a struct.
+// each {{name}} replaced by the argument of that name and each section
+// kept or left out (see [Prompt.Template]); p.Arguments lists them.
+// [AddPromptTemplate] (the function) derives them from a struct.
 // Problems are reported as [Server.AddPrompt]'s are, and a prompt without
 // a Template is one.
 func (s *Server) AddPromptTemplate(p Prompt) {
@@ -226,9 +240,21 @@ func checkPrompt(p *Prompt) []error {
 			add("argument %q: its default %q is not one of its values (%s)", a.Name, a.Default, strings.Join(a.Values, ", "))
 		}
 	}
-	for _, m := range placeholder.FindAllStringSubmatch(p.Template, -1) {
-		if !seen[m[1]] {
-			add("template placeholder {{%s}} has no argument of that name", m[1])
+	tmpl, err := prompttext.Parse(p.Template)
+	if err != nil {
+		for line := range strings.Lines(err.Error()) {
+			add("template: %s", strings.TrimSuffix(line, "\n"))
+		}
+		return errs
+	}
+	for _, name := range tmpl.Placeholders() {
+		if !seen[name] {
+			add("template placeholder {{%s}} has no argument of that name", name)
+		}
+	}
+	for _, name := range tmpl.Sections() {
+		if !seen[name] && !slices.Contains(tmpl.Placeholders(), name) { // reported above
+			add("template section {{#%s}} or {{^%s}} has no argument of that name", name, name)
 		}
 	}
 	return errs

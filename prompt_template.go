@@ -2,21 +2,25 @@ package ferry
 
 import (
 	"context"
-	"regexp"
+
+	"github.com/ferry-mcp/ferry/internal/prompttext"
 )
 
 // This file holds template prompts: a Template whose {{name}}
-// placeholders are replaced by the arguments of that name.
+// placeholders are replaced by the arguments of that name, and whose
+// sections are kept or left out (see package internal/prompttext).
 
-var placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}`)
-
-// templateHandler renders a prompt's template with its arguments.
+// templateHandler renders a prompt's template with its arguments. A
+// template that does not parse is a problem checkPrompt reports, and its
+// prompt is not registered.
 func templateHandler(p *Prompt) PromptHandler {
-	tmpl, prefer, desc := p.Template, p.PreferWhen, p.Description
+	tmpl, err := prompttext.Parse(p.Template)
+	prefer, desc := p.PreferWhen, p.Description
 	return func(_ context.Context, req *GetPromptRequest) (*PromptResult, error) {
-		text := placeholder.ReplaceAllStringFunc(tmpl, func(m string) string {
-			return req.Arguments[placeholder.FindStringSubmatch(m)[1]]
-		})
+		if err != nil {
+			return nil, err
+		}
+		text := tmpl.Render(req.Arguments)
 		if prefer != "" {
 			text += "\n\nTool preference: " + prefer
 		}

@@ -32,6 +32,9 @@ const (
 	// DefaultMaxInputRounds bounds the rounds of a 2026-07-28 request that
 	// the server answers with input_required.
 	DefaultMaxInputRounds = 10
+	// DefaultCloseTimeout bounds the waits of Options.CloseTimeout when it
+	// is zero.
+	DefaultCloseTimeout = 3 * time.Second
 )
 
 // Options configures a [Client]. The zero value connects in the modern era
@@ -85,6 +88,13 @@ type Options struct {
 	// answers to other ids, SSE events without data). If zero,
 	// [DefaultMaxStreamMessages].
 	MaxStreamMessages int
+	// CloseTimeout bounds how long the client waits on a server that is
+	// leaving: for the notifications/cancelled of a call given up (sent
+	// in the background: the call itself returns when its context ends),
+	// and in Close for those notices, the DELETE that ends a legacy HTTP
+	// session and a command's exit once its stdin is closed, after which
+	// the command is killed. If zero, [DefaultCloseTimeout].
+	CloseTimeout time.Duration
 }
 
 // transport carries a client's messages. Implementations are safe for
@@ -101,8 +111,9 @@ type transport interface {
 	// notifications/cancelled, in the given era (rather than by closing
 	// its stream, as modern HTTP does).
 	cancelByNotice(modern bool) bool
-	// close ends the connection.
-	close() error
+	// close ends the connection, waiting on the server no longer than
+	// timeout.
+	close(timeout time.Duration) error
 }
 
 // outgoing is one request to send.
@@ -130,6 +141,15 @@ type Client struct {
 
 	mu      sync.Mutex               // guards headers
 	headers map[string][]paramHeader // a modern tool's x-mcp-header arguments, learnt from tools/list
+
+	// The notifications/cancelled sent in the background. Close sets
+	// closing, so that no notice starts after it waits for notices, and
+	// ends noticeCtx once CloseTimeout has passed.
+	noticeMu   sync.Mutex // guards closing and the Go calls on notices
+	closing    bool
+	notices    sync.WaitGroup
+	noticeCtx  context.Context //nolint:containedctx // the notices' lifetime, ended by Close
+	endNotices context.CancelFunc
 }
 
 func newClient(opts *Options) *Client {
@@ -153,6 +173,10 @@ func newClient(opts *Options) *Client {
 	if c.opts.MaxStreamMessages <= 0 {
 		c.opts.MaxStreamMessages = DefaultMaxStreamMessages
 	}
+	if c.opts.CloseTimeout <= 0 {
+		c.opts.CloseTimeout = DefaultCloseTimeout
+	}
+	c.noticeCtx, c.endNotices = context.WithCancel(context.Background())
 	if c.opts.Name == "" {
 		c.opts.Name, c.opts.Version = "ferry-client", "0"
 	} else if c.opts.Version == "" {
@@ -165,7 +189,8 @@ func newClient(opts *Options) *Client {
 func (c *Client) start(ctx context.Context, t transport) (*Client, error) {
 	c.t = t
 	if err := c.negotiate(ctx); err != nil {
-		_ = t.close()
+		c.endNotices()
+		_ = t.close(c.opts.CloseTimeout)
 		return nil, err
 	}
 	return c, nil
@@ -183,9 +208,21 @@ func (c *Client) Modern() bool { return c.modern }
 func (c *Client) ServerInfo() *ServerInfo { return &c.info }
 
 // Close ends the connection: a legacy HTTP session is deleted, a command
-// is stopped. It is safe to call more than once.
+// is stopped. It waits on the server at most [Options.CloseTimeout], for
+// the notices of calls given up and then for the end of the session, and
+// kills a command still running then. It is safe to call more than once.
 func (c *Client) Close() error {
-	c.closed.Do(func() { c.closeErr = c.t.close() })
+	c.closed.Do(func() {
+		start := time.Now()
+		c.noticeMu.Lock()
+		c.closing = true
+		c.noticeMu.Unlock()
+		stop := time.AfterFunc(c.opts.CloseTimeout, c.endNotices)
+		c.notices.Wait()
+		stop.Stop()
+		c.endNotices()
+		c.closeErr = c.t.close(max(0, c.opts.CloseTimeout-time.Since(start)))
+	})
 	return c.closeErr
 }
 
@@ -270,12 +307,22 @@ func (c *Client) roundTrip(ctx context.Context, method string, p map[string]json
 	return m.Result, nil
 }
 
-// cancelled tells a legacy server that the client gave up request id.
+// cancelled tells the server that the client gave up request id, in the
+// background: the call has ended with its context, and a server slow to
+// take the notice must not hold it. The notice waits at most
+// CloseTimeout, and no longer than Close allows.
 func (c *Client) cancelled(id int64, cause error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
 	p, _ := json.Marshal(map[string]any{"requestId": id, "reason": cause.Error()})
-	_ = c.t.notify(ctx, "notifications/cancelled", p)
+	c.noticeMu.Lock()
+	defer c.noticeMu.Unlock()
+	if c.closing {
+		return // the session is ending, which cancels the request too
+	}
+	c.notices.Go(func() {
+		ctx, cancel := context.WithTimeout(c.noticeCtx, c.opts.CloseTimeout)
+		defer cancel()
+		_ = c.t.notify(ctx, "notifications/cancelled", p)
+	})
 }
 
 // rawParams are params the client built itself, each value compact JSON

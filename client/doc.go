@@ -48,9 +48,11 @@
 //
 // # Cancellation
 //
-// Cancelling a call's context ends it. The client also sends
-// notifications/cancelled for it, except over HTTP in the modern era,
-// where closing the answer's stream is the cancellation.
+// Cancelling a call's context ends it: the call returns at once. The
+// client also sends notifications/cancelled for it, in the background and
+// for at most [Options.CloseTimeout], except over HTTP in the modern era,
+// where closing the answer's stream is the cancellation. [Client.Close]
+// waits on the server at most that long as well.
 //
 // # Concurrency
 //

@@ -221,14 +221,15 @@ func (t *httpTransport) notify(ctx context.Context, method string, params json.R
 	return t.send(ctx, encodeNotification(method, params))
 }
 
-// close ends a legacy session with DELETE.
-func (t *httpTransport) close() error {
+// close ends a legacy session with DELETE, waiting at most timeout for
+// the answer.
+func (t *httpTransport) close(timeout time.Duration) error {
 	t.mu.Lock()
 	session, version := t.session, t.version
 	t.session = ""
 	t.mu.Unlock()
 	if session != "" {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		if req, err := http.NewRequestWithContext(ctx, http.MethodDelete, t.url, nil); err == nil {
 			for k, vs := range t.header {

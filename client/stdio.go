@@ -16,7 +16,8 @@ import (
 // stdin and stdout (newline-delimited JSON-RPC). cmd must not have been
 // started, and its Stdin and Stdout must be nil; its Stderr is left as
 // the caller set it. [Client.Close] closes the server's stdin and waits
-// for it to exit, killing it after a few seconds. opts may be nil.
+// for it to exit, killing it after [Options.CloseTimeout]. opts may be
+// nil.
 func DialCommand(ctx context.Context, cmd *exec.Cmd, opts *Options) (*Client, error) {
 	c := newClient(opts)
 	stdin, err := cmd.StdinPipe()
@@ -34,9 +35,6 @@ func DialCommand(ctx context.Context, cmd *exec.Cmd, opts *Options) (*Client, er
 	t.cmd = cmd
 	return c.start(ctx, t)
 }
-
-// stopTimeout is how long Close waits for a command to exit on its own.
-const stopTimeout = 3 * time.Second
 
 // maxServing bounds the server requests answered at once on a stream.
 const maxServing = 16
@@ -244,10 +242,10 @@ func (t *streamTransport) notify(ctx context.Context, method string, params json
 }
 
 // close closes the server's input, waits for it to exit and its output to
-// end, and kills a command that does not within [stopTimeout] (one
-// that ignores its input closing, or that keeps writing after the client
-// stopped reading junk from it).
-func (t *streamTransport) close() error {
+// end, and kills a command that does not within timeout (one that ignores
+// its input closing, or that keeps writing after the client stopped
+// reading junk from it).
+func (t *streamTransport) close(timeout time.Duration) error {
 	t.cancel()
 	_ = t.w.Close()
 	var exited chan error
@@ -257,7 +255,7 @@ func (t *streamTransport) close() error {
 		exited = make(chan error, 1)
 		go func() { exited <- t.cmd.Wait() }()
 	}
-	deadline := time.NewTimer(stopTimeout)
+	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	kill := func() {
 		if t.cmd != nil && t.cmd.Process != nil {

@@ -204,3 +204,54 @@ func TestTimeout(t *testing.T) {
 		c.ok("list_products", `{}`)
 	})
 }
+
+// Every property of create's and update's arguments is described, those
+// of fields without a description of their own by what null and leaving
+// them out do, so that a table served with no config passes lint's
+// property-description-missing.
+func TestWriteArgumentsAreDescribed(t *testing.T) {
+	db := dbtest.SQLite(t)
+	for _, q := range productDDL["sqlite"] {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, _ := shop(t, db, nil, nil)
+	tools := toolsOf(t, c)
+	descriptions := func(tool string) map[string]string {
+		var in struct {
+			Properties map[string]struct {
+				Description string `json:"description"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(tools[tool].InputSchema, &in); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for name, p := range in.Properties {
+			out[name] = p.Description
+		}
+		return out
+	}
+	for _, tool := range []string{"create_product", "update_product", "create_category", "update_category"} {
+		for name, d := range descriptions(tool) {
+			if d == "" {
+				t.Errorf("%s: property %s has no description", tool, name)
+			}
+		}
+	}
+	want := map[string]string{
+		"create_product name":       "The product's name.",
+		"create_product stock":      "The product's stock, or null; left out, null.",
+		"create_product cost":       "The product's cost; left out, the database's default.",
+		"create_product sku":        "The stock keeping unit.",
+		"update_product name":       "The product's name; left out, it stays as it is.",
+		"update_product created_by": "The product's created_by, or null to clear it; left out, it stays as it is.",
+	}
+	for key, w := range want {
+		tool, prop, _ := strings.Cut(key, " ")
+		if got := descriptions(tool)[prop]; got != w {
+			t.Errorf("%s: %q, want %q", key, got, w)
+		}
+	}
+}

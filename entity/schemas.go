@@ -173,6 +173,9 @@ func (t *table) createInput() *schema.Schema {
 			continue
 		}
 		s := valueSchema(f)
+		if s.Description == "" {
+			s.Description = t.writtenDescription(f, false, f.HasDefault || s.Default != nil)
+		}
 		if f.Nullable || f.HasDefault || f == t.scope || s.Default != nil {
 			props = append(props, schema.Optional(f.Name, s))
 		} else {
@@ -192,9 +195,36 @@ func (t *table) updateInput() *schema.Schema {
 		}
 		s := valueSchema(f)
 		s.Default = nil
+		if s.Description == "" {
+			s.Description = t.writtenDescription(f, true, false)
+		}
 		props = append(props, schema.Optional(f.Name, s))
 	}
 	return schema.Object(props...)
+}
+
+// writtenDescription describes f's property in create's arguments, or
+// update's, for a field without a description of its own (a table served
+// with no config): whose value it is, and what null and leaving it out
+// do, so that every property a model writes is described. hasDefault says
+// that create fills the value when it is left out.
+func (t *table) writtenDescription(f *Field, update, hasDefault bool) string {
+	whose := "The " + t.e.Name + "'s " + f.Name
+	switch {
+	case update && f.Nullable:
+		return whose + ", or null to clear it; left out, it stays as it is."
+	case update:
+		return whose + "; left out, it stays as it is."
+	case hasDefault:
+		d := whose + "; left out, the database's default."
+		if f.Nullable {
+			d = whose + ", or null; left out, the database's default."
+		}
+		return d
+	case f.Nullable:
+		return whose + ", or null; left out, null."
+	}
+	return whose + "."
 }
 
 func (t *table) fieldList(keep func(*Field) bool) string {

@@ -189,6 +189,11 @@ func TestDescribeRefuses(t *testing.T) {
 			want: []string{`demo.v1.S: prompt "a": template placeholder {{town}} is not a field of demo.v1.Req`},
 		},
 		{
+			name: "a section naming no field",
+			body: `option (ferry.v1.prompts) = { name: "a", description: "d", template: "{{city}}{{#town}} near {{/town}}", arguments: "demo.v1.Req" };`,
+			want: []string{`demo.v1.S: prompt "a": template section {{#town}} is not a field of demo.v1.Req`},
+		},
+		{
 			name: "a placeholder without arguments",
 			body: `option (ferry.v1.prompts) = { name: "a", description: "d", template: "{{city}}" };`,
 			want: []string{`prompt "a": template placeholder {{city}} names no argument: the prompt has none`},

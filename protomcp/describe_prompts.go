@@ -13,9 +13,11 @@ import (
 	"github.com/ferry-mcp/ferry/toolname"
 )
 
-// placeholder matches a template's {{arg}}, as the root's prompt templates
-// read it.
-var placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}`)
+// placeholder matches a template's {{arg}}, and the tags of its sections
+// ({{#arg}}, {{^arg}}, {{/arg}}), as the root's prompt templates read them
+// (see ferry.Prompt.Template): every name they hold must be an argument.
+// Whether sections pair is checked when the prompt is registered.
+var placeholder = regexp.MustCompile(`\{\{\s*([#^/]?)\s*([A-Za-z0-9_.-]+)\s*\}\}`)
 
 // describePrompts returns the prompts of sd's (ferry.v1.prompts) option and
 // of its methods' (ferry.v1.method_prompts), checking each and that no two
@@ -109,13 +111,21 @@ func describePrompt(sd protoreflect.ServiceDescriptor, origin protoreflect.FullN
 			p.Arguments = append(p.Arguments, PromptArgument{Name: string(fd.Name()), Description: leadingComment(fd), Required: required})
 		}
 	}
+	reported := map[string]bool{}
 	for _, m := range placeholder.FindAllStringSubmatch(p.Template, -1) {
-		if !declared[m[1]] {
-			if args == nil {
-				fail("template placeholder {{%s}} names no argument: the prompt has none (set arguments)", m[1])
-			} else {
-				fail("template placeholder {{%s}} is not a field of %s", m[1], args.FullName())
-			}
+		name := m[2]
+		if declared[name] || reported[name] {
+			continue
+		}
+		reported[name] = true
+		what := "placeholder {{" + name + "}}"
+		if m[1] != "" {
+			what = "section {{#" + name + "}}"
+		}
+		if args == nil {
+			fail("template %s names no argument: the prompt has none (set arguments)", what)
+		} else {
+			fail("template %s is not a field of %s", what, args.FullName())
 		}
 	}
 	if len(errs) > 0 {

@@ -64,7 +64,8 @@ type PromptSpec struct {
 	Name        string
 	Title       string
 	Description string
-	// Template is the prompt's text with {{arg}} placeholders.
+	// Template is the prompt's text with {{arg}} placeholders and
+	// {{#arg}}...{{/arg}} sections, as ferry.Prompt.Template reads them.
 	Template string
 	// PreferWhen is an optional line saying when a model should prefer it.
 	PreferWhen string

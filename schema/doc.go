@@ -32,6 +32,10 @@
 //   - A slice or array is an array ([N]T has exactly N items); []byte is a
 //     base64 string.
 //   - A map is an object whose values match the element's schema.
+//   - With [Options.Output] (a tool's result), a slice or map also allows
+//     null, which encoding/json writes for a nil one, unless its field is
+//     tagged omitempty or omitzero: encoding/json then leaves it out, so
+//     it is an array or object alone, as portable clients expect.
 //   - Integers are integer (unsigned ones have minimum 0), floats number,
 //     bool boolean, string string, [json.Number] number.
 //   - [time.Time] is a string of format date-time; other types implementing
@@ -47,7 +51,9 @@
 //
 // One tag per keyword, as huma does. Each applies to the field's schema;
 // a tag on a type it does not fit (minLength on an int) is an error, as is
-// a value that does not parse. Errors are [*TagError]s naming the type,
+// a value that does not parse, and a tag key that is not one below but
+// close to one (minlength, minLenght, mininum), which would otherwise be
+// ignored. Errors are [*TagError]s naming the type,
 // field and tag.
 //
 //	doc                           description

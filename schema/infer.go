@@ -23,8 +23,10 @@ type Options struct {
 	// Output derives the schema of values Go encodes, such as a tool's
 	// result, rather than of values Go decodes: a slice or a map may be
 	// nil, which encoding/json writes as null, so their schemas admit null
-	// too. If false, a slice is an array and a map an object, as arguments
-	// must be.
+	// too, unless the field is tagged omitempty or omitzero (left out,
+	// never null): such a field is an array or an object alone, which is
+	// what portable clients expect of a list. If false, a slice is an
+	// array and a map an object, as arguments must be.
 	Output bool
 }
 
@@ -241,6 +243,11 @@ func (in *inferrer) object(t reflect.Type, path, owner string) (*Schema, error) 
 			// encoding/json writes and reads the value inside a string.
 			base = &Schema{Type: "string", Nullable: base.Nullable}
 		}
+		if base.Nullable && neverNull(f) {
+			c := *base // shared with the type's other occurrences
+			c.Nullable = false
+			base = &c
+		}
 		prop, required, errs := applyTags(base, f, fowner)
 		in.tagErrs = append(in.tagErrs, errs...)
 		s.Properties[f.Name] = prop
@@ -250,6 +257,22 @@ func (in *inferrer) object(t reflect.Type, path, owner string) (*Schema, error) 
 		}
 	}
 	return s, nil
+}
+
+// neverNull reports whether encoding/json leaves field f out rather than
+// write null for it: a slice or map tagged omitempty (left out when nil
+// or empty), or omitzero (left out when nil) unless its type has an
+// IsZero method of its own, which decides instead.
+func neverNull(f *fields.Field) bool {
+	t := f.StructField.Type
+	if t.Kind() != reflect.Slice && t.Kind() != reflect.Map {
+		return false
+	}
+	if f.OmitEmpty {
+		return true
+	}
+	_, hasIsZero := reflect.PointerTo(t).MethodByName("IsZero") // the method set of *t holds t's
+	return f.OmitZero && !hasIsZero
 }
 
 // provided calls JSONSchema on a zero value of t.

@@ -335,6 +335,20 @@ func TestForErrors(t *testing.T) {
 		{"misspelled", reflect.TypeFor[struct {
 			F string `json:"f" minlength:"1"`
 		}](), `schema: struct.F: tag minlength "1" is not a tag this package reads; did you mean minLength?`},
+		{"transposed", reflect.TypeFor[struct {
+			F string `json:"f" minLenght:"3"`
+		}](), `schema: struct.F: tag minLenght "3" is not a tag this package reads; did you mean minLength?`},
+		{"a letter short", reflect.TypeFor[struct {
+			F int `json:"f" mininum:"3"`
+		}](), `schema: struct.F: tag mininum "3" is not a tag this package reads; did you mean minimum?`},
+		{"two letters off a long key", reflect.TypeFor[struct {
+			F int `json:"f" exclusiveMinimun:"3" multipleof:"2"`
+		}](), "schema: struct.F: tag exclusiveMinimun \"3\" is not a tag this package reads; did you mean exclusiveMinimum?\n" +
+			"schema: struct.F: tag multipleof \"2\" is not a tag this package reads; did you mean multipleOf?"},
+		{"a shared key misspelled", reflect.TypeFor[struct {
+			F string `json:"f" defualt:"x" descrption:"y" titel:"z"`
+		}](), "schema: struct.F: tag defualt \"x\" is not a tag this package reads; did you mean default?\n" +
+			"schema: struct.F: tag titel \"z\" is not a tag this package reads; did you mean title?"},
 		{"named owner", reflect.TypeFor[struct {
 			A Page[struct {
 				V int `format:"email"`
@@ -504,6 +518,58 @@ func TestForReadsTheSharedVocabulary(t *testing.T) {
 		`"count":{"type":"string"},"force":{"type":"string","default":"x"}},"required":["count","force"],"additionalProperties":false}`
 	if string(data) != want {
 		t.Errorf("got  %s\nwant %s", data, want)
+	}
+}
+
+// Tags other packages read, and keys far from any this package reads,
+// are not taken for misspellings.
+func TestForeignTagsAreNotMisspellings(t *testing.T) {
+	type in struct {
+		A string `json:"a" yaml:"a" xml:"a" toml:"a" bson:"a" db:"a" form:"a" env:"A" url:"a" query:"a" path:"a" header:"A"`
+		B string `json:"b" validate:"required" binding:"required" mapstructure:"b" gorm:"column:b" msgpack:"b" cbor:"1" example:"x"`
+		C string `json:"c" description:"C." readOnly:"true" default:"x" enum:"x" doc:"C."`
+	}
+	if _, err := For[in](nil); err != nil {
+		t.Errorf("For: %v", err)
+	}
+}
+
+// A slice or map field tagged omitempty or omitzero is left out when nil,
+// never written as null: its output schema is an array or an object
+// alone, as portable clients expect, and the property is optional. A
+// pointer to a slice still may be null.
+func TestOutputOmittedSlicesAreNeverNull(t *testing.T) {
+	type result struct {
+		Low     []string          `json:"low,omitzero"`
+		OK      []string          `json:"ok,omitempty"`
+		Labels  map[string]string `json:"labels,omitzero"`
+		Pointer *[]string         `json:"pointer,omitempty"`
+		Bare    []string          `json:"bare"`
+	}
+	s, err := For[result](&Options{Output: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"object","properties":{"low":{"type":"array","items":{"type":"string"}},"ok":{"type":"array","items":{"type":"string"}},` +
+		`"labels":{"type":"object","additionalProperties":{"type":"string"}},"pointer":{"type":["array","null"],"items":{"type":"string"}},` +
+		`"bare":{"type":["array","null"],"items":{"type":"string"}}},"required":["bare"],"additionalProperties":false}`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// What encoding/json writes of nil and empty ones fits the schema.
+	v, err := Compile(s, Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []result{{}, {Low: []string{}, OK: []string{}, Labels: map[string]string{}}, {Low: []string{"a"}}} {
+		data, _ := json.Marshal(r)
+		if _, errs := v.Validate(data); len(errs) > 0 {
+			t.Errorf("%s: %v", data, errs)
+		}
 	}
 }
 

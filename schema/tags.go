@@ -276,22 +276,72 @@ func parseBool(v string) (bool, error) {
 	return false, errors.New("is not true or false")
 }
 
-// misspelled yields each tag key that differs only in case from one this
-// package reads, and that one: a likely typo that would otherwise be
-// silently ignored.
+// misspelled yields each tag key that is not one this package reads but
+// close to one, and that one: a likely typo that would otherwise be
+// silently ignored. Close is the same but for case, or, ignoring case,
+// one edit away (a letter added, left out, changed, or two swapped:
+// minLenght), two for a key of eight letters or more (exclusiveMinimun).
+// Keys other packages read (json, yaml, db, form, env, validate) are
+// further than that from every key this package reads.
 func misspelled(tag reflect.StructTag) iter.Seq2[string, string] {
 	return func(yield func(string, string) bool) {
 		for key := range fields.TagKeys(tag) {
-			for known := range knownKeys() {
-				if key != known && strings.EqualFold(key, known) {
-					if !yield(key, known) {
-						return
-					}
-					break
-				}
+			if want, ok := closeKey(key); ok && !yield(key, want) {
+				return
 			}
 		}
 	}
+}
+
+// closeKey returns the key this package reads that key is a likely typo
+// of, if any (see misspelled).
+func closeKey(key string) (string, bool) {
+	best, bestDist := "", -1
+	for known := range knownKeys() {
+		if key == known {
+			return "", false
+		}
+		limit := 1
+		if len(known) >= 8 {
+			limit = 2
+		}
+		if d := editDistance(strings.ToLower(key), strings.ToLower(known), limit); d <= limit && (bestDist < 0 || d < bestDist) {
+			best, bestDist = known, d
+		}
+	}
+	return best, bestDist >= 0
+}
+
+// editDistance returns the optimal string alignment distance between a
+// and b (insertions, deletions, substitutions and swaps of adjacent
+// bytes), or limit+1 when it is above limit. Tag keys are short ASCII.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit || len(a) > 64 || len(b) > 64 {
+		return limit + 1
+	}
+	// rows[i%3][j] is the distance between a[:i] and b[:j].
+	var rows [3][65]int
+	for j := range len(b) + 1 {
+		rows[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur, prev, prev2 := &rows[i%3], &rows[(i-1)%3], &rows[(i+1)%3] // (i+1)%3 == (i-2)%3
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+	}
+	if d := rows[len(a)%3][len(b)]; d <= limit {
+		return d
+	}
+	return limit + 1
 }
 
 // knownKeys yields the tag keys this package reads, with those it leaves

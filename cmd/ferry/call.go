@@ -40,14 +40,15 @@ func call(ctx context.Context, args []string, e *env) error {
 		return usagef(fs, callHelp, e, "want TOOL and at most one JSON argument after TARGET, have %d arguments", len(rest))
 	}
 	name := rest[0]
-	arguments, err := toolArguments(ctx, rest[1:], e)
+	arguments, _, err := jsonArguments(ctx, rest[1:], e, `{"id": 7}`)
 	if errors.Is(err, errInterrupted) {
 		return err
 	}
 	if err != nil {
-		return usagef(fs, callHelp, e, "%v", err)
+		return argumentsError(fs, e, err)
 	}
 	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {
+		s.invalidHint = `; check the tool's name and arguments with "ferry tools"`
 		res, err := ask(ctx, s, "calling "+name, func(ctx context.Context) (*client.ToolResult, error) {
 			return s.CallTool(ctx, name, arguments)
 		})
@@ -64,18 +65,20 @@ func call(ctx context.Context, args []string, e *env) error {
 	})
 }
 
-// toolArguments returns the tool's arguments from the command line: a
-// JSON object, "-" for stdin, or nothing for {}.
-func toolArguments(ctx context.Context, rest []string, e *env) (json.RawMessage, error) {
+// jsonArguments returns the arguments of a tool or prompt from the
+// command line, as JSON and as its members: a JSON object, "-" for
+// stdin, or nothing for {}. Its errors say what is wrong and how to write
+// the object, with example, quoted as a shell needs it.
+func jsonArguments(ctx context.Context, rest []string, e *env, example string) (json.RawMessage, map[string]json.RawMessage, error) {
 	if len(rest) == 0 {
-		return json.RawMessage("{}"), nil
+		return json.RawMessage("{}"), map[string]json.RawMessage{}, nil
 	}
 	data, from := []byte(rest[0]), "the JSON argument"
 	if rest[0] == "-" {
 		var err error
 		from = "stdin"
 		if data, err = readStdin(ctx, e.stdin, maxStdin); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	var obj map[string]json.RawMessage
@@ -84,18 +87,27 @@ func toolArguments(ctx context.Context, rest []string, e *env) (json.RawMessage,
 		var kind *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &kind):
-			return nil, fmt.Errorf(`%s is JSON %s, not an object; write the arguments as {"name": value, ...}`, from, kind.Value)
+			return nil, nil, fmt.Errorf(`%s is JSON %s, not an object; write the arguments as {"name": value, ...}`, from, kind.Value)
 		case errors.Is(err, io.ErrUnexpectedEOF):
-			return nil, fmt.Errorf(`%s is not JSON: it ends before the object does; quote it for the shell: '{"id": 7}'`, from)
+			return nil, nil, fmt.Errorf(`%s is not JSON: it ends before the object does; quote it for the shell: '%s'`, from, example)
 		case errors.As(err, &syntax):
-			return nil, fmt.Errorf("%s is not JSON (at byte %d: %w); quote it for the shell: '{\"id\": 7}'", from, syntax.Offset, err)
+			return nil, nil, fmt.Errorf("%s is not JSON (at byte %d: %w); quote it for the shell: '%s'", from, syntax.Offset, err, example)
 		}
-		return nil, fmt.Errorf("%s is not one JSON object: %w", from, err)
+		return nil, nil, fmt.Errorf("%s is not one JSON object: %w", from, err)
 	}
 	if obj == nil {
-		return nil, fmt.Errorf(`%s is null, not an object; write the arguments as {"name": value, ...}`, from)
+		return nil, nil, fmt.Errorf(`%s is null, not an object; write the arguments as {"name": value, ...}`, from)
 	}
-	return json.RawMessage(data), nil
+	return json.RawMessage(data), obj, nil
+}
+
+// argumentsError prints a problem with a command's JSON arguments, and
+// where to read the usage, on stderr, and returns errUsage. The usage
+// itself would push the problem out of sight.
+func argumentsError(fs *flag.FlagSet, e *env, err error) error {
+	fmt.Fprintf(e.stderr, "ferry: %s: %v\n", fs.Name(), err)
+	fmt.Fprintf(e.stderr, "ferry: \"ferry help %s\" shows the usage, with examples\n", fs.Name())
+	return errUsage
 }
 
 // errInterrupted is the error of a command stopped by a signal before it

@@ -154,7 +154,8 @@ func TestCallStdinArguments(t *testing.T) {
 }
 
 // Bad JSON arguments are a usage error (2), found before connecting: one
-// line naming the problem, then the usage.
+// line naming the problem, then one saying where the usage is, not the
+// usage itself, which would push the problem out of sight.
 func TestCallMalformedArguments(t *testing.T) {
 	var hits atomic.Int64
 	srv := shopServer(nil)
@@ -178,8 +179,8 @@ func TestCallMalformedArguments(t *testing.T) {
 			if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, tt.want) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", code, stdout, stderr, tt.want)
 			}
-			if first, _, _ := strings.Cut(stderr, "\n"); strings.Contains(stderr, "usage: ferry call") == false || first == stderr {
-				t.Errorf("stderr %q has no usage after the problem", stderr)
+			if _, rest, _ := strings.Cut(stderr, "\n"); rest != "ferry: \"ferry help call\" shows the usage, with examples\n" {
+				t.Errorf("stderr %q: want the problem, then where to read the usage", stderr)
 			}
 		})
 	}
@@ -456,7 +457,7 @@ func TestClientUsage(t *testing.T) {
 // The help of every client command explains TARGET, credentials and exit
 // codes; lint's lists every rule.
 func TestClientHelp(t *testing.T) {
-	for _, c := range []string{"tools", "call", "prompts", "read", "lint"} {
+	for _, c := range []string{"tools", "call", "prompts", "prompt", "resources", "read", "lint"} {
 		_, stdout, _ := runFerry(t, []string{c, "-h"})
 		for _, want := range []string{"usage: ferry " + c, "-- COMMAND", "FERRY_TOKEN", "-header-env", "-protocol", "-timeout", "Exit codes"} {
 			if !strings.Contains(stdout, want) {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ferry-mcp/ferry"
@@ -35,6 +36,12 @@ non-loopback address; the demo has no TLS, so put a TLS proxy in front of
 it before it leaves the machine.
 --stdio serves MCP on stdin/stdout instead, needing no key (the process
 is only reachable by whoever started it); nothing but protocol goes to stdout.
+
+Each caller (the API key; over stdio, the one client) may have 32 tool
+calls running at once and make 50 a second, in bursts of up to 100: a
+call over them is refused as "unavailable" with the limit and the wait, so
+a load test from one key must back off and retry. ferry serve sets them
+(-max-calls-per-caller, -call-rate, -call-burst).
 
 MCP tools:
   get_product, list_products      products: filter, search, orderBy, paging (read-only)
@@ -58,6 +65,10 @@ REST routes (RFC 9457 problems on error):
 
 Flags:
 `
+
+// demoLimits says the per-caller limits of the demo's server, which
+// leaves them at the defaults (internal/shop's newMCP).
+var demoLimits = describeLimits(ferry.DefaultMaxCallsPerCaller, ferry.DefaultCallRate, ferry.DefaultCallBurst)
 
 // minKeyLength is the shortest API key --api-key accepts.
 const minKeyLength = 16
@@ -153,7 +164,11 @@ const (
 func demoHTTP(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path, addr, key, source string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("demo: %w", err)
+		hint := "--http ADDR picks another address"
+		if errors.Is(err, syscall.EADDRINUSE) {
+			hint = "is another server using the port? --http ADDR picks another (--http 127.0.0.1:0 a free one)"
+		}
+		return fmt.Errorf("demo: %w; %s", err, hint)
 	}
 	defer ln.Close()
 	tcp, _ := ln.Addr().(*net.TCPAddr)
@@ -214,6 +229,7 @@ func printHTTPStart(out io.Writer, path string, addr net.Addr, loopback bool, in
 		shown = "$FERRY_DEMO_API_KEY"
 	}
 	fmt.Fprintf(&w, "ferry demo: API key: %s (%s)\n", shown, source)
+	fmt.Fprintf(&w, "ferry demo: limits per caller (here, the API key): %s; a call over them is refused as \"unavailable\", so a load test must back off and retry\n", demoLimits)
 	if !loopback {
 		fmt.Fprintf(&w, "ferry demo: listening on %s, not only loopback: anyone who can reach it and has the key can place orders; there is no TLS\n", addr)
 	}
@@ -246,6 +262,7 @@ func demoStdio(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, pat
 	}
 	fmt.Fprintf(e.stderr, "ferry demo: database %s\nferry demo: serving MCP on stdio: %d tools, %d prompts, %d resources and %d resource templates\n",
 		path, inv.Tools, inv.Prompts, inv.Resources, inv.Templates)
+	fmt.Fprintf(e.stderr, "ferry demo: limits: %s\n", demoLimits)
 	err = svc.MCP.Run(ferry.WithPrincipal(ctx, p), &ferry.IOTransport{Reader: e.stdin, Writer: e.stdout})
 	if ctx.Err() != nil {
 		return nil // stopped by a signal

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -119,6 +120,7 @@ func TestDemoHTTPInProcess(t *testing.T) {
 	for _, want := range []string{
 		"creating the shop database " + db,
 		"11 tools, 2 prompts, 4 resources and 3 resource templates",
+		`ferry demo: limits per caller (here, the API key): 32 calls at once, 50 a second with bursts of 100; a call over them is refused as "unavailable", so a load test must back off and retry` + "\n",
 		`claude mcp add --transport http shop ` + base + `/mcp --header "Authorization: Bearer ` + key + `"`,
 		`npx @modelcontextprotocol/inspector --server-url ` + base + `/mcp --transport http --header "Authorization: Bearer ` + key + `"`,
 		`curl -s -H "Authorization: Bearer ` + key + `" ` + base + `/api/orders/1`,
@@ -172,6 +174,19 @@ func TestDemoRefuses(t *testing.T) {
 		{"a key with a non-ASCII letter", []string{"demo", "--http", "127.0.0.1:0", "--db", filepath.Join(dir, "d.db")}, []string{"FERRY_DEMO_API_KEY", "0123456789abcdéf"}, exitFailed, "printable ASCII, without spaces"},
 		{"a foreign file", []string{"demo", "--http", "127.0.0.1:0", "--db", foreign}, nil, exitFailed, "cannot be read as SQLite"},
 	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	tests = append(tests, struct {
+		name string
+		args []string
+		env  []string
+		code int
+		want string
+	}{"a busy port", []string{"demo", "--http", busy.Addr().String(), "--db", filepath.Join(dir, "e.db")}, nil, exitFailed,
+		"; is another server using the port? --http ADDR picks another (--http 127.0.0.1:0 a free one)"})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, stderr := runFerry(t, tt.args, tt.env...)

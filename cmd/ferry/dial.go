@@ -23,9 +23,17 @@ import (
 // printed.
 const progressDelay = time.Second
 
+// closeGrace is how long a client command may run past its work, and so
+// past -timeout, to end the session: over HTTP, for the server to take
+// the notice of a request given up and the DELETE of a legacy session;
+// over stdio, half of it for the server to exit once its input is closed
+// (it is killed then, or at -timeout), half for the pipes its children
+// may still hold (see stdioWaitDelay).
+const closeGrace = time.Second
+
 // stdioWaitDelay is how long ferry waits, once a stdio server has exited
 // or been killed, for the pipes its children may still hold.
-const stdioWaitDelay = time.Second
+const stdioWaitDelay = closeGrace / 2
 
 // session is a client connected for one command, with what the command
 // needs to report progress and failures.
@@ -37,6 +45,10 @@ type session struct {
 	stderr       io.Writer // safe for concurrent use (a stdio child writes to it too)
 	timeout      time.Duration
 	credentialed bool // the requests carry headers from the flags or environment, or the URL a user
+	// invalidHint follows an answer that the request's name or arguments
+	// are wrong (-32602, or -32002 for a legacy unknown resource): where
+	// to check what the command named.
+	invalidHint string
 }
 
 // dial connects to t within the command's timeout, printing "connecting
@@ -57,7 +69,7 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 	}
 	stderr := &lockedWriter{w: e.stderr}
 	cctx, cancel := context.WithTimeout(ctx, f.timeout)
-	opts := &client.Options{Protocol: f.protocol, Header: header, Name: "ferry", Version: version()}
+	opts := &client.Options{Protocol: f.protocol, Header: header, Name: "ferry", Version: version(), CloseTimeout: closeGrace}
 	var tr *http.Transport
 	if t.url != "" {
 		// The client bounds each message and the pages of a list; the
@@ -73,11 +85,12 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 	} else {
 		// The child lives no longer than the command: past -timeout it is killed.
 		cmd := exec.CommandContext(cctx, t.command[0], t.command[1:]...) //nolint:gosec // the user's own command line
-		cmd.Stderr = stderr
+		cmd.Stderr = &escapingWriter{w: stderr}
 		// A server that leaves a child behind holding its output (a shell
 		// script's background job) would keep Wait, and ferry, waiting
 		// for the pipes to close: past this delay they are closed.
 		cmd.WaitDelay = stdioWaitDelay
+		opts.CloseTimeout = closeGrace - stdioWaitDelay
 		s.Client, err = client.DialCommand(cctx, cmd, opts)
 	}
 	done()
@@ -135,7 +148,7 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return protocolError(fmt.Errorf("%s: no answer within %v; raise -timeout if the server is slow", doing, s.timeout))
 	case errors.As(err, &rpc):
-		hint = rpcHint(rpc)
+		hint = s.rpcHint(rpc)
 		if h := s.statusHint(rpc.HTTPStatus()); h != "" {
 			hint = h
 		}
@@ -174,8 +187,9 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 // message from the server, so that the hint after it stays in sight.
 const maxShownMessage = 400
 
-// shownMessage is a server's message as an error line shows it: on one line, and
-// cut after maxShownMessage characters.
+// shownMessage is a server's message as an error line shows it: on one
+// line, its unsafe runes escaped, and cut after maxShownMessage
+// characters.
 func shownMessage(msg string) string {
 	if utf8.RuneCountInString(msg) > maxShownMessage {
 		msg = string([]rune(msg)[:maxShownMessage]) + "..."
@@ -196,12 +210,15 @@ func isDNSError(err error) bool {
 }
 
 // rpcHint suggests what to do about a JSON-RPC error.
-func rpcHint(e *client.RPCError) string {
+func (s *session) rpcHint(e *client.RPCError) string {
 	switch e.Code {
 	case client.CodeMethodNotFound:
 		return "; the server does not offer this"
-	case client.CodeInvalidParams:
-		return `; check the name and arguments against "ferry tools" or "ferry prompts"`
+	case client.CodeInvalidParams, client.CodeResourceNotFound:
+		if s.invalidHint != "" {
+			return s.invalidHint
+		}
+		return "; check the name and arguments"
 	case client.CodeUnsupportedProtocolVersion:
 		return "; try another -protocol, or none"
 	}

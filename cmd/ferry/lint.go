@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"slices"
@@ -126,30 +125,4 @@ func fetchListing(ctx context.Context, s *session) (listing, error) {
 	}
 	ls.templates = raws(templates, func(r *client.ResourceTemplate) json.RawMessage { return r.Raw })
 	return ls, nil
-}
-
-// capabilities returns whether the server's capabilities (raw JSON) name
-// a capability; when they cannot be read, every capability is assumed.
-func capabilities(raw json.RawMessage) func(string) bool {
-	var caps map[string]json.RawMessage
-	if json.Unmarshal(raw, &caps) != nil || caps == nil {
-		return func(string) bool { return true }
-	}
-	return func(name string) bool { return caps[name] != nil }
-}
-
-// optional runs a list request the server may not offer: nothing when
-// offered is false or the server answers "method not found".
-func optional[T any](ctx context.Context, s *session, doing string, offered bool, list func(context.Context) ([]T, error)) ([]T, error) {
-	if !offered {
-		return nil, nil
-	}
-	return ask(ctx, s, doing, func(ctx context.Context) ([]T, error) {
-		items, err := list(ctx)
-		var rpc *client.RPCError
-		if errors.As(err, &rpc) && rpc.Code == client.CodeMethodNotFound {
-			return nil, nil
-		}
-		return items, err
-	})
 }

@@ -35,6 +35,7 @@ var lintRules = []struct{ id, what string }{
 	{"schema-invalid", "a schema is not valid JSON Schema 2020-12"},
 	{"schema-unportable", "a schema holds what some clients reject: $ref, boolean subschemas, long descriptions"},
 	{"property-description-missing", "input schema properties without a description"},
+	{"output-nullable-array", "an output schema lets an array be null too (a Go nil slice): strict clients warn, every client must handle both"},
 	{"required-undeclared", "required names a property the schema does not declare"},
 	{"argument-invalid", "a prompt argument has no name, or a name given twice"},
 	{"argument-description-missing", "prompt arguments without a description"},
@@ -72,23 +73,6 @@ func displayName(name string) string {
 		return strconv.Quote(name)
 	}
 	return name
-}
-
-// oneLine escapes every control character of s.
-func oneLine(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
-		return s
-	}
-	var sb strings.Builder
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			q := strconv.QuoteRune(r)
-			sb.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		sb.WriteRune(r)
-	}
-	return sb.String()
 }
 
 // listing is what lint checks: the raw items of a server's lists.
@@ -164,6 +148,11 @@ func (l *linter) tool(raw json.RawMessage, names *nameSet) {
 	}
 	if !isAbsent(t.OutputSchema) {
 		l.schema(t.Name, "output schema", t.OutputSchema)
+		if paths := nullableArrays(t.OutputSchema); len(paths) > 0 {
+			l.add("tool", t.Name, "output-nullable-array", "output schema lets %s be null as well as an array (what a Go nil slice writes): "+
+				"clients must handle both, and strict ones warn (the MCP Inspector's --strict); return an empty array and declare "+
+				`"type": "array" (in Go, tag the field omitzero)`, strings.Join(paths, ", "))
+		}
 	}
 }
 

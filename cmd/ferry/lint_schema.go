@@ -277,3 +277,42 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 		}
 	}
 }
+
+// nullableArrays returns the paths (low, shelves[].skus) at which the
+// output schema data lets a value be an array or null, its type a list
+// holding both: what Go writes for a slice that may be nil. It follows
+// properties and items, the first maxSchemaProblems paths, to
+// maxSchemaDepth; data that is not a schema has none.
+func nullableArrays(data json.RawMessage) []string {
+	var root any
+	if decodeJSON(data, &root) != nil {
+		return nil
+	}
+	var paths []string
+	more := 0
+	var walk func(v any, path string, depth int)
+	walk = func(v any, path string, depth int) {
+		m, ok := v.(map[string]any)
+		if !ok || depth >= maxSchemaDepth {
+			return
+		}
+		if types, isList := m["type"].([]any); isList && slices.Contains(types, any("array")) && slices.Contains(types, any("null")) {
+			if len(paths) < maxSchemaProblems {
+				paths = append(paths, displayName(path))
+			} else {
+				more++
+			}
+		}
+		if props, ok := m["properties"].(map[string]any); ok {
+			for _, name := range slices.Sorted(mapKeys(props)) {
+				walk(props[name], join(path, name), depth+1)
+			}
+		}
+		walk(m["items"], path+"[]", depth+1)
+	}
+	walk(root, "", 0)
+	if more > 0 {
+		paths = append(paths, fmt.Sprintf("%d more", more))
+	}
+	return paths
+}

@@ -37,6 +37,9 @@ func badServer(t *testing.T) string {
 				`,"inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Number."},"ref":{"type":"string","description":"Reference."}},` +
 				`"oneOf":[{"required":["id"]},{"required":["ref"]}]}}`,
 			`{"name":"no_schema","title":"No schema","description":"Lists nothing, and declares no input schema.",` + goodHints + `}`,
+			`{"name":"restock","title":"Restock","description":"Lists the products to restock, by shelf.",` + goodHints +
+				`,"inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"low":{"type":["array","null"],"items":{"type":"string"}},` +
+				`"shelves":{"type":"array","items":{"type":"object","properties":{"skus":{"type":["null","array"]},"note":{"type":["string","null"]}}}}}}}`,
 			`{"name":"weird_schema","title":"Weird","description":"Has a schema that is not JSON Schema.",` + goodHints +
 				`,"inputSchema":{"type":"object","properties":{"n":{"type":"int","description":"A count.","minLength":-1},` +
 				`"tags":{"description":"Tags.","items":[{"type":"string"}]},"flag":true,"code":{"description":"A code.","pattern":"(ab"}},` +
@@ -82,6 +85,8 @@ var badServerProblems = []string{
 	`tool "` + strings.Repeat("x", 80) + `"...: name is 200 characters; at most 128 are allowed [name-invalid]`,
 	`tool either: input schema has oneOf at its root, which the Anthropic API refuses (every request that lists the tool fails): express the rule inside the properties, or with if/then/else [schema-root-combinator]`,
 	`tool no_schema: has no inputSchema; the protocol requires one (at least {"type": "object"}) [input-schema-missing]`,
+	`tool restock: output schema lets low, shelves[].skus be null as well as an array (what a Go nil slice writes): clients must handle both, ` +
+		`and strict ones warn (the MCP Inspector's --strict); return an empty array and declare "type": "array" (in Go, tag the field omitzero) [output-nullable-array]`,
 	`tool weird_schema: input schema: pattern "(ab" is not a regular expression: missing closing ) at properties.code.pattern [schema-invalid]`,
 	`tool weird_schema: input schema: type "int" is not one of array, boolean, integer, null, number, object, string at properties.n.type [schema-invalid]`,
 	`tool weird_schema: input schema: minLength is the number -1, not a non-negative integer at properties.n.minLength [schema-invalid]`,
@@ -117,7 +122,7 @@ func TestLintBadServer(t *testing.T) {
 	if diff := cmp.Diff(badServerProblems, lines(stdout)); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
-	want := "ferry: lint: 39 problems in 10 tools, 3 prompts, 3 resources, 2 resource templates of "
+	want := "ferry: lint: 40 problems in 11 tools, 3 prompts, 3 resources, 2 resource templates of "
 	if !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("stderr %q, want one line starting %q", stderr, want)
 	}
@@ -154,7 +159,7 @@ func TestLintCleanServer(t *testing.T) {
 		append([]string{"lint"}, stdioCommand(t)...),
 	} {
 		code, stdout, stderr := runFerry(t, args)
-		if code != exitOK || stdout != "" || !strings.HasPrefix(stderr, "ferry: lint: no problems in 2 tools, 1 prompts, 1 resources, 0 resource templates of ") {
+		if code != exitOK || stdout != "" || !strings.HasPrefix(stderr, "ferry: lint: no problems in 2 tools, 1 prompts, 1 resources, 1 resource templates of ") {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
 		}
 	}

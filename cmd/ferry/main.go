@@ -8,6 +8,8 @@
 //	ferry tools TARGET          list a server's tools as JSON
 //	ferry call TARGET TOOL ARGS call a tool
 //	ferry prompts TARGET        list a server's prompts
+//	ferry prompt TARGET NAME ARGS  get a prompt
+//	ferry resources TARGET      list a server's resources and resource templates
 //	ferry read TARGET URI       read a resource
 //	ferry lint TARGET           list the portability and quality problems of a server
 //	ferry gen -type T [-dir .] [-out file]   write the tool descriptions of a type's methods
@@ -19,7 +21,7 @@
 // found); 2 the command line was wrong; 3 the server could not be reached
 // or broke the protocol.
 //
-// # tools, call, prompts, read, lint
+// # tools, call, prompts, prompt, resources, read, lint
 //
 // These talk to any MCP server. TARGET is an http:// or https:// URL of a
 // Streamable HTTP endpoint, or "--" followed by the command line of a
@@ -29,27 +31,38 @@
 //	ferry tools http://127.0.0.1:8080/mcp
 //	ferry call http://127.0.0.1:8080/mcp get_order '{"id": 7}'
 //	echo '{"id": 7}' | ferry call get_order - -- ./shop-server --stdio
+//	ferry prompt http://127.0.0.1:8080/mcp summarize_order '{"id": "7"}'
+//	ferry resources http://127.0.0.1:8080/mcp
 //	ferry read http://127.0.0.1:8080/mcp shop://catalog
 //	ferry lint -- go run ./conformance/everything
 //
 // They print the server's JSON on stdout, indented, as one document
-// ({"tools": [...]} with every page read, the tools/call result, the
+// ({"tools": [...]} with every page read, the tools/call result,
+// {"resources": [...], "resourceTemplates": [...]}, the prompts/get or
 // resources/read result), and errors on stderr in one line with a hint.
+// What the server sends that could drive a terminal or disguise text
+// (control characters, bidirectional overrides such as U+202E, zero-width
+// characters, U+2028) is escaped: in the JSON as \u escapes, which decode
+// to the same text, at a terminal and in a pipe alike; on stderr, a stdio
+// server's own output included, as Go writes it in a string (\u202e).
 // Flags may come before or after the other arguments (never after "--"):
 //
 //	-header 'Name: value'  add an HTTP header to every request (repeatable)
 //	-header-env NAME       add the header line "Name: value" held by the environment variable NAME (repeatable)
 //	-protocol VERSION      2026-07-28, 2025-11-25, 2025-06-18 or 2025-03-26; by default
 //	                       server/discover (2026-07-28), falling back to initialize (legacy)
-//	-timeout D             give up after D, connecting included (default 30s)
+//	-timeout D             give up after D, connecting included (default 30s); the
+//	                       command ends within D plus 1s, its time to end the session
 //	-quiet                 no progress line ("ferry: connecting to ... ..." after a second)
 //
 // Secrets stay out of the command line through the environment:
 // -header-env, and FERRY_TOKEN, which when set is sent as "Authorization:
 // Bearer $FERRY_TOKEN" unless a header flag sets Authorization. call
 // exits 1 when the tool returned an error result (printed on stdout), 2
-// on malformed JSON arguments, 3 when the server answered with a
-// JSON-RPC error or could not be reached.
+// on malformed JSON arguments (one line saying what is wrong, and where
+// the usage is), 3 when the server answered with a JSON-RPC error or
+// could not be reached. prompt takes its arguments as call does, a JSON
+// object whose values are strings.
 //
 // lint prints one line per problem of the server's tools, prompts,
 // resources and resource templates, ending in the rule's id, and exits 1
@@ -138,6 +151,8 @@ var commands = []command{
 	{"tools", "list the tools of an MCP server as JSON", tools},
 	{"call", "call a tool of an MCP server", call},
 	{"prompts", "list the prompts of an MCP server as JSON", prompts},
+	{"prompt", "get a prompt of an MCP server, filled in with arguments", prompt},
+	{"resources", "list the resources and resource templates of an MCP server as JSON", resources},
 	{"read", "read a resource of an MCP server", read},
 	{"lint", "list the portability and quality problems of an MCP server", lint},
 	{"gen", "write the tool descriptions of a type's methods from their doc comments", genCommand},
@@ -185,7 +200,9 @@ func lookup(name string) (command, bool) {
 }
 
 // exitCode prints err, if it says something, in one line on stderr and
-// turns it into an exit code.
+// turns it into an exit code. The line is escaped as oneLine does: the
+// messages that quote a server are escaped where they are made, and this
+// keeps any other from driving the terminal.
 func exitCode(err error, e *env) int {
 	var ex *exitError
 	switch {
@@ -195,11 +212,11 @@ func exitCode(err error, e *env) int {
 		return exitUsage // the usage has been printed
 	case errors.As(err, &ex):
 		if ex.err != nil {
-			fmt.Fprintln(e.stderr, "ferry:", ex.err)
+			fmt.Fprintln(e.stderr, "ferry:", oneLine(ex.err.Error()))
 		}
 		return ex.code
 	}
-	fmt.Fprintln(e.stderr, "ferry:", err)
+	fmt.Fprintln(e.stderr, "ferry:", oneLine(err.Error()))
 	return exitFailed
 }
 
@@ -247,12 +264,12 @@ func version() string {
 func usage(w io.Writer) {
 	fmt.Fprint(w, "usage: ferry <command> [flags]\n\ncommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
-	fmt.Fprint(w, `  help     print this help, or a command's: ferry help CMD
+	fmt.Fprint(w, `  help      print this help, or a command's: ferry help CMD
 
 Run "ferry CMD -h" for a command's flags. "ferry -version" prints the version.
-tools, call, prompts, read and lint take a TARGET: an http(s):// URL, or
+tools, call, prompts, prompt, resources, read and lint take a TARGET: an http(s):// URL, or
 "--" and the command of a stdio server (ferry tools -- ./server --stdio).
 Exit codes: 0 success, 1 failure (call: the tool returned an error result;
 lint: problems found), 2 usage, 3 connection or protocol failure.

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/ferry-mcp/ferry/client"
 )
 
 // parseTarget parses a client command's line (see parseClientArgs) and
@@ -49,15 +52,30 @@ func ask[T any](ctx context.Context, s *session, doing string, fn func(context.C
 }
 
 // printJSON writes the JSON data indented, as one document ending in a
-// newline.
+// newline, with the server's text that could drive a terminal escaped
+// (see escapeJSON): the document decodes to the same values.
 func printJSON(w io.Writer, data []byte) error {
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, data, "", "  "); err != nil {
+	out, err := formatJSON(data)
+	if err != nil {
 		return protocolError(fmt.Errorf("the server's answer is not JSON: %w", err))
 	}
-	buf.WriteByte('\n')
-	_, err := w.Write(buf.Bytes())
+	_, err = w.Write(out)
 	return err
+}
+
+// formatJSON returns the JSON data as printJSON writes it.
+func formatJSON(data []byte) ([]byte, error) {
+	if !json.Valid(data) {
+		var v any
+		return nil, json.Unmarshal(data, &v) // says what is wrong
+	}
+	var buf bytes.Buffer
+	// Indent keeps trailing white space, which may be a carriage return.
+	if err := json.Indent(&buf, bytes.TrimRight(data, " \t\r\n"), "", "  "); err != nil {
+		return nil, err
+	}
+	buf.WriteByte('\n')
+	return escapeJSON(buf.Bytes()), nil
 }
 
 // printList writes {"key": [items...]}, the items as the server sent them.
@@ -79,4 +97,30 @@ func raws[T any](items []T, raw func(*T) json.RawMessage) []json.RawMessage {
 		out[i] = raw(&items[i])
 	}
 	return out
+}
+
+// capabilities returns whether the server's capabilities (raw JSON) name
+// a capability; when they cannot be read, every capability is assumed.
+func capabilities(raw json.RawMessage) func(string) bool {
+	var caps map[string]json.RawMessage
+	if json.Unmarshal(raw, &caps) != nil || caps == nil {
+		return func(string) bool { return true }
+	}
+	return func(name string) bool { return caps[name] != nil }
+}
+
+// optional runs a list request the server may not offer: nothing when
+// offered is false or the server answers "method not found".
+func optional[T any](ctx context.Context, s *session, doing string, offered bool, list func(context.Context) ([]T, error)) ([]T, error) {
+	if !offered {
+		return nil, nil
+	}
+	return ask(ctx, s, doing, func(ctx context.Context) ([]T, error) {
+		items, err := list(ctx)
+		var rpc *client.RPCError
+		if errors.As(err, &rpc) && rpc.Code == client.CodeMethodNotFound {
+			return nil, nil
+		}
+		return items, err
+	})
 }

@@ -12,7 +12,8 @@ const promptsHelp = `usage: ferry prompts [flags] TARGET
        ferry prompts [flags] -- COMMAND [ARGS...]
 
 prompts lists the prompts of an MCP server: {"prompts": [...]} on stdout,
-every prompt as the server sent it, all pages read.
+every prompt as the server sent it, all pages read. "ferry prompt" gets
+one.
 
 ` + targetHelp
 
@@ -26,7 +27,7 @@ func prompts(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	if len(rest) > 0 {
-		return usagef(fs, promptsHelp, e, "unexpected argument %q after TARGET", rest[0])
+		return usagef(fs, promptsHelp, e, "unexpected argument %q after TARGET; to get a prompt: ferry prompt TARGET NAME", rest[0])
 	}
 	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {
 		list, err := ask(ctx, s, "listing prompts", s.ListPrompts)

@@ -11,7 +11,10 @@ const readHelp = `usage: ferry read [flags] TARGET URI
        ferry read [flags] URI -- COMMAND [ARGS...]
 
 read reads the resource URI of an MCP server and prints the server's
-result ({"contents": [...]}) on stdout.
+result ({"contents": [...]}) on stdout. "ferry resources" lists the
+server's resources and the templates of the URIs it reads.
+
+  ferry read http://127.0.0.1:8080/mcp shop://policies
 
 ` + targetHelp
 
@@ -29,6 +32,7 @@ func read(ctx context.Context, args []string, e *env) error {
 	}
 	uri := rest[0]
 	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {
+		s.invalidHint = `; check the URI against "ferry resources" (its resources and templates)`
 		res, err := ask(ctx, s, "reading "+uri, func(ctx context.Context) (*client.ReadResult, error) {
 			return s.ReadResource(ctx, uri)
 		})

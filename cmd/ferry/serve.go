@@ -48,6 +48,14 @@ refused rather than stored changed. A char(n) value is served and filtered
 without its padding; a NaN or infinite number is served as null, and
 filters treat it as null.
 
+Each caller (an API key, a token's subject, an anonymous client's address;
+every -stdio client is one) may have -max-calls-per-caller tool calls
+running at once (default 32) and make -call-rate calls a second on average
+(default 50), -call-burst at once above that (default 100); 0 lifts a
+limit. A call over a limit is refused, without running, as "unavailable"
+naming the limit and its flag; a client that sends calls quickly from one
+key should back off and retry. The start-up lines say the limits.
+
 The optional -config YAML file sets per table a description, a natural key,
 hidden columns (per table: a view showing one needs its own entry), and the
 fields filter, sort and search may use:
@@ -98,6 +106,7 @@ type serveConfig struct {
 	configFile           string
 	timeout, callTimeout time.Duration
 	maxConns             int
+	limits               callerLimits
 }
 
 // serve runs ferry serve.
@@ -131,6 +140,7 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	fs.DurationVar(&c.timeout, "statement-timeout", 0, "bound each call's SQL on the engine (default 10s)")
 	fs.DurationVar(&c.callTimeout, "call-timeout", 0, "bound each tool call (default the server's)")
 	fs.IntVar(&c.maxConns, "db-max-conns", 0, "at most this many database connections at once (default 10; SQLite 2 per CPU, at least 4; see above)")
+	c.limits.register(fs)
 	if err := parseFlags(fs, args, serveHelp, e.stdout, e.stderr); err != nil {
 		return nil, err
 	}
@@ -162,6 +172,9 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 		return nil, serveUsage(fmt.Sprintf("-db-max-conns %d: give 1 or more (the default is 10, on SQLite 2 per CPU)", c.maxConns))
 	case c.stdio && (c.apiKeyEnv != "" || c.jwks != ""):
 		return nil, serveUsage("-stdio serves the local process that started ferry: authentication flags apply to -http only")
+	}
+	if err := c.limits.check(); err != nil {
+		return nil, serveUsage(err.Error())
 	}
 	return c, nil
 }
@@ -239,14 +252,16 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 		return nil, nil, err
 	}
 	// Clients see the database's name, never its host, user or path.
-	srv := ferry.NewServer("ferry-serve", version(), &ferry.ServerOptions{
+	opts := &ferry.ServerOptions{
 		Title:        "ferry serve: " + db.name,
 		Description:  "The tables of the " + string(db.engine) + " database " + db.name + " as entity tools.",
 		Instructions: instructions(s.cfg.writes),
 		Logger:       s.log,
 		ReadOnly:     !s.cfg.writes,
 		Limits:       ferry.Limits{CallTimeout: s.cfg.callTimeout},
-	})
+	}
+	s.cfg.limits.apply(opts)
+	srv := ferry.NewServer("ferry-serve", version(), opts)
 	served, err := s.addEntities(ctx, srv, db)
 	if err == nil {
 		if err = srv.Check(); err != nil {
@@ -266,6 +281,7 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 	}
 	s.say("%d tools, %s; schemas at %s://entities and %s://relationships; ready in %s", served.tools, mode, resourceScheme, resourceScheme, time.Since(start).Round(time.Millisecond))
 	s.sayConnections(db)
+	s.say("limits per caller: %s", &s.cfg.limits)
 	return srv, db, nil
 }
 

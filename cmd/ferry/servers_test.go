@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -53,6 +54,9 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Args[1] = stdioServerArg
+	}
+	if len(os.Args) > 1 && os.Args[1] == hostileStderrArg {
+		serveHostileStderr()
 	}
 	if len(os.Args) > 1 && os.Args[1] == silentServerArg {
 		_, _ = io.Copy(io.Discard, os.Stdin)
@@ -125,6 +129,11 @@ func shopServer(opts *ferry.ServerOptions) *ferry.Server {
 		Description: "Every product the shop sells.", MIMEType: "text/plain"},
 		func(_ context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
 			return []ferry.ResourceContents{{URI: req.URI, MIMEType: "text/plain", Text: "kettle, teapot"}}, nil
+		})
+	srv.AddResourceTemplate(ferry.ResourceTemplate{URITemplate: "shop://orders/{id}", Name: "order", Title: "Order",
+		Description: "One order, as JSON.", MIMEType: "application/json"},
+		func(_ context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
+			return []ferry.ResourceContents{{URI: req.URI, MIMEType: "application/json", Text: `{"id":` + strconv.Quote(req.Vars["id"]) + `}`}}, nil
 		})
 	return srv
 }

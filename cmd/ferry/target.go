@@ -13,8 +13,9 @@ import (
 	"time"
 )
 
-// targetHelp is the part of the usage that tools, call, prompts, read and
-// lint share: what TARGET is and how credentials are passed.
+// targetHelp is the part of the usage that the client commands (tools,
+// call, prompts, prompt, resources, read, lint) share: what TARGET is and
+// how credentials are passed.
 const targetHelp = `TARGET is an http:// or https:// URL of a Streamable HTTP endpoint
 (http://127.0.0.1:8080/mcp), or "--" followed by the command of a stdio
 server, which ends the command line:
@@ -34,6 +35,18 @@ Authorization itself.
 Protocol: -protocol "" (the default) asks server/discover (2026-07-28)
 first and falls back to initialize (the newest legacy version the server
 offers) when the server does not answer it; a version forces that era.
+
+Timeout: -timeout D bounds the whole command, connecting included. Past
+D, ferry gives the server at most a second more to take the cancellation
+and end the session (a legacy HTTP session's DELETE; a stdio server is
+killed at D), so the command ends within D plus 1s.
+
+Output: what the server sends that could drive a terminal or disguise
+text (control characters such as ESC and U+009B, bidirectional overrides
+such as U+202E, zero-width characters, U+2028) is escaped. In the JSON on
+stdout it is a \u escape, which decodes to the same text, whether stdout
+is a terminal or a pipe; in the messages on stderr, and in a stdio
+server's own stderr, it reads as Go writes it (\x1b, \u202e).
 
 Exit codes: 0 success, 1 failure (call: the tool returned an error result;
 lint: problems found), 2 usage, 3 connection or protocol failure (the
@@ -63,7 +76,7 @@ func (f *clientFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.headers, "header", "add the HTTP header `'Name: value'` to every request (repeatable)")
 	fs.Var(&f.headerEnv, "header-env", "add the header line \"Name: value\" held by the environment variable `NAME` (repeatable)")
 	fs.StringVar(&f.protocol, "protocol", "", "the protocol `version`: "+strings.Join(protocols, ", ")+`; "" tries 2026-07-28, then legacy`)
-	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "give up after this long, connecting included")
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "give up after this long, connecting included; ending the session may take 1s more")
 	fs.BoolVar(&f.quiet, "quiet", false, "print no progress line on stderr")
 }
 

@@ -41,7 +41,7 @@ func newServer(logger *slog.Logger) *ferry.Server {
 		schema.Optional("minimum", schema.Number("Leave out sales below this amount.")),
 	)
 	srv := ferry.NewServer("sales", "1.0.0", &ferry.ServerOptions{Logger: logger})
-	srv.AddTool(ferry.Tool{Name: "sales_report", Description: "Totals the sales between two days.",
+	srv.AddTool(ferry.Tool{Name: "sales_report", Title: "Sales report", Description: "Totals the sales between two days.",
 		ReadOnly: true, ClosedWorld: true, InputSchema: in},
 		func(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			a, err := args.Parse(req.Arguments)

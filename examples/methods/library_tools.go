@@ -7,7 +7,7 @@ import "github.com/ferry-mcp/ferry"
 // FerryTools describes the methods of Library as tools, from their doc comments.
 func (*Library) FerryTools() map[string]ferry.Tool {
 	return map[string]ferry.Tool{
-		"FindBooks": {Name: "find_books", Description: "Searches the books of the library by title.", ReadOnly: true, ClosedWorld: true},
-		"LendBook":  {Name: "lend_book", Description: "Lends a book to a reader.", Additive: true, ClosedWorld: true},
+		"FindBooks": {Name: "find_books", Description: "Searches the books of the library by title.", Title: "Find books", ReadOnly: true, ClosedWorld: true},
+		"LendBook":  {Name: "lend_book", Description: "Lends a book to a reader.", Title: "Lend a book", Additive: true, ClosedWorld: true},
 	}
 }

@@ -38,13 +38,16 @@ type FindBooksIn struct {
 	Limit int    `json:"limit,omitzero" doc:"At most this many books." minimum:"1" maximum:"50" default:"10"`
 }
 
-// Books is a list of books.
+// Books is a list of books. Books is never nil: omitzero keeps a nil
+// slice from being written as null, so the output schema says "array",
+// and required says it is always there.
 type Books struct {
-	Books []Book `json:"books"`
+	Books []Book `json:"books,omitzero" required:"true"`
 }
 
 // FindBooks searches the books of the library by title.
 //
+//ferry:title Find books
 //ferry:readonly
 //ferry:closedworld
 func (l *Library) FindBooks(ctx context.Context, in FindBooksIn) (Books, error) {
@@ -70,6 +73,7 @@ type LendBookIn struct {
 
 // LendBook lends a book to a reader.
 //
+//ferry:title Lend a book
 //ferry:additive
 //ferry:closedworld
 func (l *Library) LendBook(ctx context.Context, in LendBookIn) (Book, error) {

@@ -3,9 +3,11 @@
 // middleware, its validation and its SQLite store see every tool call as
 // they see any other request.
 //
-// REST is served under /api and MCP at /mcp, on loopback by default. Run
-// it in this directory, a module of its own (from the repository root,
-// go run ./examples/orders says the main module does not contain it):
+// REST is served under /api and MCP at /mcp, on loopback by default. The
+// example is a module of its own, which the repository's go.work lists:
+// run it in this directory, or from the repository root as
+// go run ./examples/orders with the same flags (-db is then relative to
+// the root):
 //
 //	ORDERS_KEYS='k-ada=ada:write,k-bob=bob:read' go run . -db orders.db -seed
 //	curl -s -H 'Authorization: Bearer k-bob' http://127.0.0.1:8080/api/orders/A-1

@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -529,5 +531,23 @@ func TestAForgedRequestIDIsNotAudited(t *testing.T) {
 	recs := a.logs.records(t, "api")
 	if len(recs) != 1 || recs[0]["request_id"] != "" || recs[0]["user"] != "bob" {
 		t.Errorf("audit records %v, want one for bob with no request id", recs)
+	}
+}
+
+// The package comment's run instructions hold: the example runs from the
+// repository root too, since go.work lists its module.
+func TestRunsFromTheRepositoryRoot(t *testing.T) {
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _, _ := strings.Cut(string(src), "\npackage main")
+	if !strings.Contains(doc, "go run ./examples/orders") || strings.Contains(doc, "does not contain") {
+		t.Errorf("the package comment does not say that go run ./examples/orders works from the repository root:\n%s", doc)
+	}
+	build := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(t.TempDir(), "orders"), "./examples/orders")
+	build.Dir = filepath.Join("..", "..")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Errorf("go build ./examples/orders from the repository root: %v\n%s", err, out)
 	}
 }

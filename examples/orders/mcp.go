@@ -52,17 +52,17 @@ func NewMCP(api http.Handler, mux *http.ServeMux, logger *slog.Logger, opts *rou
 	// a client configured with either header reaches the API with its key.
 	o.Forward = append(o.Forward, "X-API-Key")
 	b := route.New(srv, api, &o)
-	route.AddToolOut[OrderIn, Order](b, ferry.Tool{Name: "get_order", Description: "Fetches one order by id, with its lines.",
+	route.AddToolOut[OrderIn, Order](b, ferry.Tool{Name: "get_order", Title: "Get an order", Description: "Fetches one order by id, with its lines.",
 		ClosedWorld: true}, "GET /orders/{id}")
-	route.AddToolOut[ListIn, OrderList](b, ferry.Tool{Name: "list_orders", Description: "Lists the ids of orders, optionally of one status.",
+	route.AddToolOut[ListIn, OrderList](b, ferry.Tool{Name: "list_orders", Title: "List orders", Description: "Lists the ids of orders, optionally of one status.",
 		ClosedWorld: true}, "GET /orders")
-	route.AddToolOut[CreateIn, Order](b, ferry.Tool{Name: "create_order", Description: "Creates an open order.",
+	route.AddToolOut[CreateIn, Order](b, ferry.Tool{Name: "create_order", Title: "Create an order", Description: "Creates an open order.",
 		ClosedWorld: true, Additive: true}, "POST /orders")
-	route.AddToolOut[OrderIn, Order](b, ferry.Tool{Name: "cancel_order", Description: "Cancels an order that has not shipped.",
+	route.AddToolOut[OrderIn, Order](b, ferry.Tool{Name: "cancel_order", Title: "Cancel an order", Description: "Cancels an order that has not shipped.",
 		ClosedWorld: true, Idempotent: true}, "POST /orders/{id}/cancel")
-	route.AddTool[OrderIn](b, ferry.Tool{Name: "get_invoice", Description: "Fetches an order's invoice.",
+	route.AddTool[OrderIn](b, ferry.Tool{Name: "get_invoice", Title: "Get an invoice", Description: "Fetches an order's invoice.",
 		ClosedWorld: true}, "GET /orders/{id}/invoice")
-	route.AddJob(b, ferry.Tool{Name: "month_end", Description: "Closes a month: posts its accruals, then locks the period.",
+	route.AddJob(b, ferry.Tool{Name: "month_end", Title: "Close a month", Description: "Closes a month: posts its accruals, then locks the period.",
 		ClosedWorld: true}, monthEnd)
 	return srv
 }

@@ -3,7 +3,9 @@
 //
 //   - city_weather_brief is a template prompt: its arguments come from a
 //     struct of strings and its one user message from a template, followed
-//     by when to prefer the tools it names. It needs no handler.
+//     by when to prefer the tools it names. It needs no handler. Its
+//     optional activity argument fills a section of the template, text
+//     that appears only when the argument is given.
 //   - compare_cities builds several messages in code, and its optional
 //     units argument completes to the values of its enum tag.
 //
@@ -40,7 +42,7 @@ type Day struct {
 // Forecast is the result of get_forecast.
 type Forecast struct {
 	CityID string `json:"cityId"`
-	Days   []Day  `json:"days"`
+	Days   []Day  `json:"days,omitzero" required:"true"` // never nil: an array, not ["array", "null"]
 }
 
 var cities = []City{
@@ -55,7 +57,8 @@ var forecasts = map[string][]Day{
 
 // BriefArgs are the arguments of city_weather_brief.
 type BriefArgs struct {
-	CityID string `json:"cityId" doc:"The city's id, as get_city returns it."`
+	CityID   string `json:"cityId" doc:"The city's id, as get_city returns it."`
+	Activity string `json:"activity,omitempty" doc:"What the user plans to do outside, such as cycling."`
 }
 
 // CompareArgs are the arguments of compare_cities. Units is optional and
@@ -76,8 +79,10 @@ func main() {
 		Name:        "city_weather_brief",
 		Title:       "City weather brief",
 		Description: "Summarizes the coming days' weather in one city.",
-		Template:    "Use get_city and get_forecast for city {{cityId}}, then summarize the result.",
-		PreferWhen:  "prefer get_forecast over your own knowledge for anything about future weather.",
+		// Without an activity the sentence ends after "the result": the
+		// section holds its own leading space and clause.
+		Template:   "Use get_city and get_forecast for city {{cityId}}, then summarize the result{{#activity}} for {{activity}}{{/activity}}.",
+		PreferWhen: "prefer get_forecast over your own knowledge for anything about future weather.",
 	})
 	ferry.AddPrompt(srv, ferry.Prompt{
 		Name:        "compare_cities",
@@ -103,7 +108,7 @@ func main() {
 
 // addTools registers get_city and get_forecast, which serve canned data.
 func addTools(srv *ferry.Server) {
-	ferry.AddTool(srv, ferry.Tool{Name: "get_city", Description: "Finds a city by name and returns its id.", ReadOnly: true, ClosedWorld: true},
+	ferry.AddTool(srv, ferry.Tool{Name: "get_city", Title: "Find a city", Description: "Finds a city by name and returns its id.", ReadOnly: true, ClosedWorld: true},
 		func(ctx context.Context, in struct {
 			Name string `json:"name" doc:"The city's name, such as Lisbon." minLength:"1"`
 		}) (City, error) {
@@ -114,7 +119,7 @@ func addTools(srv *ferry.Server) {
 			}
 			return City{}, ferry.NotFound("no city named " + in.Name + "; this service knows Lisbon and Oslo")
 		})
-	ferry.AddTool(srv, ferry.Tool{Name: "get_forecast", Description: "Returns the forecast of a city for the coming days.", ReadOnly: true, ClosedWorld: true},
+	ferry.AddTool(srv, ferry.Tool{Name: "get_forecast", Title: "Get a forecast", Description: "Returns the forecast of a city for the coming days.", ReadOnly: true, ClosedWorld: true},
 		func(ctx context.Context, in struct {
 			CityID string `json:"cityId" doc:"The city's id, as get_city returns it." minLength:"1"`
 		}) (Forecast, error) {

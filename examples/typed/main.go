@@ -45,9 +45,11 @@ type Order struct {
 	Status   string `json:"status" enum:"open,shipped,cancelled"`
 }
 
-// Orders is the result of search_orders.
+// Orders is the result of search_orders. Orders is never nil: omitzero
+// keeps a nil slice from being written as null, so the output schema says
+// "array" (not ["array", "null"]), and required says it is always there.
 type Orders struct {
-	Orders []Order `json:"orders"`
+	Orders []Order `json:"orders,omitzero" required:"true"`
 }
 
 // Shop holds the orders. Its methods are safe for concurrent use.
@@ -91,8 +93,8 @@ func (s *Shop) Cancel(ctx context.Context, in CancelIn) (Order, error) {
 // newServer returns a server with the tools of shop.
 func newServer(shop *Shop, logger *slog.Logger) *ferry.Server {
 	srv := ferry.NewServer("orders", "1.0.0", &ferry.ServerOptions{Logger: logger})
-	ferry.AddTool(srv, ferry.Tool{Name: "search_orders", Description: "Searches orders by customer name.", ReadOnly: true, ClosedWorld: true}, shop.Search)
-	ferry.AddTool(srv, ferry.Tool{Name: "cancel_order", Description: "Cancels an order that has not shipped.", Idempotent: true, ClosedWorld: true}, shop.Cancel)
+	ferry.AddTool(srv, ferry.Tool{Name: "search_orders", Title: "Search orders", Description: "Searches orders by customer name.", ReadOnly: true, ClosedWorld: true}, shop.Search)
+	ferry.AddTool(srv, ferry.Tool{Name: "cancel_order", Title: "Cancel an order", Description: "Cancels an order that has not shipped.", Idempotent: true, ClosedWorld: true}, shop.Cancel)
 	return srv
 }
 

@@ -29,11 +29,14 @@ type RestockLine struct {
 	Reorder      int64  `json:"reorder" doc:"Units to reorder."`
 }
 
-// RestockReport is the result of restock_report.
+// RestockReport is the result of restock_report. Its lists are never
+// nil, so that a client always reads arrays: omitzero keeps a nil slice
+// from being written as null, which makes the output schema say "array"
+// rather than ["array", "null"], and required says they are always there.
 type RestockReport struct {
-	Low     []RestockLine `json:"low" doc:"The products below their reorder level, emptiest first."`
-	OK      []string      `json:"ok" doc:"The SKUs with enough stock."`
-	Unknown []string      `json:"unknown" doc:"The SKUs no product has."`
+	Low     []RestockLine `json:"low,omitzero" required:"true" doc:"The products below their reorder level, emptiest first."`
+	OK      []string      `json:"ok,omitzero" required:"true" doc:"The SKUs with enough stock."`
+	Unknown []string      `json:"unknown,omitzero" required:"true" doc:"The SKUs no product has."`
 }
 
 // restockReport asks the REST API for each product, through the same key

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/ferry-mcp/ferry"
+)
+
+// callerLimits are the per-caller limits on tool calls that ferry serve
+// applies (see [ferry.Limits.MaxCallsPerCaller]): a caller is an
+// API key's or a token's subject, or an anonymous client's address.
+type callerLimits struct {
+	maxCalls int     // calls at once; 0: no limit
+	rate     float64 // calls a second on average; 0: no limit
+	burst    int     // calls at once above the rate
+}
+
+// register adds the limit flags to fs, their defaults the server's.
+func (l *callerLimits) register(fs *flag.FlagSet) {
+	fs.IntVar(&l.maxCalls, "max-calls-per-caller", ferry.DefaultMaxCallsPerCaller, "the tool calls one caller may have running at once (0: no limit)")
+	fs.Float64Var(&l.rate, "call-rate", ferry.DefaultCallRate, "the tool calls a second one caller may make on average (0: no limit)")
+	fs.IntVar(&l.burst, "call-burst", ferry.DefaultCallBurst, "the tool calls one caller may make at once above -call-rate")
+}
+
+// check returns the usage problem of a limit that means nothing, or nil.
+func (l *callerLimits) check() error {
+	switch {
+	case l.maxCalls < 0:
+		return fmt.Errorf("-max-calls-per-caller %d: give a whole number of at least 0 (0: no limit)", l.maxCalls)
+	case l.rate < 0 || math.IsNaN(l.rate) || math.IsInf(l.rate, 0):
+		return fmt.Errorf("-call-rate %v: give calls a second above 0, such as 50 (0: no limit)", l.rate)
+	case l.burst < 1:
+		return fmt.Errorf("-call-burst %d: give a whole number of at least 1", l.burst)
+	}
+	return nil
+}
+
+// apply sets the limits on opts, where zero means the default and a
+// negative value no limit.
+func (l *callerLimits) apply(opts *ferry.ServerOptions) {
+	lim := &opts.Limits
+	lim.MaxCallsPerCaller, lim.CallRate, lim.CallBurst = l.maxCalls, l.rate, l.burst
+	if l.maxCalls == 0 {
+		lim.MaxCallsPerCaller = -1
+	}
+	if l.rate == 0 {
+		lim.CallRate = -1
+	}
+}
+
+// String is the start-up line's account of the limits.
+func (l *callerLimits) String() string {
+	return describeLimits(l.maxCalls, l.rate, l.burst) + " (-max-calls-per-caller, -call-rate, -call-burst)"
+}
+
+// describeLimits says what per-caller limits allow: "32 calls at once,
+// 50 a second with bursts of 100"; a zero maxCalls or rate is no limit.
+func describeLimits(maxCalls int, rate float64, burst int) string {
+	switch {
+	case maxCalls == 0 && rate == 0:
+		return "none"
+	case rate == 0:
+		return strconv.Itoa(maxCalls) + " calls at once, no rate limit"
+	}
+	r := strconv.FormatFloat(rate, 'g', -1, 64) + " a second with bursts of " + strconv.Itoa(burst)
+	if maxCalls == 0 {
+		return "any number of calls at once, " + r
+	}
+	return strconv.Itoa(maxCalls) + " calls at once, " + r
+}

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// ferry serve says the per-caller limits it applies, and its flags set
+// them: a call over the rate is refused naming the limit and its flag.
+func TestServeLimits(t *testing.T) {
+	d := sqliteTestDB(t)
+	d.shop(t)
+	def := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0"})
+	if want := "ferry serve: limits per caller: 32 calls at once, 50 a second with bursts of 100 (-max-calls-per-caller, -call-rate, -call-burst)\n"; !strings.Contains(def.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, def.stderr.String())
+	}
+	set := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-max-calls-per-caller", "4", "-call-rate", "0.001", "-call-burst", "1"})
+	if want := "ferry serve: limits per caller: 4 calls at once, 0.001 a second with bursts of 1 (-max-calls-per-caller, -call-rate, -call-burst)\n"; !strings.Contains(set.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, set.stderr.String())
+	}
+	if r := set.call(t, "list_products", nil); r.IsError {
+		t.Fatalf("first call: %s", r.text())
+	}
+	r := set.call(t, "list_products", nil)
+	if want := "unavailable: too many calls: a caller may make 0.001 a second, bursts of 1 (CallRate, CallBurst); retry in 1000s, or have the server's operator raise the limit (ferry serve: -call-rate, -call-burst)"; !r.IsError || r.text() != want {
+		t.Errorf("second call: %s; want %q", r.text(), want)
+	}
+	none := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-max-calls-per-caller", "0", "-call-rate", "0"})
+	if want := "ferry serve: limits per caller: none (-max-calls-per-caller, -call-rate, -call-burst)\n"; !strings.Contains(none.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, none.stderr.String())
+	}
+	for range 3 {
+		if r := none.call(t, "list_products", nil); r.IsError {
+			t.Fatalf("no limits: %s", r.text())
+		}
+	}
+}
+
+// Limits that mean nothing are refused before anything is opened.
+func TestServeLimitFlagsRefused(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-max-calls-per-caller", "-1"}, "-max-calls-per-caller -1: give a whole number of at least 0 (0: no limit)"},
+		{[]string{"-call-rate", "-5"}, "-call-rate -5: give calls a second above 0, such as 50 (0: no limit)"},
+		{[]string{"-call-rate", "NaN"}, "-call-rate NaN: give calls a second above 0, such as 50 (0: no limit)"},
+		{[]string{"-call-burst", "0"}, "-call-burst 0: give a whole number of at least 1"},
+	} {
+		code, stderr := failServe(t, append([]string{"-db", "/nonexistent/x.db"}, tt.args...))
+		if code != exitUsage || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
