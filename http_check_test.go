@@ -6,6 +6,14 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strconv"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestHostAndOriginChecks(t *testing.T) {
@@ -101,5 +109,161 @@ func TestRefusedValueIsCut(t *testing.T) {
 	req.Host = "evil.example"
 	if v := refusedValue(req, "Host"); v != "evil.example" {
 		t.Errorf("Host logged as %q", v)
+	}
+}
+func TestHeaderMatches(t *testing.T) {
+	tests := []struct {
+		header, arg string
+		want        bool
+	}{
+		{"eu-west", `"eu-west"`, true},
+		{"eu-west", `"us-east"`, false},
+		{"3", `3`, true},
+		{"3.0", `3`, true},
+		{"three", `3`, false},
+		{"true", `true`, true},
+		{"True", `true`, false},
+		{"[1]", `[1]`, false},
+	}
+	for _, tt := range tests {
+		if got := headerMatches(tt.header, json.RawMessage(tt.arg)); got != tt.want {
+			t.Errorf("headerMatches(%q, %s) = %v, want %v", tt.header, tt.arg, got, tt.want)
+		}
+	}
+}
+
+func TestParamHeadersFromTheWireSchema(t *testing.T) {
+	tests := []struct {
+		name       string
+		properties string
+		want       []paramHeader
+		problem    string
+	}{
+		{"none", `"region":{"type":"string"}`, nil, ""},
+		{"two", `"region":{"type":"string","x-mcp-header":"Region"},"note":{"type":"string"},"priority":{"type":"integer","x-mcp-header":"Priority"}`,
+			[]paramHeader{{Arg: "priority", Header: "Priority"}, {Arg: "region", Header: "Region"}}, ""},
+		{"not a token", `"region":{"type":"string","x-mcp-header":"My Region"}`, nil, "is not a valid HTTP header name"},
+		{"twice", `"a":{"type":"string","x-mcp-header":"Region"},"b":{"type":"string","x-mcp-header":"region"}`,
+			[]paramHeader{{Arg: "a", Header: "Region"}}, "both use x-mcp-header"},
+		{"not primitive", `"tags":{"type":"array","x-mcp-header":"Tags"}`, nil, "needs a string, number, integer or boolean"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			wire := []byte(`{"name":"route","inputSchema":{"type":"object","properties":{` + tt.properties + `}}}`)
+			got, problems := paramHeaders(wire)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if tt.problem == "" && len(problems) > 0 || tt.problem != "" && (len(problems) != 1 || !strings.Contains(problems[0], tt.problem)) {
+				t.Errorf("problems = %q; want one saying %q", problems, tt.problem)
+			}
+		})
+	}
+}
+
+func TestCheckReportsABadParamHeader(t *testing.T) {
+	s := NewServer("s", "1", nil)
+	s.AddTool(Tool{Name: "route", Description: "Routes.",
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"My Region"}}}`)},
+		func(context.Context, *CallToolRequest) (*ToolResult, error) { return nil, nil })
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), `tool "route": property "region": x-mcp-header "My Region" is not a valid HTTP header name`) {
+		t.Errorf("Check() = %v", err)
+	}
+}
+
+// Numbers in Mcp-Param headers match by exact value, whatever their
+// spelling, and never by float64 rounding.
+func TestHeaderMatchesNumbersExactly(t *testing.T) {
+	tests := []struct {
+		header, arg string
+		want        bool
+	}{
+		{"8", "8", true},
+		{"8", "8.0", true},
+		{"80e-1", "8", true},
+		{"-1.50", "-15e-1", true},
+		{"0", "-0.0", true},
+		{"9007199254740993", "9007199254740993", true},
+		{"9007199254740992", "9007199254740993", false},
+		{"0x1p3", "8", false},
+		{"Inf", "1e999999", false},
+		{"+8", "8", false},
+		{"1e999999999", "1e999999999", true},
+		{"1e99999999999999999999", "1e99999999999999999999", false},
+		{"eu", `"eu"`, true},
+		{"true", "true", true},
+		{"1", "true", false},
+	}
+	for _, tt := range tests {
+		if got := headerMatches(tt.header, json.RawMessage(tt.arg)); got != tt.want {
+			t.Errorf("headerMatches(%q, %s) = %v, want %v", tt.header, tt.arg, got, tt.want)
+		}
+	}
+}
+
+// A routing header sent twice is refused: an intermediary reading the last
+// value would route or authorize on another value than the server acts on.
+func TestRoutingHeadersSentTwiceAreRefused(t *testing.T) {
+	s := NewServer("s", "1", nil)
+	s.AddTool(Tool{Name: "pay", Description: "Pays.",
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`)},
+		func(context.Context, *CallToolRequest) (*ToolResult, error) { return nil, nil })
+	p := &wireParams{Name: "pay", Arguments: json.RawMessage(`{"region":"eu"}`)}
+	p.Meta.Version = Version20260728
+	base := http.Header{"Mcp-Protocol-Version": {Version20260728}, "Mcp-Method": {"tools/call"}, "Mcp-Name": {"pay"},
+		"Mcp-Param-Region": {"eu"}}
+	check := func(hd http.Header) error {
+		r := newRequest(context.Background(), &jsonrpc.Message{ID: json.RawMessage("1"), Method: "tools/call"}, p, peer{header: hd})
+		r.beModern()
+		s.resolve(r)
+		return s.checkModernHeaders(r)
+	}
+	if err := check(base); err != nil {
+		t.Fatalf("headers sent once: %v", err)
+	}
+	for _, name := range []string{"Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name", "Mcp-Param-Region"} {
+		hd := base.Clone()
+		hd[name] = append(hd[name], "other")
+		err := check(hd)
+		if CodeOf(err) != CodeHeaderMismatch || !strings.Contains(err.Error(), name+" is sent 2 times") {
+			t.Errorf("%s sent twice: %v", name, err)
+		}
+	}
+}
+
+// The Mcp-Param check asks Visible about the tool as the call will, with
+// the CallInfo of the request: a Visible that reads it cannot let a
+// mismatched header through. An empty value mirrors an empty string.
+func TestParamHeadersCheckedAsTheCallSeesTheTool(t *testing.T) {
+	s := NewServer("s", "1", &ServerOptions{Logger: slog.New(slog.DiscardHandler), Visible: func(ctx context.Context, tool ToolInfo) bool {
+		ci, ok := CallInfoFromContext(ctx)
+		return ok && ci.Tool == tool.Name && ci.Header.Get("X-Tenant") == "a"
+	}})
+	s.AddTool(Tool{Name: "pay", Description: "Pays.",
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`)},
+		func(context.Context, *CallToolRequest) (*ToolResult, error) {
+			return &ToolResult{Content: []Content{Text("paid")}}, nil
+		})
+	h := NewHTTPHandler(s, nil)
+	call := func(region, header string) string {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pay","arguments":{"region":` + strconv.Quote(region) + `},` +
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+		req := httptest.NewRequest("POST", "/", strings.NewReader(body))
+		req.Host = "localhost"
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "pay")
+		req.Header.Set("X-Tenant", "a")
+		req.Header["Mcp-Param-Region"] = []string{header}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Body.String()
+	}
+	if got := call("eu", "us"); !strings.Contains(got, `"code":-32020`) {
+		t.Errorf("a mismatched header got through: %s", got)
+	}
+	if got := call("", ""); !strings.Contains(got, "paid") {
+		t.Errorf("an empty argument with its empty header was refused: %s", got)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/ferry-mcp/ferry"
+
+	"sync"
 )
 
 // replicas are servers, each behind its own handler and URL, sharing one
@@ -369,4 +371,231 @@ func TestRelayCancelOfAnIDRunningOnTwoReplicas(t *testing.T) {
 		t.Fatal("the cancellation posted to C never reached B's call")
 	}
 	_, _ = a, b
+}
+
+// ackReplica is one stateful handler on a shared relaying store, serving
+// the resources doc://0 … doc://9.
+func ackReplica(t *testing.T, store ferry.SessionStore) (*ferry.Server, string) {
+	t.Helper()
+	rs := startReplicas(t, 1, store, true)
+	return rs.srv[0], rs.url[0]
+}
+
+// subscribeTook subscribes session id to uri on url and returns how long
+// the answer took.
+func subscribeTook(t *testing.T, url, id, uri string) time.Duration {
+	start := time.Now()
+	status, _, body := post(t, url, "", id, `{"jsonrpc":"2.0","id":"s-`+uri+`","method":"resources/subscribe","params":{"uri":"`+uri+`"}}`)
+	if status != 200 || !strings.Contains(body, `"result":{}`) {
+		t.Errorf("subscribe %s: %d %s", uri, status, body)
+	}
+	return time.Since(start)
+}
+
+// Subscriptions a client takes at once, while the replica named as its
+// stream's holder is gone, each wait for the confirmation at the same
+// time, not one after the other: five cost one timeout, not five.
+func TestSubscriptionsWaitingForAGoneHolderDoNotQueue(t *testing.T) {
+	store := &ferry.MemorySessionStore{}
+	_, url := ackReplica(t, store)
+	id := initLegacy(t, url, `{}`)
+	if err := store.Update(t.Context(), id, func(st *ferry.SessionState) error { st.Stream = "a-handler-long-gone"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := range 5 {
+		wg.Go(func() { subscribeTook(t, url, id, fmt.Sprintf("doc://%d", i)) })
+	}
+	wg.Wait()
+	if took := time.Since(start); took > 2500*time.Millisecond {
+		t.Errorf("five subscriptions at once took %v: they waited for the gone holder one after the other", took)
+	}
+}
+
+// A GET stream opened on a replica while a subscription there waits for
+// a gone holder's confirmation opens at once: the wait holds up nothing
+// else of the session.
+func TestGETStreamOpensWhileASubscriptionWaits(t *testing.T) {
+	store := &ferry.MemorySessionStore{}
+	srv, url := ackReplica(t, store)
+	id := initLegacy(t, url, `{}`)
+	if err := store.Update(t.Context(), id, func(st *ferry.SessionState) error { st.Stream = "a-handler-long-gone"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan time.Duration, 1)
+	go func() { done <- subscribeTook(t, url, id, "doc://0") }()
+	time.Sleep(100 * time.Millisecond) // the subscription waits
+	start := time.Now()
+	get := openStream(t, "GET", url, id, "")
+	waitStreamOpen(t, srv, get)
+	if took := time.Since(start); took > 700*time.Millisecond {
+		t.Errorf("the GET stream took %v to open: it waited for the subscription's confirmation", took)
+	}
+	<-done
+}
+
+// A replica named as the stream's holder that no longer holds the stream
+// (its release failed: the store was down as the stream ended) answers
+// at once that there is nothing to wait for: a subscription elsewhere is
+// not held up by a replica that is alive.
+func TestNamedHolderWithoutTheStreamConfirmsAtOnce(t *testing.T) {
+	store := &ferry.MemorySessionStore{}
+	srvA, urlA := ackReplica(t, store)
+	_, urlB := ackReplica(t, store)
+	id := initLegacy(t, urlA, `{}`)
+	var holder string
+	t.Run("stream", func(t *testing.T) { // its end closes the stream
+		get := openStream(t, "GET", urlA, id, "")
+		waitStreamOpen(t, srvA, get)
+		st, err := store.Load(t.Context(), id)
+		if err != nil || st.Stream == "" {
+			t.Fatalf("the open stream was not recorded: %+v, %v", st, err)
+		}
+		holder = st.Stream
+	})
+	// The stream's end releases it; put the claim back, as a release the
+	// store failed leaves it.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		st, err := store.Load(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Stream == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the ended stream was not released")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := store.Update(t.Context(), id, func(st *ferry.SessionState) error { st.Stream = holder; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if took := subscribeTook(t, urlB, id, "doc://1"); took > 500*time.Millisecond {
+		t.Errorf("the subscription on B took %v: A, alive and without the stream, did not confirm", took)
+	}
+}
+
+// After one subscription found the named holder gone (it did not
+// confirm in time), the next ones do not wait for it again.
+func TestGoneHolderCostsOneTimeout(t *testing.T) {
+	store := &ferry.MemorySessionStore{}
+	_, url := ackReplica(t, store)
+	id := initLegacy(t, url, `{}`)
+	if err := store.Update(t.Context(), id, func(st *ferry.SessionState) error { st.Stream = "a-handler-long-gone"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	subscribeTook(t, url, id, "doc://0")
+	for i := 1; i < 4; i++ {
+		if took := subscribeTook(t, url, id, fmt.Sprintf("doc://%d", i)); took > 500*time.Millisecond {
+			t.Errorf("subscription %d took %v: it waited for the gone holder again", i, took)
+		}
+	}
+}
+
+// slowRelay is a memory store whose relay delivers each message a while
+// after it was published, on a goroutine of its own, as a networked relay
+// does: the publisher's call returns before anyone has the message.
+type slowRelay struct {
+	*ferry.MemorySessionStore
+	delay time.Duration
+
+	mu   sync.Mutex
+	subs map[int]func([]byte)
+	next int
+	wg   sync.WaitGroup
+}
+
+func (s *slowRelay) Publish(_ context.Context, msg []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, deliver := range s.subs {
+		s.wg.Go(func() {
+			time.Sleep(s.delay)
+			s.mu.Lock() // one delivery at a time, as the contract says
+			defer s.mu.Unlock()
+			deliver(msg)
+		})
+	}
+	return nil
+}
+
+func (s *slowRelay) Subscribe(deliver func([]byte)) func() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.subs == nil {
+		s.subs = map[int]func([]byte){}
+	}
+	n := s.next
+	s.next++
+	s.subs[n] = deliver
+	return func() {
+		s.mu.Lock()
+		delete(s.subs, n)
+		s.mu.Unlock()
+	}
+}
+
+// With a relay that takes its time, a subscription taken on replica B is
+// answered only once replica A, which holds the session's GET stream, has
+// it: an update A makes as soon as the client has the answer reaches the
+// stream. Without the wait, the update would go by before the
+// subscription arrived.
+func TestSubscriptionElsewhereIsAnsweredOnceTheStreamHasIt(t *testing.T) {
+	store := &slowRelay{MemorySessionStore: &ferry.MemorySessionStore{}, delay: 50 * time.Millisecond}
+	t.Cleanup(store.wg.Wait) // after the replicas' cleanups: cleanups run last first
+	rs := startReplicas(t, 2, store, true)
+	srvs, urls := rs.srv, rs.url
+	id := initLegacy(t, urls[0], `{}`)
+	get := openStream(t, "GET", urls[0], id, "")
+	waitStreamOpen(t, srvs[0], get)
+	drainEvents(get)
+	start := time.Now()
+	if status, _, body := post(t, urls[1], "", id, `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"doc://readme"}}`); status != 200 {
+		t.Fatalf("subscribe on B: %d %s", status, body)
+	}
+	if took := time.Since(start); took < store.delay {
+		t.Errorf("the subscription was answered after %v, before the relay could have brought it to the stream's replica", took)
+	}
+	srvs[0].NotifyResourceUpdated("doc://readme") // at once, on the stream's replica
+	if ev := get.next(); !strings.Contains(ev, "notifications/resources/updated") {
+		t.Fatalf("the stream got %s", ev)
+	}
+}
+
+// A stream holder that is gone (its process died with the stream open)
+// delays a subscription taken elsewhere by the confirmation's timeout, no
+// more: the subscription is stored and answered.
+func TestSubscriptionWithAGoneStreamHolderIsAnswered(t *testing.T) {
+	store := &ferry.MemorySessionStore{}
+	srv := ferry.NewServer("replica", "1", &ferry.ServerOptions{Logger: discard})
+	srv.AddResource(ferry.Resource{URI: "doc://readme", Name: "readme"}, func(_ context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
+		return []ferry.ResourceContents{{URI: req.URI, Text: "hello"}}, nil
+	})
+	h := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true, SessionStore: store})
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() { _ = h.Shutdown(context.Background()); ts.Close() })
+	id := initLegacy(t, ts.URL, `{}`)
+	if err := store.Update(t.Context(), id, func(st *ferry.SessionState) error { st.Stream = "a-handler-long-gone"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string, 1)
+	go func() {
+		_, _, body := post(t, ts.URL, "", id, `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"doc://readme"}}`)
+		done <- body
+	}()
+	select {
+	case body := <-done:
+		if !strings.Contains(body, `"result":{}`) {
+			t.Fatalf("subscribe: %s", body)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a subscription waited for a gone stream holder for 10s")
+	}
+	st, err := store.Load(t.Context(), id)
+	if err != nil || len(st.Subscriptions) != 1 {
+		t.Fatalf("stored: %+v, %v", st, err)
+	}
 }

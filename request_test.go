@@ -3,6 +3,8 @@ package ferry
 import (
 	"encoding/json"
 	"testing"
+
+	"runtime"
 )
 
 func TestCapsJSONFindsTopLevelCapabilitiesOnly(t *testing.T) {
@@ -42,5 +44,28 @@ func TestVersionJSONInternsKnownVersions(t *testing.T) {
 		if err := json.Unmarshal([]byte(in), &v); err != nil || string(v) != want {
 			t.Errorf("%s: got %q, %v; want %q", in, v, err, want)
 		}
+	}
+}
+
+var sinkRequest *request
+
+// Every request allocates one request struct: it must stay within the
+// 704-byte size class (objects over 512 bytes that hold pointers carry an
+// 8-byte header, so the struct may be at most 696 bytes), or every call
+// pays for a bigger one.
+func TestRequestStaysInItsSizeClass(t *testing.T) {
+	least := uint64(1 << 20)
+	for range 3 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for range 1000 {
+			sinkRequest = new(request)
+		}
+		runtime.ReadMemStats(&after)
+		least = min(least, (after.TotalAlloc-before.TotalAlloc)/1000)
+	}
+	if least > 704 {
+		t.Errorf("a request allocates %d bytes, want at most 704: keep new fields in padding or behind a pointer", least)
 	}
 }
