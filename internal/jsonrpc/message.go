@@ -52,23 +52,6 @@ type WireError struct {
 // ErrParse reports a body that is not JSON.
 var ErrParse = errors.New("jsonrpc: parse error")
 
-// Decode parses one message. A syntax error wraps [ErrParse]; a message that is
-// JSON but not a valid JSON-RPC message is returned with Kind KindInvalid and
-// an error describing the problem (the caller answers -32600 and echoes the id
-// when it could be read).
-func Decode(data []byte) (*Message, Kind, error) {
-	m := new(Message)
-	if err := json.Unmarshal(data, m); err != nil {
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) || !json.Valid(data) {
-			return nil, KindInvalid, fmt.Errorf("%w: %w", ErrParse, err)
-		}
-		return nil, KindInvalid, fmt.Errorf("jsonrpc: not a JSON-RPC message: %w", err)
-	}
-	k, err := m.Classify()
-	return m, k, err
-}
-
 // Classify checks the message's members and tells its kind.
 func (m *Message) Classify() (Kind, error) {
 	if m.JSONRPC != "2.0" {

@@ -3,22 +3,12 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 )
 
-// ErrTooDeep reports a message that nests arrays and objects deeper than
-// allowed.
-var ErrTooDeep = errors.New("jsonrpc: the message nests too deeply")
-
-// ErrMember reports an envelope with a member twice, or a member whose
-// name differs from a JSON-RPC member's only by case ("Method"), which
-// encoding/json would take for it.
-var ErrMember = errors.New("jsonrpc: invalid envelope member")
-
-// envelope lists the members of a JSON-RPC envelope, one bit each.
-var envelope = [...]string{"jsonrpc", "id", "method", "params", "result", "error"}
+// shapeMembers lists the members of a JSON-RPC envelope, one bit each.
+var shapeMembers = [...]string{"jsonrpc", "id", "method", "params", "result", "error"}
 
 // CheckShape scans a message, or a batch of them, once and without
 // allocating: it fails with [ErrTooDeep] when arrays and objects nest
@@ -110,7 +100,7 @@ func (sc *shapeScan) member(raw []byte) error {
 		// and folds to "s"), is this long.
 		return nil
 	}
-	for i, m := range envelope {
+	for i, m := range shapeMembers {
 		if string(name) == m {
 			if sc.seen&(1<<i) != 0 {
 				return fmt.Errorf("%w: %q is sent twice", ErrMember, m)
@@ -119,7 +109,7 @@ func (sc *shapeScan) member(raw []byte) error {
 			return nil
 		}
 	}
-	for _, m := range envelope {
+	for _, m := range shapeMembers {
 		if bytes.EqualFold(name, []byte(m)) {
 			return fmt.Errorf("%w: %s is not a member; the member is %q", ErrMember, strconv.Quote(string(name)), m)
 		}

@@ -10,7 +10,10 @@
 // anything else.
 package jsontext
 
-import "bytes"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // MaxDepth is how deeply arrays and objects nest at most in a value that
 // json.Valid accepts.
@@ -145,59 +148,85 @@ func (s *Scanner) array(d []byte, i, depth int) (int, bool) {
 	}
 }
 
-// CheckString checks the string that starts at d[i] (its opening quote) and
-// returns the index just past its closing quote: no control characters,
-// only the escapes JSON defines. Like json.Valid, it does not check
-// UTF-8.
+// CheckString checks the string that starts at d[i] (its opening quote)
+// and returns the index just past its closing quote: no control
+// characters, only the escapes JSON defines. Like json.Valid, it does not
+// check UTF-8.
 func CheckString(d []byte, i int) (int, bool) {
+	end, _, ok := ScanString(d, i)
+	return end, ok
+}
+
+// ScanString is [CheckString] that also reports whether the string holds
+// an escape.
+func ScanString(d []byte, i int) (end int, escaped, ok bool) {
 	i++
-	q := -1 // the next '"' at or after i, once found: searching again from
-	// every escape would make a string of escapes quadratic
 	for {
-		if q < i {
-			j := bytes.IndexByte(d[i:], '"')
-			if j < 0 {
-				return len(d), false
-			}
-			q = i + j
-		}
-		body := d[i:q]
-		k := bytes.IndexByte(body, '\\')
-		if k < 0 {
-			if !noControl(body) {
-				return i, false
-			}
-			return q + 1, true
-		}
-		if !noControl(body[:k]) {
-			return i, false
-		}
-		i += k + 1 // the escape's second byte
+		i = plainEnd(d, i)
 		if i >= len(d) {
-			return i, false
+			return len(d), escaped, false
 		}
 		switch d[i] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			i++
-		case 'u':
-			if i+5 > len(d) || !isHex(d[i+1]) || !isHex(d[i+2]) || !isHex(d[i+3]) || !isHex(d[i+4]) {
-				return i, false
+		case '"':
+			return i + 1, escaped, true
+		case '\\':
+			escaped = true
+			if i, ok = checkEscape(d, i); !ok {
+				return i, escaped, false
 			}
-			i += 5
-		default:
-			return i, false
+		default: // a control character
+			return i, escaped, false
 		}
 	}
 }
 
-// noControl reports whether b holds no byte below 0x20.
-func noControl(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 {
-			return false
+// Masks of the bytes of a word, for plainEnd.
+const (
+	lowBits   = 0x0101010101010101
+	highBits  = 0x8080808080808080
+	quotes    = '"' * lowBits
+	backslash = '\\' * lowBits
+	space     = ' ' * lowBits
+)
+
+// plainEnd returns the index of the first byte at or after i that ends
+// a run of plain string content: a quote, a backslash or a control
+// character (or len(d)). It reads eight bytes at a time: in a word, the
+// lowest byte flagged by "has a zero byte" (v-1)&^v&0x80 is exact, and
+// so is the lowest of several such masks.
+func plainEnd(d []byte, i int) int {
+	for ; i+8 <= len(d); i += 8 {
+		w := binary.LittleEndian.Uint64(d[i:])
+		q, b := w^quotes, w^backslash
+		if m := ((q-lowBits)&^q | (b-lowBits)&^b | (w-space)&^w) & highBits; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
-	return true
+	for ; i < len(d); i++ {
+		if c := d[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
+		}
+	}
+	return i
+}
+
+// checkEscape checks the escape whose backslash is d[i] and returns the
+// index past it.
+func checkEscape(d []byte, i int) (int, bool) {
+	i++ // the escape's second byte
+	if i >= len(d) {
+		return i, false
+	}
+	switch d[i] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return i + 1, true
+	case 'u':
+		if i+5 > len(d) || !isHex(d[i+1]) || !isHex(d[i+2]) || !isHex(d[i+3]) || !isHex(d[i+4]) {
+			return i, false
+		}
+		return i + 5, true
+	}
+	return i, false
 }
 
 func isHex(c byte) bool {

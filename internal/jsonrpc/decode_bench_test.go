@@ -1,0 +1,19 @@
+package jsonrpc
+
+import "testing"
+
+// benchCall is a typical 2026-07-28 tools/call.
+var benchCall = []byte(`{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"search_orders","arguments":{"query":"blue widgets","limit":10,"tags":["a","b"]},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+
+// BenchmarkDecode measures the decode of a typical tools/call, which
+// every HTTP body and stdio line pays, with its params handed over.
+func BenchmarkDecode(b *testing.B) {
+	b.SetBytes(int64(len(benchCall)))
+	var p nopParams
+	for b.Loop() {
+		var m Message
+		if r, err := testDecoder.Decode(benchCall, &m, &p); err != nil || r.Kind != KindRequest {
+			b.Fatal(r, err)
+		}
+	}
+}
