@@ -9,13 +9,15 @@ import (
 // decoder is the state of one [Decoder.Decode] or [Decoder.DecodeBatch].
 // It lives on the caller's stack.
 type decoder struct {
-	dc   *Decoder
-	data []byte
-	sc   jsontext.Scanner
+	maxDepth int
+	methods  []string
+	data     []byte
+	sc       jsontext.Scanner
 }
 
 func (dc *Decoder) start(data []byte) decoder {
-	return decoder{dc: dc, data: data, sc: jsontext.Scanner{MaxDepth: min(dc.MaxDepth, jsontext.MaxDepth)}}
+	return decoder{maxDepth: dc.MaxDepth, methods: dc.Methods, data: data,
+		sc: jsontext.Scanner{MaxDepth: min(dc.MaxDepth, jsontext.MaxDepth)}}
 }
 
 // message decodes the message at d.data[i], inside depth levels (0, or 1
@@ -148,10 +150,10 @@ func (d *decoder) value(i, depth int) (int, error) {
 // caller's bound, or past JSON's own, which json.Valid calls a syntax
 // error.
 func (d *decoder) depthError() error {
-	if d.dc.MaxDepth > jsontext.MaxDepth {
+	if d.maxDepth > jsontext.MaxDepth {
 		return fmt.Errorf("%w: more than %d levels of arrays and objects", ErrParse, jsontext.MaxDepth)
 	}
-	return fmt.Errorf("%w: more than %d levels of arrays and objects", ErrTooDeep, d.dc.MaxDepth)
+	return fmt.Errorf("%w: more than %d levels of arrays and objects", ErrTooDeep, d.maxDepth)
 }
 
 func (d *decoder) syntaxError(i int) error {

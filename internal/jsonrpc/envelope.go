@@ -170,12 +170,4 @@ func (d *decoder) version(v []byte) string {
 
 // method decodes the method member's string v, without allocating for a
 // method of the Decoder's Methods.
-func (d *decoder) method(v []byte) string {
-	body := v[1 : len(v)-1]
-	for _, m := range d.dc.Methods {
-		if string(body) == m {
-			return m
-		}
-	}
-	return jsontext.Unquote(v)
-}
+func (d *decoder) method(v []byte) string { return jsontext.UnquoteKnown(v, d.methods) }

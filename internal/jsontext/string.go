@@ -22,6 +22,20 @@ func Unquote(lit []byte) string {
 	return string(AppendUnquoted(make([]byte, 0, len(body)), body))
 }
 
+// UnquoteKnown is [Unquote] that returns the string of known the literal
+// spells, if any, without allocating: for names from a small set
+// (methods, versions, log levels).
+func UnquoteKnown(lit []byte, known []string) string {
+	if len(lit) >= 2 {
+		for _, k := range known {
+			if string(lit[1:len(lit)-1]) == k {
+				return k
+			}
+		}
+	}
+	return Unquote(lit)
+}
+
 // AppendUnquoted appends what the body of a JSON string (without its
 // quotes) decodes to, as [Unquote] decodes it.
 func AppendUnquoted(dst, body []byte) []byte {

@@ -58,3 +58,15 @@ func TestUnquotePlainDoesNotCopyTwice(t *testing.T) {
 		t.Errorf("%v allocations", n)
 	}
 }
+
+func TestUnquoteKnownReturnsTheKnownString(t *testing.T) {
+	known := []string{"ping", "tools/call"}
+	if n := testing.AllocsPerRun(100, func() { _ = UnquoteKnown([]byte(`"tools/call"`), known) }); n != 0 {
+		t.Errorf("%v allocations for a known string", n)
+	}
+	for lit, want := range map[string]string{`"tools/call"`: "tools/call", `"tools\/call"`: "tools/call", `"x"`: "x", `""`: ""} {
+		if got := UnquoteKnown([]byte(lit), known); got != want {
+			t.Errorf("UnquoteKnown(%s) = %q, want %q", lit, got, want)
+		}
+	}
+}
