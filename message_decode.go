@@ -1,0 +1,399 @@
+package ferry
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+	"github.com/ferry-mcp/ferry/internal/jsontext"
+)
+
+// This file decodes what a client sends: a message, or a 2025-03-26 batch,
+// read once by [jsonrpc.Decoder], which checks the JSON, its nesting and
+// the envelope, and hands over the params members as it meets them; the
+// members Ferry reads on every call are decoded here by hand, the others
+// with encoding/json on their own bytes.
+//
+// The params members Ferry reads are matched exactly: "NAME" is not
+// "name" (encoding/json would take it for it). A case variant of one, and
+// one sent twice, are refused as invalid params, as the envelope's are
+// refused as invalid requests: an intermediary reading the body with
+// another decoder (the first of two members, or a case variant, as
+// encoding/json does) must not act on a different call than Ferry.
+
+// decodeMethods are the methods whose names decode without allocating:
+// those Ferry serves, and the client notifications it reads.
+var decodeMethods = []string{
+	"tools/call", "tools/list", "prompts/get", "prompts/list", "resources/read", "resources/list",
+	"resources/templates/list", "completion/complete", "subscriptions/listen", "server/discover", "ping",
+	"initialize", "logging/setLevel", "resources/subscribe", "resources/unsubscribe",
+	"notifications/initialized", "notifications/cancelled", "notifications/roots/list_changed",
+}
+
+// decoder returns the server's message decoder.
+func (s *Server) decoder() jsonrpc.Decoder {
+	return jsonrpc.Decoder{MaxDepth: s.maxDepth, Methods: decodeMethods}
+}
+
+// decodeMessage decodes a message (not a batch) and its params in one
+// pass. err is an [*Error] for a message refused whole, answered with no
+// id (not JSON, nested deeper than [ServerOptions.MaxJSONDepth], an
+// envelope member twice or as a case variant), or says why the message is
+// not JSON-RPC; [decodeError] answers either. The message owns its bytes:
+// it does not alias data.
+func (s *Server) decodeMessage(data []byte) (incoming, error) {
+	d := new(decodedMessage)
+	dc := s.decoder()
+	r, err := dc.Decode(data, &d.m, d)
+	if err != nil {
+		return incoming{}, s.refusal(err)
+	}
+	d.own()
+	return d.incoming(r), r.Err
+}
+
+// batchItem is one element of a decoded batch and, when it is not a valid
+// JSON-RPC message, why.
+type batchItem struct {
+	incoming
+	err error
+}
+
+// decodeBatch decodes a batch, and each element's params, in one pass.
+// err is an [*Error] refusing the whole batch, answered with no id: not
+// JSON, nested too deep, an element's envelope member twice or as a case
+// variant, or no element at all.
+func (s *Server) decodeBatch(data []byte) ([]batchItem, error) {
+	var ds []*decodedMessage
+	dc := s.decoder()
+	rs, err := dc.DecodeBatch(data, func() (*jsonrpc.Message, jsonrpc.Params) {
+		d := new(decodedMessage)
+		ds = append(ds, d)
+		return &d.m, d
+	})
+	if err != nil {
+		return nil, s.refusal(err)
+	}
+	items := make([]batchItem, len(rs))
+	for i, r := range rs {
+		ds[i].own()
+		items[i] = batchItem{ds[i].incoming(r), r.Err}
+	}
+	return items, nil
+}
+
+// refusal is the error answering input refused whole: a parse error when
+// it is not JSON or nests too deep (it is not decoded), an invalid request
+// for an envelope member twice or as a case variant, or an empty batch.
+func (s *Server) refusal(err error) *Error {
+	switch {
+	case errors.Is(err, jsonrpc.ErrTooDeep):
+		return &Error{Code: CodeParseError, Message: "parse error: the message nests arrays and objects more than " +
+			strconv.Itoa(s.maxDepth) + " levels deep"}
+	case errors.Is(err, jsonrpc.ErrParse):
+		return &Error{Code: CodeParseError, Message: "parse error: the message is not valid JSON"}
+	}
+	return &Error{Code: CodeInvalidRequest, Message: "invalid request: " + strings.TrimPrefix(err.Error(), "jsonrpc: ")}
+}
+
+// decodedMessage is a message and its params, decoded into one
+// allocation: the [jsonrpc.Params] of its decode.
+type decodedMessage struct {
+	m        jsonrpc.Message
+	p        wireParams
+	seen     uint32 // the params members read, one bit per paramMember
+	seenMeta uint16 // the _meta members read, one bit per metaMember
+}
+
+// incoming returns the decoded message with the decode's result r.
+func (d *decodedMessage) incoming(r jsonrpc.Result) incoming {
+	in := incoming{m: &d.m, kind: r.Kind, p: &d.p}
+	if r.ParamsErr != nil {
+		in.perr = NewError(CodeInvalidParams, "invalid params: %v", r.ParamsErr)
+	}
+	return in
+}
+
+// own copies the parts of the input the message keeps (id, result,
+// arguments, progress token) into one allocation of their own: the input
+// may be a pooled buffer that serves the next request while a handler
+// still holds its arguments.
+func (d *decodedMessage) own() {
+	d.m.Params = nil // read: nothing uses it after the decode
+	n := len(d.m.ID) + len(d.m.Result) + len(d.p.Arguments) + len(d.p.Meta.ProgressToken)
+	if n == 0 {
+		return
+	}
+	buf := make([]byte, 0, n)
+	d.m.ID, buf = keep(d.m.ID, buf)
+	d.m.Result, buf = keep(d.m.Result, buf)
+	d.p.Arguments, buf = keep(d.p.Arguments, buf)
+	d.p.Meta.ProgressToken, _ = keep(d.p.Meta.ProgressToken, buf)
+}
+
+// keep appends span to buf and returns the copy, which an append cannot
+// grow into the next one, and buf.
+func keep(span, buf []byte) (kept, rest []byte) {
+	if span == nil {
+		return nil, buf
+	}
+	start := len(buf)
+	buf = append(buf, span...)
+	return buf[start:len(buf):len(buf)], buf
+}
+
+// paramMember is a params member Ferry reads, by its bit in
+// decodedMessage.seen.
+type paramMember uint8
+
+// The params members Ferry reads. The first five it reads on every call
+// and decodes by hand; the others with encoding/json.
+const (
+	paramName paramMember = iota
+	paramArguments
+	paramURI
+	paramCursor
+	paramMeta
+	paramProtocolVersion
+	paramCapabilities
+	paramLevel
+	paramInputResponses
+	paramRequestState
+	paramRef
+	paramArgument
+	paramContext
+	paramRequestID
+	paramNotifications
+	paramNone
+)
+
+var paramNames = [...]string{"name", "arguments", "uri", "cursor", "_meta", "protocolVersion", "capabilities",
+	"level", "inputResponses", "requestState", "ref", "argument", "context", "requestId", "notifications"}
+
+// paramOf returns the member called name, or paramNone.
+func paramOf(name []byte) paramMember {
+	for i, n := range paramNames {
+		if string(name) == n {
+			return paramMember(i)
+		}
+	}
+	return paramNone
+}
+
+// Member implements [jsonrpc.Params]: it decodes one params member into
+// d.p, refusing a member of the wrong type, one sent twice and a case
+// variant of one Ferry reads.
+func (d *decodedMessage) Member(name, value []byte) error {
+	k := paramOf(name)
+	if k == paramNone {
+		return checkVariant(name, paramNames[:], "")
+	}
+	if d.seen&(1<<k) != 0 {
+		return fmt.Errorf("%q is sent twice", paramNames[k])
+	}
+	d.seen |= 1 << k
+	p := &d.p
+	switch k {
+	case paramName:
+		return stringMember(&p.Name, "", "name", value)
+	case paramArguments:
+		p.Arguments = value
+	case paramURI:
+		return stringMember(&p.URI, "", "uri", value)
+	case paramCursor:
+		return d.cursor(value)
+	case paramMeta:
+		return d.meta(value)
+	default:
+		return d.cold(k, value)
+	}
+	return nil
+}
+
+// cursor decodes the cursor member: a string, or null for none.
+func (d *decodedMessage) cursor(value []byte) error {
+	if jsontext.TypeOf(value) == jsontext.Null {
+		return nil
+	}
+	var s string
+	if err := stringMember(&s, "", "cursor", value); err != nil {
+		return err
+	}
+	d.p.Cursor = &s
+	return nil
+}
+
+// cold decodes a member Ferry reads for some methods only, with
+// encoding/json. A member of the wrong type is refused naming the member
+// where it is wrong ("ref.type").
+func (d *decodedMessage) cold(k paramMember, value []byte) error {
+	p := &d.p
+	dst := [...]any{
+		paramProtocolVersion: &p.ProtocolVersion, paramCapabilities: &p.Capabilities, paramLevel: &p.Level,
+		paramInputResponses: &p.InputResponses, paramRequestState: &p.RequestState, paramRef: &p.Ref,
+		paramArgument: &p.Argument, paramContext: &p.Context, paramRequestID: &p.RequestID,
+		paramNotifications: &p.Notifications,
+	}[k]
+	err := json.Unmarshal(value, dst)
+	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+		path := paramNames[k]
+		if te.Field != "" {
+			path += "." + te.Field
+		}
+		return fmt.Errorf("%q must be %s", path, jsonKind(te.Type))
+	}
+	return err
+}
+
+// jsonKind names the JSON values a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "an object"
+}
+
+// stringMember decodes value into *dst: a string, or null for the empty
+// string, as encoding/json reads it. where is "" for a params member, or
+// the object holding it ("_meta"), for the error.
+func stringMember(dst *string, where, name string, value []byte) error {
+	switch jsontext.TypeOf(value) {
+	case jsontext.String:
+		*dst = jsontext.Unquote(value)
+	case jsontext.Null:
+	default:
+		return fmt.Errorf("%s must be a string", memberPath(where, name))
+	}
+	return nil
+}
+
+// memberPath names a member for an error: "name", or `_meta field
+// "progressToken"`.
+func memberPath(where, name string) string {
+	if where == "" {
+		return strconv.Quote(name)
+	}
+	return where + " field " + strconv.Quote(name)
+}
+
+// checkVariant refuses name when it differs from one of known only by
+// case (Unicode folding, as encoding/json matches names).
+func checkVariant(name []byte, known []string, where string) error {
+	for _, k := range known {
+		if len(name) >= len(k) && len(name) <= 3*len(k) && bytes.EqualFold(name, []byte(k)) {
+			return fmt.Errorf("%s is not a member; the member is %s", memberPath(where, string(name)), strconv.Quote(k))
+		}
+	}
+	return nil
+}
+
+// metaMember is a _meta member Ferry reads, by its bit in
+// decodedMessage.seenMeta.
+type metaMember uint8
+
+// The _meta members Ferry reads.
+const (
+	metaProgressToken metaMember = iota
+	metaVersion
+	metaCaps
+	metaLogLevel
+	metaTraceParent
+	metaTraceState
+	metaBaggage
+	metaNone
+)
+
+var metaNames = [...]string{"progressToken", "io.modelcontextprotocol/protocolVersion",
+	"io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/logLevel",
+	"traceparent", "tracestate", "baggage"}
+
+// meta decodes the _meta member: an object, or null for none.
+func (d *decodedMessage) meta(value []byte) error {
+	switch jsontext.TypeOf(value) {
+	case jsontext.Null:
+		return nil
+	case jsontext.Object:
+	default:
+		return errors.New(`"_meta" must be an object`)
+	}
+	var err error
+	jsontext.EachMember(value, func(key, v []byte) bool {
+		var buf [64]byte
+		name := key[1 : len(key)-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			name = jsontext.AppendUnquoted(buf[:0], name)
+		}
+		err = d.metaMember(name, v)
+		return err == nil
+	})
+	return err
+}
+
+// metaMember decodes one member of _meta.
+func (d *decodedMessage) metaMember(name, value []byte) error {
+	k := metaNone
+	for i, n := range metaNames {
+		if string(name) == n {
+			k = metaMember(i)
+			break
+		}
+	}
+	if k == metaNone {
+		return checkVariant(name, metaNames[:], "_meta")
+	}
+	if d.seenMeta&(1<<k) != 0 {
+		return fmt.Errorf("%s is sent twice", memberPath("_meta", metaNames[k]))
+	}
+	d.seenMeta |= 1 << k
+	m := &d.p.Meta
+	switch k {
+	case metaProgressToken:
+		m.ProgressToken = value
+	case metaCaps:
+		_ = m.Caps.UnmarshalJSON(value) // it never fails
+	case metaVersion, metaLogLevel:
+		return d.metaString(k, value)
+	default:
+		if m.TraceContext == nil {
+			m.TraceContext = new(TraceContext)
+		}
+		field := [...]*string{metaTraceParent: &m.TraceParent, metaTraceState: &m.TraceState, metaBaggage: &m.Baggage}[k]
+		return stringMember(field, "_meta", metaNames[k], value)
+	}
+	return nil
+}
+
+// metaString decodes the version or the log level, without allocating
+// for a known one.
+func (d *decodedMessage) metaString(k metaMember, value []byte) error {
+	switch jsontext.TypeOf(value) {
+	case jsontext.String:
+	case jsontext.Null:
+		return nil
+	default:
+		return fmt.Errorf("%s must be a string", memberPath("_meta", metaNames[k]))
+	}
+	if k == metaVersion {
+		d.p.Meta.Version = versionJSON(jsontext.UnquoteKnown(value, supportedVersions))
+	} else {
+		d.p.Meta.LogLevel = jsontext.UnquoteKnown(value, levelNames[:])
+	}
+	return nil
+}
