@@ -35,9 +35,9 @@ var decodeMethods = []string{
 	"notifications/initialized", "notifications/cancelled", "notifications/roots/list_changed",
 }
 
-// decoder returns the server's message decoder.
-func (s *Server) decoder() jsonrpc.Decoder {
-	return jsonrpc.Decoder{MaxDepth: s.maxDepth, Methods: decodeMethods}
+// newDecoder returns a message decoder bounding nesting at maxDepth.
+func newDecoder(maxDepth int) jsonrpc.Decoder {
+	return jsonrpc.Decoder{MaxDepth: maxDepth, Methods: decodeMethods}
 }
 
 // decodeMessage decodes a message (not a batch) and its params in one
@@ -48,10 +48,10 @@ func (s *Server) decoder() jsonrpc.Decoder {
 // it does not alias data.
 func (s *Server) decodeMessage(data []byte) (incoming, error) {
 	d := new(decodedMessage)
-	dc := s.decoder()
+	dc := newDecoder(s.maxDepth)
 	r, err := dc.Decode(data, &d.m, d)
 	if err != nil {
-		return incoming{}, s.refusal(err)
+		return incoming{}, refusal(err, s.maxDepth)
 	}
 	d.own()
 	return d.incoming(r), r.Err
@@ -64,41 +64,115 @@ type batchItem struct {
 	err error
 }
 
-// decodeBatch decodes a batch, and each element's params, in one pass.
-// err is an [*Error] refusing the whole batch, answered with no id: not
-// JSON, nested too deep, an element's envelope member twice or as a case
-// variant, or no element at all.
-func (s *Server) decodeBatch(data []byte) ([]batchItem, error) {
-	var ds []*decodedMessage
-	dc := s.decoder()
-	rs, err := dc.DecodeBatch(data, func() (*jsonrpc.Message, jsonrpc.Params) {
-		d := new(decodedMessage)
-		ds = append(ds, d)
-		return &d.m, d
-	})
-	if err != nil {
-		return nil, s.refusal(err)
+// decodedBatch is a decoded 2025-03-26 batch, and the [jsonrpc.Batch] of
+// its decode: it keeps the first elements, as many as the batch limit
+// serves, and only counts the others, which are checked but not kept: a
+// batch over the limit is refused whole, and however many elements a
+// body crams in, they cost no memory.
+type decodedBatch struct {
+	items []batchItem
+	n     int             // the elements in the batch
+	max   int             // the elements kept at most
+	last  *decodedMessage // the element being decoded, if kept
+	spare decodedMessage  // where the elements not kept go
+}
+
+// decodeBatch decodes a batch, and the params of its first max elements,
+// in one pass. err is an [*Error] refusing the whole batch, answered with
+// no id: not JSON, nested too deep, an element's envelope member twice or
+// as a case variant, or no element at all.
+func (s *Server) decodeBatch(data []byte, max int) (*decodedBatch, error) {
+	b := &decodedBatch{max: max}
+	dc := newDecoder(s.maxDepth)
+	if err := dc.DecodeBatch(data, b); err != nil {
+		return nil, refusal(err, s.maxDepth)
 	}
-	items := make([]batchItem, len(rs))
-	for i, r := range rs {
-		ds[i].own()
-		items[i] = batchItem{ds[i].incoming(r), r.Err}
+	return b, nil
+}
+
+// Next implements [jsonrpc.Batch].
+func (b *decodedBatch) Next() (*jsonrpc.Message, jsonrpc.Params) {
+	if b.n >= b.max {
+		b.last, b.spare = nil, decodedMessage{}
+		return &b.spare.m, nil
 	}
-	return items, nil
+	b.last = new(decodedMessage)
+	return &b.last.m, b.last
+}
+
+// Done implements [jsonrpc.Batch].
+func (b *decodedBatch) Done(r jsonrpc.Result) {
+	b.n++
+	if d := b.last; d != nil {
+		d.own()
+		b.items = append(b.items, batchItem{d.incoming(r), r.Err})
+	}
 }
 
 // refusal is the error answering input refused whole: a parse error when
-// it is not JSON or nests too deep (it is not decoded), an invalid request
-// for an envelope member twice or as a case variant, or an empty batch.
-func (s *Server) refusal(err error) *Error {
+// it is not JSON or nests more than maxDepth levels (it is not decoded),
+// an invalid request for an envelope member twice or as a case variant,
+// or for an empty batch.
+func refusal(err error, maxDepth int) *Error {
 	switch {
 	case errors.Is(err, jsonrpc.ErrTooDeep):
 		return &Error{Code: CodeParseError, Message: "parse error: the message nests arrays and objects more than " +
-			strconv.Itoa(s.maxDepth) + " levels deep"}
+			strconv.Itoa(maxDepth) + " levels deep"}
 	case errors.Is(err, jsonrpc.ErrParse):
 		return &Error{Code: CodeParseError, Message: "parse error: the message is not valid JSON"}
+	case errors.Is(err, jsonrpc.ErrEmptyBatch):
+		return &Error{Code: CodeInvalidRequest, Message: err.Error()}
 	}
 	return &Error{Code: CodeInvalidRequest, Message: "invalid request: " + strings.TrimPrefix(err.Error(), "jsonrpc: ")}
+}
+
+// toolCalls returns the tools a body calls, for [ParseToolCalls], as the
+// server reads the body: it fails where the server refuses the body or a
+// call's params, so that an authorizer never judges a call the server
+// reads otherwise. Every message naming the method counts, even one the
+// server refuses: an authorizer errs on the side of judging too much.
+func toolCalls(body []byte) ([]string, error) {
+	var b toolCallBatch
+	dc := newDecoder(jsontext.MaxDepth) // the server's bound is its own
+	var err error
+	if jsonrpc.IsBatch(body) {
+		err = dc.DecodeBatch(body, &b)
+	} else {
+		m, p := b.Next()
+		var r jsonrpc.Result
+		if r, err = dc.Decode(body, m, p); err == nil {
+			b.Done(r)
+		}
+	}
+	if err == nil {
+		err = b.err
+	}
+	return b.names, err
+}
+
+// toolCallBatch collects the tools the messages of a body call, decoding
+// each into the same place.
+type toolCallBatch struct {
+	d     decodedMessage
+	names []string
+	err   error // the first call whose params the server refuses
+}
+
+// Next implements [jsonrpc.Batch].
+func (b *toolCallBatch) Next() (*jsonrpc.Message, jsonrpc.Params) {
+	b.d = decodedMessage{}
+	return &b.d.m, &b.d
+}
+
+// Done implements [jsonrpc.Batch].
+func (b *toolCallBatch) Done(r jsonrpc.Result) {
+	switch {
+	case b.d.m.Method != "tools/call" || b.err != nil:
+	case r.ParamsErr != nil:
+		b.err = fmt.Errorf("invalid params: %w", r.ParamsErr)
+	default:
+		b.names = append(b.names, b.d.p.Name)
+	}
 }
 
 // decodedMessage is a message and its params, decoded into one

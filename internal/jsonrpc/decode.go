@@ -86,35 +86,46 @@ func (dc *Decoder) Decode(data []byte, m *Message, p Params) (Result, error) {
 	return r, err
 }
 
+// Batch takes the elements of a batch as [Decoder.DecodeBatch] reads
+// them.
+type Batch interface {
+	// Next returns where the next element goes: its message and who
+	// takes its params members (nil keeps them only as [Message.Params]).
+	Next() (*Message, Params)
+	// Done takes the result of the element Next was last called for.
+	Done(Result)
+}
+
 // DecodeBatch decodes data, a batch (see [IsBatch]), as [Decoder.Decode]
-// decodes a message, in a single pass: it calls next for each element in
-// turn, to learn where the element goes, and returns the elements'
-// results in order. A batch with no element fails with [ErrEmptyBatch].
-// Nothing is served until the whole batch is read: a problem in any
-// element that err reports refuses the whole batch.
-func (dc *Decoder) DecodeBatch(data []byte, next func() (*Message, Params)) ([]Result, error) {
+// decodes a message, in a single pass, element after element into b. A
+// batch with no element fails with [ErrEmptyBatch]. Nothing should be
+// served before DecodeBatch returns: a problem in any element that err
+// reports refuses the whole batch. DecodeBatch keeps nothing per element:
+// how much memory a batch costs is up to b.
+func (dc *Decoder) DecodeBatch(data []byte, b Batch) error {
 	d := dc.start(data)
 	i := jsontext.SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '[' {
-		return nil, d.syntaxError(i)
+		return d.syntaxError(i)
 	}
-	var results []Result
+	n := 0
 	i, more, err := d.open(i, 1, ']')
 	for more && err == nil {
-		m, p := next()
+		m, p := b.Next()
 		var r Result
 		if i, r, err = d.message(i, 1, m, p); err == nil {
-			results = append(results, r)
+			b.Done(r)
+			n++
 			i, more, err = d.close(i, ']')
 		}
 	}
 	if err == nil && jsontext.SkipSpace(data, i) != len(data) {
 		err = d.syntaxError(i)
 	}
-	if err == nil && len(results) == 0 {
+	if err == nil && n == 0 {
 		err = ErrEmptyBatch
 	}
-	return results, err
+	return err
 }
 
 // defaultDecoder decodes what [Decode] is given.

@@ -213,13 +213,9 @@ func compareBatch(t *testing.T, data []byte, maxDepth int) {
 		}
 	}
 	dc := Decoder{MaxDepth: maxDepth}
-	var news []decoded
-	var params []*jsonParams
-	rs, nerr := dc.DecodeBatch(data, func() (*Message, Params) {
-		news = append(news, decoded{m: new(Message)})
-		params = append(params, new(jsonParams))
-		return news[len(news)-1].m, params[len(params)-1]
-	})
+	b := &fuzzBatch{}
+	nerr := dc.DecodeBatch(data, b)
+	rs, news, params := b.results, b.news, b.params
 	compareAborts(t, data, oerr, nerr)
 	if oerr != nil {
 		return
@@ -233,6 +229,21 @@ func compareBatch(t *testing.T, data []byte, maxDepth int) {
 		compareMessages(t, data, olds[i], n)
 	}
 }
+
+// fuzzBatch collects a batch's elements for compareBatch.
+type fuzzBatch struct {
+	news    []decoded
+	params  []*jsonParams
+	results []Result
+}
+
+func (b *fuzzBatch) Next() (*Message, Params) {
+	b.news = append(b.news, decoded{m: new(Message)})
+	b.params = append(b.params, new(jsonParams))
+	return b.news[len(b.news)-1].m, b.params[len(b.params)-1]
+}
+
+func (b *fuzzBatch) Done(r Result) { b.results = append(b.results, r) }
 
 // fuzzSeeds are the seeds of the decoder's fuzzers: the messages of the
 // other fuzzers and conformance-style messages of every kind.

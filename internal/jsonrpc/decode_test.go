@@ -169,23 +169,34 @@ func TestDecodeHandsOverParams(t *testing.T) {
 	}
 }
 
+// batchOf collects a batch's elements into messages and recorders.
+type batchOf struct {
+	msgs    []*Message
+	recs    []*recorder
+	results []Result
+}
+
+func (b *batchOf) Next() (*Message, Params) {
+	m, rec := new(Message), new(recorder)
+	b.msgs, b.recs = append(b.msgs, m), append(b.recs, rec)
+	return m, rec
+}
+
+func (b *batchOf) Done(r Result) { b.results = append(b.results, r) }
+
 func TestDecodeBatch(t *testing.T) {
 	in := ` [ {"jsonrpc":"2.0","id":1,"method":"ping"}, 3, {"jsonrpc":"2.0","method":"n","params":{"a":1}} ] `
-	var msgs []*Message
-	var recs []*recorder
-	rs, err := testDecoder.DecodeBatch([]byte(in), func() (*Message, Params) {
-		m, rec := new(Message), new(recorder)
-		msgs, recs = append(msgs, m), append(recs, rec)
-		return m, rec
-	})
-	if err != nil || len(rs) != 3 || len(msgs) != 3 {
+	var b batchOf
+	err := testDecoder.DecodeBatch([]byte(in), &b)
+	rs := b.results
+	if err != nil || len(rs) != 3 || len(b.msgs) != 3 {
 		t.Fatalf("DecodeBatch = %v, %v", rs, err)
 	}
 	if rs[0].Kind != KindRequest || rs[1].Kind != KindInvalid || rs[2].Kind != KindNotification {
 		t.Errorf("kinds %v %v %v", rs[0].Kind, rs[1].Kind, rs[2].Kind)
 	}
-	if msgs[2].Method != "n" || len(recs[2].names) != 1 || recs[2].values[0] != "1" {
-		t.Errorf("third element %+v, params %+v", msgs[2], recs[2])
+	if b.msgs[2].Method != "n" || len(b.recs[2].names) != 1 || b.recs[2].values[0] != "1" {
+		t.Errorf("third element %+v, params %+v", b.msgs[2], b.recs[2])
 	}
 	deep := strings.Repeat("[", 7) + strings.Repeat("]", 7)
 	for in, want := range map[string]error{
@@ -200,7 +211,7 @@ func TestDecodeBatch(t *testing.T) {
 		`[{"a":` + deep[1:13] + `}]`: nil,
 	} {
 		dc := Decoder{MaxDepth: 8}
-		_, err := dc.DecodeBatch([]byte(in), func() (*Message, Params) { return new(Message), nil })
+		err := dc.DecodeBatch([]byte(in), new(batchOf))
 		if want == nil && err != nil || want != nil && !errors.Is(err, want) {
 			t.Errorf("DecodeBatch(%s) = %v, want %v", in, err, want)
 		}

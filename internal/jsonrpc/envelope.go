@@ -113,7 +113,7 @@ func (e *envelope) set(d *decoder, mem member, v []byte) {
 	case mem == memberMethod && t == jsontext.String:
 		e.m.Method = d.method(v)
 	case mem == memberParams:
-		e.fail(errors.New("jsonrpc: params must be an object"))
+		e.fail(errParamsNotObject)
 	case mem == memberError && t == jsontext.Object:
 		e.m.Error, e.err = decodeWireError(v, e.err)
 	default:
@@ -150,6 +150,13 @@ func (e *envelope) result() Result {
 	return Result{Kind: k, Err: err, ParamsErr: e.perr}
 }
 
+// The errors of messages of the wrong type: made once, as a batch may
+// hold any number of them.
+var (
+	errNotObject       = errors.New("jsonrpc: a message must be a JSON object")
+	errParamsNotObject = errors.New("jsonrpc: params must be an object")
+)
+
 // notObject is the result of a message that is JSON but no object: null
 // reads as an empty envelope, as encoding/json reads it.
 func notObject(v []byte, m *Message) Result {
@@ -157,7 +164,7 @@ func notObject(v []byte, m *Message) Result {
 		k, err := m.Classify()
 		return Result{Kind: k, Err: err}
 	}
-	return Result{Kind: KindInvalid, Err: errors.New("jsonrpc: a message must be a JSON object")}
+	return Result{Kind: KindInvalid, Err: errNotObject}
 }
 
 // version decodes the jsonrpc member's string v.
