@@ -40,22 +40,22 @@ func (l batchLimits) orDefaults() batchLimits {
 // item limit is refused whole with one error; once the answers reach the
 // reply limit, the rest of the requests are answered with an error each
 // and not served.
-func serveBatch(ctx context.Context, items []json.RawMessage, peer batchPeer, lim batchLimits) []byte {
+func serveBatch(ctx context.Context, batch *decodedBatch, peer batchPeer, lim batchLimits) []byte {
 	lim = lim.orDefaults()
-	if len(items) > lim.items {
-		return jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), "the batch has "+strconv.Itoa(len(items))+
+	if batch.n > lim.items {
+		return jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), "the batch has "+strconv.Itoa(batch.n)+
 			" messages; at most "+strconv.Itoa(lim.items)+" are served: send fewer at a time", nil)
 	}
 	out := []byte{'['}
 	full := false
-	for _, raw := range items {
+	for _, it := range batch.items {
 		if ctx.Err() != nil {
 			return nil
 		}
-		resp := serveBatchItem(raw, peer, full, lim.replyBytes)
+		resp := serveBatchItem(it, peer, full, lim.replyBytes)
 		if !full && len(out)+len(resp)+1 > lim.replyBytes {
 			full = true
-			if id, ok := batchRequestID(raw); ok {
+			if id, ok := batchRequestID(it); ok {
 				resp = jsonrpc.AppendError(nil, id, int64(CodeInternalError), replyTooLarge(lim.replyBytes, "its answer was dropped"), nil)
 			}
 		}
@@ -81,9 +81,8 @@ func replyTooLarge(limit int, what string) string {
 
 // batchRequestID returns the id of a request element, for an error
 // answer.
-func batchRequestID(raw json.RawMessage) (json.RawMessage, bool) {
-	in, err := decodeMessage(raw)
-	if err != nil || in.kind != jsonrpc.KindRequest {
+func batchRequestID(in batchItem) (json.RawMessage, bool) {
+	if in.err != nil || in.kind != jsonrpc.KindRequest {
 		return nil, false
 	}
 	return in.m.ID, true
@@ -92,12 +91,11 @@ func batchRequestID(raw json.RawMessage) (json.RawMessage, bool) {
 // serveBatchItem serves one element of a batch and returns its answer, or
 // nil. Once the batch is full (its answers reached limit bytes), requests
 // are answered with an error and not served.
-func serveBatchItem(raw json.RawMessage, peer batchPeer, full bool, limit int) []byte {
-	in, err := decodeMessage(raw)
+func serveBatchItem(in batchItem, peer batchPeer, full bool, limit int) []byte {
 	m := in.m
 	switch {
-	case err != nil:
-		return decodeError(m, err)
+	case in.err != nil:
+		return decodeError(m, in.err)
 	case in.kind == jsonrpc.KindResponse:
 		peer.deliver(m)
 	case in.kind == jsonrpc.KindNotification:

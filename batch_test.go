@@ -91,7 +91,7 @@ func (p *countingPeer) notified(*jsonrpc.Message, *wireParams) {}
 func TestBatchStopsWhenTheClientIsGone(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	peer := &countingPeer{cancel: cancel}
-	items, err := jsonrpc.SplitBatch([]byte(pingBatch(50)))
+	items, err := NewServer("s", "1", nil).decodeBatch([]byte(pingBatch(50)), DefaultMaxBatchItems)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package ferry
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -338,21 +337,17 @@ func (c *streamConn) write(ctx context.Context, msg []byte) {
 
 // handle serves one line: a message or, in a 2025-03-26 session, a batch.
 func (c *streamConn) handle(ctx context.Context, line []byte) {
-	if err := c.srv.checkShape(line); err != nil {
-		c.write(ctx, appendErrorResponse(nil, nil, err))
-		return
-	}
 	if jsonrpc.IsBatch(line) {
+		items, err := c.srv.decodeBatch(line, batchLimits{}.orDefaults().items)
+		if err != nil {
+			c.write(ctx, appendErrorResponse(nil, nil, err))
+			return
+		}
 		c.mu.Lock()
 		v := c.version
 		c.mu.Unlock()
 		if v != Version20250326 {
 			c.write(ctx, jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), batchRefusal(v), nil))
-			return
-		}
-		items, err := jsonrpc.SplitBatch(line)
-		if err != nil {
-			c.write(ctx, jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), err.Error(), nil))
 			return
 		}
 		c.drain.enter()
@@ -367,7 +362,7 @@ func (c *streamConn) handle(ctx context.Context, line []byte) {
 		})
 		return
 	}
-	in, err := decodeMessage(line)
+	in, err := c.srv.decodeMessage(line)
 	if err != nil {
 		c.write(ctx, decodeError(in.m, err))
 		return
@@ -450,7 +445,7 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 }
 
 // batch serves a 2025-03-26 batch and answers with one array.
-func (c *streamConn) batch(ctx context.Context, items []json.RawMessage) {
+func (c *streamConn) batch(ctx context.Context, items *decodedBatch) {
 	if out := serveBatch(ctx, items, connBatch{c, ctx}, batchLimits{}); out != nil {
 		c.write(ctx, out)
 	}

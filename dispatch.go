@@ -6,7 +6,6 @@ import (
 	"errors"
 	"runtime/debug"
 	"strconv"
-	"strings"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
@@ -74,18 +73,6 @@ type incoming struct {
 	kind jsonrpc.Kind
 	p    *wireParams
 	perr error
-}
-
-// decodeMessage decodes a message and its params in one pass. err reports
-// a message that is not JSON or not JSON-RPC (see [decodeError]).
-func decodeMessage(data []byte) (incoming, error) {
-	p := new(wireParams)
-	m, kind, err, perr := jsonrpc.DecodeWith(data, p)
-	in := incoming{m: m, kind: kind, p: p}
-	if perr != nil {
-		in.perr = NewError(CodeInvalidParams, "invalid params: %v", perr)
-	}
-	return in, err
 }
 
 // triesModern reports whether a request tries the modern era: its _meta
@@ -306,21 +293,4 @@ func (s *Server) legacyState(ctx context.Context, r *request, p *wireParams) err
 		}
 		return r.state.subscribe(ctx, p.URI, r.method == "resources/subscribe")
 	}
-}
-
-// checkShape refuses a message (or batch) that nests deeper than
-// [ServerOptions.MaxJSONDepth] (a parse error: it is not decoded) or
-// whose envelope repeats a member or has a case variant of one (an
-// invalid request), before it is decoded. The error has no id, since the
-// id cannot be trusted.
-func (s *Server) checkShape(data []byte) error {
-	err := jsonrpc.CheckShape(data, s.maxDepth)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, jsonrpc.ErrTooDeep):
-		return &Error{Code: CodeParseError, Message: "parse error: the message nests arrays and objects more than " +
-			strconv.Itoa(s.maxDepth) + " levels deep"}
-	}
-	return &Error{Code: CodeInvalidRequest, Message: "invalid request: " + strings.TrimPrefix(err.Error(), "jsonrpc: ")}
 }

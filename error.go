@@ -112,10 +112,13 @@ func batchRefusal(version string) string {
 	return "batches are not allowed in protocol version " + version
 }
 
-// decodeError is the response to a message that did not decode.
+// decodeError is the response to a message that did not decode: a
+// refusal of the whole message (an [*Error], answered with no id, see
+// [Server.decodeMessage]), or an invalid request, echoing its id when it
+// can be read.
 func decodeError(m *jsonrpc.Message, err error) []byte {
-	if errors.Is(err, jsonrpc.ErrParse) {
-		return jsonrpc.AppendError(nil, nil, int64(CodeParseError), "parse error: the message is not valid JSON", nil)
+	if e, ok := errors.AsType[*Error](err); ok {
+		return appendErrorResponse(nil, nil, e)
 	}
 	var id json.RawMessage
 	if m.ValidID() {

@@ -311,7 +311,7 @@ func (s *storedState) storeSubscription(ctx context.Context, uri string, on bool
 
 // postBatch serves a JSON array body: allowed in 2025-03-26 sessions only.
 // The answers go back as one JSON array.
-func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []byte) {
+func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, batch *decodedBatch) {
 	sess, status, err := h.session(r)
 	if err != nil {
 		if r.Header.Get(headerSessionID) == "" {
@@ -324,12 +324,7 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []b
 		h.writeError(w, http.StatusBadRequest, nil, &Error{Code: CodeInvalidRequest, Message: batchRefusal(sess.version)})
 		return
 	}
-	items, err := jsonrpc.SplitBatch(body)
-	if err != nil {
-		h.writeError(w, http.StatusBadRequest, nil, NewError(CodeInvalidRequest, "%v", err))
-		return
-	}
-	if missing := h.stepUpBatch(r, items, sess); missing != nil {
+	if missing := h.stepUpBatch(r, batch, sess); missing != nil {
 		h.writeStepUp(w, nil, missing)
 		return
 	}
@@ -344,7 +339,7 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []b
 		b.live = h.liveAcquire(sess.id)
 		defer h.liveRelease(sess.id, b.live)
 	}
-	out := serveBatch(r.Context(), items, b, h.batch)
+	out := serveBatch(r.Context(), batch, b, h.batch)
 	if out == nil {
 		sw.mu.Lock()
 		started := sw.started

@@ -114,6 +114,30 @@ func TestDecodeMessageAllocations(t *testing.T) {
 	}
 }
 
+func TestDecodeMessageRefusals(t *testing.T) {
+	s := NewServer("s", "1", &ServerOptions{Logger: slog.New(slog.DiscardHandler), MaxJSONDepth: 4})
+	tests := map[string]string{
+		`{"a":[[[[1]]]]}`:                     `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: the message nests arrays and objects more than 4 levels deep"}}`,
+		`{"a":1`:                              `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: the message is not valid JSON"}}`,
+		`{"id":1,"id":2}`:                     `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: invalid envelope member: \"id\" is sent twice"}}`,
+		`{"jsonrpc":"2.0","id":3,"method":7}`: `{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"invalid request: jsonrpc: member \"method\" must not be a JSON number"}}`,
+		`{"jsonrpc":"2.0","id":3.5,"method":"ping"}`: `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: jsonrpc: id must be a string or an integer"}}`,
+	}
+	for body, want := range tests {
+		in, err := s.decodeMessage([]byte(body))
+		if err == nil {
+			t.Errorf("%s: decoded", body)
+			continue
+		}
+		if got := decodeError(in.m, err); string(got) != want {
+			t.Errorf("%s:\n%s\nwant %s", body, got, want)
+		}
+	}
+	if _, err := s.decodeBatch([]byte(`[{"a":[[[1]]]}]`), DefaultMaxBatchItems); err == nil || !strings.Contains(err.Error(), "4 levels") {
+		t.Errorf("batch too deep: %v", err)
+	}
+}
+
 // repeatsMembers reports whether params sends a member Ferry reads
 // twice or as a case variant, in params or in its _meta, as
 // encoding/json's tokenizer reads the names.
@@ -205,4 +229,22 @@ var decodeParamsSeeds = []string{
 	`{"name":5}`, `{"_meta":[]}`, `{"ref":{"type":1}}`, `{"cursor":null,"name":null}`, `{"NAME":"x"}`, `{"name":"a","name":"b"}`,
 	`{"_meta":{"traceparent":"00-1","tracestate":null,"baggage":"b"}}`, `{"_meta":{"Traceparent":"x"}}`,
 	"{\"na\\u006de\":\"\\ud800x\xff\"}", `{"notifications":{"resourceSubscriptions":"x"}}`,
+}
+
+// However many elements a batch crams into a body, they cost no memory
+// each: a batch over the item limit is refused whole, its elements past
+// the limit checked but not kept. (encoding/json split a batch of 100,000
+// elements into 100,000 copies before the limit refused it.)
+func TestBatchOverTheLimitCostsNoMemoryPerElement(t *testing.T) {
+	h := NewHTTPHandler(decodeServer(), nil)
+	id := initialize(t, h, `{}`)
+	body := "[" + strings.Repeat(`{"jsonrpc":"2.0","id":1,"method":"ping"},`, 100_000) + "1]"
+	var answer string
+	allocs := testing.AllocsPerRun(1, func() { answer = post(h, id, body).Body.String() })
+	if !strings.Contains(answer, "the batch has 100001 messages; at most 100 are served") {
+		t.Errorf("answer %.300s", answer)
+	}
+	if allocs > 2000 {
+		t.Errorf("%v allocations for a batch of 100,001 elements", allocs)
+	}
 }

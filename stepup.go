@@ -5,7 +5,6 @@ package ferry
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -38,14 +37,13 @@ func (h *HTTPHandler) stepUpCall(ctx context.Context, req *request, method strin
 // is refused whole, before any of it is served. Each element is asked
 // about as serving it will ask, with its own request (see stepUpCall), so
 // that Visible sees the same CallInfo in both.
-func (h *HTTPHandler) stepUpBatch(r *http.Request, items []json.RawMessage, sess legacySession) []string {
-	if !h.srv.opts.StepUp || len(items) > h.batch.orDefaults().items {
+func (h *HTTPHandler) stepUpBatch(r *http.Request, batch *decodedBatch, sess legacySession) []string {
+	if !h.srv.opts.StepUp || batch.n > h.batch.orDefaults().items {
 		return nil // serving the batch refuses it
 	}
 	var missing []string
-	for _, raw := range items {
-		in, err := decodeMessage(raw)
-		if err != nil || in.kind != jsonrpc.KindRequest || in.perr != nil || in.m.Method != "tools/call" {
+	for _, in := range batch.items {
+		if in.err != nil || in.kind != jsonrpc.KindRequest || in.perr != nil || in.m.Method != "tools/call" {
 			continue // serving it reports it
 		}
 		for _, sc := range h.stepUpCall(r.Context(), h.legacyRequest(r, in.m, sess), in.m.Method, in.p) {
