@@ -17,3 +17,20 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOldDecode measures what BenchmarkDecode replaces.
+func BenchmarkOldDecode(b *testing.B) {
+	b.SetBytes(int64(len(benchCall)))
+	for b.Loop() {
+		var p struct {
+			Name string `json:"name"`
+			Args []byte `json:"arguments"`
+		}
+		if err := checkShape(benchCall, 64); err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err, _ := decodeWith(benchCall, &p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

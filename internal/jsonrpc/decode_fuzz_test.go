@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// This file holds the decoder to what Ferry did before it: CheckShape,
-// then encoding/json (DecodeWith, and SplitBatch for a batch).
+// This file holds the decoder to what Ferry did before it: checkShape,
+// then encoding/json (decodeWith, and splitBatch for a batch), kept in oldpath_test.go.
 
 // jsonParams is a Params that reads name and arguments as encoding/json
 // reads them into oldParams: names matched regardless of case, the last
@@ -56,7 +56,7 @@ type decoded struct {
 
 // oldDecode decodes a message as Ferry did before.
 func oldDecode(data []byte, maxDepth int) (decoded, error) {
-	if err := CheckShape(data, maxDepth); err != nil {
+	if err := checkShape(data, maxDepth); err != nil {
 		return decoded{}, err
 	}
 	return oldMessage(data)
@@ -64,7 +64,7 @@ func oldDecode(data []byte, maxDepth int) (decoded, error) {
 
 func oldMessage(data []byte) (decoded, error) {
 	var p oldParams
-	m, k, err, perr := DecodeWith(data, &p)
+	m, k, err, perr := decodeWith(data, &p)
 	if errors.Is(err, ErrParse) {
 		return decoded{}, err
 	}
@@ -127,7 +127,7 @@ func compareMessages(t *testing.T, data []byte, o, n decoded) {
 		t.Fatalf("%q: old kind %v, params %q %s; decoder %v, %q %s", data, o.kind, o.name, o.args, n.kind, n.name, n.args)
 	}
 	want, got := *o.m, *n.m
-	got.Params = nil // DecodeWith decodes params into its target only
+	got.Params = nil // decodeWith decodes params into its target only
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("%q (-old +decoder):\n%s", data, diff)
 	}
@@ -166,7 +166,7 @@ func checkMembers(t *testing.T, data []byte, m *Message, p *jsonParams) {
 // FuzzDecodeAgainstEncodingJSON holds the decoder to what Ferry did
 // before it, on any input:
 //   - it refuses the input whole (not JSON, too deep, a member repeated
-//     or a case variant of one) exactly when CheckShape or encoding/json
+//     or a case variant of one) exactly when checkShape or encoding/json
 //     did, for the same reason;
 //   - a message the old path refused (err) it refuses, with the same
 //     words; one whose params did not decode it refuses, as invalid
@@ -197,14 +197,14 @@ func FuzzDecodeAgainstEncodingJSON(f *testing.F) {
 	})
 }
 
-// compareBatch holds DecodeBatch to CheckShape, SplitBatch and DecodeWith
+// compareBatch holds DecodeBatch to checkShape, splitBatch and decodeWith
 // of each element.
 func compareBatch(t *testing.T, data []byte, maxDepth int) {
 	var olds []decoded
-	oerr := CheckShape(data, maxDepth)
+	oerr := checkShape(data, maxDepth)
 	if oerr == nil {
 		var items []json.RawMessage
-		if items, oerr = SplitBatch(data); oerr != nil && !errors.Is(oerr, ErrParse) {
+		if items, oerr = splitBatch(data); oerr != nil && !errors.Is(oerr, ErrParse) {
 			oerr = ErrEmptyBatch
 		}
 		for _, it := range items {
@@ -221,7 +221,7 @@ func compareBatch(t *testing.T, data []byte, maxDepth int) {
 		return
 	}
 	if len(rs) != len(olds) {
-		t.Fatalf("%q: %d elements, SplitBatch says %d", data, len(rs), len(olds))
+		t.Fatalf("%q: %d elements, splitBatch says %d", data, len(rs), len(olds))
 	}
 	for i, r := range rs {
 		n := news[i]
