@@ -248,3 +248,16 @@ func TestBatchOverTheLimitCostsNoMemoryPerElement(t *testing.T) {
 		t.Errorf("%v allocations for a batch of 100,001 elements", allocs)
 	}
 }
+
+// BenchmarkDecodeMessage measures the decode of the benchmarks' legacy
+// tools/call, add(2, 3), with its params.
+func BenchmarkDecodeMessage(b *testing.B) {
+	s := decodeServer()
+	msg := []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}`)
+	b.SetBytes(int64(len(msg)))
+	for b.Loop() {
+		if _, err := s.decodeMessage(msg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

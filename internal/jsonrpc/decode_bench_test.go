@@ -34,3 +34,17 @@ func BenchmarkOldDecode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeSmall measures the decode of the benchmarks' legacy
+// tools/call, add(2, 3).
+func BenchmarkDecodeSmall(b *testing.B) {
+	msg := []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}`)
+	b.SetBytes(int64(len(msg)))
+	var p nopParams
+	for b.Loop() {
+		var m Message
+		if r, err := testDecoder.Decode(msg, &m, &p); err != nil || r.Kind != KindRequest {
+			b.Fatal(r, err)
+		}
+	}
+}

@@ -158,11 +158,21 @@ func CheckString(d []byte, i int) (int, bool) {
 }
 
 // ScanString is [CheckString] that also reports whether the string holds
-// an escape.
+// an escape. It reads eight bytes at a time while it can.
 func ScanString(d []byte, i int) (end int, escaped, ok bool) {
 	i++
 	for {
-		i = plainEnd(d, i)
+		for ; i+8 <= len(d); i += 8 {
+			if m := special(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+		}
+		for ; i < len(d); i++ { // the last bytes, or the byte found
+			if c := d[i]; c == '"' || c == '\\' || c < 0x20 {
+				break
+			}
+		}
 		if i >= len(d) {
 			return len(d), escaped, false
 		}
@@ -180,7 +190,7 @@ func ScanString(d []byte, i int) (end int, escaped, ok bool) {
 	}
 }
 
-// Masks of the bytes of a word, for plainEnd.
+// Masks of the bytes of a word, for special.
 const (
 	lowBits   = 0x0101010101010101
 	highBits  = 0x8080808080808080
@@ -189,25 +199,15 @@ const (
 	space     = ' ' * lowBits
 )
 
-// plainEnd returns the index of the first byte at or after i that ends
-// a run of plain string content: a quote, a backslash or a control
-// character (or len(d)). It reads eight bytes at a time: in a word, the
-// lowest byte flagged by "has a zero byte" (v-1)&^v&0x80 is exact, and
+// special flags the bytes of the word w (eight bytes of a string, the
+// first the lowest) that end a run of plain string content: a quote, a
+// backslash or a control character. Only the lowest flag is exact (a
+// borrow may flag a byte above it), which is all [ScanString] reads: the
+// lowest byte flagged by "has a zero byte", (v-1)&^v&0x80, is exact, and
 // so is the lowest of several such masks.
-func plainEnd(d []byte, i int) int {
-	for ; i+8 <= len(d); i += 8 {
-		w := binary.LittleEndian.Uint64(d[i:])
-		q, b := w^quotes, w^backslash
-		if m := ((q-lowBits)&^q | (b-lowBits)&^b | (w-space)&^w) & highBits; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-	}
-	for ; i < len(d); i++ {
-		if c := d[i]; c == '"' || c == '\\' || c < 0x20 {
-			return i
-		}
-	}
-	return i
+func special(w uint64) uint64 {
+	q, b := w^quotes, w^backslash
+	return ((q-lowBits)&^q | (b-lowBits)&^b | (w-space)&^w) & highBits
 }
 
 // checkEscape checks the escape whose backslash is d[i] and returns the
