@@ -112,5 +112,9 @@
 // Every call has a deadline ([ServerOptions.CallTimeout]), each caller a
 // number of calls in flight and a rate ([ServerOptions.MaxCallsPerCaller],
 // [ServerOptions.CallRate]), and every message a nesting depth
-// ([ServerOptions.MaxJSONDepth]); each has a default.
+// ([ServerOptions.MaxJSONDepth]); each has a default. A message is read
+// once and exactly: a member of the envelope or of the params Ferry reads
+// sent twice, or as a case variant of one ("Method", "NAME"), which
+// another JSON reader in front of the server could take for it, is
+// refused, and [ParseToolCalls] reads a body as the server does.
 package ferry
