@@ -152,13 +152,18 @@ func paramsMembers(m *Message) []string {
 }
 
 // checkMembers checks that Params saw the members of params as
-// encoding/json's tokenizer does, where the names are UTF-8.
-func checkMembers(t *testing.T, data []byte, m *Message, p *jsonParams) {
+// encoding/json's tokenizer does, where the names are UTF-8: all of them,
+// or, when Params refused one (perr), those up to that one.
+func checkMembers(t *testing.T, data []byte, m *Message, p *jsonParams, perr error) {
 	t.Helper()
 	if !utf8.Valid(data) || p.members == nil && m.Params == nil {
 		return
 	}
-	if want := paramsMembers(m); !cmp.Equal(want, p.members) && !(len(want) == 0 && len(p.members) == 0) {
+	want := paramsMembers(m)
+	if perr != nil && len(p.members) <= len(want) {
+		want = want[:len(p.members)]
+	}
+	if !cmp.Equal(want, p.members) && !(len(want) == 0 && len(p.members) == 0) {
 		t.Fatalf("%q: members %q, the tokenizer reads %q", data, p.members, want)
 	}
 }
@@ -193,7 +198,7 @@ func FuzzDecodeAgainstEncodingJSON(f *testing.F) {
 			return
 		}
 		compareMessages(t, data, o, n)
-		checkMembers(t, data, n.m, p)
+		checkMembers(t, data, n.m, p, n.perr)
 	})
 }
 
