@@ -51,6 +51,8 @@ func TestDecodeRefuses(t *testing.T) {
 		{"two values", `{} {}`, ErrParse, ""},
 		{"bad escape in params", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"\x"}}`, ErrParse, ""},
 		{"control character", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\tb\"}", ErrParse, ""},
+		{"truncated literal in params", `{"params":{"":f0`, ErrParse, ""},
+		{"truncated literal at the end", `{"params":{"a":tru`, ErrParse, ""},
 		{"at the limit", `{"a":` + deep(7) + `}`, nil, ""},
 		{"one too deep", `{"a":` + deep(8) + `}`, ErrTooDeep, "jsonrpc: the message nests too deeply: more than 8 levels of arrays and objects"},
 		{"too deep in params", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":` + deep(7) + `}}`, ErrTooDeep, ""},

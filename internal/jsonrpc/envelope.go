@@ -88,7 +88,9 @@ func checkVariant(name []byte) error {
 func (e *envelope) value(d *decoder, mem member, i, depth int) (int, error) {
 	if mem == memberParams && i < len(d.data) && d.data[i] == '{' {
 		end, err := d.params(i, depth+1, e)
-		e.m.Params = d.data[i:end]
+		if err == nil {
+			e.m.Params = d.data[i:end]
+		}
 		return end, err
 	}
 	end, err := d.value(i, depth)

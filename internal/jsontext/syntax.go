@@ -233,9 +233,14 @@ func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
+// literal checks the literal lit at d[i]. On failure the index it returns
+// is still within d, as every index the Scanner returns is.
 func literal(d []byte, i int, lit string) (int, bool) {
 	end := i + len(lit)
-	return end, end <= len(d) && string(d[i:end]) == lit
+	if end > len(d) {
+		return len(d), false
+	}
+	return end, string(d[i:end]) == lit
 }
 
 // CheckNumber checks the number that starts at d[i], -? int frac? exp?, and

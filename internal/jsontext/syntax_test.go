@@ -55,12 +55,16 @@ func depthOf(data []byte) int {
 // FuzzScannerDepth holds a Scanner with a small MaxDepth to json.Valid
 // and the value's depth: it accepts exactly the valid values nested no
 // deeper, and says TooDeep exactly for the valid values nested deeper.
+// Where it fails, the index it returns is within the input.
 func FuzzScannerDepth(f *testing.F) {
 	for _, seed := range syntaxSeeds {
 		f.Add([]byte(seed), uint8(2))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, limit uint8) {
 		sc := Scanner{MaxDepth: int(limit % 8)}
+		if end, _ := sc.Value(data, SkipSpace(data, 0), 0); end > len(data) {
+			t.Fatalf("Value(%q) = %d, past the end", data, end)
+		}
 		ok := sc.Valid(data)
 		if !json.Valid(data) {
 			if ok {
