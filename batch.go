@@ -2,7 +2,6 @@ package ferry
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
@@ -32,16 +31,6 @@ func (l batchLimits) orDefaults() batchLimits {
 		l.replyBytes = DefaultMaxBatchReplyBytes
 	}
 	return l
-}
-
-// decodeBatch decodes the elements of a batch, whose count the caller
-// has checked against the batch's limit (see [batchLimits.refuse]).
-func decodeBatch(items []json.RawMessage) []incoming {
-	out := make([]incoming, len(items))
-	for i, raw := range items {
-		out[i], out[i].derr = decodeMessage(raw)
-	}
-	return out
 }
 
 // refuse returns the error response to a batch of n elements over the

@@ -91,11 +91,11 @@ func (p *countingPeer) notified(*jsonrpc.Message, *wireParams) {}
 func TestBatchStopsWhenTheClientIsGone(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	peer := &countingPeer{cancel: cancel}
-	items, err := jsonrpc.SplitBatch([]byte(pingBatch(50)))
+	items, err := NewServer("s", "1", nil).decodeBatch([]byte(pingBatch(50)), DefaultMaxBatchItems)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out := serveBatch(ctx, decodeBatch(items), peer, batchLimits{}.orDefaults()); out != nil {
+	if out := serveBatch(ctx, items.items, peer, batchLimits{}.orDefaults()); out != nil {
 		t.Errorf("a batch whose client is gone was answered: %.100s", out)
 	}
 	if peer.served != 1 {

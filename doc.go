@@ -112,5 +112,9 @@
 // Every call has a deadline ([Limits.CallTimeout]), each caller a
 // number of calls in flight and a rate ([Limits.MaxCallsPerCaller],
 // [Limits.CallRate]), and every message a nesting depth
-// ([Limits.MaxJSONDepth]); each has a default.
+// ([Limits.MaxJSONDepth]); each has a default. A message is read
+// once and exactly: a member of the envelope or of the params Ferry reads
+// sent twice, or as a case variant of one ("Method", "NAME"), which
+// another JSON reader in front of the server could take for it, is
+// refused, and [ParseToolCalls] reads a body as the server does.
 package ferry

@@ -200,15 +200,16 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	}
 	defer bufPool.Put(bp)
 	body := *bp
-	if err := h.srv.checkShape(body); err != nil {
-		h.writeError(w, http.StatusBadRequest, nil, err)
-		return
-	}
 	if jsonrpc.IsBatch(body) {
-		h.postBatch(w, r, body)
+		batch, err := h.srv.decodeBatch(body, h.batch.orDefaults().items)
+		if err != nil {
+			h.writeError(w, http.StatusBadRequest, nil, err)
+			return
+		}
+		h.postBatch(w, r, batch)
 		return
 	}
-	in, err := decodeMessage(body)
+	in, err := h.srv.decodeMessage(body)
 	if err != nil {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)

@@ -10,7 +10,7 @@ import (
 
 // postBatch serves a JSON array body: allowed in 2025-03-26 sessions only.
 // The answers go back as one JSON array.
-func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []byte) {
+func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, batch *decodedBatch) {
 	sess, status, err := h.session(r)
 	if err != nil {
 		if r.Header.Get(headerSessionID) == "" {
@@ -23,13 +23,8 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []b
 		h.writeError(w, http.StatusBadRequest, nil, &Error{Code: CodeInvalidRequest, Message: batchRefusal(sess.version)})
 		return
 	}
-	raw, err := jsonrpc.SplitBatch(body)
-	if err != nil {
-		h.writeError(w, http.StatusBadRequest, nil, NewError(CodeInvalidRequest, "%v", err))
-		return
-	}
 	lim := h.batch.orDefaults()
-	if refusal := lim.refuse(len(raw)); refusal != nil {
+	if refusal := lim.refuse(batch.n); refusal != nil {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(refusal)
 		return
@@ -38,7 +33,7 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, body []b
 	// request's progress and logs) turn the answer into an SSE stream, as
 	// a single request's do; the answers then go as one event, the array.
 	sw := &streamWriter{w: w, sse: acceptsSSE(r.Header.Get("Accept")), ownTimeout: hasWriteTimeout(r)}
-	b := &httpBatch{h: h, r: r, sess: sess, out: sw, items: decodeBatch(raw)}
+	b := &httpBatch{h: h, r: r, sess: sess, out: sw, items: batch.items}
 	b.reqs = b.resolve()
 	if missing := h.srv.stepUpBatch(b.reqs); missing != nil {
 		h.writeStepUp(w, nil, missing)

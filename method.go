@@ -112,8 +112,19 @@ func init() {
 	methodIndex = make(map[string]*method, len(methods))
 	for i := range methods {
 		methodIndex[methods[i].name] = &methods[i]
+		decodeMethods = append(decodeMethods, methods[i].name)
 	}
+	decodeMethods = append(decodeMethods, clientNotifications...)
 }
+
+// clientNotifications are the notifications a client sends that the
+// server reads.
+var clientNotifications = []string{"notifications/initialized", "notifications/cancelled", "notifications/roots/list_changed"}
+
+// decodeMethods are the method names a message decodes without
+// allocating (see [newDecoder]): those of the table and the client
+// notifications the server reads.
+var decodeMethods []string
 
 // methodIndex finds a row by name.
 var methodIndex map[string]*method

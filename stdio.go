@@ -2,7 +2,6 @@ package ferry
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -326,11 +325,13 @@ func (c *streamConn) write(ctx context.Context, msg []byte) {
 
 // handle serves one line: a message or, in a 2025-03-26 session, a batch.
 func (c *streamConn) handle(ctx context.Context, line []byte) {
-	if err := c.srv.checkShape(line); err != nil {
-		c.write(ctx, appendErrorResponse(nil, nil, err))
-		return
-	}
 	if jsonrpc.IsBatch(line) {
+		lim := batchLimits{}.orDefaults()
+		batch, err := c.srv.decodeBatch(line, lim.items)
+		if err != nil {
+			c.write(ctx, appendErrorResponse(nil, nil, err))
+			return
+		}
 		c.mu.Lock()
 		v := c.version
 		c.mu.Unlock()
@@ -338,9 +339,8 @@ func (c *streamConn) handle(ctx context.Context, line []byte) {
 			c.write(ctx, jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), batchRefusal(v), nil))
 			return
 		}
-		items, err := jsonrpc.SplitBatch(line)
-		if err != nil {
-			c.write(ctx, jsonrpc.AppendError(nil, nil, int64(CodeInvalidRequest), err.Error(), nil))
+		if refusal := lim.refuse(batch.n); refusal != nil {
+			c.write(ctx, refusal)
 			return
 		}
 		c.drain.enter()
@@ -351,11 +351,11 @@ func (c *streamConn) handle(ctx context.Context, line []byte) {
 		c.workers.run(func() {
 			defer c.drain.leave()
 			defer c.done()
-			c.batch(ctx, items)
+			c.batch(ctx, batch.items)
 		})
 		return
 	}
-	in, err := decodeMessage(line)
+	in, err := c.srv.decodeMessage(line)
 	if err != nil {
 		c.write(ctx, decodeError(in.m, err))
 		return
@@ -473,8 +473,8 @@ func (c *streamConn) watchListen(ctx context.Context, req *request) (stop func()
 }
 
 // batch serves a 2025-03-26 batch and answers with one array.
-func (c *streamConn) batch(ctx context.Context, items []json.RawMessage) {
-	if out := serveBatch(ctx, decodeBatch(items), connBatch{c, ctx}, batchLimits{}.orDefaults()); out != nil {
+func (c *streamConn) batch(ctx context.Context, items []incoming) {
+	if out := serveBatch(ctx, items, connBatch{c, ctx}, batchLimits{}.orDefaults()); out != nil {
 		c.write(ctx, out)
 	}
 }

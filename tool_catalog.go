@@ -2,12 +2,9 @@ package ferry
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
 // ToolInfo is what the catalog knows of a tool: its hints, resolved to the
@@ -98,32 +95,14 @@ func (s *Server) visibleTool(ctx context.Context, t *ToolInfo) bool {
 // order: none for a body that calls no tool, several for a batch. An
 // authorizer in front of the HTTP handler reads each with
 // [Catalog.Lookup] to decide, without a second list of which tools
-// write. A body it cannot read is an error; the authorizer should refuse
-// it (the handler would too).
+// write. It reads the body as the handler does: a body it cannot read,
+// or a call whose params the handler refuses (a member twice, or a case
+// variant of one, which another reader could take for the member), is an
+// error; the authorizer should refuse it (the handler would too).
 func ParseToolCalls(body []byte) ([]string, error) {
-	type call struct {
-		Method string `json:"method"`
-		Params struct {
-			Name string `json:"name"`
-		} `json:"params"`
-	}
-	var calls []call
-	if jsonrpc.IsBatch(body) {
-		if err := json.Unmarshal(body, &calls); err != nil {
-			return nil, fmt.Errorf("ferry: reading the tool calls of a batch: %w", err)
-		}
-	} else {
-		var c call
-		if err := json.Unmarshal(body, &c); err != nil {
-			return nil, fmt.Errorf("ferry: reading the tool call: %w", err)
-		}
-		calls = []call{c}
-	}
-	var names []string
-	for _, c := range calls {
-		if c.Method == "tools/call" {
-			names = append(names, c.Params.Name)
-		}
+	names, err := toolCalls(body)
+	if err != nil {
+		return nil, fmt.Errorf("ferry: reading the tool calls: %w", err)
 	}
 	return names, nil
 }

@@ -10,9 +10,10 @@ import (
 
 // An authorizer in front of the handler reads the called tool with
 // ParseToolCalls: for every spelling of params.name an attacker can send
-// (twice, case variants, escapes, a Kelvin sign, a NUL), the tool the
-// server runs is the one ParseToolCalls named, so the authorizer cannot be
-// shown one tool while the server runs another.
+// (twice, case variants, escapes, a Kelvin sign, a NUL), either the tool
+// the server runs is the one ParseToolCalls named, or ParseToolCalls
+// fails and the server refuses the call, running nothing, so the
+// authorizer cannot be shown one tool while the server runs another.
 func TestParseToolCallsNamesTheToolTheServerRuns(t *testing.T) {
 	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, ProtocolVersions: []string{"2025-11-25", "2025-03-26"}})
 	for _, n := range []string{"lookup", "erase"} {
@@ -34,13 +35,16 @@ func TestParseToolCallsNamesTheToolTheServerRuns(t *testing.T) {
 			`[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{` + params + `}}]`,
 		} {
 			names, err := ferry.ParseToolCalls([]byte(body))
-			if err != nil || len(names) != 1 {
+			if err == nil && len(names) != 1 {
 				t.Fatalf("ParseToolCalls(%s) = %v, %v", body, names, err)
 			}
 			var out strings.Builder
 			init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{}}}`
 			_ = srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(init + "\n" + body + "\n"), Writer: &out})
-			if want := "ran:" + names[0] + "."; !strings.Contains(out.String(), want) {
+			switch {
+			case err != nil && (strings.Contains(out.String(), "ran:") || !strings.Contains(out.String(), `"code":-32602`)):
+				t.Errorf("%s: ParseToolCalls fails (%v), the server answered\n%s", body, err, out.String())
+			case err == nil && !strings.Contains(out.String(), "ran:"+names[0]+"."):
 				t.Errorf("%s: ParseToolCalls says %s, the server answered\n%s", body, names[0], out.String())
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 // Policy says which mismatched values a [Validator] rewrites instead of
@@ -70,7 +72,7 @@ func (p Policy) String() string {
 func (n *node) coerce(raw []byte) ([]byte, bool) {
 	s := raw[1 : len(raw)-1]
 	if bytes.IndexByte(s, '\\') >= 0 {
-		s = unescape(nil, s)
+		s = jsontext.Unescape(nil, s)
 	}
 	switch n.kind {
 	case kindBoolean:
@@ -101,7 +103,7 @@ func (n *node) coerce(raw []byte) ([]byte, bool) {
 // or object does, if it is JSON; if not, it returns t and false, so that
 // the refusal can say the string is not valid JSON.
 func jsonIn(t []byte) ([]byte, bool) {
-	return t, validJSON(t)
+	return t, jsontext.Valid(t)
 }
 
 // notJSONMessage refuses a string that starts with open ([ or {) where n
@@ -137,7 +139,7 @@ func plainNumber(s []byte) ([]byte, bool) {
 	if len(s) == 0 {
 		return nil, false
 	}
-	if end, ok := syntaxNumber(s, 0); !ok || end != len(s) {
+	if end, ok := jsontext.CheckNumber(s, 0); !ok || end != len(s) {
 		return nil, false
 	}
 	f, ok := parseFloatBytes(s)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 // Validator checks JSON documents against a compiled [Schema]. Build one
@@ -91,7 +93,7 @@ func (v *Validator) Validate(data []byte) (out []byte, errs Errors) {
 	if v.root.absentIsEmpty(data) {
 		return v.validate(emptyObject)
 	}
-	if !validJSON(data) {
+	if !jsontext.Valid(data) {
 		return nil, Errors{invalidJSON(data)}
 	}
 	return v.validate(data)
@@ -101,7 +103,7 @@ func (v *Validator) Validate(data []byte) (out []byte, errs Errors) {
 func (v *Validator) validate(data []byte) (out []byte, errs Errors) {
 	st := statePool.Get().(*state)
 	st.reset(data, v.policy)
-	start := skipSpace(data, 0)
+	start := jsontext.SkipSpace(data, 0)
 	st.check(v.root, start)
 	if st.dropped > 0 {
 		st.errs = append(st.errs, &Error{Message: "and " + countOf(st.dropped, "more violation") + ", not listed"})
@@ -122,13 +124,13 @@ func (v *Validator) validate(data []byte) (out []byte, errs Errors) {
 // nothing at all, for a schema that takes an object or any value, or null,
 // for a schema whose type is object and that does not allow null.
 func (n *node) absentIsEmpty(data []byte) bool {
-	i := skipSpace(data, 0)
+	i := jsontext.SkipSpace(data, 0)
 	if i == len(data) {
 		return n.kind == kindObject || n.kind == kindAny
 	}
 	j := i + len("null")
 	return n.kind == kindObject && !n.nullable &&
-		j <= len(data) && string(data[i:j]) == "null" && skipSpace(data, j) == len(data)
+		j <= len(data) && string(data[i:j]) == "null" && jsontext.SkipSpace(data, j) == len(data)
 }
 
 // invalidJSON returns the root error for a document that is not JSON.
@@ -237,7 +239,7 @@ func (st *state) check(n *node, i int) int {
 	case k == kindArray && n.admitsKind(k):
 		end = st.array(n, i)
 	default:
-		end = valueEnd(d, i)
+		end = jsontext.ValueEnd(d, i)
 		if !st.scalar(n, k, i, end) {
 			return end
 		}
@@ -303,18 +305,18 @@ func (st *state) object(n *node, i int) int {
 	seen.init(len(n.required))
 	filled.init(len(n.defaults))
 	members := 0
-	i = skipSpace(d, i+1)
+	i = jsontext.SkipSpace(d, i+1)
 	if i < len(d) && d[i] == '}' {
 		i++ // the empty object
 	}
 	for i < len(d) && d[i] == '"' {
 		members++
-		keyEnd, escaped := stringEnd(d, i)
+		keyEnd, escaped := jsontext.StringEnd(d, i)
 		key := d[i+1 : keyEnd-1]
 		if escaped {
-			key = unescape(nil, key)
+			key = jsontext.Unescape(nil, key)
 		}
-		i = skipSpace(d, skipSpace(d, keyEnd)+1)
+		i = jsontext.SkipSpace(d, jsontext.SkipSpace(d, keyEnd)+1)
 		st.path = append(st.path, segment{key: key, index: -1})
 		p := n.props[string(key)]
 		if p != nil && p.bit >= 0 {
@@ -322,7 +324,7 @@ func (st *state) object(n *node, i int) int {
 		}
 		switch {
 		case p != nil && p.node != nil && st.nullAsAbsent(p, i):
-			end := valueEnd(d, i)
+			end := jsontext.ValueEnd(d, i)
 			if p.dflt >= 0 && !st.noEdit {
 				st.edits = append(st.edits, edit{start: i, end: end, rep: n.defaults[p.dflt].value})
 				filled.set(p.dflt)
@@ -336,18 +338,18 @@ func (st *state) object(n *node, i int) int {
 		case p == nil && n.foldMatch(key) != nil:
 			st.fail("is not allowed: " + strconv.Quote(string(key)) + " differs only in case from the property " +
 				strconv.Quote(string(n.foldMatch(key))) + "; send it as " + strconv.Quote(string(n.foldMatch(key))))
-			i = valueEnd(d, i)
+			i = jsontext.ValueEnd(d, i)
 		case n.closed:
 			st.fail(n.unknownMessage(key))
-			i = valueEnd(d, i)
+			i = jsontext.ValueEnd(d, i)
 		case n.additional != nil:
 			i = st.check(n.additional, i)
 		default:
-			i = valueEnd(d, i)
+			i = jsontext.ValueEnd(d, i)
 		}
 		st.path = st.path[:len(st.path)-1]
 		var more bool
-		if i, more = nextMember(d, i); !more {
+		if i, more = jsontext.NextMember(d, i); !more {
 			break
 		}
 	}
@@ -473,7 +475,7 @@ func (b *bitset) has(i int) bool {
 func (st *state) array(n *node, i int) int {
 	d := st.data
 	start, count := i, 0
-	i = skipSpace(d, i+1)
+	i = jsontext.SkipSpace(d, i+1)
 	empty := i < len(d) && d[i] == ']'
 	if empty {
 		i++
@@ -484,11 +486,11 @@ func (st *state) array(n *node, i int) int {
 			i = st.check(n.items, i)
 			st.path = st.path[:len(st.path)-1]
 		} else {
-			i = valueEnd(d, i)
+			i = jsontext.ValueEnd(d, i)
 		}
 		count++
 		var more bool
-		if i, more = nextMember(d, i); !more {
+		if i, more = jsontext.NextMember(d, i); !more {
 			break
 		}
 	}
@@ -511,14 +513,14 @@ func (st *state) array(n *node, i int) int {
 // found by its hash, so that 20,000 items cost what 20,000 lookups cost.
 func (st *state) unique(d []byte, start, end int) {
 	canon, spans := st.canon[:0], st.spans[:0]
-	i := skipSpace(d, start+1)
+	i := jsontext.SkipSpace(d, start+1)
 	for i < end && d[i] != ']' {
-		e := valueEnd(d, i)
+		e := jsontext.ValueEnd(d, i)
 		from := len(canon)
 		canon = appendCanonical(canon, d[i:e])
 		spans = append(spans, [2]int{from, len(canon)})
 		var more bool
-		if i, more = nextMember(d, e); !more {
+		if i, more = jsontext.NextMember(d, e); !more {
 			break
 		}
 	}

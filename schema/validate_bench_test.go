@@ -123,21 +123,6 @@ func FuzzValidate(f *testing.F) {
 	})
 }
 
-// FuzzValidJSON holds the validator's syntax check to json.Valid.
-func FuzzValidJSON(f *testing.F) {
-	for _, seed := range []string{
-		validOrder, invalidOrder, ``, ` `, `null`, `nul`, `{}`, `[]`, `[1,]`, `{"a":1,}`, `"\u12"`, `"\x"`, "\"\t\"",
-		`-`, `-0`, `01`, `1.`, `1e`, `1e+5`, `[[[]]]`, `{"a" 1}`, `"a"x`, `tru`, `"\ud800"`, "\"\xff\"",
-	} {
-		f.Add([]byte(seed))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if got, want := validJSON(data), json.Valid(data); got != want {
-			t.Fatalf("validJSON(%q) = %v, json.Valid = %v", data, got, want)
-		}
-	})
-}
-
 // BenchmarkValidateUniqueItems checks 20,000 distinct integers for
 // uniqueItems, which took 19 s when every pair was compared.
 func BenchmarkValidateUniqueItems(b *testing.B) {

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 // str validates the string raw (with its quotes) against n's string
@@ -16,7 +18,7 @@ func (st *state) str(n *node, raw []byte) {
 	}
 	content := raw[1 : len(raw)-1]
 	if bytes.IndexByte(content, '\\') >= 0 {
-		st.scratch = unescape(st.scratch[:0], content)
+		st.scratch = jsontext.Unescape(st.scratch[:0], content)
 		content = st.scratch
 	}
 	if n.minLength >= 0 || n.maxLength >= 0 {

@@ -1,14 +1,12 @@
 // Package jsonrpc holds the JSON-RPC 2.0 wire format used by MCP: decoding
-// incoming messages, classifying them, and appending responses to a buffer
-// without going through reflection for the envelope.
+// incoming messages in one pass without reflection ([Decoder]),
+// classifying them, and appending responses to a buffer.
 package jsonrpc
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"strings"
 )
 
 // Standard JSON-RPC 2.0 error codes.
@@ -51,23 +49,6 @@ type WireError struct {
 
 // ErrParse reports a body that is not JSON.
 var ErrParse = errors.New("jsonrpc: parse error")
-
-// Decode parses one message. A syntax error wraps [ErrParse]; a message that is
-// JSON but not a valid JSON-RPC message is returned with Kind KindInvalid and
-// an error describing the problem (the caller answers -32600 and echoes the id
-// when it could be read).
-func Decode(data []byte) (*Message, Kind, error) {
-	m := new(Message)
-	if err := json.Unmarshal(data, m); err != nil {
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) || !json.Valid(data) {
-			return nil, KindInvalid, fmt.Errorf("%w: %w", ErrParse, err)
-		}
-		return nil, KindInvalid, fmt.Errorf("jsonrpc: not a JSON-RPC message: %w", err)
-	}
-	k, err := m.Classify()
-	return m, k, err
-}
 
 // Classify checks the message's members and tells its kind.
 func (m *Message) Classify() (Kind, error) {
@@ -135,54 +116,4 @@ func IsBatch(data []byte) bool {
 		}
 	}
 	return false
-}
-
-// SplitBatch splits a batch body into its elements. An empty batch is an error.
-func SplitBatch(data []byte) ([]json.RawMessage, error) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(data, &items); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrParse, err)
-	}
-	if len(items) == 0 {
-		return nil, errors.New("jsonrpc: empty batch")
-	}
-	return items, nil
-}
-
-// DecodeWith is [Decode] that also decodes the params member into params (a
-// pointer to a struct) in the same pass, and leaves Message.Params nil.
-// A params member whose fields have the wrong types is reported as perr,
-// so that the caller can answer invalid params; err reports what Decode
-// would (ErrParse, or an invalid message with Kind KindInvalid).
-func DecodeWith(data []byte, params any) (m *Message, k Kind, err, perr error) {
-	var e struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id,omitempty"`
-		Method  string          `json:"method,omitempty"`
-		Params  any             `json:"params,omitempty"`
-		Result  json.RawMessage `json:"result,omitempty"`
-		Error   *WireError      `json:"error,omitempty"`
-	}
-	e.Params = params
-	if uerr := json.Unmarshal(data, &e); uerr != nil {
-		var te *json.UnmarshalTypeError
-		switch {
-		case !errors.As(uerr, &te):
-			return nil, KindInvalid, fmt.Errorf("%w: %w", ErrParse, uerr), nil
-		case strings.HasPrefix(te.Field, "params."):
-			perr = uerr
-		default:
-			m = &Message{JSONRPC: e.JSONRPC, ID: e.ID, Method: e.Method}
-			switch te.Field {
-			case "":
-				return m, KindInvalid, errors.New("jsonrpc: a message must be a JSON object"), nil
-			case "params":
-				return m, KindInvalid, errors.New("jsonrpc: params must be an object"), nil
-			}
-			return m, KindInvalid, fmt.Errorf("jsonrpc: member %q must not be a JSON %s", te.Field, te.Value), nil
-		}
-	}
-	m = &Message{JSONRPC: e.JSONRPC, ID: e.ID, Method: e.Method, Result: e.Result, Error: e.Error}
-	k, err = m.Classify()
-	return m, k, err, perr
 }

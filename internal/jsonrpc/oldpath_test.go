@@ -6,27 +6,24 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
-// ErrTooDeep reports a message that nests arrays and objects deeper than
-// allowed.
-var ErrTooDeep = errors.New("jsonrpc: the message nests too deeply")
+// This file keeps, as the oracle of the decoder's differential fuzzers,
+// how Ferry decoded messages before [Decoder]: checkShape scanned the
+// nesting and the envelope's members, then encoding/json decoded the
+// message (decodeWith) or split a batch (splitBatch).
 
-// ErrMember reports an envelope with a member twice, or a member whose
-// name differs from a JSON-RPC member's only by case ("Method"), which
-// encoding/json would take for it.
-var ErrMember = errors.New("jsonrpc: invalid envelope member")
+// shapeMembers lists the members of a JSON-RPC envelope, one bit each.
+var shapeMembers = [...]string{"jsonrpc", "id", "method", "params", "result", "error"}
 
-// envelope lists the members of a JSON-RPC envelope, one bit each.
-var envelope = [...]string{"jsonrpc", "id", "method", "params", "result", "error"}
-
-// CheckShape scans a message, or a batch of them, once and without
+// checkShape scans a message, or a batch of them, once and without
 // allocating: it fails with [ErrTooDeep] when arrays and objects nest
 // deeper than maxDepth (a batch's array counts as a level), and with an
 // error wrapping [ErrMember] when an envelope repeats a member or has a
 // case variant of one. It does not check that data is valid JSON: the
 // decoder does that after it.
-func CheckShape(data []byte, maxDepth int) error {
+func checkShape(data []byte, maxDepth int) error {
 	var sc shapeScan
 	sc.maxDepth = maxDepth
 	for i := 0; i < len(data); i++ {
@@ -55,7 +52,7 @@ func CheckShape(data []byte, maxDepth int) error {
 	return nil
 }
 
-// shapeScan is the state of [CheckShape].
+// shapeScan is the state of [checkShape].
 type shapeScan struct {
 	maxDepth   int
 	depth      int
@@ -110,7 +107,7 @@ func (sc *shapeScan) member(raw []byte) error {
 		// and folds to "s"), is this long.
 		return nil
 	}
-	for i, m := range envelope {
+	for i, m := range shapeMembers {
 		if string(name) == m {
 			if sc.seen&(1<<i) != 0 {
 				return fmt.Errorf("%w: %q is sent twice", ErrMember, m)
@@ -119,7 +116,7 @@ func (sc *shapeScan) member(raw []byte) error {
 			return nil
 		}
 	}
-	for _, m := range envelope {
+	for _, m := range shapeMembers {
 		if bytes.EqualFold(name, []byte(m)) {
 			return fmt.Errorf("%w: %s is not a member; the member is %q", ErrMember, strconv.Quote(string(name)), m)
 		}
@@ -146,4 +143,54 @@ func stringEnd(data []byte, i int) int {
 		i = q + 1
 	}
 	return len(data)
+}
+
+// splitBatch splits a batch body into its elements. An empty batch is an error.
+func splitBatch(data []byte) ([]json.RawMessage, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(data, &items); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrParse, err)
+	}
+	if len(items) == 0 {
+		return nil, errors.New("jsonrpc: empty batch")
+	}
+	return items, nil
+}
+
+// decodeWith is [Decode] that also decodes the params member into params (a
+// pointer to a struct) in the same pass, and leaves Message.Params nil.
+// A params member whose fields have the wrong types is reported as perr,
+// so that the caller can answer invalid params; err reports what Decode
+// would (ErrParse, or an invalid message with Kind KindInvalid).
+func decodeWith(data []byte, params any) (m *Message, k Kind, err, perr error) {
+	var e struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id,omitempty"`
+		Method  string          `json:"method,omitempty"`
+		Params  any             `json:"params,omitempty"`
+		Result  json.RawMessage `json:"result,omitempty"`
+		Error   *WireError      `json:"error,omitempty"`
+	}
+	e.Params = params
+	if uerr := json.Unmarshal(data, &e); uerr != nil {
+		var te *json.UnmarshalTypeError
+		switch {
+		case !errors.As(uerr, &te):
+			return nil, KindInvalid, fmt.Errorf("%w: %w", ErrParse, uerr), nil
+		case strings.HasPrefix(te.Field, "params."):
+			perr = uerr
+		default:
+			m = &Message{JSONRPC: e.JSONRPC, ID: e.ID, Method: e.Method}
+			switch te.Field {
+			case "":
+				return m, KindInvalid, errors.New("jsonrpc: a message must be a JSON object"), nil
+			case "params":
+				return m, KindInvalid, errors.New("jsonrpc: params must be an object"), nil
+			}
+			return m, KindInvalid, fmt.Errorf("jsonrpc: member %q must not be a JSON %s", te.Field, te.Value), nil
+		}
+	}
+	m = &Message{JSONRPC: e.JSONRPC, ID: e.ID, Method: e.Method, Result: e.Result, Error: e.Error}
+	k, err = m.Classify()
+	return m, k, err, perr
 }
