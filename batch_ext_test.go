@@ -2,7 +2,9 @@ package ferry_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -102,4 +104,34 @@ func TestBatchCancellation(t *testing.T) {
 		t.Fatal("the call was not cancelled by the batch's notification")
 	}
 	single.next()
+}
+
+// Over stdio as over HTTP, a batch over the item limit is refused whole,
+// before any of it is served, and one at the limit is served.
+func TestStdioBatchOverTheItemLimitIsRefusedWhole(t *testing.T) {
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	batch := func(n int) string {
+		items := make([]string, n)
+		for i := range items {
+			items[i] = `{"jsonrpc":"2.0","id":` + strconv.Itoa(i+1) + `,"method":"ping"}`
+		}
+		return "[" + strings.Join(items, ",") + "]"
+	}
+	in := `{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}` + "\n" +
+		batch(ferry.DefaultMaxBatchItems+1) + "\n" + batch(ferry.DefaultMaxBatchItems) + "\n"
+	var out strings.Builder
+	if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(in), Writer: &out}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d answers, want 3: %.300s", len(lines), out.String())
+	}
+	if want := "the batch has 101 messages; at most 100 are served"; !strings.Contains(lines[1], want) || strings.HasPrefix(lines[1], "[") {
+		t.Errorf("the batch over the limit got %.200s, want one error saying %q", lines[1], want)
+	}
+	var answers []json.RawMessage
+	if err := json.Unmarshal([]byte(lines[2]), &answers); err != nil || len(answers) != ferry.DefaultMaxBatchItems {
+		t.Errorf("the batch at the limit got %d answers (%v), want %d", len(answers), err, ferry.DefaultMaxBatchItems)
+	}
 }
