@@ -230,7 +230,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	modern := p.triesModern()
-	if hv := r.Header.Get(headerProtocolVersion); IsModern(hv) && h.srv.versions.supports(hv) {
+	if hv := headerValue(r.Header, headerProtocolVersion); IsModern(hv) && h.srv.versions.supports(hv) {
 		modern = true // a body without the _meta fields is refused for it
 	}
 	switch {
@@ -298,7 +298,7 @@ func (h *HTTPHandler) peer(hr *http.Request) peer {
 // respond serves req and writes its answer: JSON, or an SSE stream
 // when the handler sends messages before its result.
 func (h *HTTPHandler) respond(w http.ResponseWriter, hr *http.Request, req *request) {
-	sw := &streamWriter{w: w, sse: acceptsSSE(hr.Header.Get("Accept")), ownTimeout: hasWriteTimeout(hr)}
+	sw := &streamWriter{w: w, sse: acceptsSSE(headerValue(hr.Header, "Accept")), ownTimeout: hasWriteTimeout(hr)}
 	req.peer.out = sw
 	if !req.modern && sw.sse && primes(req.version) {
 		sw.prime = true

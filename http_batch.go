@@ -13,7 +13,7 @@ import (
 func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, batch *decodedBatch) {
 	sess, status, err := h.session(r)
 	if err != nil {
-		if r.Header.Get(headerSessionID) == "" {
+		if headerValue(r.Header, headerSessionID) == "" {
 			status, err = http.StatusBadRequest, &Error{Code: CodeInvalidRequest, Message: batchRefusal("")}
 		}
 		h.writeError(w, status, nil, err)
@@ -32,7 +32,7 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, batch *d
 	// The batch's messages before its answer (the server's questions, a
 	// request's progress and logs) turn the answer into an SSE stream, as
 	// a single request's do; the answers then go as one event, the array.
-	sw := &streamWriter{w: w, sse: acceptsSSE(r.Header.Get("Accept")), ownTimeout: hasWriteTimeout(r)}
+	sw := &streamWriter{w: w, sse: acceptsSSE(headerValue(r.Header, "Accept")), ownTimeout: hasWriteTimeout(r)}
 	b := &httpBatch{h: h, r: r, sess: sess, out: sw, items: batch.items}
 	b.reqs = b.resolve()
 	if missing := h.srv.stepUpBatch(b.reqs); missing != nil {

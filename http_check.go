@@ -29,6 +29,9 @@ import (
 type paramHeader struct {
 	Arg    string
 	Header string
+	// name is the header as errors name it, Mcp-Param-Header, and key
+	// the same in net/http's canonical form, the key of http.Header.
+	name, key string
 }
 
 // paramHeaders finds the x-mcp-header properties of a tool as tools/list
@@ -71,7 +74,7 @@ func paramHeaders(wire []byte) ([]paramHeader, []string) {
 			continue
 		}
 		seen[strings.ToLower(h)] = name
-		out = append(out, paramHeader{Arg: name, Header: h})
+		out = append(out, paramHeader{Arg: name, Header: h, name: "Mcp-Param-" + h, key: http.CanonicalHeaderKey("Mcp-Param-" + h)})
 	}
 	return out, problems
 }
@@ -105,12 +108,12 @@ func (s *Server) checkParamHeaders(r *request) error {
 	var args map[string]json.RawMessage
 	_ = json.Unmarshal(r.params.Arguments, &args) // not an object: validation reports it
 	for _, ph := range e.params {
-		name := "Mcp-Param-" + ph.Header
-		raw, err := singleHeader(hd, name)
+		name := ph.name
+		raw, err := singleHeader(hd, ph.key, name)
 		if err != nil {
 			return err
 		}
-		_, sent := hd[http.CanonicalHeaderKey(name)] // an empty value mirrors ""
+		_, sent := hd[ph.key] // an empty value mirrors ""
 		arg, has := args[ph.Arg]
 		if has && string(arg) == "null" {
 			has = false
@@ -166,6 +169,8 @@ func headerMismatch(header, got, body string) *Error {
 	return &Error{Code: CodeHeaderMismatch, Message: "header mismatch: " + header + " is " + quoteOrMissing(got) + " but " + body}
 }
 
+// The MCP headers, in net/http's canonical form: header reads index
+// http.Header with them directly (see [headerValue]).
 const (
 	headerSessionID       = "Mcp-Session-Id"
 	headerProtocolVersion = "Mcp-Protocol-Version"
@@ -182,27 +187,28 @@ func (s *Server) checkModernHeaders(r *request) error {
 		return nil // checkModern refuses it
 	}
 	says := func(want string) string { return "the body says " + quoteOrMissing(want) }
-	if v, err := singleHeader(hd, headerProtocolVersion); err != nil || v != string(p.Meta.Version) {
+	if v, err := singleHeader(hd, headerProtocolVersion, headerProtocolVersion); err != nil || v != string(p.Meta.Version) {
 		return orMismatch(err, "MCP-Protocol-Version", v, says(string(p.Meta.Version)))
 	}
-	if v, err := singleHeader(hd, headerMethod); err != nil || v != r.method {
+	if v, err := singleHeader(hd, headerMethod, headerMethod); err != nil || v != r.method {
 		return orMismatch(err, "Mcp-Method", v, says(r.method))
 	}
 	if r.row == nil || r.row.target == targetNone {
 		return nil
 	}
 	name := r.target.name
-	raw, err := singleHeader(hd, headerName)
+	raw, err := singleHeader(hd, headerName, headerName)
 	if v, ok := decodeHeaderValue(raw); err != nil || !ok || v != name {
 		return orMismatch(err, "Mcp-Name", raw, says(name))
 	}
 	return s.checkParamHeaders(r)
 }
 
-// singleHeader returns the value of the header name, "" when it is absent,
-// and an error when it is sent more than once.
-func singleHeader(hd http.Header, name string) (string, error) {
-	vs := hd[http.CanonicalHeaderKey(name)]
+// singleHeader returns the value of the header key (in net/http's
+// canonical form, as the constants above are), "" when it is absent, and
+// an error naming it name when it is sent more than once.
+func singleHeader(hd http.Header, key, name string) (string, error) {
+	vs := hd[key]
 	switch len(vs) {
 	case 0:
 		return "", nil
@@ -392,6 +398,16 @@ func defaultPort(scheme string) string {
 		return "80"
 	case strings.EqualFold(scheme, "https"), strings.EqualFold(scheme, "wss"):
 		return "443"
+	}
+	return ""
+}
+
+// headerValue returns the first value of the header key, which must be in
+// net/http's canonical form (as the constants above are): unlike
+// Header.Get, it does not canonicalize the key again on every request.
+func headerValue(hd http.Header, key string) string {
+	if vs := hd[key]; len(vs) > 0 {
+		return vs[0]
 	}
 	return ""
 }

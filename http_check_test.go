@@ -14,6 +14,7 @@ import (
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestHostAndOriginChecks(t *testing.T) {
@@ -151,7 +152,7 @@ func TestParamHeadersFromTheWireSchema(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			wire := []byte(`{"name":"route","inputSchema":{"type":"object","properties":{` + tt.properties + `}}}`)
 			got, problems := paramHeaders(wire)
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreUnexported(paramHeader{})); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 			if tt.problem == "" && len(problems) > 0 || tt.problem != "" && (len(problems) != 1 || !strings.Contains(problems[0], tt.problem)) {
@@ -265,5 +266,22 @@ func TestParamHeadersCheckedAsTheCallSeesTheTool(t *testing.T) {
 	}
 	if got := call("", ""); !strings.Contains(got, "paid") {
 		t.Errorf("an empty argument with its empty header was refused: %s", got)
+	}
+}
+
+// A tool's Mcp-Param headers are read by their canonical key, as net/http
+// keeps them, and named in errors as the schema writes them.
+func TestParamHeaderKeysAreCanonical(t *testing.T) {
+	got, problems := paramHeaders([]byte(`{"inputSchema":{"properties":{"r":{"type":"string","x-mcp-header":"region-CODE"}}}}`))
+	if len(problems) != 0 || len(got) != 1 {
+		t.Fatalf("paramHeaders = %+v, %q", got, problems)
+	}
+	if got[0].key != "Mcp-Param-Region-Code" || got[0].name != "Mcp-Param-region-CODE" {
+		t.Errorf("key %q, name %q; want Mcp-Param-Region-Code and Mcp-Param-region-CODE", got[0].key, got[0].name)
+	}
+	hd := http.Header{}
+	hd.Set("mcp-param-region-code", "eu")
+	if v, err := singleHeader(hd, got[0].key, got[0].name); v != "eu" || err != nil {
+		t.Errorf("singleHeader = %q, %v; want eu", v, err)
 	}
 }

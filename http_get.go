@@ -10,7 +10,7 @@ import (
 // session hears of list changes and resource updates.
 
 func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
-	if !h.opts.Stateful || !acceptsSSE(r.Header.Get("Accept")) {
+	if !h.opts.Stateful || !acceptsSSE(headerValue(r.Header, "Accept")) {
 		h.notAllowed(w)
 		return
 	}

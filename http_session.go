@@ -15,7 +15,7 @@ import (
 
 // postLegacy serves a 2025 message.
 func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, kind jsonrpc.Kind, p *wireParams) {
-	hv := r.Header.Get(headerProtocolVersion)
+	hv := headerValue(r.Header, headerProtocolVersion)
 	if hv != "" && (IsModern(hv) || !h.srv.versions.supports(hv)) {
 		h.writeError(w, http.StatusBadRequest, m.ID, NewError(CodeInvalidRequest,
 			"unsupported MCP-Protocol-Version %q; supported: %s", hv, strings.Join(h.srv.versions.legacy, ", ")))
@@ -86,7 +86,7 @@ func (h *HTTPHandler) legacySession(id, version string, caps clientCaps, st *Ses
 // session resolves the request's session id, with the HTTP status to
 // answer when it does not resolve.
 func (h *HTTPHandler) session(r *http.Request) (legacySession, int, error) {
-	id := r.Header.Get(headerSessionID)
+	id := headerValue(r.Header, headerSessionID)
 	if id == "" {
 		return legacySession{}, http.StatusBadRequest, NewError(CodeInvalidRequest, "missing Mcp-Session-Id header: send initialize first")
 	}
@@ -194,7 +194,7 @@ func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
 		h.notAllowed(w)
 		return
 	}
-	id := r.Header.Get(headerSessionID)
+	id := headerValue(r.Header, headerSessionID)
 	if id == "" {
 		writeJSONError(w, http.StatusBadRequest, CodeInvalidRequest, "missing Mcp-Session-Id header")
 		return
