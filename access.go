@@ -230,15 +230,25 @@ const (
 	keyStdio
 )
 
-// callerOf returns the key of the caller of ctx, whose request is r.
-func callerOf(ctx context.Context, r *request) callerKey {
-	if p, ok := PrincipalFromContext(ctx); ok {
+// callerOf returns the key of r's caller.
+func (l *callLimits) callerOf(r *request) callerKey {
+	if p := r.caller; p != nil {
 		return callerKey{kind: keyPrincipal, id: p.Subject, issuer: p.Issuer}
 	}
 	if r.peer.remote != "" {
-		return clientNetwork(r.peer.remote)
+		return l.network(r.peer.remote)
 	}
 	return callerKey{kind: keyStdio}
+}
+
+// network returns [clientNetwork] of remote, remembering the last one.
+func (l *callLimits) network(remote string) callerKey {
+	l.netMu.Lock()
+	defer l.netMu.Unlock()
+	if remote != l.lastRemote {
+		l.lastRemote, l.lastNet = remote, clientNetwork(remote)
+	}
+	return l.lastNet
 }
 
 // clientNetwork returns the key of an anonymous HTTP client at remote: the
@@ -285,6 +295,13 @@ type callLimits struct {
 	callers   map[callerKey]*callerState
 	overflow  callerState // shared by callers beyond MaxTrackedCallers
 	nextSweep time.Time   // no sweep of idle callers before then
+
+	// lastRemote and lastNet are the last anonymous HTTP client's address
+	// and its key: a client's calls come one after another, and parsing
+	// its address again for each costs more than the rest of the keying.
+	netMu      sync.Mutex
+	lastRemote string
+	lastNet    callerKey
 }
 
 // newCallLimits returns the limits opts ask for, or nil when there are

@@ -186,10 +186,10 @@ func TestCallTimeoutInASynctestBubble(t *testing.T) {
 // it runs on every tools/call; addresses of one IPv6 /64, and an IPv4
 // address written mapped or not, are one caller.
 func TestCallerOfAllocatesNothing(t *testing.T) {
-	ctx := context.Background()
 	for _, remote := range []string{"192.0.2.1:1234", "[2001:db8::1]:443"} {
 		r := &request{peer: peer{remote: remote}}
-		if n := testing.AllocsPerRun(100, func() { _ = callerOf(ctx, r) }); n != 0 {
+		l := newCallLimits(&ServerOptions{})
+		if n := testing.AllocsPerRun(100, func() { l.lastRemote = ""; _ = l.callerOf(r) }); n != 0 {
 			t.Errorf("callerOf(%s): %v allocations", remote, n)
 		}
 	}
@@ -209,7 +209,7 @@ func TestCallerOfAllocatesNothing(t *testing.T) {
 // Principals are one caller for the limits only when both their issuers
 // and their subjects are equal.
 func TestCallerOfKeysAPrincipalByIssuerAndSubject(t *testing.T) {
-	key := func(p *Principal) callerKey { return callerOf(WithPrincipal(context.Background(), p), &request{}) }
+	key := func(p *Principal) callerKey { return newCallLimits(&ServerOptions{}).callerOf(&request{caller: p}) }
 	alice := key(&Principal{Issuer: "api-key", Subject: "alice"})
 	if alice != key(&Principal{Issuer: "api-key", Subject: "alice", Roles: []string{"admin"}}) {
 		t.Error("one issuer's alice is two callers")

@@ -157,8 +157,8 @@ func (r *request) needs(capability string, declared bool, legacy string) error {
 	switch {
 	case declared:
 		return nil
-	case r != nil && r.modern && r.reply.input != nil:
-		return r.reply.input.lack(capability)
+	case r != nil && r.inputState() != nil:
+		return r.inputState().lack(capability)
 	}
 	return fmt.Errorf("ferry: %s: %w", legacy, ErrNoClientStream)
 }
@@ -166,10 +166,11 @@ func (r *request) needs(capability string, declared bool, legacy string) error {
 // ask sends a server-to-client request and decodes its result into res.
 func (r *request) ask(ctx context.Context, method string, params, res any) error {
 	if r.modern {
-		if r.reply.input == nil {
+		in := r.inputState()
+		if in == nil {
 			return fmt.Errorf("ferry: %s cannot ask the client anything: %w", r.method, ErrNoClientStream)
 		}
-		return r.reply.input.ask(method, inputKeyFrom(ctx), params, res)
+		return in.ask(method, inputKeyFrom(ctx), params, res)
 	}
 	if r.peer.calls == nil || r.peer.out == nil {
 		return fmt.Errorf("ferry: %s needs a stateful session or stdio: %w", method, ErrNoClientStream)

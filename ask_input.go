@@ -316,8 +316,7 @@ func (s *Server) loadModernInput(ctx context.Context, r *request) error {
 		return nil
 	}
 	p := r.params
-	in, err := s.loadInput(&r.reply.inputs, r.method, stateKey(ctx, r.target.name), p.Arguments, p.InputResponses, p.RequestState)
-	r.reply.input = in
+	_, err := s.loadInput(r.inputState(), r.method, stateKey(ctx, r.target.name), p.Arguments, p.InputResponses, p.RequestState)
 	return err
 }
 
@@ -326,7 +325,9 @@ func (s *Server) loadModernInput(ctx context.Context, r *request) error {
 // did not decode, counts too: the answer is then an error (see
 // [inputState.failure]).
 func (r *request) inputPending() bool {
+	r.reply.mu.Lock()
 	in := r.reply.input
+	r.reply.mu.Unlock()
 	if in == nil {
 		return false
 	}

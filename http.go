@@ -298,7 +298,7 @@ func (h *HTTPHandler) peer(hr *http.Request) peer {
 // respond serves req and writes its answer: JSON, or an SSE stream
 // when the handler sends messages before its result.
 func (h *HTTPHandler) respond(w http.ResponseWriter, hr *http.Request, req *request) {
-	sw := &streamWriter{w: w, sse: acceptsSSE(headerValue(hr.Header, "Accept")), ownTimeout: hasWriteTimeout(hr)}
+	sw := &streamWriter{w: w, r: hr, sse: acceptsSSE(headerValue(hr.Header, "Accept"))}
 	req.peer.out = sw
 	if !req.modern && sw.sse && primes(req.version) {
 		sw.prime = true

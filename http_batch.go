@@ -32,7 +32,7 @@ func (h *HTTPHandler) postBatch(w http.ResponseWriter, r *http.Request, batch *d
 	// The batch's messages before its answer (the server's questions, a
 	// request's progress and logs) turn the answer into an SSE stream, as
 	// a single request's do; the answers then go as one event, the array.
-	sw := &streamWriter{w: w, sse: acceptsSSE(headerValue(r.Header, "Accept")), ownTimeout: hasWriteTimeout(r)}
+	sw := &streamWriter{w: w, r: r, sse: acceptsSSE(headerValue(r.Header, "Accept"))}
 	b := &httpBatch{h: h, r: r, sess: sess, out: sw, items: batch.items}
 	b.reqs = b.resolve()
 	if missing := h.srv.stepUpBatch(b.reqs); missing != nil {

@@ -41,9 +41,9 @@ type streamWriter struct {
 	// streamAll sends the response as an SSE event when it is a success,
 	// even if no message came before it.
 	streamAll bool
-	// ownTimeout says the http.Server has a WriteTimeout, which then bounds
-	// a plain answer (see [writeAnswer]).
-	ownTimeout bool
+	// r is the request answered: its http.Server's WriteTimeout, when it
+	// has one, bounds a big plain answer (see [writeAnswer]).
+	r *http.Request
 
 	mu      sync.Mutex // guards started, closed and broken, and serializes writes
 	started bool       // SSE headers sent
@@ -174,9 +174,10 @@ func (t *timedWriter) lift() {
 
 // writeAnswer writes a plain JSON answer's body: a big one under renewed
 // deadlines (see [timedWriter]), unless the server has a WriteTimeout of
-// its own (ownTimeout), which then bounds the answer as the operator chose.
-func writeAnswer(w http.ResponseWriter, body []byte, ownTimeout bool) {
-	if len(body) <= bigAnswer || ownTimeout {
+// its own (see [hasWriteTimeout]), which then bounds the answer as the
+// operator chose.
+func writeAnswer(w http.ResponseWriter, r *http.Request, body []byte) {
+	if len(body) <= bigAnswer || hasWriteTimeout(r) {
 		_, _ = w.Write(body)
 		return
 	}
@@ -253,5 +254,5 @@ func (sw *streamWriter) finish(status int, resp []byte) {
 	}
 	sw.w.Header()["Content-Type"] = jsonContentType
 	sw.w.WriteHeader(status)
-	writeAnswer(sw.w, resp, sw.ownTimeout)
+	writeAnswer(sw.w, sw.r, resp)
 }

@@ -3,6 +3,7 @@ package ferry
 import (
 	"bytes"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"testing"
 	"testing/synctest"
@@ -36,7 +37,7 @@ func (w *stuckWriter) SetWriteDeadline(t time.Time) error { w.deadline = t; retu
 func TestAnswersAClientDoesNotReadEnd(t *testing.T) {
 	big := bytes.Repeat([]byte("x"), bigAnswer+1)
 	cases := map[string]func(w *stuckWriter){
-		"big JSON answer": func(w *stuckWriter) { writeAnswer(w, big, false) },
+		"big JSON answer": func(w *stuckWriter) { writeAnswer(w, httptest.NewRequest("POST", "/", nil), big) },
 		"message before the result": func(w *stuckWriter) {
 			sw := &streamWriter{w: w, sse: true}
 			if err := sw.send([]byte(`{}`)); err == nil {
@@ -90,7 +91,7 @@ func TestBigAnswerToAClientThatKeepsReadingIsWhole(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := &slowWriter{header: http.Header{}}
 		body := bytes.Repeat([]byte("x"), 4*writeChunk)
-		writeAnswer(w, body, false)
+		writeAnswer(w, httptest.NewRequest("POST", "/", nil), body)
 		if w.written != len(body) {
 			t.Errorf("wrote %d of %d bytes", w.written, len(body))
 		}

@@ -29,8 +29,11 @@ type request struct {
 	version string
 	caps    clientCaps
 	level   LogLevel // the log threshold: levelOff sends no log
-	row     *method  // nil when no method has the name
-	target  target
+	// caller is the request's [Principal] as its transport received it,
+	// or nil for an anonymous one: who the per-caller limits count.
+	caller *Principal
+	row    *method // nil when no method has the name
+	target target
 	// err is what resolve could not settle (an unknown method or tool, a
 	// hidden one): the request is answered with it, unserved.
 	err error
@@ -119,10 +122,10 @@ type reply struct {
 	// besides serverInfo), written after its members.
 	resultMeta map[string]any
 
-	// input is the state of a modern multi round-trip request, pointing
-	// at inputs so that no request allocates one.
-	input  *inputState
-	inputs inputState
+	// input is the state of a modern multi round-trip request: made when
+	// its handler first asks the client something, or when its retry
+	// carries answers (see [request.inputState]); nil until then.
+	input *inputState
 	// call is a tools/call's context under [Limits.CallTimeout],
 	// and callReq what its handler is given, here so that a call
 	// allocates neither.
@@ -136,6 +139,7 @@ type reply struct {
 func newRequest(ctx context.Context, m *jsonrpc.Message, params *wireParams, p peer) *request {
 	r := &request{peer: p, id: m.ID, method: m.Method, params: params}
 	r.ctx = requestCtx{Context: ctx, r: r}
+	r.caller, _ = PrincipalFromContext(ctx)
 	return r
 }
 
@@ -355,7 +359,6 @@ func (s *Server) unsupportedVersion(requested, msg string) *Error {
 func (r *request) beModern() {
 	r.modern, r.version = true, string(r.params.Meta.Version)
 	r.caps, r.level = r.params.Meta.Caps.caps, levelOff
-	r.reply.input = &r.reply.inputs // its handler may ask the client (see [Elicit])
 }
 
 // carriesAnswers reports whether r is a modern retry that carries the
@@ -387,4 +390,20 @@ func (s *Server) checkModern(r *request) error {
 		r.level = l
 	}
 	return nil
+}
+
+// inputState returns the state of r's questions to the client in the
+// 2026-07-28 era, made on first use, or nil when r cannot ask the client
+// anything: a legacy request (which asks on its stream), or one of a
+// method whose handler may not ask.
+func (r *request) inputState() *inputState {
+	if !r.modern || r.row == nil || !r.row.asks {
+		return nil
+	}
+	r.reply.mu.Lock()
+	defer r.reply.mu.Unlock()
+	if r.reply.input == nil {
+		r.reply.input = new(inputState)
+	}
+	return r.reply.input
 }

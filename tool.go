@@ -99,8 +99,10 @@ type CallToolRequest struct {
 	Arguments json.RawMessage
 	// Tool is the called tool as the catalog knows it: its resolved hints
 	// and its scopes, for middleware that decides by them. It is shared
-	// by every call of the tool: do not modify its Scopes.
-	Tool ToolInfo
+	// by every call of the tool, and read-only. The server always sets
+	// it; a request built by hand (in a test) must too, for middleware
+	// that reads it.
+	Tool *ToolInfo
 }
 
 // ToolHandler runs a tool call. It returns a [*ToolResult]; a result with

@@ -49,7 +49,7 @@ func (s *Server) callTool(ctx context.Context, r *request, b []byte) ([]byte, er
 			defer c.finish()
 			ctx = c
 		}
-		r.reply.callReq = CallToolRequest{Name: e.tool.Name, Arguments: r.params.Arguments, Tool: e.info}
+		r.reply.callReq = CallToolRequest{Name: e.tool.Name, Arguments: r.params.Arguments, Tool: &e.info}
 		res, err = e.handler(ctx, &r.reply.callReq)
 	}
 	return s.appendCallResult(ctx, r, b, res, err, logging, start)
@@ -68,7 +68,7 @@ func (s *Server) admitCall(ctx context.Context, r *request) (refusal *ToolResult
 	if s.limits == nil {
 		return nil, nil
 	}
-	st, err := s.limits.admit(callerOf(ctx, r))
+	st, err := s.limits.admit(s.limits.callerOf(r))
 	if err != nil {
 		setOutcome(ctx, outcomeLimited, RefusalUnavailable)
 		return NewErrorResult(err.Error()), nil
