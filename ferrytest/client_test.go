@@ -2,7 +2,10 @@ package ferrytest_test
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ferry-mcp/ferry"
@@ -78,5 +81,64 @@ func TestNewClientPrincipal(t *testing.T) {
 				t.Error("purge as a guest: no error, want the unknown tool's")
 			}
 		})
+	}
+}
+
+// keyed serves srv at /mcp to the holder of the API key only, as an
+// application's middleware would.
+func keyed(srv *ferry.Server) http.Handler {
+	mcp := ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{Stateful: true})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Api-Key") != "k-1" {
+			http.Error(w, "an API key is required", http.StatusUnauthorized)
+			return
+		}
+		mcp.ServeHTTP(w, r)
+	}))
+	return mux
+}
+
+// DialHandler reaches a server behind middleware, sending Options.Header
+// with every request of either era, and serves as Options.Principal.
+func TestDialHandler(t *testing.T) {
+	for _, era := range eras {
+		t.Run("era="+era, func(t *testing.T) {
+			h := keyed(newServer())
+			errs := failures(t, func(tb testing.TB) { ferrytest.DialHandler(tb, h, &ferrytest.Options{Protocol: era}) })
+			if len(errs) != 1 || !strings.Contains(errs[0], "ferrytest: connecting") || !strings.Contains(errs[0], "401") {
+				t.Errorf("without the key: %q, want a failed connection (401)", errs)
+			}
+			c := ferrytest.DialHandler(t, h, &ferrytest.Options{Protocol: era, Header: http.Header{"X-Api-Key": {"k-1"}},
+				Principal: &ferry.Principal{Subject: "root", Roles: []string{"admin"}}})
+			if out, _ := ferrytest.Call[greetOut](t, c, "greet", greetIn{Name: "ada"}); out.Greeting != "Hello, ada" {
+				t.Errorf("greet = %+v", out)
+			}
+			if got := c.CallTool(t.Context(), "purge", nil).Text(); got != "purged by root" {
+				t.Errorf("purge = %q, want it run as the principal", got)
+			}
+		})
+	}
+}
+
+// DialHTTP reaches a server at a URL in either era; a principal, which
+// only an in-process server can take, fails the test with a sentence
+// that says what to do instead.
+func TestDialHTTP(t *testing.T) {
+	ts := httptest.NewServer(keyed(newServer()))
+	t.Cleanup(ts.Close)
+	for _, era := range eras {
+		t.Run("era="+era, func(t *testing.T) {
+			c := ferrytest.DialHTTP(t, ts.URL+"/mcp", &ferrytest.Options{Protocol: era, Header: http.Header{"X-Api-Key": {"k-1"}}})
+			if got := c.CallTool(t.Context(), "greet", greetIn{Name: "bo"}).Text(); got != `{"greeting":"Hello, bo"}` {
+				t.Errorf("greet = %s", got)
+			}
+		})
+	}
+	errs := failures(t, func(tb testing.TB) {
+		ferrytest.DialHTTP(tb, ts.URL+"/mcp", &ferrytest.Options{Principal: &ferry.Principal{Subject: "root"}})
+	})
+	if len(errs) != 1 || !strings.Contains(errs[0], "send credentials in Options.Header") {
+		t.Errorf("a principal over HTTP: %q", errs)
 	}
 }
