@@ -2,7 +2,6 @@ package route_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -24,7 +23,9 @@ func TestAnswersBecomeResultsAndRefusals(t *testing.T) {
 	testBinding(m, service(nil), nil)
 	m.serve(t)
 	const problem = "application/problem+json"
-	date := time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)
+	// retryDate stands for a Retry-After date 90 seconds after the call,
+	// written into the arguments just before it is made.
+	const retryDate = "RETRY-DATE"
 	tests := []struct {
 		name       string
 		args       string
@@ -83,13 +84,14 @@ func TestAnswersBecomeResultsAndRefusals(t *testing.T) {
 			args: `{"status":429,"type":"application/problem+json","body":"{\"detail\":\"Slow down.\"}","retry":"30"}`,
 			want: "unavailable: Slow down. Retry in 30s.", isError: true},
 		{name: "503 with Retry-After as a date",
-			args: fmt.Sprintf(`{"status":503,"body":"","retry":%q}`, date),
+			args: `{"status":503,"body":"","retry":"` + retryDate + `"}`,
 			want: "unavailable: Service Unavailable. Retry in (89|90)s.", isError: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, e := range eras {
-				got := m.call(t, e, "respond", tt.args)
+				args := strings.ReplaceAll(tt.args, retryDate, time.Now().Add(90*time.Second).UTC().Format(http.TimeFormat))
+				got := m.call(t, e, "respond", args)
 				if got.RPCError != "" {
 					t.Fatalf("%s: %s", e, got.RPCError)
 				}
@@ -146,7 +148,7 @@ func maskedError(t *testing.T, m *mcpServer, r result) string {
 	if match == nil || !r.IsError {
 		t.Fatalf("got %+v, want a masked failure", r)
 	}
-	for _, rec := range m.logs.records(t, "tool failed unexpectedly") {
+	for _, rec := range m.logs.Records(t, "tool failed unexpectedly") {
 		if rec["ref"] == match[1] {
 			s, _ := rec["err"].(string)
 			return s
@@ -211,11 +213,8 @@ func TestImagesAndSoundsAreMediaBlocks(t *testing.T) {
 	m := newMCPServer(t)
 	testBinding(m, service(nil), &route.Options{MaxResponseBytes: 3000})
 	m.serve(t)
-	body := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"respond","arguments":%s,` +
-		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 	call := func(args string) string {
-		return string(m.post(t.Context(), t, fmt.Sprintf(body, args),
-			"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "respond"))
+		return string(m.call(t, modern, "respond", args).Raw)
 	}
 	if got := call(`{"type":"image/png","body":"PNG!"}`); !strings.Contains(got, `"content":[{"type":"image","data":"UE5HIQ==","mimeType":"image/png"}]`) {
 		t.Errorf("an image: %s", got)

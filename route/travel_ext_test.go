@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -121,17 +120,9 @@ func TestCancellingTheCallCancelsTheRoutesContext(t *testing.T) {
 			m.serve(t)
 			ctx, cancel := context.WithCancel(t.Context())
 			answered := make(chan struct{})
-			meta, hdr := `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`,
-				[]string{"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "slow"}
-			if e == legacy {
-				meta, hdr = "", []string{"Mcp-Protocol-Version", "2025-11-25", "Mcp-Session-Id", m.initialize(t)}
-			}
-			req := httptest.NewRequestWithContext(ctx, "POST", "/mcp", strings.NewReader(
-				`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}`+meta+`}}`))
-			setHeaders(req, hdr...)
 			go func() {
 				defer close(answered)
-				m.h.ServeHTTP(httptest.NewRecorder(), req)
+				m.callContext(ctx, t, e, "slow", `{}`)
 			}()
 			<-slow.started
 			cancel()
