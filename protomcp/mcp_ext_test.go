@@ -1,20 +1,15 @@
 package protomcp_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 
 	"connectrpc.com/connect"
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/ferrytest"
 	"github.com/ferry-mcp/ferry/protomcp"
 	"github.com/ferry-mcp/ferry/protomcp/internal/testservice"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -49,12 +44,14 @@ func testShop(t testing.TB) shop {
 }
 
 // mcpServer is a ferry server with the shop registered, behind its real
-// HTTP handler, with its logs kept.
+// HTTP handler, with its logs kept. Tests call it through ferrytest's
+// client, in the modern era.
 type mcpServer struct {
-	srv   *ferry.Server
-	logs  *syncBuffer
-	h     http.Handler
-	calls *testservice.Calls
+	srv    *ferry.Server
+	logs   *ferrytest.Buffer
+	h      http.Handler
+	client *ferrytest.Client // for calls without extra headers
+	calls  *testservice.Calls
 }
 
 // newShopServer registers the shop's tools dispatched through its Connect
@@ -77,20 +74,23 @@ func newShopServer(t testing.TB, opts *protomcp.Options, hopts ...connect.Handle
 }
 
 func newMCPServer() *mcpServer {
-	logs := new(syncBuffer)
+	logs := new(ferrytest.Buffer)
 	srv := ferry.NewServer("protomcp-test", "1.0.0", &ferry.ServerOptions{
-		Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Logger: logs.Logger(),
 		Limits: ferry.Limits{MaxCallsPerCaller: -1, CallRate: -1},
 	})
 	return &mcpServer{srv: srv, logs: logs}
 }
 
+// serve builds the HTTP handler and connects a client; it fails t when
+// the server's start-up check fails.
 func (m *mcpServer) serve(t testing.TB) {
 	t.Helper()
 	if err := m.srv.Check(); err != nil {
 		t.Fatalf("Check: %v", err)
 	}
 	m.h = ferry.NewHTTPHandler(m.srv, nil)
+	m.client = ferrytest.DialHandler(t, m.h, nil)
 }
 
 // result is a tools/call's outcome as a client reads it.
@@ -101,94 +101,42 @@ type result struct {
 	RPCError   string
 }
 
-// call calls tool with args in the modern era, with the extra header pairs.
+// call calls tool with args (a JSON object, or null). Extra header pairs
+// are sent with every request of a connection of their own, made on the
+// caller's goroutine. Without them, it reports failures with t.Errorf, so
+// it may run on any goroutine.
 func (m *mcpServer) call(t testing.TB, tool, args string, header ...string) result {
 	t.Helper()
-	params := fmt.Sprintf(`{"name":%q,"arguments":%s,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`, tool, args)
-	data := m.post(t, "tools/call", tool, params, header...)
-	var msg struct {
-		Result *struct {
-			Content []struct {
-				Type, Text string
-			}
-			StructuredContent json.RawMessage
-			IsError           bool
+	c := m.client
+	if len(header) > 0 {
+		h := http.Header{}
+		for i := 0; i+1 < len(header); i += 2 {
+			h.Add(header[i], header[i+1])
 		}
-		Error *struct{ Message string }
+		c = ferrytest.DialHandler(t, m.h, &ferrytest.Options{Header: h})
 	}
-	if err := json.Unmarshal(data, &msg); err != nil {
-		t.Errorf("tools/call answered %s: %v", data, err)
+	// Call, not CallTool, so that the arguments go as the test wrote
+	// them, null included.
+	params := map[string]any{"name": tool, "arguments": json.RawMessage(args)}
+	var raw json.RawMessage
+	if err := c.Raw().Call(t.Context(), "tools/call", params, &raw); err != nil {
+		t.Errorf("tools/call %s: %v", tool, err)
+		return result{RPCError: err.Error()}
+	}
+	var res struct {
+		Content           []struct{ Text string }
+		StructuredContent json.RawMessage
+		IsError           bool
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Errorf("tools/call %s answered %s: %v", tool, raw, err)
 		return result{}
 	}
-	var r result
-	if msg.Error != nil {
-		r.RPCError = msg.Error.Message
-		return r
-	}
-	if msg.Result == nil {
-		t.Errorf("tools/call answered %s", data)
-		return r
-	}
-	for _, c := range msg.Result.Content {
+	r := result{Structured: res.StructuredContent, IsError: res.IsError}
+	for _, c := range res.Content {
 		r.Text += c.Text
 	}
-	r.Structured, r.IsError = msg.Result.StructuredContent, msg.Result.IsError
 	return r
-}
-
-// rpc sends one modern request and returns the answer's JSON.
-func (m *mcpServer) rpc(t testing.TB, method, name, params string) []byte {
-	t.Helper()
-	return m.post(t, method, name, params)
-}
-
-func (m *mcpServer) post(t testing.TB, method, name, params string, header ...string) []byte {
-	t.Helper()
-	body := `{"jsonrpc":"2.0","id":2,"method":"` + method + `","params":` + params + `}`
-	req := httptest.NewRequestWithContext(t.Context(), "POST", "/mcp", strings.NewReader(body))
-	req.Host = "127.0.0.1"
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	if name != "" {
-		req.Header.Set("Mcp-Name", name)
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Add(header[i], header[i+1])
-	}
-	w := httptest.NewRecorder()
-	m.h.ServeHTTP(w, req)
-	data, _ := io.ReadAll(w.Body)
-	if strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream") {
-		for line := range strings.Lines(string(data)) {
-			if d, ok := strings.CutPrefix(line, "data: "); ok && strings.Contains(d, `"id":2`) {
-				return []byte(d)
-			}
-		}
-	}
-	if w.Code != http.StatusOK {
-		t.Errorf("POST /mcp: %d %s", w.Code, data)
-	}
-	return data
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu  sync.Mutex // guards buf
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // addShop registers the shop dispatched through its Connect handler.
