@@ -9,34 +9,16 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-mcp/ferry/ferrytest"
 )
-
-// lockedBuffer is a strings.Builder that the server's goroutines may
-// write to while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex // guards b
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // served is a ferry serve run in process.
 type served struct {
 	url    string // the MCP endpoint
-	stderr *lockedBuffer
+	stderr *ferrytest.Buffer
 }
 
 var listening = regexp.MustCompile(`listening on (http://\S+/mcp)`)
@@ -47,7 +29,7 @@ var listening = regexp.MustCompile(`listening on (http://\S+/mcp)`)
 func startServe(t *testing.T, args []string, envPairs ...string) *served {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &served{stderr: &lockedBuffer{}}
+	s := &served{stderr: new(ferrytest.Buffer)}
 	done := make(chan int, 1)
 	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: s.stderr, getenv: envFunc(envPairs)}
 	go func() { done <- run(ctx, append([]string{"serve"}, args...), e) }()
@@ -85,7 +67,7 @@ func failServe(t *testing.T, args []string, envPairs ...string) (int, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var stderr lockedBuffer
+	var stderr ferrytest.Buffer
 	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: envFunc(envPairs)}
 	code := run(ctx, append([]string{"serve"}, args...), e)
 	if ctx.Err() != nil {
@@ -117,6 +99,15 @@ type rpcReply struct {
 // as name, value pairs.
 func (s *served) post(t *testing.T, method string, params map[string]any, headers ...string) rpcReply {
 	t.Helper()
+	return mcpPost(t, s.url, method, params, headers...)
+}
+
+// mcpPost sends one modern-era (2026-07-28) request to the MCP endpoint
+// url, with the headers given as name, value pairs; a Host pair sets the
+// request's Host. Tests of what a client sees use ferrytest's client;
+// this is for the HTTP answers themselves (a status, a header).
+func mcpPost(t *testing.T, url, method string, params map[string]any, headers ...string) rpcReply {
+	t.Helper()
 	if params == nil {
 		params = map[string]any{}
 	}
@@ -128,7 +119,7 @@ func (s *served) post(t *testing.T, method string, params map[string]any, header
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.url, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +141,7 @@ func (s *served) post(t *testing.T, method string, params map[string]any, header
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatalf("POST %s %s: %v", s.url, method, err)
+		t.Fatalf("POST %s %s: %v", url, method, err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
@@ -168,31 +159,38 @@ func (s *served) post(t *testing.T, method string, params map[string]any, header
 
 // toolList is a tools/list result.
 type toolList struct {
-	Tools []struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description"`
-		InputSchema json.RawMessage `json:"inputSchema"`
-	} `json:"tools"`
+	Tools []listedTool `json:"tools"`
+}
+
+// listedTool is a tool of a tools/list result.
+type listedTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
+// client connects to the server with ferrytest's client, sending the
+// headers given as name, value pairs with every request.
+func (s *served) client(t *testing.T, headers ...string) *ferrytest.Client {
+	t.Helper()
+	h := http.Header{}
+	for i := 0; i+1 < len(headers); i += 2 {
+		h.Set(headers[i], headers[i+1])
+	}
+	return ferrytest.DialHTTP(t, s.url, &ferrytest.Options{Header: h})
 }
 
 // tools lists the server's tools, sorted by name.
 func (s *served) tools(t *testing.T, headers ...string) toolList {
 	t.Helper()
-	r := s.post(t, "tools/list", nil, headers...)
-	if r.Status != http.StatusOK || r.Error != nil {
-		t.Fatalf("tools/list: status %d, error %+v", r.Status, r.Error)
-	}
 	var l toolList
-	if err := json.Unmarshal(r.Result, &l); err != nil {
-		t.Fatal(err)
+	for _, tool := range s.client(t, headers...).ListTools(t.Context()) {
+		l.Tools = append(l.Tools, listedTool{})
+		if err := json.Unmarshal(tool.Raw, &l.Tools[len(l.Tools)-1]); err != nil {
+			t.Fatal(err)
+		}
 	}
-	slices.SortFunc(l.Tools, func(a, b struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description"`
-		InputSchema json.RawMessage `json:"inputSchema"`
-	}) int {
-		return strings.Compare(a.Name, b.Name)
-	})
+	slices.SortFunc(l.Tools, func(a, b listedTool) int { return strings.Compare(a.Name, b.Name) })
 	return l
 }
 
@@ -221,15 +219,12 @@ func (r toolResult) text() string {
 	return b.String()
 }
 
-// call calls a tool and decodes its result.
+// call calls a tool and decodes its result; a protocol error fails the
+// test.
 func (s *served) call(t *testing.T, name string, args map[string]any, headers ...string) toolResult {
 	t.Helper()
-	r := s.post(t, "tools/call", map[string]any{"name": name, "arguments": args}, headers...)
-	if r.Status != http.StatusOK || r.Error != nil {
-		t.Fatalf("tools/call %s: status %d, error %+v", name, r.Status, r.Error)
-	}
 	var res toolResult
-	if err := json.Unmarshal(r.Result, &res); err != nil {
+	if err := json.Unmarshal(s.client(t, headers...).CallTool(t.Context(), name, args).Raw, &res); err != nil {
 		t.Fatal(err)
 	}
 	return res

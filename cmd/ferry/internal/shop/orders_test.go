@@ -176,7 +176,7 @@ func TestRESTAndMCPAgree(t *testing.T) {
 		if err := json.Unmarshal(r.StructuredContent, &fromTool); err != nil {
 			t.Fatalf("get_order %d: %+v", id, r)
 		}
-		res := mcp(t, hs, testKey, "resources/read", orderURI(id), map[string]any{"uri": orderURI(id)})
+		res := mcp(t, hs, testKey, "resources/read", map[string]any{"uri": orderURI(id)})
 		if err := json.Unmarshal([]byte(res.Contents[0].Text), &fromResource); err != nil {
 			t.Fatal(err)
 		}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/ferrytest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -316,21 +317,21 @@ type rpcResult struct {
 	} `json:"completion"`
 }
 
-// mcp sends one modern-era request to the shop's /mcp with key and
-// returns its result, failing on a protocol error.
-func mcp(t *testing.T, hs *httptest.Server, key, method, name string, params map[string]any) rpcResult {
+// mcp sends one request to the shop's /mcp with key, through
+// ferrytest's client in the modern era, and returns its result, failing
+// on a protocol error. The client names the request in its headers.
+func mcp(t *testing.T, hs *httptest.Server, key, method string, params map[string]any) rpcResult {
 	t.Helper()
-	status, body := mcpRaw(t, hs, key, method, name, params)
-	var resp struct {
-		Result *rpcResult
-		Error  json.RawMessage
+	c := ferrytest.DialHTTP(t, hs.URL+"/mcp", &ferrytest.Options{Header: http.Header{"Authorization": {"Bearer " + key}}})
+	var r rpcResult
+	if err := c.Raw().Call(t.Context(), method, params, &r); err != nil {
+		t.Fatalf("%s: %v", method, err)
 	}
-	if err := json.Unmarshal(body, &resp); err != nil || resp.Result == nil {
-		t.Fatalf("%s %s: %d %s", method, name, status, body)
-	}
-	return *resp.Result
+	return r
 }
 
+// mcpRaw sends one modern-era request as it is on the wire, for the
+// answers a client does not see (a status, an error's body).
 func mcpRaw(t *testing.T, hs *httptest.Server, key, method, name string, params map[string]any) (int, []byte) {
 	t.Helper()
 	if params == nil {
@@ -360,7 +361,7 @@ func mcpRaw(t *testing.T, hs *httptest.Server, key, method, name string, params 
 
 func call(t *testing.T, hs *httptest.Server, tool string, args map[string]any) rpcResult {
 	t.Helper()
-	return mcp(t, hs, testKey, "tools/call", tool, map[string]any{"name": tool, "arguments": args})
+	return mcp(t, hs, testKey, "tools/call", map[string]any{"name": tool, "arguments": args})
 }
 
 // A path holding what an SQLite URI gives a meaning to (%, ?, #, a
