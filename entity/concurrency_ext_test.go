@@ -5,9 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
-	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +16,7 @@ import (
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/entity"
 	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
+	"github.com/ferry-mcp/ferry/ferrytest"
 )
 
 // concurrentWriters is how many calls of each write tool run at once in
@@ -41,39 +40,22 @@ func (o callOutcome) failure() string {
 	return o.text
 }
 
-// callAsync calls a tool from any goroutine: unlike client.call, it
-// reports a failure in the outcome instead of ending the test.
+// callAsync calls a tool from any goroutine, as the tenant's connection
+// made on the test's goroutine (by serve, or an earlier call): unlike
+// client.call, it reports a failure in the outcome instead of ending the
+// test.
 func (c *client) callAsync(name, args string) callOutcome {
 	start := time.Now()
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args + `,` + meta + `}}`
-	req, err := http.NewRequest(http.MethodPost, c.url, strings.NewReader(body))
-	if err != nil {
-		return callOutcome{err: err}
+	fc := c.conns[c.tenant]
+	if fc == nil {
+		return callOutcome{err: fmt.Errorf("%s: no connection as tenant %q: call conn first, on the test's goroutine", name, c.tenant)}
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", name)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return callOutcome{err: err}
+	var r result
+	params := map[string]any{"name": name, "arguments": json.RawMessage(args)}
+	if err := fc.Raw().Call(context.Background(), "tools/call", params, &r); err != nil {
+		return callOutcome{err: fmt.Errorf("%s: %w", name, err)}
 	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return callOutcome{err: err}
-	}
-	var env struct {
-		Result *result `json:"result"`
-		Error  *struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal(raw, &env); err != nil || env.Result == nil {
-		return callOutcome{err: fmt.Errorf("%s: status %d: %s", name, resp.StatusCode, raw)}
-	}
-	return callOutcome{text: env.Result.text(), isError: env.Result.IsError, took: time.Since(start)}
+	return callOutcome{text: r.text(), isError: r.IsError, took: time.Since(start)}
 }
 
 // writeStorm runs, all at once, concurrentWriters update_product calls
@@ -121,7 +103,7 @@ func TestConcurrentWritesAllSucceed(t *testing.T) {
 		if engine != entity.SQLite {
 			db.SetMaxOpenConns(8)
 		}
-		logs := &syncBuffer{}
+		logs := new(ferrytest.Buffer)
 		// One caller makes every call: its limits must admit them all.
 		srv := ferry.NewServer("shop", "1.0.0", &ferry.ServerOptions{
 			Logger: slog.New(slog.NewTextHandler(logs, nil)),
@@ -156,25 +138,6 @@ func TestConcurrentWritesAllSucceed(t *testing.T) {
 			t.Errorf("%d products left after the deletes; want 1", n)
 		}
 	})
-}
-
-// syncBuffer is a buffer a server's goroutines may log to while the
-// test reads it.
-type syncBuffer struct {
-	mu sync.Mutex // guards b
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // firstError is the first line of a log at level ERROR, or "none".
