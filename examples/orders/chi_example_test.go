@@ -1,14 +1,15 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/client"
 	"github.com/ferry-mcp/ferry/route"
 	"github.com/go-chi/chi/v5"
 )
@@ -43,20 +44,18 @@ func Example_chi() {
 	// check: route: tool "cancel_order", route "POST /api/orders/{id}/cancel": the router serves no such route
 }
 
-// callText calls a tool through the MCP endpoint h and returns its
-// result's text.
+// callText calls a tool through the MCP endpoint h, with Ferry's client
+// in memory, and returns its result's text, or the error.
 func callText(h http.Handler, name, args string) string {
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args +
-		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-	req := httptest.NewRequest("POST", "http://127.0.0.1/mcp", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", name)
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, req)
-	_, text, _ := strings.Cut(w.Body.String(), `"text":"`)
-	text, _, _ = strings.Cut(text, `"`)
-	return text
+	ctx := context.Background()
+	c, err := client.DialHandler(ctx, h, nil)
+	if err != nil {
+		return err.Error()
+	}
+	defer c.Close()
+	res, err := c.CallTool(ctx, name, json.RawMessage(args))
+	if err != nil {
+		return err.Error()
+	}
+	return res.Text()
 }
