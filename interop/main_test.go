@@ -1,7 +1,6 @@
 package interop
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -9,9 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-mcp/ferry/ferrytest"
 )
 
 // Set once by TestMain, read-only afterwards.
@@ -71,7 +71,7 @@ func everything(t *testing.T) string {
 func startHTTP(t *testing.T, args ...string) string {
 	t.Helper()
 	addr := freeAddr(t)
-	stderr := new(syncBuffer)
+	stderr := new(ferrytest.Buffer)
 	cmd := exec.CommandContext(t.Context(), everything(t), append([]string{"-http", addr}, args...)...)
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = stopTimeout
@@ -137,7 +137,7 @@ func waitListening(ctx context.Context, addr string, exited <-chan struct{}) err
 // written to the test log if t fails.
 func stdioCommand(ctx context.Context, t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
-	stderr := new(syncBuffer)
+	stderr := new(ferrytest.Buffer)
 	cmd := exec.CommandContext(ctx, everything(t), args...)
 	cmd.WaitDelay = stopTimeout
 	cmd.Stderr = stderr
@@ -156,24 +156,6 @@ func versionArgs(versions string) []string {
 		return nil
 	}
 	return []string{"-versions", versions}
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu  sync.Mutex // guards buf
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // exitSummary describes how a finished process ended.

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/ferrytest"
 	"github.com/ferry-mcp/ferry/redisstore"
 )
 
@@ -116,14 +117,14 @@ type cluster struct {
 	ts   []*httptest.Server
 	urls []string
 
-	servedMu sync.Mutex       // guards served and inflight
-	served   map[string][]int // requests each replica served, by clientTag
-	inflight map[string]int   // requests being served, by clientTag
-	waits    chan waitReport  // what the "wait" tool saw
-	started  chan int         // the replica a "wait" call started on
-	stopOnce sync.Once        // guards the shutdown of the replicas
-	logs     []*syncBuffer    // each replica's server log, warnings and errors
-	closers  []io.Closer      // the replicas' stores that close (Redis's)
+	servedMu sync.Mutex          // guards served and inflight
+	served   map[string][]int    // requests each replica served, by clientTag
+	inflight map[string]int      // requests being served, by clientTag
+	waits    chan waitReport     // what the "wait" tool saw
+	started  chan int            // the replica a "wait" call started on
+	stopOnce sync.Once           // guards the shutdown of the replicas
+	logs     []*ferrytest.Buffer // each replica's server log, warnings and errors
+	closers  []io.Closer         // the replicas' stores that close (Redis's)
 }
 
 // waitReport is how a "wait" call ended, and where it ran.
@@ -166,7 +167,7 @@ func newCluster(t *testing.T, n int, kind sharedStore, opts *clusterOptions) *cl
 	keys := [][]byte{[]byte("ferry-xrep-signing-key-" + randomHex(8))} // replicas share their keys
 	store := kind.open(t)
 	for i := range n {
-		log := new(syncBuffer)
+		log := new(ferrytest.Buffer)
 		srv := ferry.NewServer("replica", "1", &ferry.ServerOptions{
 			SigningKeys: keys,
 			Logger:      slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})),
