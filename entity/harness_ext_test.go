@@ -279,13 +279,3 @@ func count(t testing.TB, db *sql.DB, table, cond string, args ...any) int {
 	}
 	return n
 }
-
-func jsonUnmarshal(b []byte, v any) error {
-	var env struct {
-		Result json.RawMessage `json:"result"`
-	}
-	if err := json.Unmarshal(b, &env); err != nil {
-		return err
-	}
-	return json.Unmarshal(env.Result, v)
-}
