@@ -1,7 +1,6 @@
 package auth_test
 
 import (
-	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
@@ -15,9 +14,6 @@ import (
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
-
-	"github.com/ferry-mcp/ferry"
-	"github.com/ferry-mcp/ferry/auth"
 )
 
 // signWith signs c with key under alg and kid, adding the extra protected
@@ -151,129 +147,5 @@ func TestAttackTokenEncodingsAndHeaders(t *testing.T) {
 	}
 	if n := hits.Load(); n != 0 {
 		t.Errorf("a URL a token named was fetched %d times", n)
-	}
-}
-
-// When a request carries an API key and a bearer token, the first
-// authenticator in Options.Authenticators that finds its credential
-// decides, and the others' credentials are not looked at: with JWT
-// first, a JWT wins over an X-API-Key, and a refused JWT is refused
-// whatever key comes with it.
-func TestAttackAPIKeyAndBearerTogether(t *testing.T) {
-	p := newProtected(t, nil)
-	alice := rsaToken(t, claims("alice", "orders:read"))
-	tests := []struct {
-		name string
-		cred []string
-		want string // the greeting, or a status
-	}{
-		{"a JWT and an API key: the JWT decides", append(bearer(alice), "X-API-Key", adminKey), "hello alice"},
-		{"a refused JWT and a good API key", append(bearer(tamper(alice)), "X-API-Key", adminKey), "401"},
-		{"a good API key and an unknown bearer key: the header is read first", append(bearer("k-unknown-0123456789"), "X-API-Key", adminKey), "hello key:admin"},
-		{"two X-API-Key headers", []string{"X-API-Key", adminKey, "X-API-Key", adminKey}, "401"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			before := p.ran.Load()
-			got := modernCall(t, p.url, "echo", "", tt.cred...)
-			ok := strings.Contains(got.body, `"text":"`+tt.want+`"`)
-			if strings.HasPrefix(tt.want, "4") {
-				ok = got.status == http.StatusUnauthorized && p.ran.Load() == before
-			}
-			if !ok {
-				t.Errorf("got %+v, want %s", got, tt.want)
-			}
-		})
-	}
-}
-
-// A JWKS whose keys the set must not use: a key for encryption, a 1024-bit
-// RSA key, and two keys under one kid.
-func TestAttackUnfitJWKSKeys(t *testing.T) {
-	small, err := rsa.GenerateKey(rand.Reader, 1024)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := testKeys()
-	p := newProtected(t, nil)
-	p.jwks.setKeys(t,
-		jose.JSONWebKey{Key: &k.rsa.PublicKey, KeyID: "rsa-1", Algorithm: "RS256", Use: "sig"},
-		jose.JSONWebKey{Key: &k.rsa2.PublicKey, KeyID: "enc-1", Algorithm: "RS256", Use: "enc"},
-		jose.JSONWebKey{Key: &small.PublicKey, KeyID: "small-1", Algorithm: "RS256", Use: "sig"},
-		jose.JSONWebKey{Key: &k.other.PublicKey, KeyID: "rsa-1", Algorithm: "RS256", Use: "sig"})
-	good := claims("alice", "orders:read")
-	invalid := refusedWith("the token is invalid")
-	tests := []struct {
-		name string
-		tok  string
-		ok   bool
-	}{
-		{"signed by the first key of a duplicated kid", rsaToken(t, good), true},
-		// Fail closed: of two keys under one kid, the first that fits
-		// the algorithm is the one tried.
-		{"signed by the second key of a duplicated kid", sign(t, jose.RS256, k.other, "rsa-1", good), false},
-		{"signed by a key for encryption", sign(t, jose.RS256, k.rsa2, "enc-1", good), false},
-		{"signed by a 1024-bit key", sign(t, jose.RS256, small, "small-1", good), false},
-	}
-	for _, tt := range tests {
-		got := modernCall(t, p.url, "echo", "", bearer(tt.tok)...)
-		if tt.ok && got.status != http.StatusOK || !tt.ok && got != invalid {
-			t.Errorf("%s: got %+v", tt.name, got)
-		}
-	}
-	if _, err := auth.ParseKeySet([]byte(`{"keys":[{"kty":"RSA","use":"enc","n":"AQAB","e":"AQAB"}]}`)); err == nil {
-		t.Error("ParseKeySet of only an encryption key succeeded")
-	}
-}
-
-// The metadata of a resource at a nested path (/v1/mcp) is served at the
-// path-inserted form, and the challenge names it.
-func TestAttackMetadataOfANestedPath(t *testing.T) {
-	res, err := auth.NewResource("https://api.example.com/v1/mcp", []string{testIssuer}, &auth.ResourceOptions{Scopes: []string{"orders:read", "offline_access"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "https://api.example.com/.well-known/oauth-protected-resource/v1/mcp"; res.MetadataURL() != want {
-		t.Errorf("MetadataURL %q, want %q", res.MetadataURL(), want)
-	}
-	mux := http.NewServeMux()
-	res.Mount(mux)
-	mw := auth.Middleware(&auth.Options{Authenticators: []auth.Authenticator{auth.APIKeys(func(context.Context, string) (*ferry.Principal, error) { return nil, nil }, nil)},
-		Resource: res, Logger: discard})
-	mux.Handle("/v1/mcp", mw(http.NotFoundHandler()))
-	for _, tt := range []struct {
-		method, path string
-		status       int
-		allow, cors  string
-	}{
-		{"GET", "/.well-known/oauth-protected-resource/v1/mcp", 200, "", "*"},
-		{"HEAD", "/.well-known/oauth-protected-resource/v1/mcp", 200, "", "*"},
-		{"OPTIONS", "/.well-known/oauth-protected-resource/v1/mcp", 204, "", "*"},
-		{"GET", "/.well-known/oauth-protected-resource", 200, "", "*"},
-		{"POST", "/.well-known/oauth-protected-resource/v1/mcp", 405, "GET, HEAD, OPTIONS", ""},
-		{"DELETE", "/.well-known/oauth-protected-resource/v1/mcp", 405, "GET, HEAD, OPTIONS", ""},
-		{"GET", "/.well-known/oauth-protected-resource/v2/mcp", 404, "", ""},
-	} {
-		w := httptest.NewRecorder()
-		mux.ServeHTTP(w, httptest.NewRequest(tt.method, tt.path, nil))
-		if w.Code != tt.status || w.Header().Get("Allow") != tt.allow || w.Header().Get("Access-Control-Allow-Origin") != tt.cors {
-			t.Errorf("%s %s: %d, Allow %q, CORS %q; want %d, %q, %q", tt.method, tt.path, w.Code,
-				w.Header().Get("Allow"), w.Header().Get("Access-Control-Allow-Origin"), tt.status, tt.allow, tt.cors)
-		}
-		if tt.method == "GET" && tt.status == 200 {
-			var doc struct {
-				Resource        string   `json:"resource"`
-				ScopesSupported []string `json:"scopes_supported"`
-			}
-			if err := json.Unmarshal(w.Body.Bytes(), &doc); err != nil || doc.Resource != res.URI() ||
-				strings.Join(doc.ScopesSupported, " ") != "orders:read" {
-				t.Errorf("%s: document %s (%v)", tt.path, w.Body, err)
-			}
-		}
-	}
-	w := httptest.NewRecorder()
-	mux.ServeHTTP(w, httptest.NewRequest("POST", "/v1/mcp", nil))
-	if want := `Bearer resource_metadata="` + res.MetadataURL() + `"`; w.Code != 401 || w.Header().Get("WWW-Authenticate") != want {
-		t.Errorf("POST /v1/mcp: %d %q, want 401 %q", w.Code, w.Header().Get("WWW-Authenticate"), want)
 	}
 }

@@ -288,3 +288,36 @@ func tamper(tok string) string {
 	parts[1] = base64URL.EncodeToString(b)
 	return strings.Join(parts, ".")
 }
+
+// When a request carries an API key and a bearer token, the first
+// authenticator in Options.Authenticators that finds its credential
+// decides, and the others' credentials are not looked at: with JWT
+// first, a JWT wins over an X-API-Key, and a refused JWT is refused
+// whatever key comes with it.
+func TestAttackAPIKeyAndBearerTogether(t *testing.T) {
+	p := newProtected(t, nil)
+	alice := rsaToken(t, claims("alice", "orders:read"))
+	tests := []struct {
+		name string
+		cred []string
+		want string // the greeting, or a status
+	}{
+		{"a JWT and an API key: the JWT decides", append(bearer(alice), "X-API-Key", adminKey), "hello alice"},
+		{"a refused JWT and a good API key", append(bearer(tamper(alice)), "X-API-Key", adminKey), "401"},
+		{"a good API key and an unknown bearer key: the header is read first", append(bearer("k-unknown-0123456789"), "X-API-Key", adminKey), "hello key:admin"},
+		{"two X-API-Key headers", []string{"X-API-Key", adminKey, "X-API-Key", adminKey}, "401"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := p.ran.Load()
+			got := modernCall(t, p.url, "echo", "", tt.cred...)
+			ok := strings.Contains(got.body, `"text":"`+tt.want+`"`)
+			if strings.HasPrefix(tt.want, "4") {
+				ok = got.status == http.StatusUnauthorized && p.ran.Load() == before
+			}
+			if !ok {
+				t.Errorf("got %+v, want %s", got, tt.want)
+			}
+		})
+	}
+}
