@@ -2,7 +2,9 @@ package client_test
 
 import (
 	"net/http/httptest"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/client"
@@ -44,4 +46,18 @@ func benchCalls(b *testing.B, c *client.Client) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// cpuTime is the CPU time the process has used (user and system), so
+// benchmarks can report CPU per call apart from the wall time a shared
+// machine inflates.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per operation since start.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 }
