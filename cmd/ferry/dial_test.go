@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -13,8 +11,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -63,166 +59,6 @@ func withTarget(cmd string, target []string, rest ...string) []string {
 	}
 	args := append([]string{cmd}, target...)
 	return append(args, rest...)
-}
-
-func TestTools(t *testing.T) {
-	url := httpServer(t, shopServer(nil), nil)
-	for era, target := range eras(t, url) {
-		t.Run(era, func(t *testing.T) {
-			code, stdout, stderr := runFerry(t, withTarget("tools", target))
-			if code != exitOK || stderr != "" {
-				t.Fatalf("exit %d, stderr %q", code, stderr)
-			}
-			var got struct {
-				Tools []struct {
-					Name        string          `json:"name"`
-					InputSchema json.RawMessage `json:"inputSchema"`
-				} `json:"tools"`
-			}
-			decodeStdout(t, stdout, &got)
-			if len(got.Tools) != 2 || got.Tools[0].Name != "get_order" || got.Tools[1].Name != "whoami" {
-				t.Errorf("tools %+v, want get_order and whoami", got.Tools)
-			}
-			var compact bytes.Buffer
-			if err := json.Compact(&compact, got.Tools[0].InputSchema); err != nil || !strings.Contains(compact.String(), `"minimum":1`) {
-				t.Errorf("get_order's schema %s is not the server's", got.Tools[0].InputSchema)
-			}
-		})
-	}
-}
-
-func TestCall(t *testing.T) {
-	url := httpServer(t, shopServer(nil), nil)
-	for era, target := range eras(t, url) {
-		t.Run(era, func(t *testing.T) {
-			code, stdout, stderr := runFerry(t, withTarget("call", target, "get_order", `{"id": 7}`))
-			if code != exitOK || stderr != "" {
-				t.Fatalf("exit %d, stderr %q", code, stderr)
-			}
-			var got struct {
-				StructuredContent order `json:"structuredContent"`
-				IsError           bool  `json:"isError"`
-			}
-			decodeStdout(t, stdout, &got)
-			if got.StructuredContent != (order{ID: 7, Status: "shipped"}) || got.IsError {
-				t.Errorf("result %+v", got)
-			}
-		})
-	}
-}
-
-// A tool's error result is printed on stdout and exits 1, with one line
-// on stderr.
-func TestCallErrorResult(t *testing.T) {
-	url := httpServer(t, shopServer(nil), nil)
-	code, stdout, stderr := runFerry(t, []string{"call", url, "get_order", `{"id": 500}`})
-	if code != exitFailed {
-		t.Errorf("exit %d, want %d", code, exitFailed)
-	}
-	var got struct {
-		Content []struct{ Text string } `json:"content"`
-		IsError bool                    `json:"isError"`
-	}
-	decodeStdout(t, stdout, &got)
-	if !got.IsError || len(got.Content) != 1 || !strings.Contains(got.Content[0].Text, "no order 500") {
-		t.Errorf("result %+v", got)
-	}
-	if stderr != "ferry: call: the tool get_order returned an error result (printed on stdout)\n" {
-		t.Errorf("stderr %q", stderr)
-	}
-}
-
-// Arguments come from stdin with "-", in either position of the flags.
-func TestCallStdinArguments(t *testing.T) {
-	url := httpServer(t, shopServer(nil), nil)
-	code, stdout, stderr := runFerryIn(t, "{\n  \"id\": 42\n}\n", []string{"call", url, "get_order", "-", "-timeout", "10s"})
-	if code != exitOK {
-		t.Fatalf("exit %d, stderr %q", code, stderr)
-	}
-	var got struct {
-		StructuredContent order `json:"structuredContent"`
-	}
-	decodeStdout(t, stdout, &got)
-	if got.StructuredContent.ID != 42 {
-		t.Errorf("result %+v, want order 42", got)
-	}
-	// Over stdio the arguments, spread over lines, still make one message.
-	code, stdout, stderr = runFerryIn(t, "{\n  \"id\": 43\n}\n", append([]string{"call", "get_order", "-"}, stdioCommand(t)...))
-	if code != exitOK || !strings.Contains(stdout, `"id": 43`) {
-		t.Errorf("stdio: exit %d, stdout %q, stderr %q", code, stdout, stderr)
-	}
-}
-
-// Bad JSON arguments are a usage error (2), found before connecting: one
-// line naming the problem, then one saying where the usage is, not the
-// usage itself, which would push the problem out of sight.
-func TestCallMalformedArguments(t *testing.T) {
-	var hits atomic.Int64
-	srv := shopServer(nil)
-	url := httpServer(t, srv, func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			hits.Add(1)
-			next.ServeHTTP(w, r)
-		})
-	})
-	tests := []struct{ name, stdin, arg, want string }{
-		{"cut short", "", `{"id": 7`, "ferry: call: the JSON argument is not JSON: it ends before the object does; quote it for the shell"},
-		{"syntax", "", `{id: 7}`, "ferry: call: the JSON argument is not JSON (at byte 2: invalid character 'i' looking for beginning of object key string); quote it for the shell"},
-		{"not an object", "", `[7]`, "ferry: call: the JSON argument is JSON array, not an object"},
-		{"null", "", `null`, "ferry: call: the JSON argument is null, not an object"},
-		{"two values", "", `{} {}`, "ferry: call: the JSON argument is not one JSON object: data after the JSON value"},
-		{"stdin", "id=7", "-", "ferry: call: stdin is not JSON"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runFerryIn(t, tt.stdin, []string{"call", url, "get_order", tt.arg})
-			if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, tt.want) {
-				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", code, stdout, stderr, tt.want)
-			}
-			if _, rest, _ := strings.Cut(stderr, "\n"); rest != "ferry: \"ferry help call\" shows the usage, with examples\n" {
-				t.Errorf("stderr %q: want the problem, then where to read the usage", stderr)
-			}
-		})
-	}
-	if n := hits.Load(); n != 0 {
-		t.Errorf("the server got %d requests; bad arguments must be refused before connecting", n)
-	}
-}
-
-func TestPromptsAndRead(t *testing.T) {
-	url := httpServer(t, shopServer(nil), nil)
-	for era, target := range eras(t, url) {
-		t.Run(era, func(t *testing.T) {
-			code, stdout, stderr := runFerry(t, withTarget("prompts", target))
-			if code != exitOK || stderr != "" {
-				t.Fatalf("prompts: exit %d, stderr %q", code, stderr)
-			}
-			var ps struct {
-				Prompts []struct {
-					Name      string `json:"name"`
-					Arguments []struct {
-						Name string `json:"name"`
-					} `json:"arguments"`
-				} `json:"prompts"`
-			}
-			decodeStdout(t, stdout, &ps)
-			if len(ps.Prompts) != 1 || ps.Prompts[0].Name != "summarize_order" || len(ps.Prompts[0].Arguments) != 1 {
-				t.Errorf("prompts %+v", ps)
-			}
-			code, stdout, stderr = runFerry(t, withTarget("read", target, "shop://catalog"))
-			if code != exitOK || stderr != "" {
-				t.Fatalf("read: exit %d, stderr %q", code, stderr)
-			}
-			var rr struct {
-				Contents []struct{ URI, Text string } `json:"contents"`
-			}
-			decodeStdout(t, stdout, &rr)
-			want := []struct{ URI, Text string }{{"shop://catalog", "kettle, teapot"}}
-			if diff := cmp.Diff(want, rr.Contents); diff != "" {
-				t.Errorf("contents (-want +got):\n%s", diff)
-			}
-		})
-	}
 }
 
 // An unknown resource or tool is the server's error: exit 3, one line.

@@ -2,5 +2,5 @@
 
 package protoschema
 
-// raceEnabled says the race detector runs; see race_test.go.
+// raceEnabled says the race detector runs; see schema_race_test.go.
 const raceEnabled = false
