@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/ferry-mcp/ferry"
-	ferryclient "github.com/ferry-mcp/ferry/client"
+	mcpclient "github.com/ferry-mcp/ferry/client"
 	"github.com/ferry-mcp/ferry/entity"
 	_ "modernc.org/sqlite"
 )
@@ -48,7 +48,7 @@ func exampleDB() (db *sql.DB, done func()) {
 // client, and prints the result's text.
 func callTool(url, name, args string) {
 	ctx := context.Background()
-	c, err := ferryclient.DialHTTP(ctx, url, nil)
+	c, err := mcpclient.DialHTTP(ctx, url, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -361,3 +361,63 @@ func TestSQLiteWriteAfterAPanickingHook(t *testing.T) {
 		t.Errorf("the update after the panic did not commit: %d rows", n)
 	}
 }
+
+// A call that waits for a connection of a bounded pool past its deadline
+// is refused as unavailable, saying the connections were all busy and to
+// try again later, on every engine; once a connection is free, calls
+// succeed again.
+func TestPoolWaitPastDeadlineIsUnavailable(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, db *sql.DB) {
+		if _, err := db.Exec(`INSERT INTO products (sku, name) VALUES ('P-1', 'One')`); err != nil {
+			t.Fatal(err)
+		}
+		db.SetMaxOpenConns(1)
+		c, _ := shop(t, db, &entity.SetOptions{Timeout: 200 * time.Millisecond}, nil)
+		held, err := db.Conn(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, call := range []struct{ name, args string }{
+			{"list_products", `{}`},
+			{"get_product", `{"sku":"P-1"}`},
+			{"update_product", `{"sku":"P-1","stock":1}`},
+		} {
+			got := c.callAsync(call.name, call.args)
+			want := "unavailable: all 1 database connections of this server stayed busy with other calls until this call's deadline; try again later"
+			if got.err != nil || !got.isError || !strings.HasPrefix(got.text, want) {
+				t.Errorf("%s with the only connection held: %q %v; want %q...", call.name, got.text, got.err, want)
+			}
+		}
+		_ = held.Close()
+		if got := c.callAsync("update_product", `{"sku":"P-1","stock":2}`); got.err != nil || got.isError {
+			t.Errorf("a call once the connection is free: %s", got.failure())
+		}
+	})
+}
+
+func TestReadOnlyTransactionHolds(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, db *sql.DB) {
+		var hookErr error
+		opts := &entity.Options{Hooks: entity.Hooks{BeforeRead: func(ctx context.Context, r *entity.Read) error {
+			_, hookErr = r.Tx.ExecContext(ctx, "INSERT INTO categories (name) VALUES ('sneaky')")
+			return hookErr
+		}}}
+		c, _ := shop(t, db, nil, opts)
+		c.refused("list_products", `{}`)
+		if hookErr == nil {
+			t.Error("a write inside list's transaction succeeded")
+		}
+		hookErr = nil
+		c.refused("get_product", `{"id":1}`)
+		if hookErr == nil {
+			t.Error("a write inside get's transaction succeeded")
+		}
+		if n := count(t, db, "categories", ""); n != 0 {
+			t.Errorf("%d categories written by a read tool", n)
+		}
+		// The connection went back to the pool writable.
+		for range 5 {
+			c.ok("create_category", `{"name":"`+t.Name()+`-`+string(rune('a'+count(t, db, "categories", "")))+`"}`)
+		}
+	})
+}

@@ -71,3 +71,55 @@ func TestMySQLLatin1Column(t *testing.T) {
 		}
 	}
 }
+
+// TestPostgresEnumColumn shows a text field served from an enum column:
+// a literal that is not one of its labels matches nothing instead of
+// raising "invalid input value for enum", and ordering and matching work
+// on its labels' text (an enum has no collation to give).
+func TestPostgresEnumColumn(t *testing.T) {
+	db := dbtest.Postgres(t)
+	for _, q := range []string{
+		"CREATE TYPE mood AS ENUM ('sad', 'ok', 'Happy')",
+		"CREATE TABLE m (id int PRIMARY KEY, mood mood, code varchar(10))",
+		"INSERT INTO m VALUES (1, 'sad', 'a'), (2, 'ok', 'B'), (3, 'Happy', 'b'), (4, NULL, NULL)",
+	} {
+		if _, err := db.ExecContext(t.Context(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows := map[int64][2]any{1: {"sad", "a"}, 2: {"ok", "B"}, 3: {"Happy", "b"}, 4: {nil, nil}}
+	env, err := NewEnv([]Field{{Name: "mood", Type: Text, Nullable: true}, {Name: "code", Type: Text, Nullable: true}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := []string{`"m"."mood"`, `"m"."code"`}
+	for _, expr := range []string{
+		`mood == "bogus"`, `mood != "bogus"`, `mood == "ok"`, `mood in ["ok", "nope"]`, `mood < "p"`,
+		`mood.contains("a")`, `mood.lowerAscii() == "happy"`, `!(mood == "sad")`, `code == "b"`, `code > "a"`,
+	} {
+		got := pgIDs(t, db, env, expr, cols)
+		checked, iss := env.CEL().Compile(expr)
+		if iss.Err() != nil {
+			t.Fatal(iss.Err())
+		}
+		prg, err := env.CEL().Program(checked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []int64{}
+		for id := int64(1); id <= 4; id++ {
+			vars := map[string]any{"mood": rows[id][0], "code": rows[id][1]}
+			for k, v := range vars {
+				if v == nil {
+					vars[k] = types.NullValue
+				}
+			}
+			if out, _, _ := prg.Eval(vars); out == types.True {
+				want = append(want, id)
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: got %v, want %v", expr, got, want)
+		}
+	}
+}
