@@ -3,7 +3,6 @@ package auth_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/auth"
+	"github.com/ferry-mcp/ferry/internal/wiretest"
 )
 
 // protected is a ferry server behind the auth middleware, as a user
@@ -121,7 +121,7 @@ func modernCall(t *testing.T, url, tool, extra string, cred ...string) answer {
 	t.Helper()
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":{}` + extra +
 		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}}}`
-	return do(t, url, body, append([]string{"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", tool}, cred...)...)
+	return do(t, url, body, append(wiretest.Modern("tools/call", tool), cred...)...)
 }
 
 // legacyCall calls tool on a 2025-11-25 session.
@@ -134,42 +134,14 @@ func legacyCall(t *testing.T, url, session, tool string, cred ...string) answer 
 // initialize opens a 2025-11-25 session with cred and returns its id.
 func initialize(t *testing.T, url string, cred ...string) string {
 	t.Helper()
-	const body = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
-	req := newPost(t, url, body, cred...)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("initialize: status %d", resp.StatusCode)
-	}
-	return resp.Header.Get("Mcp-Session-Id")
+	return wiretest.Initialize(t, url, cred...)
 }
 
-func newPost(t *testing.T, url, body string, header ...string) *http.Request {
-	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), "POST", url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Add(header[i], header[i+1])
-	}
-	return req
-}
-
+// do posts body to url with the header pairs and returns the answer.
 func do(t *testing.T, url, body string, header ...string) answer {
 	t.Helper()
-	resp, err := http.DefaultClient.Do(newPost(t, url, body, header...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return answer{resp.StatusCode, strings.Join(resp.Header.Values("WWW-Authenticate"), " | "), string(b)}
+	a := wiretest.Post(t, url, body, header...)
+	return answer{a.Status, strings.Join(a.Header.Values("WWW-Authenticate"), " | "), a.Body}
 }
 
 func bearer(tok string) []string { return []string{"Authorization", "Bearer " + tok} }
