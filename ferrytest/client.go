@@ -28,7 +28,8 @@ type Options struct {
 	Roots  func(ctx context.Context) ([]client.Root, error)
 	// Header is sent with every request: credentials for an
 	// authenticator in front of the server, a trace context, any header
-	// the server or its middleware reads.
+	// the server or its middleware reads. Its keys may be written in any
+	// case ("X-API-Key"): they reach the server in canonical form.
 	Header http.Header
 	// HTTP configures the in-memory handler [NewClient] builds. If nil, a
 	// stateful one (legacy sessions keep their questions open).
@@ -109,9 +110,25 @@ func options(opts *Options) Options {
 
 func clientOptions(o Options) *client.Options {
 	return &client.Options{
-		Protocol: o.Protocol, Header: o.Header, Elicit: o.Elicit, Sample: o.Sample, Roots: o.Roots,
+		Protocol: o.Protocol, Header: canonical(o.Header), Elicit: o.Elicit, Sample: o.Sample, Roots: o.Roots,
 		Name: "ferrytest", Version: "1",
 	}
+}
+
+// canonical copies h with its keys in canonical form, as a server reading
+// from the network sees them: an in-process handler gets the map as it
+// is, and its Header.Get would miss "X-API-Key".
+func canonical(h http.Header) http.Header {
+	if h == nil {
+		return nil
+	}
+	c := make(http.Header, len(h))
+	for k, vs := range h {
+		for _, v := range vs {
+			c.Add(k, v)
+		}
+	}
+	return c
 }
 
 // connected ends a Dial: it fails t on err and closes c when t ends.

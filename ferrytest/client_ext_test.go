@@ -121,6 +121,16 @@ func TestDialHandler(t *testing.T) {
 	}
 }
 
+// A header key given as it is usually written, not in Go's canonical
+// form, reaches an in-process handler as net/http would deliver it from
+// the network.
+func TestOptionsHeaderKeysAreCanonical(t *testing.T) {
+	c := ferrytest.DialHandler(t, keyed(newServer()), &ferrytest.Options{Header: http.Header{"X-API-Key": {"k-1"}}})
+	if got := c.CallTool(t.Context(), "greet", greetIn{Name: "al"}).Text(); got != `{"greeting":"Hello, al"}` {
+		t.Errorf("greet = %s", got)
+	}
+}
+
 // DialHTTP reaches a server at a URL in either era; a principal, which
 // only an in-process server can take, fails the test with a sentence
 // that says what to do instead.
