@@ -3,17 +3,16 @@ package entity_test
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
-	"io"
 	"log"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/ferry-mcp/ferry"
+	mcpclient "github.com/ferry-mcp/ferry/client"
 	"github.com/ferry-mcp/ferry/entity"
 	_ "modernc.org/sqlite"
 )
@@ -45,25 +44,20 @@ func exampleDB() (db *sql.DB, done func()) {
 	return db, func() { _ = db.Close(); _ = os.RemoveAll(dir) }
 }
 
-// callTool calls a tool over the server's HTTP handler and prints the
-// result's text.
+// callTool calls a tool over the server's HTTP handler, with Ferry's
+// client, and prints the result's text.
 func callTool(url, name, args string) {
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args + `,` + meta + `}}`
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", name)
-	resp, err := http.DefaultClient.Do(req)
+	ctx := context.Background()
+	c, err := mcpclient.DialHTTP(ctx, url, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	var res result
-	_ = jsonUnmarshal(b, &res)
-	fmt.Println(res.text())
+	defer c.Close()
+	res, err := c.CallTool(ctx, name, json.RawMessage(args))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Text())
 }
 
 func ExampleRegister() {

@@ -1,6 +1,7 @@
 package entity_test
 
 import (
+	"context"
 	"database/sql"
 	"encoding/json"
 	"io"
@@ -14,16 +15,20 @@ import (
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/entity"
 	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
+	"github.com/ferry-mcp/ferry/ferrytest"
 )
 
 // client calls a server's tools over its real HTTP handler, as a
-// 2026-07-28 client does, with the principal a test chooses.
+// 2026-07-28 client does, with the principal a test chooses: through
+// ferrytest's client, or as raw JSON-RPC (rpc) for the tests of what is
+// on the wire.
 type client struct {
 	t   testing.TB
 	url string
 	// tenant, if not empty, makes the caller a principal with that tenant
 	// claim.
 	tenant string
+	conns  map[string]*ferrytest.Client // by tenant
 }
 
 // serve serves srv over HTTP; a request's X-Test-Tenant header becomes a
@@ -39,7 +44,9 @@ func serve(t testing.TB, srv *ferry.Server) *client {
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(ts.Close)
-	return &client{t: t, url: ts.URL}
+	c := &client{t: t, url: ts.URL}
+	c.conn() // on t's goroutine, for callAsync
+	return c
 }
 
 // result is a tool call's result as a client reads it.
@@ -100,17 +107,34 @@ func (c *client) rpc(method, name, params string) (json.RawMessage, *struct {
 
 const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 
+// conn returns ferrytest's client for the current tenant, connecting it
+// on first use.
+func (c *client) conn() *ferrytest.Client {
+	c.t.Helper()
+	if fc := c.conns[c.tenant]; fc != nil {
+		return fc
+	}
+	h := http.Header{}
+	if c.tenant != "" {
+		h.Set("X-Test-Tenant", c.tenant)
+	}
+	fc := ferrytest.DialHTTP(c.t, c.url, &ferrytest.Options{Header: h})
+	if c.conns == nil {
+		c.conns = map[string]*ferrytest.Client{}
+	}
+	c.conns[c.tenant] = fc
+	return fc
+}
+
 // call calls a tool and returns its result; a protocol error fails the
 // test.
 func (c *client) call(name, args string) *result {
 	c.t.Helper()
-	raw, perr := c.rpc("tools/call", name, `{"name":"`+name+`","arguments":`+args+`,`+meta+`}`)
-	if perr != nil {
-		c.t.Fatalf("%s(%s): protocol error %d %s", name, args, perr.Code, perr.Message)
-	}
 	var r result
-	if err := json.Unmarshal(raw, &r); err != nil {
-		c.t.Fatalf("%s: %s: %v", name, raw, err)
+	// Call, not CallTool, so that the arguments go as the test wrote them.
+	params := map[string]any{"name": name, "arguments": json.RawMessage(args)}
+	if err := c.conn().Raw().Call(context.Background(), "tools/call", params, &r); err != nil {
+		c.t.Fatalf("%s(%s): %v", name, args, err)
 	}
 	return &r
 }
@@ -141,23 +165,9 @@ func (c *client) refused(name, args string) string {
 // tools lists the server's tools by name.
 func (c *client) tools() map[string]json.RawMessage {
 	c.t.Helper()
-	raw, perr := c.rpc("tools/list", "", `{`+meta+`}`)
-	if perr != nil {
-		c.t.Fatalf("tools/list: %s", perr.Message)
-	}
-	var out struct {
-		Tools []json.RawMessage `json:"tools"`
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		c.t.Fatal(err)
-	}
 	m := map[string]json.RawMessage{}
-	for _, tl := range out.Tools {
-		var n struct {
-			Name string `json:"name"`
-		}
-		_ = json.Unmarshal(tl, &n)
-		m[n.Name] = tl
+	for _, tl := range c.conn().ListTools(context.Background()) {
+		m[tl.Name] = tl.Raw
 	}
 	return m
 }
@@ -268,14 +278,4 @@ func count(t testing.TB, db *sql.DB, table, cond string, args ...any) int {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return n
-}
-
-func jsonUnmarshal(b []byte, v any) error {
-	var env struct {
-		Result json.RawMessage `json:"result"`
-	}
-	if err := json.Unmarshal(b, &env); err != nil {
-		return err
-	}
-	return json.Unmarshal(env.Result, v)
 }

@@ -26,26 +26,78 @@ type Options struct {
 	Elicit func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error)
 	Sample func(ctx context.Context, req *client.SampleRequest) (*client.SampleResult, error)
 	Roots  func(ctx context.Context) ([]client.Root, error)
-	// HTTP configures the in-memory handler. If nil, a stateful one
-	// (legacy sessions keep their questions open).
+	// Header is sent with every request: credentials for an
+	// authenticator in front of the server, a trace context, any header
+	// the server or its middleware reads. Its keys may be written in any
+	// case ("X-API-Key"): they reach the server in canonical form.
+	Header http.Header
+	// HTTP configures the in-memory handler [NewClient] builds. If nil, a
+	// stateful one (legacy sessions keep their questions open).
+	// [DialHandler] and [DialHTTP] ignore it.
 	HTTP *ferry.HTTPOptions
 }
 
-// Client is a [client.Client] connected in memory to a [ferry.Server]:
-// requests go through [ferry.NewHTTPHandler] with no socket. Its methods
-// fail the test on a transport or protocol error; [Client.Raw] returns the
-// underlying client for tests that expect one. It is safe for concurrent
-// use, as the test's t is.
+// Client is a [client.Client] connected to an MCP server for a test: in
+// memory to a [ferry.Server] ([NewClient]) or to any server's handler
+// ([DialHandler]), or over HTTP ([DialHTTP]). Its methods fail the test
+// on a transport or protocol error, with t.Fatalf, so they belong on the
+// test's goroutine; [Client.Raw] returns the underlying client, whose
+// methods return their errors, for other goroutines and for tests that
+// expect an error. It is safe for concurrent use.
 type Client struct {
 	t testing.TB
 	c *client.Client
 }
 
 // NewClient connects to srv in memory and closes the connection when the
-// test ends. opts may be nil. It fails the test if the server does not
-// answer the handshake (or fails its start-up check).
+// test ends. opts may be nil. It fails the test if the server fails its
+// start-up check or does not answer the handshake.
 func NewClient(t testing.TB, srv *ferry.Server, opts *Options) *Client {
 	t.Helper()
+	if err := srv.Check(); err != nil {
+		t.Fatalf("ferrytest: the server fails its start-up check:\n%v", err)
+	}
+	hopts := &ferry.HTTPOptions{Stateful: true}
+	if opts != nil && opts.HTTP != nil {
+		hopts = opts.HTTP
+	}
+	return DialHandler(t, ferry.NewHTTPHandler(srv, hopts), opts)
+}
+
+// DialHandler connects in memory to the MCP server that h serves at /mcp
+// (requests go to http://localhost/mcp, with no socket): a Ferry server
+// behind the application's own middleware or router, or any MCP server's
+// [net/http.Handler]. The connection is closed when the test ends. opts
+// may be nil. It fails the test if the server does not answer the
+// handshake.
+func DialHandler(t testing.TB, h http.Handler, opts *Options) *Client {
+	t.Helper()
+	o := options(opts)
+	if o.Principal != nil {
+		h = withPrincipal(h, o.Principal)
+	}
+	c, err := client.DialHandler(context.WithoutCancel(t.Context()), h, clientOptions(o))
+	return connected(t, c, err, o)
+}
+
+// DialHTTP connects to the MCP endpoint at url, such as a server the test
+// started in another process, and closes the connection when the test
+// ends. opts may be nil; [Options.Principal] needs a server in the test's
+// process and fails the test. It fails the test if the server does not
+// answer the handshake.
+func DialHTTP(t testing.TB, url string, opts *Options) *Client {
+	t.Helper()
+	o := options(opts)
+	if o.Principal != nil {
+		t.Fatalf("ferrytest: Options.Principal sets the caller of an in-process server; over HTTP, send credentials in Options.Header")
+	}
+	c, err := client.DialHTTP(context.WithoutCancel(t.Context()), url, clientOptions(o))
+	return connected(t, c, err, o)
+}
+
+// options copies opts, or returns the zero Options, with the default
+// protocol set.
+func options(opts *Options) Options {
 	o := Options{}
 	if opts != nil {
 		o = *opts
@@ -53,21 +105,35 @@ func NewClient(t testing.TB, srv *ferry.Server, opts *Options) *Client {
 	if o.Protocol == "" {
 		o.Protocol = client.Version20260728
 	}
-	hopts := o.HTTP
-	if hopts == nil {
-		hopts = &ferry.HTTPOptions{Stateful: true}
-	}
-	if err := srv.Check(); err != nil {
-		t.Fatalf("ferrytest: the server fails its start-up check:\n%v", err)
-	}
-	var h http.Handler = ferry.NewHTTPHandler(srv, hopts)
-	if o.Principal != nil {
-		h = withPrincipal(h, o.Principal)
-	}
-	c, err := client.DialHandler(context.WithoutCancel(t.Context()), h, &client.Options{
-		Protocol: o.Protocol, Elicit: o.Elicit, Sample: o.Sample, Roots: o.Roots,
+	return o
+}
+
+func clientOptions(o Options) *client.Options {
+	return &client.Options{
+		Protocol: o.Protocol, Header: canonical(o.Header), Elicit: o.Elicit, Sample: o.Sample, Roots: o.Roots,
 		Name: "ferrytest", Version: "1",
-	})
+	}
+}
+
+// canonical copies h with its keys in canonical form, as a server reading
+// from the network sees them: an in-process handler gets the map as it
+// is, and its Header.Get would miss "X-API-Key".
+func canonical(h http.Header) http.Header {
+	if h == nil {
+		return nil
+	}
+	c := make(http.Header, len(h))
+	for k, vs := range h {
+		for _, v := range vs {
+			c.Add(k, v)
+		}
+	}
+	return c
+}
+
+// connected ends a Dial: it fails t on err and closes c when t ends.
+func connected(t testing.TB, c *client.Client, err error, o Options) *Client {
+	t.Helper()
 	if err != nil {
 		t.Fatalf("ferrytest: connecting (%s): %v", o.Protocol, err)
 	}

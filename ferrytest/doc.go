@@ -17,12 +17,22 @@
 // [NewClient] connects a [Client] to a [ferry.Server] through
 // [ferry.NewHTTPHandler] and [client.DialHandler]: requests are served
 // in process, in the modern era (2026-07-28) unless [Options.Protocol]
-// names a legacy version. Its methods fail the test on a protocol or
-// transport error; [Client.Raw] returns the [client.Client] for tests that
-// expect one. [Options.Elicit], [Options.Sample] and [Options.Roots]
-// answer the server's questions in either era, and [Options.Principal]
-// serves every request as a given caller, so tools limited by scopes or
-// roles are tested without tokens.
+// names a legacy version. [DialHandler] connects the same way to any
+// handler that serves MCP at /mcp (a server behind the application's
+// middleware), and [DialHTTP] to a server at a URL. Its methods fail the
+// test on a protocol or transport error; [Client.Raw] returns the
+// [client.Client] for tests that expect one. [Options.Elicit],
+// [Options.Sample] and [Options.Roots] answer the server's questions in
+// either era, [Options.Header] is sent with every request (credentials),
+// and [Options.Principal] serves every request as a given caller, so
+// tools limited by scopes or roles are tested without tokens.
+//
+// # Logs
+//
+// A [Buffer] collects what a server's goroutines write while the test
+// runs: [Buffer.Logger] is a logger for [ferry.ServerOptions] that writes
+// JSON records into it, and [Buffer.Records] reads back the records with
+// a given message, to check what the server logged.
 //
 // # Golden tools
 //

@@ -3,6 +3,8 @@ package ferrytest_test
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/ferry-mcp/ferry"
@@ -107,4 +109,41 @@ func ExampleCall() {
 	fmt.Println(out.Sum, res.IsError, res.Text())
 	// Output:
 	// 42 false {"sum":42}
+}
+
+// DialHandler connects to a server behind the application's own
+// middleware, here one that wants an API key: Options.Header sends it.
+func ExampleDialHandler() {
+	t := &exampleT{} // in a test: the test's *testing.T
+	defer t.done()
+
+	mcp := ferry.NewHTTPHandler(newAdder(), nil)
+	app := http.NewServeMux()
+	app.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-API-Key") != "k-123" {
+			http.Error(w, "an API key is required", http.StatusUnauthorized)
+			return
+		}
+		mcp.ServeHTTP(w, r)
+	}))
+
+	c := ferrytest.DialHandler(t, app, &ferrytest.Options{Header: http.Header{"X-Api-Key": {"k-123"}}})
+	out, _ := ferrytest.Call[addOut](t, c, "add", addIn{A: 2, B: 2})
+	fmt.Println(out.Sum)
+	// Output:
+	// 4
+}
+
+// DialHTTP connects to a server at a URL: one the test started, in
+// process as here or as another program.
+func ExampleDialHTTP() {
+	ts := httptest.NewServer(ferry.NewHTTPHandler(newAdder(), nil))
+	defer ts.Close()
+	t := &exampleT{} // in a test: the test's *testing.T
+	defer t.done()
+
+	c := ferrytest.DialHTTP(t, ts.URL, &ferrytest.Options{Protocol: client.Version20251125})
+	fmt.Println(c.Protocol(), c.CallTool(t.Context(), "add", addIn{A: 1, B: 2}).Text())
+	// Output:
+	// 2025-11-25 {"sum":3}
 }

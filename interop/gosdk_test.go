@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-mcp/ferry/ferrytest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -180,7 +181,7 @@ type clientSetup struct {
 // written to the test log if t fails.
 func dial(ctx context.Context, t *testing.T, tr transportKind, serverVersions, clientVersion string, setup *clientSetup) *sdkConn {
 	t.Helper()
-	clientLog := new(syncBuffer)
+	clientLog := new(ferrytest.Buffer)
 	t.Cleanup(func() {
 		if t.Failed() && clientLog.String() != "" {
 			t.Logf("go-sdk client log:\n%s", clientLog)
@@ -209,7 +210,7 @@ func dial(ctx context.Context, t *testing.T, tr transportKind, serverVersions, c
 		transport = &mcp.StreamableClientTransport{Endpoint: conn.endpoint, HTTPClient: conn.http}
 	case stdio:
 		conn.cmd = stdioCommand(t.Context(), t, versionArgs(serverVersions)...)
-		messages := new(syncBuffer)
+		messages := new(ferrytest.Buffer)
 		t.Cleanup(func() {
 			if t.Failed() {
 				t.Logf("stdio messages:\n%s", messages)

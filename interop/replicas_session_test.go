@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/ferrytest"
 )
 
 // eventTimeout bounds the wait for something the client must hear of.
@@ -39,7 +40,7 @@ func dialReplicas(t *testing.T, c *cluster, detach bool) *sdkReplicaClient {
 	rc := &sdkReplicaClient{updated: make(chan string, 64), changed: make(chan struct{}, 64), logs: make(chan string, 64)}
 	rc.rr = c.newRoundRobin(newPooledTransport(t), true)
 	rc.rr.detach = detach
-	clientLog := new(syncBuffer)
+	clientLog := new(ferrytest.Buffer)
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("requests, in order:\n%s", trailString(rc.rr.trailCopy()))

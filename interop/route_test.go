@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ferry-mcp/ferry/ferrytest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -40,7 +41,7 @@ func buildOrders(t *testing.T, dir string) string {
 func startOrders(t *testing.T, bin string) string {
 	t.Helper()
 	addr := freeAddr(t)
-	stderr := new(syncBuffer)
+	stderr := new(ferrytest.Buffer)
 	cmd := exec.CommandContext(t.Context(), bin, "-addr", addr, "-db", filepath.Join(t.TempDir(), "orders.db"), "-keys", ordersKeys, "-seed")
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = stopTimeout

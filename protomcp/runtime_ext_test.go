@@ -47,15 +47,16 @@ func writeSet(t *testing.T, withSource bool) string {
 // listed returns tools/list's tools by name.
 func (m *mcpServer) listed(t *testing.T) map[string]map[string]any {
 	t.Helper()
-	data := m.rpc(t, "tools/list", "", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)
-	var msg struct {
-		Result struct{ Tools []map[string]any }
-	}
-	if err := json.Unmarshal(data, &msg); err != nil {
-		t.Fatalf("tools/list answered %s", data)
+	var tools []map[string]any
+	for _, tl := range m.client.ListTools(t.Context()) {
+		var tool map[string]any
+		if err := json.Unmarshal(tl.Raw, &tool); err != nil {
+			t.Fatalf("tools/list answered %s: %v", tl.Raw, err)
+		}
+		tools = append(tools, tool)
 	}
 	out := map[string]map[string]any{}
-	for _, tool := range msg.Result.Tools {
+	for _, tool := range tools {
 		out[tool["name"].(string)] = tool
 	}
 	return out

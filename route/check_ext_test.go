@@ -145,7 +145,7 @@ func TestRoutesAreCheckedThroughMiddlewareWithARouter(t *testing.T) {
 		t.Errorf("with no router: %q, want warnings only", lines)
 	}
 	warned := map[string]string{}
-	for _, rec := range m.logs.records(t, "route: cannot check that the handler serves the route: set Options.Router") {
+	for _, rec := range m.logs.Records(t, "route: cannot check that the handler serves the route: set Options.Router") {
 		warned[rec["tool"].(string)] = rec["route"].(string) + " " + rec["level"].(string)
 	}
 	if len(warned) != 3 || warned["refund"] != "POST /refunds WARN" || warned["get"] != "GET /orders/{id} WARN" {

@@ -9,9 +9,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strings"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/client"
 	"github.com/ferry-mcp/ferry/route"
 )
 
@@ -34,25 +34,22 @@ func orders() http.Handler {
 	return mux
 }
 
-// callTool calls a tool through the MCP endpoint h, as a client would, and
-// prints the text of its result.
+// callTool calls a tool through the MCP endpoint h with Ferry's client,
+// in memory, and prints the text of its result's blocks, or the error.
 func callTool(h http.Handler, name, args string) {
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args +
-		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-	req := httptest.NewRequest("POST", "http://127.0.0.1/mcp", strings.NewReader(body))
-	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-		"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name} {
-		req.Header.Set(k, v)
+	ctx := context.Background()
+	c, err := client.DialHandler(ctx, h, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, req)
-	var msg struct {
-		Result struct {
-			Content []struct{ Text string }
-		}
+	defer c.Close()
+	res, err := c.CallTool(ctx, name, json.RawMessage(args))
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
-	_ = json.Unmarshal(w.Body.Bytes(), &msg)
-	for _, c := range msg.Result.Content {
+	for _, c := range res.Content {
 		fmt.Println(c.Text)
 	}
 }

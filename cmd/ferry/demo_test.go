@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ferry-mcp/ferry/ferrytest"
 )
 
 // lineWriter is an io.Writer safe for concurrent use that keeps what was
@@ -56,39 +58,6 @@ func (w *lineWriter) String() string {
 // startLine matches the lines the demo prints when it serves: its URL and
 // its key.
 const startLine = `listening on (http://[^ ]+) \(MCP at[^\n]*\n(?:.*\n)*?ferry demo: API key: ([^ ]+) `
-
-// modernPost sends one 2026-07-28 request to url/mcp with key.
-func modernPost(t *testing.T, base, key, method, name, params string) (int, string) {
-	t.Helper()
-	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
-	if params == "" {
-		params = "{" + meta + "}"
-	} else {
-		params = strings.TrimSuffix(params, "}") + "," + meta + "}"
-	}
-	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":` + params + `}`
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, base+"/mcp", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	if name != "" {
-		req.Header.Set("Mcp-Name", name)
-	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(data)
-}
 
 // ferry demo --http 127.0.0.1:0 serves on a free port, prints it with the
 // counts and the connect lines, answers with the key and refuses without,
@@ -132,11 +101,12 @@ func TestDemoHTTPInProcess(t *testing.T) {
 	if strings.Contains(base, ":0/") || strings.HasSuffix(base, ":0") {
 		t.Errorf("printed address %s is not the real port", base)
 	}
-	if code, body := modernPost(t, base, "", "tools/list", "", ""); code != http.StatusUnauthorized {
-		t.Errorf("tools/list without a key: %d %s", code, body)
+	if r := mcpPost(t, base+"/mcp", "tools/list", nil); r.Status != http.StatusUnauthorized {
+		t.Errorf("tools/list without a key: %d %+v", r.Status, r.Error)
 	}
-	if code, body := modernPost(t, base, key, "tools/call", "get_order", `{"name":"get_order","arguments":{"id":1}}`); code != 200 || !strings.Contains(body, `"customer_id"`) {
-		t.Errorf("get_order: %d %s", code, body)
+	c := ferrytest.DialHTTP(t, base+"/mcp", &ferrytest.Options{Header: http.Header{"Authorization": {"Bearer " + key}}})
+	if res := c.CallTool(t.Context(), "get_order", map[string]any{"id": 1}); res.IsError || !strings.Contains(string(res.Raw), `"customer_id"`) {
+		t.Errorf("get_order: %s", res.Raw)
 	}
 	cancel()
 	select {
@@ -299,14 +269,14 @@ func TestDemoBinary(t *testing.T) {
 		if seeded := strings.Contains(stderr.String(), "creating the shop database"); seeded != (i == 0) {
 			t.Errorf("%s: seeded = %v", run, seeded)
 		}
-		if code, body := modernPost(t, base, key, "server/discover", "", ""); code != 200 || !strings.Contains(body, `"supportedVersions"`) {
-			t.Errorf("server/discover: %d %s", code, body)
+		if r := mcpPost(t, base+"/mcp", "server/discover", nil, "Authorization", "Bearer "+key); r.Status != 200 || !strings.Contains(string(r.Result), `"supportedVersions"`) {
+			t.Errorf("server/discover: %d %s %+v", r.Status, r.Result, r.Error)
 		}
-		if code, body := modernPost(t, base, key, "tools/list", "", ""); code != 200 || strings.Count(body, `"inputSchema"`) != 11 {
-			t.Errorf("tools/list: %d %.300s", code, body)
+		if r := mcpPost(t, base+"/mcp", "tools/list", nil, "Authorization", "Bearer "+key); r.Status != 200 || strings.Count(string(r.Result), `"inputSchema"`) != 11 {
+			t.Errorf("tools/list: %d %.300s %+v", r.Status, r.Result, r.Error)
 		}
-		if code, _ := modernPost(t, base, key+"x", "tools/list", "", ""); code != http.StatusUnauthorized {
-			t.Errorf("tools/list with a wrong key: %d", code)
+		if r := mcpPost(t, base+"/mcp", "tools/list", nil, "Authorization", "Bearer "+key+"x"); r.Status != http.StatusUnauthorized {
+			t.Errorf("tools/list with a wrong key: %d", r.Status)
 		}
 		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"github.com/go-jose/go-jose/v4/jwt"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/ferrytest"
 )
 
 // With -api-key-env, a request with no key or a wrong one gets 401, and
@@ -155,7 +156,7 @@ func TestServeJWKSDown(t *testing.T) {
 	const iss = "https://login.example.com"
 	// The fetch failures are logged on the command's stderr, like every
 	// other record, never through the process-wide default logger.
-	var global lockedBuffer
+	var global ferrytest.Buffer
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(slog.New(slog.NewTextHandler(&global, nil)))
 	s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-jwt-jwks", "http://127.0.0.1:1/jwks.json", "-jwt-issuer", iss})
@@ -192,8 +193,11 @@ func TestServeRefusesOpenNonLoopback(t *testing.T) {
 	// With a key, a non-loopback address is served, for the hosts allowed.
 	keyed := startServe(t, []string{"-db", d.url, "-http", "0.0.0.0:0", "-api-key-env", "K", "-allow-host", "shop.example"}, "K", "key-1")
 	keyed.url = strings.Replace(keyed.url, "0.0.0.0", "127.0.0.1", 1)
-	if got := keyed.tools(t, "X-API-Key", "key-1", "Host", "shop.example").names(); len(got) != len(readTools) {
-		t.Errorf("tools for an allowed host: %v", got)
+	// A client sends the Host of its URL: post names the allowed one.
+	r := keyed.post(t, "tools/list", nil, "X-API-Key", "key-1", "Host", "shop.example")
+	var allowed toolList
+	if err := json.Unmarshal(r.Result, &allowed); r.Status != http.StatusOK || err != nil || len(allowed.names()) != len(readTools) {
+		t.Errorf("tools for an allowed host: status %d, %v (%v)", r.Status, allowed.names(), err)
 	}
 	if r := keyed.post(t, "tools/list", nil, "X-API-Key", "key-1", "Host", "evil.example"); r.Status != http.StatusForbidden {
 		t.Errorf("a Host not allowed: status %d; want 403", r.Status)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"github.com/ferry-mcp/ferry/entity"
 	"io"
 	"net/http"
 	"net/url"
@@ -14,6 +13,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferry-mcp/ferry/entity"
+	"github.com/ferry-mcp/ferry/ferrytest"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -240,7 +242,7 @@ func TestServeStdio(t *testing.T) {
 	d.shop(t)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	var stderr lockedBuffer
+	var stderr ferrytest.Buffer
 	e := &env{stdin: inR, stdout: outW, stderr: &stderr, getenv: envFunc(nil)}
 	done := make(chan int, 1)
 	go func() {
@@ -293,7 +295,7 @@ func TestServeStdio(t *testing.T) {
 // A start-up step that takes longer than the progress delay says what it
 // is doing; one that ends first says nothing.
 func TestServeProgressLine(t *testing.T) {
-	var stderr lockedBuffer
+	var stderr ferrytest.Buffer
 	s := &server{env: &env{stderr: &stderr}}
 	s.progress("quick…", time.Hour)()
 	if stderr.String() != "" {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/internal/wiretest"
 )
 
 // With API keys, a call without a key gets 401 and one with a key is
@@ -23,24 +23,12 @@ func TestAPIKeysProtectTheEndpoint(t *testing.T) {
 	ts := httptest.NewServer(mux)
 	defer ts.Close()
 	call := func(key string) (int, string) {
-		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","arguments":{},` +
-			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-		req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-		req.Header.Set("Mcp-Method", "tools/call")
-		req.Header.Set("Mcp-Name", "whoami")
+		header := wiretest.Modern("tools/call", "whoami")
 		if key != "" {
-			req.Header.Set("X-API-Key", key)
+			header = append(header, "X-API-Key", key)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
+		a := wiretest.Post(t, ts.URL+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","arguments":{},`+wiretest.Meta+`}}`, header...)
+		return a.Status, a.Body
 	}
 	if status, _ := call(""); status != http.StatusUnauthorized {
 		t.Errorf("without a key: %d, want 401", status)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,11 +15,11 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/ferrytest"
 	"github.com/ferry-mcp/ferry/route"
 	"github.com/ferry-mcp/ferry/schema"
 	"github.com/google/go-cmp/cmp"
@@ -36,7 +35,7 @@ const (
 type testApp struct {
 	*App
 	url  string
-	logs *syncBuffer
+	logs *ferrytest.Buffer
 }
 
 // newTestApp builds the service; extra, if not nil, adds routes and tools
@@ -51,7 +50,7 @@ func newTestApp(t *testing.T, extra func(a *App)) *testApp {
 	if err := seed(t.Context(), store); err != nil {
 		t.Fatal(err)
 	}
-	logs := new(syncBuffer)
+	logs := new(ferrytest.Buffer)
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	app := NewApp(store, map[string]Key{adaKey: {User: "ada", Write: true}, bobKey: {User: "bob"}}, logger, nil)
 	if extra != nil {
@@ -79,71 +78,43 @@ type result struct {
 	IsError    bool
 }
 
-// call calls tool with args as the holder of key, in era e.
+// call calls tool with args as the holder of key, in era e, through
+// ferrytest's client; the extra header pairs go with every request.
 func (a *testApp) call(t *testing.T, e era, key, tool, args string, header ...string) result {
 	t.Helper()
-	return a.callContext(t.Context(), t, e, key, tool, args, header...)
+	return a.callOn(t.Context(), t, a.client(t, e, key, header...), tool, args)
 }
 
-func (a *testApp) callContext(ctx context.Context, t *testing.T, e era, key, tool, args string, header ...string) result {
+// client connects to /mcp in era e, as the holder of key (none if empty),
+// sending the extra header pairs with every request.
+func (a *testApp) client(t *testing.T, e era, key string, header ...string) *ferrytest.Client {
 	t.Helper()
-	header = append(header, "Mcp-Protocol-Version", string(e))
+	h := http.Header{}
+	for i := 0; i+1 < len(header); i += 2 {
+		h.Set(header[i], header[i+1])
+	}
 	if key != "" {
-		header = append(header, "Authorization", "Bearer "+key)
+		h.Set("Authorization", "Bearer "+key)
 	}
-	params := `{"name":"` + tool + `","arguments":` + args
-	if e == modern {
-		params += `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
-		header = append(header, "Mcp-Method", "tools/call", "Mcp-Name", tool)
-	} else {
-		_, h, _ := a.post(ctx, t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",`+
-			`"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, header...)
-		header = append(header, "Mcp-Session-Id", h.Get("Mcp-Session-Id"))
-	}
-	_, _, data := a.post(ctx, t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":`+params+`}}`, header...)
-	var msg struct {
-		Result struct {
-			Content           []struct{ Text string }
-			StructuredContent json.RawMessage
-			IsError           bool
+	return ferrytest.DialHTTP(t, a.url+"/mcp", &ferrytest.Options{Protocol: string(e), Header: h})
+}
+
+// callOn calls tool with args through c. It reports a failure with
+// t.Errorf, unless ctx ended, so it may run on any goroutine.
+func (a *testApp) callOn(ctx context.Context, t *testing.T, c *ferrytest.Client, tool, args string) result {
+	t.Helper()
+	res, err := c.Raw().CallTool(ctx, tool, json.RawMessage(args))
+	if err != nil {
+		if ctx.Err() == nil {
+			t.Errorf("tools/call %s: %v", tool, err)
 		}
+		return result{}
 	}
-	if err := json.Unmarshal(data, &msg); err != nil && ctx.Err() == nil {
-		t.Errorf("tools/call %s answered %s", tool, data)
-	}
-	r := result{Structured: msg.Result.StructuredContent, IsError: msg.Result.IsError}
-	for _, c := range msg.Result.Content {
+	r := result{Structured: res.StructuredContent, IsError: res.IsError}
+	for _, c := range res.Content {
 		r.Text += c.Text
 	}
 	return r
-}
-
-// post sends a JSON-RPC message to /mcp.
-func (a *testApp) post(ctx context.Context, t *testing.T, body string, header ...string) (int, http.Header, []byte) {
-	t.Helper()
-	req, _ := http.NewRequestWithContext(ctx, "POST", a.url+"/mcp", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		if ctx.Err() == nil {
-			t.Error(err)
-		}
-		return 0, nil, nil
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		for line := range strings.Lines(string(data)) {
-			if d, ok := strings.CutPrefix(line, "data: "); ok {
-				data = []byte(d)
-			}
-		}
-	}
-	return resp.StatusCode, resp.Header, data
 }
 
 // rest calls the API as any other client does.
@@ -199,7 +170,7 @@ func TestTheMiddlewareDecidesForToolCallsToo(t *testing.T) {
 	}
 	// The audit records say which tool each agent's request was for.
 	var audited []string
-	for _, rec := range a.logs.records(t, "api") {
+	for _, rec := range a.logs.Records(t, "api") {
 		if rec["agent"] == true {
 			audited = append(audited, fmt.Sprint(rec["method"], " ", rec["path"], " ", rec["tool"], " ", rec["user"]))
 		}
@@ -260,7 +231,7 @@ func TestAFailureIsMaskedAndLoggedWithItsRequestID(t *testing.T) {
 			t.Fatalf("%s: %+v, want a masked failure", e, got)
 		}
 		var logged string
-		for _, rec := range a.logs.records(t, "tool failed unexpectedly") {
+		for _, rec := range a.logs.Records(t, "tool failed unexpectedly") {
 			if rec["ref"] == m[1] {
 				logged, _ = rec["err"].(string)
 			}
@@ -271,7 +242,7 @@ func TestAFailureIsMaskedAndLoggedWithItsRequestID(t *testing.T) {
 		}
 		// The service's own log of the failure carries the same id.
 		var found bool
-		for _, rec := range a.logs.records(t, "request failed") {
+		for _, rec := range a.logs.Records(t, "request failed") {
 			found = found || (rec["request_id"] == id[1] && strings.Contains(rec["err"].(string), "not configured"))
 		}
 		if !found {
@@ -347,9 +318,10 @@ func TestCancellingACallCancelsTheHandlersContext(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
+	c := a.client(t, modern, bobKey)
 	go func() {
 		defer close(done)
-		a.callContext(ctx, t, modern, bobKey, "debug_slow", `{}`)
+		a.callOn(ctx, t, c, "debug_slow", `{}`)
 	}()
 	<-started
 	cancel() // the client goes away: the MCP request's context ends
@@ -386,12 +358,12 @@ func TestMonthEndStopsAtTheFirstRefusal(t *testing.T) {
 	if status, body := a.rest(t, "POST", "/api/ledger/periods/2026-11/lock", adaKey, ""); status != http.StatusNoContent {
 		t.Fatalf("locking: %d %s", status, body)
 	}
-	a.logs.reset()
+	a.logs.Reset()
 	if got := a.call(t, modern, adaKey, "month_end", `{"period":"2026-11"}`); got.Text != "conflict: Period 2026-11 is locked." {
 		t.Errorf("a period locked through the API: %+v", got)
 	}
 	var asked []string
-	for _, rec := range a.logs.records(t, "api") {
+	for _, rec := range a.logs.Records(t, "api") {
 		asked = append(asked, fmt.Sprint(rec["method"], " ", rec["path"], " ", rec["tool"]))
 	}
 	if want := []string{"POST /api/ledger/accruals month_end"}; !slices.Equal(asked, want) {
@@ -446,46 +418,6 @@ func TestTheCatalogSaysWhichToolsWrite(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu  sync.Mutex // guards buf
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func (b *syncBuffer) reset() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf.Reset()
-}
-
-// records returns the JSON log records whose msg is msg.
-func (b *syncBuffer) records(t *testing.T, msg string) []map[string]any {
-	t.Helper()
-	var out []map[string]any
-	for line := range strings.Lines(b.String()) {
-		var rec map[string]any
-		if err := json.Unmarshal([]byte(line), &rec); err != nil {
-			t.Fatalf("log line %q: %v", line, err)
-		}
-		if rec["msg"] == msg {
-			out = append(out, rec)
-		}
-	}
-	return out
-}
-
 // The API's answers fit the output schemas its tools advertise.
 func TestAnswersFitTheOutputSchemas(t *testing.T) {
 	a := newTestApp(t, nil)
@@ -528,7 +460,7 @@ func TestAForgedRequestIDIsNotAudited(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = resp.Body.Close()
-	recs := a.logs.records(t, "api")
+	recs := a.logs.Records(t, "api")
 	if len(recs) != 1 || recs[0]["request_id"] != "" || recs[0]["user"] != "bob" {
 		t.Errorf("audit records %v, want one for bob with no request id", recs)
 	}

@@ -3,12 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	weatherv1 "github.com/ferry-mcp/ferry/examples/weather/gen/weather/v1"
 	"github.com/ferry-mcp/ferry/examples/weather/gen/weather/v1/weatherv1connect"
 	"github.com/ferry-mcp/ferry/examples/weather/gen/weather/v1/weatherv1ferry"
+	"github.com/ferry-mcp/ferry/ferrytest"
 )
 
 const adaKey = "k-ada"
@@ -27,12 +27,12 @@ const adaKey = "k-ada"
 // testApp is the example served over HTTP, with its audit log captured.
 type testApp struct {
 	url  string
-	logs *syncBuffer
+	logs *ferrytest.Buffer
 }
 
 func newTestApp(t *testing.T) *testApp {
 	t.Helper()
-	logs := new(syncBuffer)
+	logs := new(ferrytest.Buffer)
 	h, err := NewHandler(newWeather(), map[string]bool{adaKey: true}, slog.New(slog.NewJSONHandler(logs, nil)))
 	if err != nil {
 		t.Fatal(err)
@@ -53,67 +53,24 @@ type result struct {
 	IsError    bool
 }
 
-// rpc sends one MCP request of the 2026-07-28 era to /mcp and returns its
-// result member.
-func (a *testApp) rpc(t *testing.T, method, name, params string, header ...string) json.RawMessage {
+// client connects to /mcp with ferrytest's client, in the 2026-07-28
+// era, sending the header pairs with every request.
+func (a *testApp) client(t *testing.T, header ...string) *ferrytest.Client {
 	t.Helper()
-	result, rpcErr := a.send(t, method, name, params, header...)
-	if result == nil {
-		t.Fatalf("%s answered the error %s", method, rpcErr)
-	}
-	return result
-}
-
-// send sends one MCP request and returns its result or error member.
-func (a *testApp) send(t *testing.T, method, name, params string, header ...string) (result, rpcErr json.RawMessage) {
-	t.Helper()
-	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
-	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{` + meta
-	if params != "" {
-		body += "," + params
-	}
-	body += "}}"
-	req, _ := http.NewRequestWithContext(t.Context(), "POST", a.url+"/mcp", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	if name != "" {
-		req.Header.Set("Mcp-Name", name)
-	}
+	h := http.Header{}
 	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
+		h.Set(header[i], header[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	var msg struct {
-		Result json.RawMessage
-		Error  json.RawMessage
-	}
-	if err := json.Unmarshal(data, &msg); err != nil || (msg.Result == nil && msg.Error == nil) {
-		t.Fatalf("%s answered %d %s", method, resp.StatusCode, data)
-	}
-	return msg.Result, msg.Error
+	return ferrytest.DialHTTP(t, a.url+"/mcp", &ferrytest.Options{Header: h})
 }
 
-// call calls tool with args (a JSON object).
+// call calls tool with args (a JSON object); a protocol error fails the
+// test.
 func (a *testApp) call(t *testing.T, tool, args string, header ...string) result {
 	t.Helper()
-	raw := a.rpc(t, "tools/call", tool, `"name":"`+tool+`","arguments":`+args, header...)
-	var r struct {
-		Content           []struct{ Text string }
-		StructuredContent json.RawMessage
-		IsError           bool
-	}
-	if err := json.Unmarshal(raw, &r); err != nil {
-		t.Fatal(err)
-	}
-	out := result{Structured: r.StructuredContent, IsError: r.IsError}
-	for _, c := range r.Content {
+	res := a.client(t, header...).CallTool(t.Context(), tool, json.RawMessage(args))
+	out := result{Structured: res.StructuredContent, IsError: res.IsError}
+	for _, c := range res.Content {
 		out.Text += c.Text
 	}
 	return out
@@ -123,14 +80,11 @@ func (a *testApp) call(t *testing.T, tool, args string, header ...string) result
 func (a *testApp) audited(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for line := range strings.Lines(a.logs.String()) {
-		var rec struct{ Msg, Procedure, Tool, Code string }
-		if err := json.Unmarshal([]byte(line), &rec); err != nil {
-			t.Fatalf("log line %q: %v", line, err)
-		}
-		if rec.Msg == "call" {
-			out = append(out, rec.Procedure+" tool="+rec.Tool+" "+rec.Code)
-		}
+	for _, rec := range a.logs.Records(t, "call") {
+		procedure, _ := rec["procedure"].(string)
+		tool, _ := rec["tool"].(string)
+		code, _ := rec["code"].(string)
+		out = append(out, procedure+" tool="+tool+" "+code)
 	}
 	return out
 }
@@ -221,19 +175,18 @@ func TestAConnectErrorIsARefusal(t *testing.T) {
 
 func TestToolsAndPromptsFromTheProto(t *testing.T) {
 	a := newTestApp(t)
-	var list struct {
-		Tools []struct {
+	c := a.client(t)
+	got := map[string]map[string]any{}
+	titles := map[string]string{}
+	for _, listed := range c.ListTools(t.Context()) {
+		var tool struct {
 			Name        string
 			Title       string
 			Annotations map[string]any
 		}
-	}
-	if err := json.Unmarshal(a.rpc(t, "tools/list", "", ""), &list); err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]map[string]any{}
-	titles := map[string]string{}
-	for _, tool := range list.Tools {
+		if err := json.Unmarshal(listed.Raw, &tool); err != nil {
+			t.Fatal(err)
+		}
 		got[tool.Name] = tool.Annotations
 		titles[tool.Name] = tool.Title
 	}
@@ -254,20 +207,17 @@ func TestToolsAndPromptsFromTheProto(t *testing.T) {
 	if _, ok := got["watch_forecast"]; ok || len(got) != 2 {
 		t.Errorf("tools %v; the streaming method must have none", got)
 	}
-	var prompt struct {
-		Messages []struct{ Content struct{ Text string } }
-	}
-	raw := a.rpc(t, "prompts/get", "plan_outing", `"name":"plan_outing","arguments":{"city":"Bergen","activity":"a hike"}`)
-	if err := json.Unmarshal(raw, &prompt); err != nil || len(prompt.Messages) != 1 {
-		t.Fatalf("prompts/get: %s", raw)
+	prompt := c.GetPrompt(t.Context(), "plan_outing", map[string]string{"city": "Bergen", "activity": "a hike"})
+	if len(prompt.Messages) != 1 {
+		t.Fatalf("prompts/get: %s", prompt.Raw)
 	}
 	wantText := "I want to go on a hike in Bergen this week. Pick the best day and say what to wear.\n\nTool preference: Use get_forecast for the weather rather than guessing it."
 	if prompt.Messages[0].Content.Text != wantText {
 		t.Errorf("prompt text %q, want %q", prompt.Messages[0].Content.Text, wantText)
 	}
-	result, rpcErr := a.send(t, "prompts/get", "plan_outing", `"name":"plan_outing","arguments":{"city":"Bergen"}`)
-	if result != nil || !strings.Contains(string(rpcErr), "-32602") || !strings.Contains(string(rpcErr), "activity") {
-		t.Errorf("plan_outing without its required activity: result %s, error %s", result, rpcErr)
+	result, err := c.Raw().GetPrompt(t.Context(), "plan_outing", map[string]string{"city": "Bergen"})
+	if result != nil || !strings.Contains(fmt.Sprint(err), "-32602") || !strings.Contains(fmt.Sprint(err), "activity") {
+		t.Errorf("plan_outing without its required activity: result %+v, error %v", result, err)
 	}
 }
 
@@ -280,7 +230,7 @@ func TestTheDirectAdapterSkipsTheHandler(t *testing.T) {
 	}
 	ts := httptest.NewServer(ferry.NewHTTPHandler(srv, nil))
 	t.Cleanup(ts.Close)
-	a := &testApp{url: ts.URL, logs: new(syncBuffer)}
+	a := &testApp{url: ts.URL, logs: new(ferrytest.Buffer)}
 	direct := a.call(t, "get_forecast", `{"city":"Lisbon","days":2}`)
 	viaHandler := newTestApp(t).call(t, "get_forecast", `{"city":"Lisbon","days":2}`)
 	if direct.IsError || string(direct.Structured) != string(viaHandler.Structured) {
@@ -289,22 +239,4 @@ func TestTheDirectAdapterSkipsTheHandler(t *testing.T) {
 	if got := a.call(t, "set_alert", `{"city":"Oslo","email":"ada@example.com"}`); got.IsError {
 		t.Errorf("set_alert, with no interceptor to refuse it: %+v", got)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex // guards b
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -31,7 +31,7 @@ func TestKeyRequired(t *testing.T) {
 			t.Errorf("tools/list with key %q: %d %s", key, status, body)
 		}
 	}
-	if r := mcp(t, hs, testKey, "tools/list", "", nil); len(r.Content) != 0 {
+	if r := mcp(t, hs, testKey, "tools/list", nil); len(r.Content) != 0 {
 		t.Errorf("tools/list with the key: %+v", r)
 	}
 }
@@ -72,14 +72,14 @@ func TestPromptsAndCompletions(t *testing.T) {
 	if err := db.QueryRowContext(t.Context(), "SELECT email, name FROM customers WHERE id = 15").Scan(&email, &name); err != nil {
 		t.Fatal(err)
 	}
-	r := mcp(t, hs, testKey, "prompts/get", "order_summary", map[string]any{"name": "order_summary", "arguments": map[string]any{"customer": email}})
+	r := mcp(t, hs, testKey, "prompts/get", map[string]any{"name": "order_summary", "arguments": map[string]any{"customer": email}})
 	if len(r.Messages) != 3 || !strings.Contains(string(r.Messages[0]), "Summarize the orders of "+name+" (customer 15") {
 		t.Errorf("order_summary: %s", r.Messages)
 	}
 	if status, body := mcpRaw(t, hs, testKey, "prompts/get", "order_summary", map[string]any{"name": "order_summary", "arguments": map[string]any{"customer": "nobody@example.com"}}); !strings.Contains(string(body), "no customer has the e-mail address") {
 		t.Errorf("order_summary of nobody: %d %s", status, body)
 	}
-	r = mcp(t, hs, testKey, "prompts/get", "restock_plan", map[string]any{"name": "restock_plan", "arguments": map[string]any{"category": "tea"}})
+	r = mcp(t, hs, testKey, "prompts/get", map[string]any{"name": "restock_plan", "arguments": map[string]any{"category": "tea"}})
 	if len(r.Messages) != 1 || !strings.Contains(string(r.Messages[0]), `category == \"tea\"`) {
 		t.Errorf("restock_plan: %s", r.Messages)
 	}
@@ -96,7 +96,7 @@ func TestPromptsAndCompletions(t *testing.T) {
 	}
 	_ = rows.Close()
 	complete := func(ref map[string]any, arg, value string) []string {
-		return mcp(t, hs, testKey, "completion/complete", "", map[string]any{"ref": ref, "argument": map[string]any{"name": arg, "value": value}}).Completion.Values
+		return mcp(t, hs, testKey, "completion/complete", map[string]any{"ref": ref, "argument": map[string]any{"name": arg, "value": value}}).Completion.Values
 	}
 	if diff := cmp.Diff(want, complete(map[string]any{"type": "ref/prompt", "name": "order_summary"}, "customer", strings.ToUpper(prefix))); diff != "" {
 		t.Errorf("customer completions for %q (-want +got):\n%s", prefix, diff)
@@ -126,16 +126,16 @@ func TestResources(t *testing.T) {
 	if want := (Inventory{Tools: 11, Prompts: 2, Resources: 4, Templates: 3}); inv != want {
 		t.Errorf("inventory %+v, want %+v", inv, want)
 	}
-	r := mcp(t, hs, testKey, "resources/read", "shop://policies", map[string]any{"uri": "shop://policies"})
+	r := mcp(t, hs, testKey, "resources/read", map[string]any{"uri": "shop://policies"})
 	if !strings.Contains(r.Contents[0].Text, "A shipped order cannot be cancelled") {
 		t.Errorf("shop://policies: %+v", r.Contents)
 	}
-	r = mcp(t, hs, testKey, "resources/read", "shop://schemas/place_order", map[string]any{"uri": "shop://schemas/place_order"})
+	r = mcp(t, hs, testKey, "resources/read", map[string]any{"uri": "shop://schemas/place_order"})
 	var schemas struct{ Input, Output map[string]any }
 	if err := json.Unmarshal([]byte(r.Contents[0].Text), &schemas); err != nil || schemas.Input["properties"] == nil || schemas.Output == nil {
 		t.Errorf("shop://schemas/place_order: %+v", r.Contents)
 	}
-	r = mcp(t, hs, testKey, "resources/read", "shop://entities", map[string]any{"uri": "shop://entities"})
+	r = mcp(t, hs, testKey, "resources/read", map[string]any{"uri": "shop://entities"})
 	if !strings.Contains(r.Contents[0].Text, "customer") || !strings.Contains(r.Contents[0].Text, "product") {
 		t.Errorf("shop://entities: %.300s", r.Contents[0].Text)
 	}
