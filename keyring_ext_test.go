@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/ferrytest"
 )
 
 // A replica given a session id signed by a replica with other keys
@@ -14,7 +15,7 @@ import (
 // most: that is the only sign of replicas whose SigningKeys differ.
 func TestTokenOfAnotherKeyIsLoggedWithAHint(t *testing.T) {
 	a := ferry.NewServer("a", "1", &ferry.ServerOptions{Logger: discard, SigningKeys: [][]byte{[]byte("key-of-replica-a")}})
-	logs := &syncBuffer{}
+	logs := &ferrytest.Buffer{}
 	b := ferry.NewServer("b", "1", &ferry.ServerOptions{Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	tsA := httptest.NewServer(ferry.NewHTTPHandler(a, nil))
 	t.Cleanup(tsA.Close)
@@ -35,7 +36,7 @@ func TestTokenOfAnotherKeyIsLoggedWithAHint(t *testing.T) {
 		t.Errorf("the log does not say why:\n%s", got)
 	}
 	// A token that is not even well formed is noise, not a key problem.
-	logs2 := &syncBuffer{}
+	logs2 := &ferrytest.Buffer{}
 	c := ferry.NewServer("c", "1", &ferry.ServerOptions{Logger: slog.New(slog.NewTextHandler(logs2, nil))})
 	tsC := httptest.NewServer(ferry.NewHTTPHandler(c, nil))
 	t.Cleanup(tsC.Close)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/ferrytest"
 )
 
 // A call past its CallTimeout reads as timed out, in both eras, when its
@@ -205,7 +206,7 @@ func TestCancelledCallEndsItsHandlersContext(t *testing.T) {
 		return nil, ctx.Err()
 	})
 	cr, cw := io.Pipe()
-	var out syncBuffer
+	var out ferrytest.Buffer
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(t.Context(), &ferry.IOTransport{Reader: cr, Writer: &out}) }()
 	_, _ = io.WriteString(cw, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`+"\n"+

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/ferrytest"
 )
 
 const (
@@ -27,7 +28,7 @@ const (
 func TestStdioCancelledRequestWritesNothing(t *testing.T) {
 	srv := newConformanceServer(t, nil)
 	cr, cw := io.Pipe()
-	var out syncBuffer
+	var out ferrytest.Buffer
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(t.Context(), &ferry.IOTransport{Reader: cr, Writer: &out}) }()
 	_, _ = io.WriteString(cw, legacyInitElicit)
@@ -88,26 +89,8 @@ func TestModernElicitOutsideToolsDoesNotPanic(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // waitFor waits until out contains s.
-func waitFor(t *testing.T, out *syncBuffer, s string) {
+func waitFor(t *testing.T, out *ferrytest.Buffer, s string) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(out.String(), s) {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ferry-mcp/ferry/ferrytest"
+
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/schema"
 	"github.com/google/go-cmp/cmp"
@@ -19,7 +21,7 @@ import (
 var discard = slog.New(slog.DiscardHandler)
 
 // logRecords is a JSON log a test reads back, record by record.
-type logRecords struct{ buf syncBuffer }
+type logRecords struct{ buf ferrytest.Buffer }
 
 func newLogged(t *testing.T, opts *ferry.ServerOptions) (*ferry.Server, *logRecords) {
 	t.Helper()
