@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -108,7 +109,7 @@ func TestSessionLimits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := (ClientCapabilities{Sampling: true, Roots: true}); st.ClientCapabilities != want {
+			if want := (ClientCapabilities{Sampling: true, Roots: true}); !reflect.DeepEqual(st.ClientCapabilities, want) {
 				t.Errorf("ClientCapabilities = %+v, want %+v", st.ClientCapabilities, want)
 			}
 			if b, _ := json.Marshal(st); len(b) > 512 {

@@ -77,6 +77,10 @@ type method struct {
 	target targetKind
 	// paginated says the result is a page with a nextCursor.
 	paginated bool
+	// extension is the extension the method belongs to, or 0 for the
+	// core protocol: it exists only when the server serves the extension,
+	// and a client that did not declare the extension gets -32021.
+	extension Extension
 	// asks says the method's handler may ask the client something
 	// ([Elicit] and the like): in the 2026-07-28 era it answers
 	// input_required, and its retry carries the answers.
@@ -190,6 +194,9 @@ func (s *Server) capabilities(modern, stateless bool) map[string]any {
 			}
 		}
 		caps[name] = c
+	}
+	if ext := s.extensionCapabilitiesLocked(); ext != nil {
+		caps["extensions"] = ext
 	}
 	return caps
 }

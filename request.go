@@ -202,8 +202,12 @@ func (r *request) stateless() bool { return !r.modern && r.peer.state == nil }
 func (s *Server) resolve(r *request) {
 	m := lookupMethod(r.method)
 	r.row = m
-	if m == nil || !m.servedIn(r.modern, r.stateless()) {
+	if m == nil || !m.servedIn(r.modern, r.stateless()) || m.extension != 0 && !s.Serves(m.extension) {
 		r.err = methodNotFound(r.method)
+		return
+	}
+	if m.extension != 0 && !r.caps.ext.has(m.extension) {
+		r.err = missingExtension(m.extension)
 		return
 	}
 	switch m.target {

@@ -26,7 +26,6 @@ import (
 // another decoder (the first of two members, or a case variant, as
 // encoding/json does) must not act on a different call than Ferry.
 
-
 // newDecoder returns a message decoder bounding nesting at maxDepth.
 func newDecoder(maxDepth int) jsonrpc.Decoder {
 	return jsonrpc.Decoder{MaxDepth: maxDepth, Methods: decodeMethods}
@@ -570,6 +569,8 @@ func (c *capsJSON) UnmarshalJSON(data []byte) error {
 						c.caps.elicitation = true
 					case "roots":
 						c.caps.roots = true
+					case "extensions":
+						c.caps.ext = declaredExtensions(data[k+1:])
 					}
 				}
 			}
@@ -613,4 +614,24 @@ func decodeError(m *jsonrpc.Message, err error) []byte {
 		id = m.ID
 	}
 	return jsonrpc.AppendError(nil, id, int64(CodeInvalidRequest), "invalid request: "+err.Error(), nil)
+}
+
+// declaredExtensions returns the extensions Ferry knows among the members
+// of the object that starts data (after spaces), the extensions member of
+// a client's capabilities; data is valid JSON, checked by the decoder.
+func declaredExtensions(data []byte) extensions {
+	i := jsontext.SkipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return 0
+	}
+	var s extensions
+	jsontext.EachMember(data[i:], func(key, _ []byte) bool {
+		if bytes.IndexByte(key, '\\') >= 0 { // rare: decoded, as the legacy era's encoding/json reads it
+			s |= extensions(extensionOf(jsontext.Unquote(key)))
+		} else if len(key) >= 2 {
+			s |= extensions(extensionOf(string(key[1 : len(key)-1])))
+		}
+		return true
+	})
+	return s
 }

@@ -165,6 +165,9 @@ type Server struct {
 
 	problems []error        // start-up problems, guarded by mu
 	checks   []func() error // AddCheck's checks, guarded by mu
+	// extensions are the extensions the server serves, with the settings
+	// it declares for each; guarded by mu.
+	extensions map[Extension]any
 	// serving is set, under mu, once a transport has started serving: a
 	// problem found later is logged instead of collected.
 	serving bool

@@ -49,6 +49,14 @@ type ClientCapabilities struct {
 	Sampling    bool `json:"sampling,omitempty"`
 	Elicitation bool `json:"elicitation,omitempty"`
 	Roots       bool `json:"roots,omitempty"`
+	// Extensions are the identifiers of the extensions the client
+	// declared, among those Ferry knows (see [Extension]).
+	Extensions []string `json:"extensions,omitempty"`
+}
+
+// Speaks reports whether the client declared the extension e.
+func (c ClientCapabilities) Speaks(e Extension) bool {
+	return slices.Contains(c.Extensions, e.String())
 }
 
 // clientCaps is what the client declared it can do, as the server reads
@@ -57,6 +65,7 @@ type clientCaps struct {
 	sampling    bool
 	elicitation bool
 	roots       bool
+	ext         extensions // the extensions it declared, of those Ferry knows
 }
 
 // parseClientCaps reads the capabilities a legacy client declared at
@@ -71,6 +80,12 @@ func parseClientCaps(raw json.RawMessage) clientCaps {
 		_, c.sampling = m["sampling"]
 		_, c.elicitation = m["elicitation"]
 		_, c.roots = m["roots"]
+		var ext map[string]json.RawMessage
+		if json.Unmarshal(m["extensions"], &ext) == nil {
+			for id := range ext {
+				c.ext |= extensions(extensionOf(id))
+			}
+		}
 	}
 	return c
 }
@@ -83,17 +98,18 @@ type legacyState interface {
 }
 
 func (c ClientCapabilities) caps() clientCaps {
-	return clientCaps{sampling: c.Sampling, elicitation: c.Elicitation, roots: c.Roots}
+	return clientCaps{sampling: c.Sampling, elicitation: c.Elicitation, roots: c.Roots, ext: extensionsOf(c.Extensions)}
 }
 
 func (c clientCaps) exported() ClientCapabilities {
-	return ClientCapabilities{Sampling: c.sampling, Elicitation: c.elicitation, Roots: c.roots}
+	return ClientCapabilities{Sampling: c.sampling, Elicitation: c.elicitation, Roots: c.roots, Extensions: c.ext.list()}
 }
 
 // clone returns a copy of s that shares nothing with it.
 func (s *SessionState) clone() *SessionState {
 	c := *s
 	c.Subscriptions = slices.Clone(s.Subscriptions)
+	c.ClientCapabilities.Extensions = slices.Clone(s.ClientCapabilities.Extensions)
 	return &c
 }
 

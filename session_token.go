@@ -17,7 +17,10 @@ import (
 //
 //	format(1) issued(8, unix seconds) version(1) capabilities(1) random(8) [principal(16)]
 //
-// where the optional principal field binds the session to the subject and
+// where capabilities holds the client's sampling, elicitation and roots
+// in its three low bits and the extensions it declared (see [Extension])
+// in those above, and the optional principal field binds the session to
+// the subject and
 // issuer of the [Principal] that initialized it: a MAC of them, keyed like
 // the token so that the token does not reveal whom it belongs to. A token
 // with the field is refused when presented by anyone else, anonymous
@@ -94,6 +97,7 @@ func (k *keyring) issueSession(version string, caps clientCaps, p *Principal) st
 	if caps.roots {
 		bits |= 4
 	}
+	bits |= byte(caps.ext) << 3 // the extensions it declared, in the bits above
 	b[10] = bits
 	_, _ = rand.Read(b[11:tokenLen])
 	if p != nil && p.Subject != "" { // a principal without a subject is anonymous, as in a stateful session
@@ -177,7 +181,7 @@ func (k *keyring) verifySession(id string) (sessionToken, error) {
 		return sessionToken{}, ErrSessionNotFound
 	}
 	t := sessionToken{issued: time.Unix(int64(binary.BigEndian.Uint64(p[1:])), 0), version: tokenVersions[p[9]]}
-	t.caps = clientCaps{sampling: p[10]&1 != 0, elicitation: p[10]&2 != 0, roots: p[10]&4 != 0}
+	t.caps = clientCaps{sampling: p[10]&1 != 0, elicitation: p[10]&2 != 0, roots: p[10]&4 != 0, ext: extensions(p[10] >> 3)}
 	if len(p) > tokenLen {
 		t.bound = true
 		copy(t.principal[:], p[tokenLen:])
