@@ -3,6 +3,7 @@ package ferry
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
@@ -70,7 +71,11 @@ func TestExtensionMethodsAreNegotiated(t *testing.T) {
 		t.Errorf("a client that declared the extension: %v", err)
 	}
 	err := resolve(srv, extensions(ExtensionTasks))
-	data, _ := json.Marshal(err.(*Error).Data)
+	var pe *Error
+	if !errors.As(err, &pe) {
+		t.Fatalf("a client that did not declare it: %v, want an *Error", err)
+	}
+	data, _ := json.Marshal(pe.Data)
 	if CodeOf(err) != CodeMissingClientCapability ||
 		string(data) != `{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/skills":{}}}}` {
 		t.Errorf("a client that did not declare it: %v %s", err, data)

@@ -123,7 +123,7 @@ for (const [i, c] of clients.entries()) {
       const invalid = await ada.callTool({
         name: 'create_order', arguments: { id: 'B-7', customer: 'Bo', lines: [{ sku: 'NOPE', qty: 1 }] },
       });
-      assert.equal(text(invalid), 'invalid: The order is not valid.\n- body.lines[0].sku: no product has this SKU');
+      assert.equal(text(invalid), 'invalid: The order is not valid.\n- lines[0].sku: no product has this SKU');
     });
 
     test("the service's middleware refuses a read key's write", limit, async () => {
