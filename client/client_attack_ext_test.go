@@ -101,7 +101,7 @@ func within(t *testing.T, d time.Duration, f func()) {
 
 // attackOptions are tight limits, so attacks end fast.
 func attackOptions(protocol string) *client.Options {
-	return &client.Options{Protocol: protocol, IdleTimeout: 300 * time.Millisecond, MaxStreamMessages: 50, MaxResponseBytes: 1 << 16}
+	return &client.Options{Protocol: protocol, Limits: client.Limits{IdleTimeout: 300 * time.Millisecond, MaxStreamMessages: 50, MaxResponseBytes: 1 << 16}}
 }
 
 func TestClientResistsHostileHTTPServers(t *testing.T) {
@@ -119,17 +119,17 @@ func TestClientResistsHostileHTTPServers(t *testing.T) {
 		}, "more than 50 messages"},
 		{"one endless event of comments", func(w http.ResponseWriter, r *http.Request, _ json.RawMessage) {
 			until(w, r, strings.Repeat(": x\n", 1000))
-		}, "larger than Options.MaxResponseBytes"},
+		}, "larger than Limits.MaxResponseBytes"},
 		{"huge event", func(w http.ResponseWriter, r *http.Request, _ json.RawMessage) {
 			until(w, r, "data: "+strings.Repeat("x", 1000)+"\n")
-		}, "larger than Options.MaxResponseBytes"},
+		}, "larger than Limits.MaxResponseBytes"},
 		{"huge JSON", func(w http.ResponseWriter, r *http.Request, _ json.RawMessage) {
 			for r.Context().Err() == nil {
 				if _, err := io.WriteString(w, strings.Repeat(" ", 1000)); err != nil {
 					return
 				}
 			}
-		}, "larger than Options.MaxResponseBytes"},
+		}, "larger than Limits.MaxResponseBytes"},
 		{"endless answers to other ids", func(w http.ResponseWriter, r *http.Request, _ json.RawMessage) {
 			until(w, r, "data: {\"jsonrpc\":\"2.0\",\"id\":999,\"result\":{}}\n\n")
 		}, "more than 50 messages"},
@@ -184,7 +184,7 @@ func TestClientResistsHostileHTTPServers(t *testing.T) {
 					noLeak(t)
 					h := hostile(tc.attack)
 					opts := attackOptions(protocol)
-					opts.Elicit = func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
+					opts.Elicit = func(context.Context, *client.ElicitParams) (*client.ElicitResult, error) {
 						elicited.Add(1)
 						return &client.ElicitResult{Action: "decline"}, nil
 					}
@@ -226,8 +226,8 @@ func TestClientBoundsInputRounds(t *testing.T) {
 		_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"input_required","requestState":"s%d","inputRequests":{"a":{"method":"roots/list","params":{}}}}}`, id, rounds)
 	})
 	opts := attackOptions(client.Version20260728)
-	opts.MaxInputRounds = 4
-	opts.Roots = func(context.Context) ([]client.Root, error) { return nil, nil }
+	opts.Limits.MaxInputRounds = 4
+	opts.ListRoots = func(context.Context) ([]client.Root, error) { return nil, nil }
 	c, err := client.DialHandler(context.Background(), h, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -21,7 +21,7 @@ func DialHTTP(ctx context.Context, url string, opts *Options) (*Client, error) {
 	if hc == nil {
 		hc, own = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}, true
 	}
-	t := &httpTransport{url: url, hc: hc, own: own, header: c.opts.Header, max: c.opts.MaxResponseBytes, peer: c}
+	t := &httpTransport{url: url, hc: hc, own: own, header: c.opts.Header, max: c.opts.Limits.MaxResponseBytes, peer: c}
 	return c.start(ctx, t)
 }
 
@@ -136,8 +136,8 @@ func statusError(resp *http.Response, body []byte) *StatusError {
 	return &StatusError{StatusCode: resp.StatusCode, Body: string(bytes.TrimSpace(body)), Header: resp.Header}
 }
 
-// errTooLarge reports a message beyond Options.MaxResponseBytes.
-var errTooLarge = errors.New("larger than Options.MaxResponseBytes")
+// errTooLarge reports a message beyond Limits.MaxResponseBytes.
+var errTooLarge = errors.New("larger than Limits.MaxResponseBytes")
 
 // readAtMost reads r to its end, failing beyond max bytes.
 func readAtMost(r io.Reader, max int64) ([]byte, error) {

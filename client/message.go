@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/ferry-mcp/ferry"
 )
 
 // message is one JSON-RPC message, in either direction.
@@ -16,7 +18,7 @@ type message struct {
 	Method  string          `json:"method,omitempty"`
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *RPCError       `json:"error,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
 }
 
 // isRequest reports whether m is a request (a method and an id).
@@ -159,9 +161,9 @@ func encodeResponse(id json.RawMessage, result any, err error) []byte {
 		}
 	}
 	if err != nil {
-		var re *RPCError
+		var re *Error
 		if !errors.As(err, &re) {
-			re = &RPCError{Code: CodeInternalError, Message: err.Error()}
+			re = &Error{Code: ferry.CodeInternalError, Message: err.Error()}
 		}
 		m.Result, m.Error = nil, re
 	}

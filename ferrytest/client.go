@@ -21,11 +21,11 @@ type Options struct {
 	// (set on the request context as [ferry.WithPrincipal] does), so that
 	// tools that need scopes or roles can be tested without tokens.
 	Principal *ferry.Principal
-	// Elicit, Sample and Roots answer the server's questions, as in
-	// [client.Options].
-	Elicit func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error)
-	Sample func(ctx context.Context, req *client.SampleRequest) (*client.SampleResult, error)
-	Roots  func(ctx context.Context) ([]client.Root, error)
+	// Elicit, CreateMessage and ListRoots answer the server's questions,
+	// as in [client.Options].
+	Elicit        func(ctx context.Context, p *client.ElicitParams) (*client.ElicitResult, error)
+	CreateMessage func(ctx context.Context, p *client.CreateMessageParams) (*client.CreateMessageResult, error)
+	ListRoots     func(ctx context.Context) ([]client.Root, error)
 	// Header is sent with every request: credentials for an
 	// authenticator in front of the server, a trace context, any header
 	// the server or its middleware reads. Its keys may be written in any
@@ -110,7 +110,7 @@ func options(opts *Options) Options {
 
 func clientOptions(o Options) *client.Options {
 	return &client.Options{
-		Protocol: o.Protocol, Header: canonical(o.Header), Elicit: o.Elicit, Sample: o.Sample, Roots: o.Roots,
+		Protocol: o.Protocol, Header: canonical(o.Header), Elicit: o.Elicit, CreateMessage: o.CreateMessage, ListRoots: o.ListRoots,
 		Name: "ferrytest", Version: "1",
 	}
 }
@@ -247,12 +247,12 @@ func (c *Client) ReadResource(ctx context.Context, uri string) *client.ReadResul
 	return res
 }
 
-// Complete returns the completions of argument argName of ref for value.
-func (c *Client) Complete(ctx context.Context, ref client.Ref, argName, value string) []string {
+// Complete returns the values suggested for the request's argument.
+func (c *Client) Complete(ctx context.Context, req *client.CompleteRequest) []string {
 	c.t.Helper()
-	res, err := c.c.Complete(ctx, ref, argName, value)
+	res, err := c.c.Complete(ctx, req)
 	if err != nil {
-		c.t.Fatalf("ferrytest: completing %s of %s: %v", argName, ref.Name+ref.URI, err)
+		c.t.Fatalf("ferrytest: completing %s of %s: %v", req.Argument, req.Name+req.URI, err)
 	}
 	return res.Values
 }
