@@ -146,7 +146,7 @@ func viewOf(t *testing.T, c *ferrytest.Client) view {
 	}
 	readJSON("shop://entities", &v.Entities)
 	readJSON("shop://relationships", &v.Relationships)
-	v.Completions = c.Complete(ctx, mcpclient.ResourceRef("shop://entities/{name}"), "name", "")
+	v.Completions = c.Complete(ctx, &mcpclient.CompleteRequest{RefType: "ref/resource", URI: "shop://entities/{name}", Argument: "name"})
 	for _, name := range []string{"category", "product"} {
 		var d described
 		if readJSON("shop://entities/"+name, &d) {

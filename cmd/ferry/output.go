@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/client"
 )
 
@@ -117,8 +118,8 @@ func optional[T any](ctx context.Context, s *session, doing string, offered bool
 	}
 	return ask(ctx, s, doing, func(ctx context.Context) ([]T, error) {
 		items, err := list(ctx)
-		var rpc *client.RPCError
-		if errors.As(err, &rpc) && rpc.Code == client.CodeMethodNotFound {
+		var rpc *client.Error
+		if errors.As(err, &rpc) && rpc.Code == ferry.CodeMethodNotFound {
 			return nil, nil
 		}
 		return items, err
