@@ -91,7 +91,7 @@ func TestMissingTableOrColumnFailsStartUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, register := range []func(*entity.Set, *entity.Options) (*entity.Entity, error){
-		entity.Register[Category], entity.Register[Product],
+		entity.Add[Category], entity.Add[Product],
 	} {
 		if _, err := register(set, nil); err != nil {
 			t.Fatal(err)
@@ -193,10 +193,10 @@ func TestResourcesShowOnlyWhatTheCallerMayUse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := entity.Register[Category](set, nil); err != nil {
+		if _, err := entity.Add[Category](set, nil); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := entity.Register[Product](set, nil); err != nil {
+		if _, err := entity.Add[Product](set, nil); err != nil {
 			t.Fatal(err)
 		}
 		set.AddResources("shop")
