@@ -229,7 +229,7 @@ func (t *table) newFilter() error {
 			t.unnameable = append(t.unnameable, f.Name)
 		}
 		if f.Filterable {
-			fs = append(fs, filter.Field{Name: f.Name, Type: filter.Type(f.Type), Nullable: t.nullable(f), NonFinite: t.nonFinite(f)})
+			fs = append(fs, filter.Field{Name: f.Name, Type: f.Type, Nullable: t.nullable(f), NonFinite: t.nonFinite(f)})
 			t.fidx = append(t.fidx, f)
 		}
 	}
