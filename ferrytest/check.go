@@ -129,13 +129,9 @@ func (ck *checker) run(ctx context.Context) []string {
 // tools checks tools/list and returns the tool names.
 func (ck *checker) tools(ctx context.Context) []string {
 	ck.t.Helper()
-	tools, err := ck.c.ListTools(ctx)
-	if err != nil {
-		ck.errorf("tools/list: %v", err)
+	tools, ok := listTwice(ctx, ck, "tools/list", ck.c.ListTools, func(t client.Tool) []byte { return t.Raw })
+	if !ok {
 		return nil
-	}
-	if again, err := ck.c.ListTools(ctx); err != nil || !sameRaw(tools, again, func(t client.Tool) []byte { return t.Raw }) {
-		ck.errorf("tools/list is not deterministic: two lists differ (%v)", err)
 	}
 	seen := map[string]bool{}
 	var names []string
@@ -255,21 +251,29 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// sameRaw reports whether two lists hold the same items in the same order.
-func sameRaw[T any](a, b []T, raw func(T) []byte) bool {
-	return slices.EqualFunc(a, b, func(x, y T) bool { return bytes.Equal(raw(x), raw(y)) })
+// listTwice reads a list twice and returns the first, reporting a failure
+// (then ok is false) and two reads that differ: a list must not change
+// while nothing changes the server. raw is an item's JSON as sent.
+func listTwice[T any](ctx context.Context, ck *checker, method string, list func(context.Context) ([]T, error), raw func(T) []byte) (items []T, ok bool) {
+	ck.t.Helper()
+	items, err := list(ctx)
+	if err != nil {
+		ck.errorf("%s: %v", method, err)
+		return nil, false
+	}
+	again, err := list(ctx)
+	if err != nil || !slices.EqualFunc(items, again, func(x, y T) bool { return bytes.Equal(raw(x), raw(y)) }) {
+		ck.errorf("%s is not deterministic: two lists differ (%v)", method, err)
+	}
+	return items, true
 }
 
 // prompts checks prompts/list.
 func (ck *checker) prompts(ctx context.Context) {
 	ck.t.Helper()
-	prompts, err := ck.c.ListPrompts(ctx)
-	if err != nil {
-		ck.errorf("prompts/list: %v", err)
+	prompts, ok := listTwice(ctx, ck, "prompts/list", ck.c.ListPrompts, func(p client.Prompt) []byte { return p.Raw })
+	if !ok {
 		return
-	}
-	if again, err := ck.c.ListPrompts(ctx); err != nil || !sameRaw(prompts, again, func(p client.Prompt) []byte { return p.Raw }) {
-		ck.errorf("prompts/list is not deterministic: two lists differ (%v)", err)
 	}
 	seen := map[string]bool{}
 	for _, p := range prompts {
@@ -293,13 +297,9 @@ func (ck *checker) prompts(ctx context.Context) {
 // resources checks resources/list and resources/templates/list.
 func (ck *checker) resources(ctx context.Context) {
 	ck.t.Helper()
-	res, err := ck.c.ListResources(ctx)
-	if err != nil {
-		ck.errorf("resources/list: %v", err)
+	res, ok := listTwice(ctx, ck, "resources/list", ck.c.ListResources, func(r client.Resource) []byte { return r.Raw })
+	if !ok {
 		return
-	}
-	if again, err := ck.c.ListResources(ctx); err != nil || !sameRaw(res, again, func(r client.Resource) []byte { return r.Raw }) {
-		ck.errorf("resources/list is not deterministic: two lists differ (%v)", err)
 	}
 	seen := map[string]bool{}
 	for _, r := range res {

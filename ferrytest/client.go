@@ -159,10 +159,7 @@ func (c *Client) Protocol() string { return c.c.Protocol() }
 func (c *Client) CallTool(ctx context.Context, name string, args any) *client.ToolResult {
 	c.t.Helper()
 	res, err := c.c.CallTool(ctx, name, args)
-	if err != nil {
-		c.t.Fatalf("ferrytest: calling tool %s: %v", name, err)
-	}
-	return res
+	return must(c, res, err, "calling tool "+name)
 }
 
 // Call calls a tool and decodes its structured content into Out. It fails
@@ -190,40 +187,28 @@ func Call[Out any](t testing.TB, c *Client, name string, args any) (Out, *client
 func (c *Client) ListTools(ctx context.Context) []client.Tool {
 	c.t.Helper()
 	tools, err := c.c.ListTools(ctx)
-	if err != nil {
-		c.t.Fatalf("ferrytest: tools/list: %v", err)
-	}
-	return tools
+	return must(c, tools, err, "tools/list")
 }
 
 // ListPrompts returns every prompt the client may see.
 func (c *Client) ListPrompts(ctx context.Context) []client.Prompt {
 	c.t.Helper()
 	prompts, err := c.c.ListPrompts(ctx)
-	if err != nil {
-		c.t.Fatalf("ferrytest: prompts/list: %v", err)
-	}
-	return prompts
+	return must(c, prompts, err, "prompts/list")
 }
 
 // GetPrompt returns a prompt filled with args.
 func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]string) *client.PromptResult {
 	c.t.Helper()
 	res, err := c.c.GetPrompt(ctx, name, args)
-	if err != nil {
-		c.t.Fatalf("ferrytest: getting prompt %s: %v", name, err)
-	}
-	return res
+	return must(c, res, err, "getting prompt "+name)
 }
 
 // ListResources returns every resource the client may see.
 func (c *Client) ListResources(ctx context.Context) []client.Resource {
 	c.t.Helper()
 	res, err := c.c.ListResources(ctx)
-	if err != nil {
-		c.t.Fatalf("ferrytest: resources/list: %v", err)
-	}
-	return res
+	return must(c, res, err, "resources/list")
 }
 
 // ListResourceTemplates returns every resource template the client may
@@ -231,20 +216,14 @@ func (c *Client) ListResources(ctx context.Context) []client.Resource {
 func (c *Client) ListResourceTemplates(ctx context.Context) []client.ResourceTemplate {
 	c.t.Helper()
 	res, err := c.c.ListResourceTemplates(ctx)
-	if err != nil {
-		c.t.Fatalf("ferrytest: resources/templates/list: %v", err)
-	}
-	return res
+	return must(c, res, err, "resources/templates/list")
 }
 
 // ReadResource reads the resource at uri.
 func (c *Client) ReadResource(ctx context.Context, uri string) *client.ReadResult {
 	c.t.Helper()
 	res, err := c.c.ReadResource(ctx, uri)
-	if err != nil {
-		c.t.Fatalf("ferrytest: reading %s: %v", uri, err)
-	}
-	return res
+	return must(c, res, err, "reading "+uri)
 }
 
 // Complete returns the values suggested for the request's argument.
@@ -255,4 +234,14 @@ func (c *Client) Complete(ctx context.Context, req *client.CompleteRequest) []st
 		c.t.Fatalf("ferrytest: completing %s of %s: %v", req.Argument, req.Name+req.URI, err)
 	}
 	return res.Values
+}
+
+// must returns v, or fails the test saying what failed when err is not
+// nil.
+func must[T any](c *Client, v T, err error, what string) T {
+	c.t.Helper()
+	if err != nil {
+		c.t.Fatalf("ferrytest: %s: %v", what, err)
+	}
+	return v
 }
