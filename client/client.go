@@ -245,8 +245,8 @@ func (c *Client) roundTrip(ctx context.Context, method string, p map[string]json
 		}
 		return nil, err
 	}
-	if m.Error != nil {
-		return nil, m.Error
+	if m.err != nil {
+		return nil, m.err
 	}
 	return m.Result, nil
 }

@@ -172,6 +172,18 @@ func TestClientResistsHostileHTTPServers(t *testing.T) {
 		{"deep nesting", func(w http.ResponseWriter, _ *http.Request, id json.RawMessage) {
 			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":%s%s}}`, id, strings.Repeat("[", 20000), strings.Repeat("]", 20000))
 		}, "not a JSON-RPC"},
+		// The envelope rules the server holds its clients to: a member
+		// twice, or in another case, is what two readers may take
+		// differently; a result beside an error is neither answer.
+		{"a result member twice", func(w http.ResponseWriter, _ *http.Request, id json.RawMessage) {
+			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":[]},"result":{"content":[],"isError":true}}`, id)
+		}, "not a JSON-RPC"},
+		{"a case variant of result", func(w http.ResponseWriter, _ *http.Request, id json.RawMessage) {
+			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"Result":{"content":[]},"error":{"code":-32603,"message":"x"}}`, id)
+		}, "not a JSON-RPC"},
+		{"a result and an error", func(w http.ResponseWriter, _ *http.Request, id json.RawMessage) {
+			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":[]},"error":{"code":-32603,"message":"x"}}`, id)
+		}, "not a JSON-RPC"},
 	}
 	for _, tc := range cases {
 		for _, protocol := range []string{client.Version20251125, client.Version20260728} {
