@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ferry-mcp/ferry/internal/bearer"
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
@@ -43,42 +44,8 @@ func (h *HTTPHandler) writeStepUp(w http.ResponseWriter, id []byte, missing []st
 	_, _ = w.Write(jsonrpc.AppendError(nil, id, int64(CodeInsufficientScope), "forbidden: "+desc, nil))
 }
 
-// challenge is the insufficient_scope challenge: its parameters in the
-// order error, scope, resource_metadata, error_description, each left out
-// when empty; scope lists the scopes but offline_access, which the
-// 2026-07-28 rules keep out of challenges.
+// challenge is the insufficient_scope challenge, in the form the auth
+// package's Challenge writes too (see [bearer.Challenge]).
 func challenge(scopes []string, metadata, desc string) string {
-	var b strings.Builder
-	b.WriteString(`Bearer error="insufficient_scope"`)
-	param := func(name, value string) {
-		if value == "" {
-			return
-		}
-		b.WriteString(", " + name + `="`)
-		writeQuoted(&b, value)
-		b.WriteByte('"')
-	}
-	param("scope", strings.Join(slices.DeleteFunc(slices.Clone(scopes), func(s string) bool {
-		return s == "" || s == "offline_access"
-	}), " "))
-	param("resource_metadata", metadata)
-	param("error_description", desc)
-	return b.String()
-}
-
-// writeQuoted writes v as the inside of a quoted-string (RFC 9110): '"'
-// and '\' escaped, and any byte below 0x20 or from 0x7f up written as '?',
-// so that no value can end its parameter or split the header.
-func writeQuoted(b *strings.Builder, v string) {
-	for i := range len(v) {
-		switch c := v[i]; {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c < 0x20 || c >= 0x7f:
-			b.WriteByte('?')
-		default:
-			b.WriteByte(c)
-		}
-	}
+	return bearer.Challenge("insufficient_scope", scopes, metadata, desc)
 }

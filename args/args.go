@@ -90,10 +90,7 @@ func Only(a Args, names ...string) error {
 // string, got 12" when it is not a string.
 func RequiredText(a Args, name string) (string, error) {
 	s, ok, err := text(a, name)
-	if err == nil && !ok {
-		err = required(name)
-	}
-	return s, err
+	return need(s, ok, err, name)
 }
 
 // Text returns the string argument name, or def when it is absent or null.
@@ -121,10 +118,7 @@ func text(a Args, name string) (string, bool, error) {
 // `expected a date written yyyy-MM-dd, got "March 2026"` for anything else.
 func Date(a Args, name string) (time.Time, error) {
 	t, ok, err := OptionalDate(a, name)
-	if err == nil && !ok {
-		err = required(name)
-	}
-	return t, err
+	return need(t, ok, err, name)
 }
 
 // OptionalDate is like [Date], but reports an absent or null argument with
@@ -148,10 +142,7 @@ func OptionalDate(a Args, name string) (t time.Time, ok bool, err error) {
 // null, and with `expected a number, got "ten"` for anything else.
 func Number(a Args, name string) (float64, error) {
 	f, ok, err := OptionalNumber(a, name)
-	if err == nil && !ok {
-		err = required(name)
-	}
-	return f, err
+	return need(f, ok, err, name)
 }
 
 // OptionalNumber is like [Number], but reports an absent or null argument
@@ -175,10 +166,7 @@ func OptionalNumber(a Args, name string) (f float64, ok bool, err error) {
 // sentence for a whole number beyond int64.
 func Integer(a Args, name string) (int64, error) {
 	n, ok, err := OptionalInteger(a, name)
-	if err == nil && !ok {
-		err = required(name)
-	}
-	return n, err
+	return need(n, ok, err, name)
 }
 
 // OptionalInteger is like [Integer], but reports an absent or null argument
@@ -266,4 +254,13 @@ func errorOf(errs schema.Errors) error {
 // required returns the error for an absent argument.
 func required(name string) error {
 	return &schema.Error{Path: name, Message: "is required"}
+}
+
+// need returns v and err, or the "is required" error of the argument name
+// when it is absent (ok false) without an error.
+func need[T any](v T, ok bool, err error, name string) (T, error) {
+	if err == nil && !ok {
+		err = required(name)
+	}
+	return v, err
 }

@@ -2,7 +2,8 @@ package auth
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/ferry-mcp/ferry/internal/bearer"
 )
 
 // The error codes of a Bearer challenge (RFC 6750 §3.1).
@@ -19,7 +20,7 @@ const (
 
 // offlineAccess is never asked for in a challenge nor advertised in
 // metadata (MCP 2026-07-28, "Refresh Tokens").
-const offlineAccess = "offline_access"
+const offlineAccess = bearer.OfflineAccess
 
 // Challenge is the value of a WWW-Authenticate header for the Bearer
 // scheme (RFC 6750 §3, RFC 9728 §5.1). Its String form is the one the
@@ -53,56 +54,7 @@ type Challenge struct {
 // control character or a character outside printable ASCII becomes "?",
 // so a value can neither end the parameter nor split the header.
 func (c Challenge) String() string {
-	var b strings.Builder
-	b.WriteString("Bearer")
-	sep := " "
-	param := func(name, value string) {
-		if value == "" {
-			return
-		}
-		b.WriteString(sep)
-		b.WriteString(name)
-		b.WriteString(`="`)
-		writeQuoted(&b, value)
-		b.WriteByte('"')
-		sep = ", "
-	}
-	param("error", c.Error)
-	param("scope", scopeList(c.Scopes))
-	param("resource_metadata", c.ResourceMetadata)
-	param("error_description", c.Description)
-	return b.String()
-}
-
-// scopeList joins scopes with spaces, without offline_access and empty
-// entries.
-func scopeList(scopes []string) string {
-	var b strings.Builder
-	for _, s := range scopes {
-		if s == "" || s == offlineAccess {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(s)
-	}
-	return b.String()
-}
-
-// writeQuoted writes v as the inside of an RFC 9110 quoted-string.
-func writeQuoted(b *strings.Builder, v string) {
-	for i := range len(v) {
-		switch c := v[i]; {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c < 0x20 || c >= 0x7f:
-			b.WriteByte('?')
-		default:
-			b.WriteByte(c)
-		}
-	}
+	return bearer.Challenge(c.Error, c.Scopes, c.ResourceMetadata, c.Description)
 }
 
 // checkScope reports whether s can be sent as one scope-token (RFC 6749

@@ -54,7 +54,11 @@ func FuzzChallenge(f *testing.F) {
 			}
 		}
 		params := 0
-		for _, v := range []string{e, scopeList([]string{scope}), meta, desc} {
+		sent := scope // the one scope, unless it is offline_access
+		if scope == offlineAccess {
+			sent = ""
+		}
+		for _, v := range []string{e, sent, meta, desc} {
 			if v != "" {
 				params++
 			}

@@ -5,57 +5,47 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+
+	"github.com/ferry-mcp/ferry"
 )
 
 // This file holds the questions a server asks the client: as requests on
 // the connection in the legacy era, as input_required results in the
 // modern one. Both are answered by the same functions of [Options].
 
-// ElicitRequest is a server's elicitation/create question.
-type ElicitRequest struct {
-	// Message tells the user what is asked and why.
-	Message string `json:"message"`
-	// Mode is "form" (also when empty) or "url".
-	Mode string `json:"mode,omitempty"`
-	// RequestedSchema is the form's flat object schema, in form mode.
-	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
-	// URL is the page to open, in URL mode.
-	URL string `json:"url,omitempty"`
-	// ElicitationID names a URL-mode elicitation.
-	ElicitationID string `json:"elicitationId,omitempty"`
-	// Raw is the request's params as the server sent them.
-	Raw json.RawMessage `json:"-"`
-}
+// ElicitParams is a server's elicitation/create question: the server
+// package's own type, so that both sides of a program read one
+// declaration.
+type ElicitParams = ferry.ElicitParams
 
-// ElicitResult is the user's answer: Action is "accept", "decline" or
-// "cancel"; Content holds the form's values when accepted.
-type ElicitResult struct {
-	Action  string         `json:"action"`
-	Content map[string]any `json:"content,omitempty"`
-}
+// ElicitResult is the user's answer to an [ElicitParams]: the server
+// package's own type.
+type ElicitResult = ferry.ElicitResult
 
-// SampleRequest is a server's sampling/createMessage request.
-type SampleRequest struct {
+// CreateMessageParams is a server's sampling/createMessage request: it
+// asks the client's model for a completion.
+type CreateMessageParams struct {
 	// Messages is the conversation to complete.
-	Messages []SamplingMessage `json:"messages"`
+	Messages []PromptMessage `json:"messages"`
 	// MaxTokens bounds the completion.
 	MaxTokens int `json:"maxTokens"`
 	// SystemPrompt is the system prompt the server asks for, if any.
 	SystemPrompt string `json:"systemPrompt,omitempty"`
+	// Temperature, StopSequences, ModelPreferences and IncludeContext are
+	// the server's wishes for the model, as sent; nil or empty when it
+	// gave none.
+	Temperature      *float64        `json:"temperature,omitempty"`
+	StopSequences    []string        `json:"stopSequences,omitempty"`
+	ModelPreferences json.RawMessage `json:"modelPreferences,omitempty"`
+	IncludeContext   string          `json:"includeContext,omitempty"`
 	// Raw is the request's params as the server sent them.
 	Raw json.RawMessage `json:"-"`
 }
 
-// SamplingMessage is one message of a sampling conversation.
-type SamplingMessage struct {
-	Role    string  `json:"role"`
-	Content Content `json:"content"`
-}
-
-// SampleResult is the model's answer to a [SampleRequest].
-type SampleResult struct {
-	// Role is normally "assistant".
-	Role    string  `json:"role"`
+// CreateMessageResult is the model's answer to a [CreateMessageParams].
+type CreateMessageResult struct {
+	// Role is normally [RoleAssistant].
+	Role    Role    `json:"role"`
 	Content Content `json:"content"`
 	// Model names the model that answered.
 	Model string `json:"model"`
@@ -63,15 +53,13 @@ type SampleResult struct {
 	StopReason string `json:"stopReason,omitempty"`
 }
 
-// Root is a boundary the client exposes, such as a directory.
-type Root struct {
-	URI  string `json:"uri"`
-	Name string `json:"name,omitempty"`
-}
+// Root is a boundary the client exposes, such as a directory: the server
+// package's own type.
+type Root = ferry.Root
 
 // errNoAnswer is the error for a question the client has no function for.
-func errNoAnswer(method string) *RPCError {
-	return &RPCError{Code: CodeMethodNotFound, Message: "the client does not answer " + method}
+func errNoAnswer(method string) *Error {
+	return NewError(ferry.CodeMethodNotFound, "the client does not answer %s", method)
 }
 
 // answer answers one server question, as its result or an error.
@@ -83,27 +71,26 @@ func (c *Client) answer(ctx context.Context, method string, params json.RawMessa
 		if c.opts.Elicit == nil {
 			return nil, errNoAnswer(method)
 		}
-		req := &ElicitRequest{}
+		req := &ElicitParams{}
 		if err := json.Unmarshal(params, req); err != nil {
-			return nil, &RPCError{Code: CodeInvalidParams, Message: "elicitation/create params: " + err.Error()}
+			return nil, NewError(ferry.CodeInvalidParams, "elicitation/create params: %v", err)
 		}
-		req.Raw = params
 		return nonNil(c.opts.Elicit(ctx, req))
 	case "sampling/createMessage":
-		if c.opts.Sample == nil {
+		if c.opts.CreateMessage == nil {
 			return nil, errNoAnswer(method)
 		}
-		req := &SampleRequest{}
+		req := &CreateMessageParams{}
 		if err := json.Unmarshal(params, req); err != nil {
-			return nil, &RPCError{Code: CodeInvalidParams, Message: "sampling/createMessage params: " + err.Error()}
+			return nil, NewError(ferry.CodeInvalidParams, "sampling/createMessage params: %v", err)
 		}
 		req.Raw = params
-		return nonNil(c.opts.Sample(ctx, req))
+		return nonNil(c.opts.CreateMessage(ctx, req))
 	case "roots/list":
-		if c.opts.Roots == nil {
+		if c.opts.ListRoots == nil {
 			return nil, errNoAnswer(method)
 		}
-		roots, err := c.opts.Roots(ctx)
+		roots, err := c.opts.ListRoots(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -112,13 +99,13 @@ func (c *Client) answer(ctx context.Context, method string, params json.RawMessa
 		}
 		return map[string]any{"roots": roots}, nil
 	}
-	return nil, &RPCError{Code: CodeMethodNotFound, Message: "method not found: " + method}
+	return nil, NewError(ferry.CodeMethodNotFound, "method not found: %s", method)
 }
 
 // nonNil turns a nil answer without an error into an error.
 func nonNil[T any](res *T, err error) (any, error) {
 	if err == nil && res == nil {
-		return nil, &RPCError{Code: CodeInternalError, Message: "the client's handler gave no answer"}
+		return nil, NewError(ferry.CodeInternalError, "the client's handler gave no answer")
 	}
 	if err != nil {
 		return nil, err

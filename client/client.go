@@ -23,20 +23,6 @@ const (
 // legacyVersions are the versions negotiated with initialize, newest first.
 var legacyVersions = []string{Version20251125, Version20250618, Version20250326}
 
-// Limits that apply when the matching [Options] field is zero.
-const (
-	// DefaultMaxPages is how many pages a List method reads at most.
-	DefaultMaxPages = 100
-	// DefaultMaxResponseBytes bounds one message from the server.
-	DefaultMaxResponseBytes = 8 << 20
-	// DefaultMaxInputRounds bounds the rounds of a 2026-07-28 request that
-	// the server answers with input_required.
-	DefaultMaxInputRounds = 10
-	// DefaultCloseTimeout bounds the waits of Options.CloseTimeout when it
-	// is zero.
-	DefaultCloseTimeout = 3 * time.Second
-)
-
 // Options configures a [Client]. The zero value connects in the modern era
 // when the server speaks it and in the legacy one otherwise, and answers no
 // server questions.
@@ -56,45 +42,19 @@ type Options struct {
 	Name, Version string
 	// Elicit answers the server's elicitation/create questions. If nil,
 	// the client does not declare the elicitation capability.
-	Elicit func(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
-	// Sample answers the server's sampling/createMessage requests. If nil,
-	// the client does not declare the sampling capability.
-	Sample func(ctx context.Context, req *SampleRequest) (*SampleResult, error)
-	// Roots answers roots/list. If nil, the client declares no roots.
-	Roots func(ctx context.Context) ([]Root, error)
+	Elicit func(ctx context.Context, p *ElicitParams) (*ElicitResult, error)
+	// CreateMessage answers the server's sampling/createMessage requests.
+	// If nil, the client does not declare the sampling capability.
+	CreateMessage func(ctx context.Context, p *CreateMessageParams) (*CreateMessageResult, error)
+	// ListRoots answers roots/list. If nil, the client declares no roots.
+	ListRoots func(ctx context.Context) ([]Root, error)
 	// Notify receives the server's notifications (progress, logs, list
 	// changes) that arrive while a request is answered. It must not block
 	// for long. If nil, notifications are dropped.
 	Notify func(method string, params json.RawMessage)
-	// MaxPages limits the pages a List method reads. If zero,
-	// [DefaultMaxPages].
-	MaxPages int
-	// MaxResponseBytes limits one message from the server. If zero,
-	// [DefaultMaxResponseBytes].
-	MaxResponseBytes int64
-	// MaxInputRounds limits the input_required rounds of one request. If
-	// zero, [DefaultMaxInputRounds].
-	MaxInputRounds int
-	// IdleTimeout bounds how long a request waits without a message from
-	// the server: its answer, or a notification, request or SSE event
-	// (a keepalive) while it is answered. The clock stops while the
-	// client answers a question of the server (Elicit, Sample, Roots).
-	// A request given up is cancelled as a cancelled context cancels it.
-	// If zero, [DefaultIdleTimeout]; if negative, only the context bounds
-	// the wait.
-	IdleTimeout time.Duration
-	// MaxStreamMessages limits the messages the server sends while one
-	// request waits for its answer (notifications, its own requests,
-	// answers to other ids, SSE events without data). If zero,
-	// [DefaultMaxStreamMessages].
-	MaxStreamMessages int
-	// CloseTimeout bounds how long the client waits on a server that is
-	// leaving: for the notifications/cancelled of a call given up (sent
-	// in the background: the call itself returns when its context ends),
-	// and in Close for those notices, the DELETE that ends a legacy HTTP
-	// session and a command's exit once its stdin is closed, after which
-	// the command is killed. If zero, [DefaultCloseTimeout].
-	CloseTimeout time.Duration
+	// Limits bound what a server can make the client read and wait for.
+	// The zero value holds the defaults (see [Limits]).
+	Limits Limits
 }
 
 // transport carries a client's messages. Implementations are safe for
@@ -158,24 +118,7 @@ func newClient(opts *Options) *Client {
 		c.opts = *opts
 	}
 	c.opts.Header = c.opts.Header.Clone()
-	if c.opts.MaxPages <= 0 {
-		c.opts.MaxPages = DefaultMaxPages
-	}
-	if c.opts.MaxResponseBytes <= 0 {
-		c.opts.MaxResponseBytes = DefaultMaxResponseBytes
-	}
-	if c.opts.MaxInputRounds <= 0 {
-		c.opts.MaxInputRounds = DefaultMaxInputRounds
-	}
-	if c.opts.IdleTimeout == 0 {
-		c.opts.IdleTimeout = DefaultIdleTimeout
-	}
-	if c.opts.MaxStreamMessages <= 0 {
-		c.opts.MaxStreamMessages = DefaultMaxStreamMessages
-	}
-	if c.opts.CloseTimeout <= 0 {
-		c.opts.CloseTimeout = DefaultCloseTimeout
-	}
+	c.opts.Limits.fill()
 	c.noticeCtx, c.endNotices = context.WithCancel(context.Background())
 	if c.opts.Name == "" {
 		c.opts.Name, c.opts.Version = "ferry-client", "0"
@@ -190,7 +133,7 @@ func (c *Client) start(ctx context.Context, t transport) (*Client, error) {
 	c.t = t
 	if err := c.negotiate(ctx); err != nil {
 		c.endNotices()
-		_ = t.close(c.opts.CloseTimeout)
+		_ = t.close(c.opts.Limits.CloseTimeout)
 		return nil, err
 	}
 	return c, nil
@@ -208,7 +151,7 @@ func (c *Client) Modern() bool { return c.modern }
 func (c *Client) ServerInfo() *ServerInfo { return &c.info }
 
 // Close ends the connection: a legacy HTTP session is deleted, a command
-// is stopped. It waits on the server at most [Options.CloseTimeout], for
+// is stopped. It waits on the server at most [Limits.CloseTimeout], for
 // the notices of calls given up and then for the end of the session, and
 // kills a command still running then. It is safe to call more than once.
 func (c *Client) Close() error {
@@ -217,11 +160,11 @@ func (c *Client) Close() error {
 		c.noticeMu.Lock()
 		c.closing = true
 		c.noticeMu.Unlock()
-		stop := time.AfterFunc(c.opts.CloseTimeout, c.endNotices)
+		stop := time.AfterFunc(c.opts.Limits.CloseTimeout, c.endNotices)
 		c.notices.Wait()
 		stop.Stop()
 		c.endNotices()
-		c.closeErr = c.t.close(max(0, c.opts.CloseTimeout-time.Since(start)))
+		c.closeErr = c.t.close(max(0, c.opts.Limits.CloseTimeout-time.Since(start)))
 	})
 	return c.closeErr
 }
@@ -229,8 +172,9 @@ func (c *Client) Close() error {
 // Call sends a request and decodes its result into result (unless it is
 // nil). params is marshalled to a JSON object (nil means {}). In the
 // modern era the client adds the _meta members every request carries, and
-// answers an input_required result by asking Options.Elicit, Sample or
-// Roots and retrying. A JSON-RPC error is returned as an [*RPCError].
+// answers an input_required result by asking Options.Elicit,
+// CreateMessage or ListRoots and retrying. A JSON-RPC error is returned
+// as an [*Error].
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
 	raw, err := c.call(ctx, method, params)
 	if err != nil {
@@ -268,7 +212,7 @@ func (c *Client) call(ctx context.Context, method string, params any) (json.RawM
 		if err := json.Unmarshal(res, &ir); err != nil {
 			return nil, fmt.Errorf("client: the %s input_required result: %w", method, err)
 		}
-		if round+1 >= c.opts.MaxInputRounds {
+		if round+1 >= c.opts.Limits.MaxInputRounds {
 			return nil, fmt.Errorf("client: %s still asks for input after %d rounds", method, round+1)
 		}
 		if p, err = c.answerInputs(ctx, method, p, &ir); err != nil {
@@ -301,8 +245,8 @@ func (c *Client) roundTrip(ctx context.Context, method string, p map[string]json
 		}
 		return nil, err
 	}
-	if m.Error != nil {
-		return nil, m.Error
+	if m.err != nil {
+		return nil, m.err
 	}
 	return m.Result, nil
 }
@@ -319,7 +263,7 @@ func (c *Client) cancelled(id int64, cause error) {
 		return // the session is ending, which cancels the request too
 	}
 	c.notices.Go(func() {
-		ctx, cancel := context.WithTimeout(c.noticeCtx, c.opts.CloseTimeout)
+		ctx, cancel := context.WithTimeout(c.noticeCtx, c.opts.Limits.CloseTimeout)
 		defer cancel()
 		_ = c.t.notify(ctx, "notifications/cancelled", p)
 	})
@@ -377,10 +321,10 @@ func (c *Client) capabilities() map[string]any {
 	if c.opts.Elicit != nil {
 		caps["elicitation"] = map[string]any{"form": struct{}{}, "url": struct{}{}}
 	}
-	if c.opts.Sample != nil {
+	if c.opts.CreateMessage != nil {
 		caps["sampling"] = struct{}{}
 	}
-	if c.opts.Roots != nil {
+	if c.opts.ListRoots != nil {
 		caps["roots"] = struct{}{}
 	}
 	return caps

@@ -101,7 +101,7 @@ func within(t *testing.T, d time.Duration, f func()) {
 
 // attackOptions are tight limits, so attacks end fast.
 func attackOptions(protocol string) *client.Options {
-	return &client.Options{Protocol: protocol, IdleTimeout: 300 * time.Millisecond, MaxStreamMessages: 50, MaxResponseBytes: 1 << 16}
+	return &client.Options{Protocol: protocol, Limits: client.Limits{IdleTimeout: 300 * time.Millisecond, MaxStreamMessages: 50, MaxResponseBytes: 1 << 16}}
 }
 
 func TestClientResistsHostileHTTPServers(t *testing.T) {
@@ -119,17 +119,17 @@ func TestClientResistsHostileHTTPServers(t *testing.T) {
 		}, "more than 50 messages"},
 		{"one endless event of comments", func(w http.ResponseWriter, r *http.Request, _ json.RawMessage) {
 			until(w, r, strings.Repeat(": x\n", 1000))
-		}, "larger than Options.MaxResponseBytes"},
+		}, "larger than Limits.MaxResponseBytes"},
 		{"huge event", func(w http.ResponseWriter, r *http.Request, _ json.RawMessage) {
 			until(w, r, "data: "+strings.Repeat("x", 1000)+"\n")
-		}, "larger than Options.MaxResponseBytes"},
+		}, "larger than Limits.MaxResponseBytes"},
 		{"huge JSON", func(w http.ResponseWriter, r *http.Request, _ json.RawMessage) {
 			for r.Context().Err() == nil {
 				if _, err := io.WriteString(w, strings.Repeat(" ", 1000)); err != nil {
 					return
 				}
 			}
-		}, "larger than Options.MaxResponseBytes"},
+		}, "larger than Limits.MaxResponseBytes"},
 		{"endless answers to other ids", func(w http.ResponseWriter, r *http.Request, _ json.RawMessage) {
 			until(w, r, "data: {\"jsonrpc\":\"2.0\",\"id\":999,\"result\":{}}\n\n")
 		}, "more than 50 messages"},
@@ -172,6 +172,18 @@ func TestClientResistsHostileHTTPServers(t *testing.T) {
 		{"deep nesting", func(w http.ResponseWriter, _ *http.Request, id json.RawMessage) {
 			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":%s%s}}`, id, strings.Repeat("[", 20000), strings.Repeat("]", 20000))
 		}, "not a JSON-RPC"},
+		// The envelope rules the server holds its clients to: a member
+		// twice, or in another case, is what two readers may take
+		// differently; a result beside an error is neither answer.
+		{"a result member twice", func(w http.ResponseWriter, _ *http.Request, id json.RawMessage) {
+			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":[]},"result":{"content":[],"isError":true}}`, id)
+		}, "not a JSON-RPC"},
+		{"a case variant of result", func(w http.ResponseWriter, _ *http.Request, id json.RawMessage) {
+			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"Result":{"content":[]},"error":{"code":-32603,"message":"x"}}`, id)
+		}, "not a JSON-RPC"},
+		{"a result and an error", func(w http.ResponseWriter, _ *http.Request, id json.RawMessage) {
+			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":[]},"error":{"code":-32603,"message":"x"}}`, id)
+		}, "not a JSON-RPC"},
 	}
 	for _, tc := range cases {
 		for _, protocol := range []string{client.Version20251125, client.Version20260728} {
@@ -184,7 +196,7 @@ func TestClientResistsHostileHTTPServers(t *testing.T) {
 					noLeak(t)
 					h := hostile(tc.attack)
 					opts := attackOptions(protocol)
-					opts.Elicit = func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
+					opts.Elicit = func(context.Context, *client.ElicitParams) (*client.ElicitResult, error) {
 						elicited.Add(1)
 						return &client.ElicitResult{Action: "decline"}, nil
 					}
@@ -226,8 +238,8 @@ func TestClientBoundsInputRounds(t *testing.T) {
 		_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"input_required","requestState":"s%d","inputRequests":{"a":{"method":"roots/list","params":{}}}}}`, id, rounds)
 	})
 	opts := attackOptions(client.Version20260728)
-	opts.MaxInputRounds = 4
-	opts.Roots = func(context.Context) ([]client.Root, error) { return nil, nil }
+	opts.Limits.MaxInputRounds = 4
+	opts.ListRoots = func(context.Context) ([]client.Root, error) { return nil, nil }
 	c, err := client.DialHandler(context.Background(), h, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -48,7 +48,7 @@ func unresponsive(t *testing.T) string {
 // A call returns when its context ends, however long the server takes
 // to accept the notifications/cancelled that gives it up.
 func TestCallReturnsAtItsDeadline(t *testing.T) {
-	c, err := client.DialHTTP(t.Context(), unresponsive(t), &client.Options{Protocol: client.Version20251125, CloseTimeout: 100 * time.Millisecond})
+	c, err := client.DialHTTP(t.Context(), unresponsive(t), &client.Options{Protocol: client.Version20251125, Limits: client.Limits{CloseTimeout: 100 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,11 +66,11 @@ func TestCallReturnsAtItsDeadline(t *testing.T) {
 	}
 }
 
-// Close waits no longer than Options.CloseTimeout for a server that does
+// Close waits no longer than Limits.CloseTimeout for a server that does
 // not answer the DELETE ending its session, nor the notice of a call
 // given up just before.
 func TestCloseBoundedByCloseTimeout(t *testing.T) {
-	c, err := client.DialHTTP(t.Context(), unresponsive(t), &client.Options{Protocol: client.Version20251125, CloseTimeout: 300 * time.Millisecond})
+	c, err := client.DialHTTP(t.Context(), unresponsive(t), &client.Options{Protocol: client.Version20251125, Limits: client.Limits{CloseTimeout: 300 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,7 +79,7 @@ func TestClientWithoutAnswers(t *testing.T) {
 	}
 	defer modern.Close()
 	_, err = modern.CallTool(t.Context(), "confirm", nil)
-	if re, ok := errors.AsType[*client.RPCError](err); !ok || re.Code != client.CodeMissingClientCapability {
+	if re, ok := errors.AsType[*client.Error](err); !ok || re.Code != ferry.CodeMissingClientCapability {
 		t.Errorf("modern: err = %v, want -32021", err)
 	}
 	legacy, err := client.DialHandler(t.Context(), h, &client.Options{Protocol: client.Version20251125})
@@ -99,14 +99,14 @@ func TestClientBoundsResponses(t *testing.T) {
 		for _, protocol := range []string{client.Version20260728, client.Version20251125} {
 			t.Run(d.name+"/"+protocol, func(t *testing.T) {
 				t.Parallel()
-				c := connect(t, d, &client.Options{Protocol: protocol, MaxResponseBytes: 64 << 10}, nil,
+				c := connect(t, d, &client.Options{Protocol: protocol, Limits: client.Limits{MaxResponseBytes: 64 << 10}}, nil,
 					&ferry.HTTPOptions{StreamResponses: protocol != client.Version20260728, Stateful: true})
 				_, err := c.CallTool(t.Context(), "big", nil)
 				if err == nil || !strings.Contains(err.Error(), "MaxResponseBytes") {
 					t.Fatalf("big answer: err = %v, want one naming MaxResponseBytes", err)
 				}
-				if _, ok := errors.AsType[*client.RPCError](err); ok {
-					t.Errorf("big answer: err = %v is an RPCError", err)
+				if _, ok := errors.AsType[*client.Error](err); ok {
+					t.Errorf("big answer: err = %v is an Error", err)
 				}
 				if d.name != "stdio" { // a stdio stream cannot resynchronize and is closed
 					if _, err := c.CallTool(t.Context(), "echo", map[string]string{"text": "after"}); err != nil {
@@ -122,7 +122,7 @@ func TestClientBoundsResponses(t *testing.T) {
 // is caught rather than read forever.
 func TestClientBoundsPages(t *testing.T) {
 	h := ferry.NewHTTPHandler(newTestServer(&ferry.ServerOptions{PageSize: 1}), nil)
-	c, err := client.DialHandler(t.Context(), h, &client.Options{MaxPages: 3})
+	c, err := client.DialHandler(t.Context(), h, &client.Options{Limits: client.Limits{MaxPages: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,7 +394,7 @@ func TestClientRootsAndNotifications(t *testing.T) {
 				var progress []string
 				c := connect(t, d, &client.Options{
 					Protocol: protocol,
-					Roots: func(context.Context) ([]client.Root, error) {
+					ListRoots: func(context.Context) ([]client.Root, error) {
 						return []client.Root{{URI: "file:///a"}, {URI: "file:///b", Name: "b"}}, nil
 					},
 					Notify: func(method string, params json.RawMessage) {

@@ -73,17 +73,17 @@ func connect(t *testing.T, d dialer, opts *client.Options, sopts *ferry.ServerOp
 func answers(protocol string) *client.Options {
 	return &client.Options{
 		Protocol: protocol,
-		Elicit: func(_ context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+		Elicit: func(_ context.Context, req *client.ElicitParams) (*client.ElicitResult, error) {
 			if req.Message != "Sure?" || !strings.Contains(string(req.RequestedSchema), "why") {
-				return nil, errors.New("unexpected question " + string(req.Raw))
+				return nil, errors.New("unexpected question " + req.Message)
 			}
 			return &client.ElicitResult{Action: "accept", Content: map[string]any{"why": "tested"}}, nil
 		},
-		Sample: func(_ context.Context, req *client.SampleRequest) (*client.SampleResult, error) {
+		CreateMessage: func(_ context.Context, req *client.CreateMessageParams) (*client.CreateMessageResult, error) {
 			if len(req.Messages) != 1 || req.Messages[0].Content.Text != "summarize this" {
 				return nil, errors.New("unexpected sampling request " + string(req.Raw))
 			}
-			return &client.SampleResult{Role: "assistant", Content: client.TextContent("short"), Model: "m1"}, nil
+			return &client.CreateMessageResult{Role: client.RoleAssistant, Content: client.Text("short"), Model: "m1"}, nil
 		},
 	}
 }
@@ -139,8 +139,8 @@ func TestClientEveryTransportAndEra(t *testing.T) {
 					t.Errorf("summarize = %+v, %v; want the sampled answer", res, err)
 				}
 				_, err = c.CallTool(ctx, "nope", nil)
-				if re, ok := errors.AsType[*client.RPCError](err); !ok || re.Code != client.CodeInvalidParams {
-					t.Errorf("unknown tool: err = %v, want an RPCError -32602", err)
+				if re, ok := errors.AsType[*client.Error](err); !ok || re.Code != ferry.CodeInvalidParams {
+					t.Errorf("unknown tool: err = %v, want an Error -32602", err)
 				}
 				prompts, err := c.ListPrompts(ctx)
 				if err != nil || len(prompts) != 2 {
@@ -162,7 +162,7 @@ func TestClientEveryTransportAndEra(t *testing.T) {
 				if err != nil || len(rr.Contents) != 1 || rr.Contents[0].Text != "item 7" {
 					t.Errorf("read = %+v, %v", rr, err)
 				}
-				comp, err := c.Complete(ctx, client.PromptRef("greet"), "name", "a")
+				comp, err := c.Complete(ctx, &client.CompleteRequest{RefType: "ref/prompt", Name: "greet", Argument: "name", Value: "a"})
 				if err != nil || !cmp.Equal(comp.Values, []string{"ada", "alan"}) {
 					t.Errorf("complete = %+v, %v", comp, err)
 				}

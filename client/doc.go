@@ -26,31 +26,32 @@
 //
 // Every item (a [Tool], a [Prompt], a [ToolResult]...) keeps the JSON the
 // server sent in its Raw field, for callers that print or check it as it
-// is. List methods read every page, up to [Options.MaxPages]; each message
-// is bounded by [Options.MaxResponseBytes]. A request whose server goes
-// quiet for [Options.IdleTimeout], or sends more than
-// [Options.MaxStreamMessages] messages without answering it, is given up
+// is. List methods read every page, up to [Limits.MaxPages]; each message
+// is bounded by [Limits.MaxResponseBytes]. A request whose server goes
+// quiet for [Limits.IdleTimeout], or sends more than
+// [Limits.MaxStreamMessages] messages without answering it, is given up
 // with an error saying so, as is a message that is not valid UTF-8; the
-// context bounds the rest. A JSON-RPC error answer is an
-// [*RPCError]; an HTTP answer that is not JSON-RPC is a [*StatusError];
-// anything else (a refused connection, garbage on the wire) is an ordinary
-// wrapped error. A tool that fails is not an error: its result has
-// IsError set.
+// context bounds the rest. A JSON-RPC error answer is an [*Error], with
+// the server package's codes (ferry.CodeMethodNotFound...); an HTTP
+// answer that is not JSON-RPC is a [*StatusError]; anything else (a
+// refused connection, garbage on the wire) is an ordinary wrapped error.
+// A tool that fails is not an error: its result has IsError set.
 //
 // # Questions from the server
 //
-// [Options.Elicit], [Options.Sample] and [Options.Roots] answer the
-// server's elicitation, sampling and roots questions, and declare the
-// matching client capabilities. In the legacy era the questions arrive as
+// [Options.Elicit], [Options.CreateMessage] and [Options.ListRoots]
+// answer the server's elicitation, sampling and roots questions (the
+// server's ferry.Elicit, ferry.CreateMessage and ferry.ListRoots), and
+// declare the matching client capabilities. In the legacy era the questions arrive as
 // requests on the answer's stream (HTTP) or on stdio; in the modern era
 // the server answers a call with an input_required result and the client
-// retries it with the answers, up to [Options.MaxInputRounds] times.
+// retries it with the answers, up to [Limits.MaxInputRounds] times.
 //
 // # Cancellation
 //
 // Cancelling a call's context ends it: the call returns at once. The
 // client also sends notifications/cancelled for it, in the background and
-// for at most [Options.CloseTimeout], except over HTTP in the modern era,
+// for at most [Limits.CloseTimeout], except over HTTP in the modern era,
 // where closing the answer's stream is the cancellation. [Client.Close]
 // waits on the server at most that long as well.
 //

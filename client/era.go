@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+
+	"github.com/ferry-mcp/ferry"
 )
 
 // This file holds how a client picks its era: server/discover for the
@@ -43,7 +45,7 @@ func fallsBack(err error) bool {
 	if errors.Is(err, errNotModern) {
 		return true
 	}
-	if re, ok := errors.AsType[*RPCError](err); ok {
+	if re, ok := errors.AsType[*Error](err); ok {
 		return re.status != http.StatusUnauthorized && re.status != http.StatusForbidden
 	}
 	if se, ok := errors.AsType[*StatusError](err); ok {
@@ -62,7 +64,7 @@ var errNotModern = errors.New("client: the server speaks no modern version the c
 // newestLegacy returns the newest legacy version that a -32022 error says
 // the server supports, or the newest the client knows.
 func newestLegacy(err error) string {
-	if re, ok := errors.AsType[*RPCError](err); ok && re.Code == CodeUnsupportedProtocolVersion {
+	if re, ok := errors.AsType[*Error](err); ok && re.Code == ferry.CodeUnsupportedProtocolVersion {
 		var d struct {
 			Supported []string `json:"supported"`
 		}

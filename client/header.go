@@ -6,6 +6,8 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+
+	"github.com/ferry-mcp/ferry"
 )
 
 // This file holds the modern era's routing headers: Mcp-Name, and the
@@ -50,8 +52,8 @@ func (c *Client) learnHeaders(tools []Tool) {
 // headersUnknown reports whether err refuses a call for a header mismatch
 // of a tool whose headers the client has not learnt.
 func (c *Client) headersUnknown(tool string, err error) bool {
-	var re *RPCError
-	if !errors.As(err, &re) || re.Code != CodeHeaderMismatch || !strings.Contains(re.Message, "Mcp-Param-") {
+	var re *Error
+	if !errors.As(err, &re) || re.Code != ferry.CodeHeaderMismatch || !strings.Contains(re.Message, "Mcp-Param-") {
 		return false
 	}
 	c.mu.Lock()

@@ -21,7 +21,7 @@ func DialHTTP(ctx context.Context, url string, opts *Options) (*Client, error) {
 	if hc == nil {
 		hc, own = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}, true
 	}
-	t := &httpTransport{url: url, hc: hc, own: own, header: c.opts.Header, max: c.opts.MaxResponseBytes, peer: c}
+	t := &httpTransport{url: url, hc: hc, own: own, header: c.opts.Header, max: c.opts.Limits.MaxResponseBytes, peer: c}
 	return c.start(ctx, t)
 }
 
@@ -114,8 +114,8 @@ func (t *httpTransport) call(ctx context.Context, r *outgoing) (*message, error)
 			return nil, fmt.Errorf("client: the %s answer is %w", r.method, derr)
 		case !m.isResponse():
 			return nil, fmt.Errorf("client: the %s answer is the server's %s, not a response", r.method, m.Method)
-		case m.Error != nil && (m.hasNoID() || bytes.Equal(m.ID, idJSON(r.id))):
-			m.Error.status = resp.StatusCode
+		case m.err != nil && (m.hasNoID() || bytes.Equal(m.ID, idJSON(r.id))):
+			m.err.status = resp.StatusCode
 			return m, nil
 		case !bytes.Equal(m.ID, idJSON(r.id)):
 			return nil, fmt.Errorf("client: the %s answer has id %s, not %d", r.method, m.ID, r.id)
@@ -136,8 +136,8 @@ func statusError(resp *http.Response, body []byte) *StatusError {
 	return &StatusError{StatusCode: resp.StatusCode, Body: string(bytes.TrimSpace(body)), Header: resp.Header}
 }
 
-// errTooLarge reports a message beyond Options.MaxResponseBytes.
-var errTooLarge = errors.New("larger than Options.MaxResponseBytes")
+// errTooLarge reports a message beyond Limits.MaxResponseBytes.
+var errTooLarge = errors.New("larger than Limits.MaxResponseBytes")
 
 // readAtMost reads r to its end, failing beyond max bytes.
 func readAtMost(r io.Reader, max int64) ([]byte, error) {
@@ -177,7 +177,7 @@ func (t *httpTransport) readStream(ctx context.Context, body io.Reader, r *outgo
 		if err != nil {
 			return nil, fmt.Errorf("client: the %s stream carries an event that is %w", r.method, err)
 		}
-		if m.isResponse() && (bytes.Equal(m.ID, idJSON(r.id)) || m.Error != nil && m.hasNoID()) {
+		if m.isResponse() && (bytes.Equal(m.ID, idJSON(r.id)) || m.err != nil && m.hasNoID()) {
 			return m, nil
 		}
 		if err := r.watch.heard(); err != nil {
@@ -208,9 +208,9 @@ func (t *httpTransport) send(ctx context.Context, body []byte) error {
 	defer resp.Body.Close()
 	data, _ := readAtMost(resp.Body, 4096)
 	if resp.StatusCode != http.StatusAccepted && resp.StatusCode != http.StatusOK {
-		if m, err := decodeMessage(data); err == nil && m.Error != nil {
-			m.Error.status = resp.StatusCode
-			return m.Error
+		if m, err := decodeMessage(data); err == nil && m.err != nil {
+			m.err.status = resp.StatusCode
+			return m.err
 		}
 		return statusError(resp, data)
 	}

@@ -7,29 +7,32 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
-// message is one JSON-RPC message, in either direction.
+// message is one message from the server, in the envelope the server
+// package reads and writes (internal/jsonrpc's), with what the client
+// reads of it: its kind and its error member.
 type message struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method,omitempty"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *RPCError       `json:"error,omitempty"`
+	*jsonrpc.Message
+	kind jsonrpc.Kind
+	err  *Error // the error member, nil when there is none
 }
 
 // isRequest reports whether m is a request (a method and an id).
-func (m *message) isRequest() bool { return m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" }
+func (m *message) isRequest() bool { return m.kind == jsonrpc.KindRequest }
 
-// isResponse reports whether m is a response (no method).
-func (m *message) isResponse() bool { return m.Method == "" }
-
-// hasNoID reports whether m has no id, or a null one.
-func (m *message) hasNoID() bool { return len(m.ID) == 0 || string(m.ID) == "null" }
+// isResponse reports whether m is a response (a result or an error).
+func (m *message) isResponse() bool { return m.kind == jsonrpc.KindResponse }
 
 // isNotification reports whether m is a notification (a method, no id).
-func (m *message) isNotification() bool { return m.Method != "" && !m.isRequest() }
+func (m *message) isNotification() bool { return m.kind == jsonrpc.KindNotification }
+
+// hasNoID reports whether m's id is null, as it is in the answer to a
+// request the server could not read.
+func (m *message) hasNoID() bool { return len(m.ID) == 0 || string(m.ID) == "null" }
 
 // errNotJSONRPC reports a message that is not JSON-RPC 2.0.
 var errNotJSONRPC = errors.New("not a JSON-RPC 2.0 message")
@@ -37,22 +40,24 @@ var errNotJSONRPC = errors.New("not a JSON-RPC 2.0 message")
 // errNotUTF8 reports a message that is not valid UTF-8.
 var errNotUTF8 = errors.New("not valid UTF-8 (JSON text must be)")
 
-// decodeMessage decodes and checks one message.
+// decodeMessage decodes and checks one message by the rules the server
+// holds its clients to (internal/jsonrpc), with no bound on its nesting
+// but JSON's own: data is bounded by Limits.MaxResponseBytes, and a
+// tool's structured content may nest deeply. The message aliases data,
+// which must not be reused.
 func decodeMessage(data []byte) (*message, error) {
 	if !utf8.Valid(data) {
 		return nil, errNotUTF8 // JSON is UTF-8; the raw text would pass it on
 	}
-	var m message
-	if err := json.Unmarshal(data, &m); err != nil {
+	jm, kind, err := jsonrpc.Decode(data)
+	if err != nil {
 		return nil, errNotJSONRPC
 	}
-	if m.JSONRPC != "2.0" {
-		return nil, errNotJSONRPC
+	m := &message{Message: jm, kind: kind}
+	if w := jm.Error; w != nil {
+		m.err = &Error{Code: ferry.Code(w.Code), Message: w.Message, Data: w.Data}
 	}
-	if m.Method == "" && m.Error == nil && m.Result == nil {
-		return nil, errNotJSONRPC
-	}
-	return &m, nil
+	return m, nil
 }
 
 // idJSON is the JSON of a request id the client chose.
@@ -62,15 +67,7 @@ func idJSON(id int64) json.RawMessage { return strconv.AppendInt(nil, id, 10) }
 // (as json.Marshal and encodeObject write it).
 func encodeRequest(id int64, method string, params json.RawMessage) []byte {
 	b := make([]byte, 0, len(params)+len(method)+48)
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = strconv.AppendInt(b, id, 10)
-	b = append(b, `,"method":`...)
-	b = appendJSONString(b, method)
-	if len(params) > 0 {
-		b = append(b, `,"params":`...)
-		b = append(b, params...)
-	}
-	return append(b, '}')
+	return jsonrpc.AppendRequest(b, idJSON(id), method, params)
 }
 
 // encodeObject returns the JSON object of members, sorted by name as
@@ -91,7 +88,7 @@ func encodeObject(members map[string]json.RawMessage) json.RawMessage {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, k)
+		b = jsonrpc.AppendString(b, k)
 		b = append(b, ':')
 		if v := members[k]; len(v) > 0 {
 			b = append(b, v...)
@@ -103,21 +100,7 @@ func encodeObject(members map[string]json.RawMessage) json.RawMessage {
 }
 
 // jsonString returns s as a JSON string.
-func jsonString(s string) json.RawMessage { return appendJSONString(nil, s) }
-
-// appendJSONString appends s as a JSON string, escaped as json.Marshal
-// escapes it.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
+func jsonString(s string) json.RawMessage { return jsonrpc.AppendString(nil, s) }
 
 // asksForInput reports whether a modern result is input_required, and
 // fails when it is not a JSON object. Most results are not, and are told
@@ -142,29 +125,25 @@ func asksForInput(res json.RawMessage) (bool, error) {
 
 // encodeNotification returns a notification's JSON.
 func encodeNotification(method string, params json.RawMessage) []byte {
-	b, _ := json.Marshal(&message{JSONRPC: "2.0", Method: method, Params: params})
-	return b
+	return jsonrpc.AppendRequest(nil, nil, method, params)
 }
 
 // encodeResponse returns the JSON of the client's answer to a server
-// request: its result, or err as a JSON-RPC error.
+// request: its result, or err as a JSON-RPC error (an [*Error] keeps its
+// code and data; any other error is an internal error).
 func encodeResponse(id json.RawMessage, result any, err error) []byte {
-	m := message{JSONRPC: "2.0", ID: id}
 	if err == nil {
 		res, merr := json.Marshal(result)
-		if merr != nil {
-			err = merr
-		} else {
-			m.Result = res
+		if merr == nil {
+			b := jsonrpc.AppendResultHead(nil, id)
+			b = append(b, res...)
+			return append(b, '}')
 		}
+		err = merr
 	}
-	if err != nil {
-		var re *RPCError
-		if !errors.As(err, &re) {
-			re = &RPCError{Code: CodeInternalError, Message: err.Error()}
-		}
-		m.Result, m.Error = nil, re
+	e, ok := errors.AsType[*Error](err)
+	if !ok {
+		e = &Error{Code: ferry.CodeInternalError, Message: err.Error()}
 	}
-	b, _ := json.Marshal(&m)
-	return b
+	return jsonrpc.AppendError(nil, id, int64(e.Code), e.Message, e.Data)
 }

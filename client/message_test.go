@@ -2,12 +2,17 @@ package client
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
+
+	"github.com/ferry-mcp/ferry/internal/jsonrpc"
 )
 
 // TestEncodeObjectMatchesMarshal: the hand-written request encoding must
-// be byte for byte what json.Marshal writes, for names that need escaping
-// too, or a server could see another request than the one meant.
+// hold what json.Marshal writes, for names that need escaping too, or a
+// server could see another request than the one meant. (It writes <, >
+// and & as they are, as the server's encoder does, where json.Marshal
+// escapes them: the same value.)
 func TestEncodeObjectMatchesMarshal(t *testing.T) {
 	members := map[string]json.RawMessage{}
 	for _, k := range []string{"name", "arguments", "_meta", "a\"b", "c\\d", "<tag>&", "é", "\x01", "\u2028", "", "Z"} {
@@ -18,14 +23,20 @@ func TestEncodeObjectMatchesMarshal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := encodeObject(members); string(got) != string(want) {
+	got := encodeObject(members)
+	var gotValue, wantValue map[string]any
+	if err := json.Unmarshal(got, &gotValue); err != nil {
+		t.Fatalf("encodeObject wrote %s: %v", got, err)
+	}
+	_ = json.Unmarshal(want, &wantValue)
+	if !reflect.DeepEqual(gotValue, wantValue) || len(got) > len(want) {
 		t.Fatalf("encodeObject\n got %s\nwant %s", got, want)
 	}
 	for _, method := range []string{"tools/call", "x\"y", "ü"} {
 		params := encodeObject(members)
-		var m message
-		if err := json.Unmarshal(encodeRequest(7, method, params), &m); err != nil {
-			t.Fatal(err)
+		m, kind, err := jsonrpc.Decode(encodeRequest(7, method, params))
+		if err != nil || kind != jsonrpc.KindRequest {
+			t.Fatalf("encodeRequest(%q): %v", method, err)
 		}
 		if m.JSONRPC != "2.0" || string(m.ID) != "7" || m.Method != method || string(m.Params) != string(params) {
 			t.Fatalf("encodeRequest(%q) decodes as %+v", method, m)

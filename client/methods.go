@@ -12,8 +12,8 @@ func list[T any](ctx context.Context, c *Client, method, key string) ([]T, error
 	cursor := ""
 	seen := map[string]bool{}
 	for n := 0; ; n++ {
-		if n == c.opts.MaxPages {
-			return nil, fmt.Errorf("client: %s has more than %d pages", method, c.opts.MaxPages)
+		if n == c.opts.Limits.MaxPages {
+			return nil, fmt.Errorf("client: %s has more than %d pages", method, c.opts.Limits.MaxPages)
 		}
 		var params any
 		if cursor != "" {
@@ -122,36 +122,25 @@ func (c *Client) ReadResource(ctx context.Context, uri string) (*ReadResult, err
 	return &res, nil
 }
 
-// Complete asks for completions of the argument argName of ref, given what
-// the user typed so far (value).
-func (c *Client) Complete(ctx context.Context, ref Ref, argName, value string) (*Completion, error) {
-	return c.CompleteWith(ctx, &CompleteRequest{Ref: ref, Argument: argName, Value: value})
-}
-
-// CompleteRequest is a completion/complete request with the values of the
-// other arguments (Context), for completions that depend on them.
-type CompleteRequest struct {
-	// Ref is the prompt or resource template ([PromptRef], [ResourceRef]).
-	Ref Ref
-	// Argument is the name of the argument to complete, and Value what
-	// the user has typed of it so far.
-	Argument string
-	Value    string
-	// Context holds the values of arguments already given.
-	Context map[string]string
-}
-
-// CompleteWith is [Client.Complete] with a full request.
-func (c *Client) CompleteWith(ctx context.Context, req *CompleteRequest) (*Completion, error) {
+// Complete asks for completions of an argument of a prompt or a resource
+// template.
+func (c *Client) Complete(ctx context.Context, req *CompleteRequest) (*CompleteResult, error) {
+	ref := map[string]string{"type": req.RefType}
+	if req.Name != "" {
+		ref["name"] = req.Name
+	}
+	if req.URI != "" {
+		ref["uri"] = req.URI
+	}
 	params := map[string]any{
-		"ref":      req.Ref,
+		"ref":      ref,
 		"argument": map[string]string{"name": req.Argument, "value": req.Value},
 	}
 	if len(req.Context) > 0 {
 		params["context"] = map[string]any{"arguments": req.Context}
 	}
 	var res struct {
-		Completion Completion `json:"completion"`
+		Completion CompleteResult `json:"completion"`
 	}
 	if err := c.Call(ctx, "completion/complete", params, &res); err != nil {
 		return nil, err

@@ -195,8 +195,8 @@ func (r ResourceContents) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON implements [json.Unmarshaler], keeping data in Raw.
-func (c *Completion) UnmarshalJSON(data []byte) error {
-	type plain Completion
+func (c *CompleteResult) UnmarshalJSON(data []byte) error {
+	type plain CompleteResult
 	if err := json.Unmarshal(data, (*plain)(c)); err != nil {
 		return err
 	}
@@ -205,10 +205,10 @@ func (c *Completion) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON implements [json.Marshaler]: Raw when set.
-func (c Completion) MarshalJSON() ([]byte, error) {
+func (c CompleteResult) MarshalJSON() ([]byte, error) {
 	if len(c.Raw) > 0 {
 		return c.Raw, nil
 	}
-	type plain Completion
+	type plain CompleteResult
 	return json.Marshal(plain(c))
 }

@@ -10,13 +10,15 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/ferry-mcp/ferry"
 )
 
 // DialCommand starts cmd and connects to the MCP server it runs on its
 // stdin and stdout (newline-delimited JSON-RPC). cmd must not have been
 // started, and its Stdin and Stdout must be nil; its Stderr is left as
 // the caller set it. [Client.Close] closes the server's stdin and waits
-// for it to exit, killing it after [Options.CloseTimeout]. opts may be
+// for it to exit, killing it after [Limits.CloseTimeout]. opts may be
 // nil.
 func DialCommand(ctx context.Context, cmd *exec.Cmd, opts *Options) (*Client, error) {
 	c := newClient(opts)
@@ -88,7 +90,7 @@ func (t *streamTransport) read() {
 }
 
 func (t *streamTransport) readLoop() error {
-	lines := &eventReader{r: bufio.NewReader(t.r), max: t.peer.opts.MaxResponseBytes}
+	lines := &eventReader{r: bufio.NewReader(t.r), max: t.peer.opts.Limits.MaxResponseBytes}
 	for {
 		line, err := lines.line()
 		if errors.Is(err, io.EOF) {
@@ -151,7 +153,7 @@ func (t *streamTransport) serve(m *message, waits []*watch) {
 	select {
 	case t.serving <- struct{}{}:
 	default:
-		_ = t.write(t.ctx, encodeResponse(m.ID, nil, &RPCError{Code: CodeInternalError, Message: "the client is answering too many requests"}))
+		_ = t.write(t.ctx, encodeResponse(m.ID, nil, &Error{Code: ferry.CodeInternalError, Message: "the client is answering too many requests"}))
 		return
 	}
 	for _, w := range waits {

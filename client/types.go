@@ -91,9 +91,9 @@ type Content struct {
 	Type string `json:"type"`
 	// Text is the text of a text block.
 	Text string `json:"text,omitempty"`
-	// Data is an image's or a sound's bytes in base64, of type MimeType.
+	// Data is an image's or a sound's bytes in base64, of type MIMEType.
 	Data     string `json:"data,omitempty"`
-	MimeType string `json:"mimeType,omitempty"`
+	MIMEType string `json:"mimeType,omitempty"`
 	// URI and Name are a resource link's.
 	URI  string `json:"uri,omitempty"`
 	Name string `json:"name,omitempty"`
@@ -104,8 +104,17 @@ type Content struct {
 	Raw json.RawMessage `json:"-"`
 }
 
-// TextContent returns a text block.
-func TextContent(s string) Content { return Content{Type: "text", Text: s} }
+// Text returns a text block holding s.
+func Text(s string) Content { return Content{Type: "text", Text: s} }
+
+// Role is who a message is for.
+type Role string
+
+// The roles of MCP.
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
 
 // Prompt is one prompt of prompts/list.
 type Prompt struct {
@@ -119,6 +128,7 @@ type Prompt struct {
 // PromptArgument is an argument a prompt takes.
 type PromptArgument struct {
 	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	Required    bool   `json:"required,omitempty"`
 }
@@ -130,9 +140,10 @@ type PromptResult struct {
 	Raw         json.RawMessage `json:"-"`
 }
 
-// PromptMessage is one message of a prompt.
+// PromptMessage is one message of a prompt or of a sampling
+// conversation.
 type PromptMessage struct {
-	Role    string  `json:"role"`
+	Role    Role    `json:"role"`
 	Content Content `json:"content"`
 }
 
@@ -142,7 +153,8 @@ type Resource struct {
 	Name        string          `json:"name"`
 	Title       string          `json:"title,omitempty"`
 	Description string          `json:"description,omitempty"`
-	MimeType    string          `json:"mimeType,omitempty"`
+	MIMEType    string          `json:"mimeType,omitempty"`
+	Size        int64           `json:"size,omitempty"` // in bytes; 0 when the server did not say
 	Raw         json.RawMessage `json:"-"`
 }
 
@@ -152,7 +164,7 @@ type ResourceTemplate struct {
 	Name        string          `json:"name"`
 	Title       string          `json:"title,omitempty"`
 	Description string          `json:"description,omitempty"`
-	MimeType    string          `json:"mimeType,omitempty"`
+	MIMEType    string          `json:"mimeType,omitempty"`
 	Raw         json.RawMessage `json:"-"`
 }
 
@@ -165,30 +177,30 @@ type ReadResult struct {
 // ResourceContents is one part of a resource: Text or Blob (base64).
 type ResourceContents struct {
 	URI      string          `json:"uri"`
-	MimeType string          `json:"mimeType,omitempty"`
+	MIMEType string          `json:"mimeType,omitempty"`
 	Text     string          `json:"text,omitempty"`
 	Blob     string          `json:"blob,omitempty"`
 	Raw      json.RawMessage `json:"-"`
 }
 
-// Ref names what a completion/complete request completes an argument of.
-type Ref struct {
-	// Type is "ref/prompt" or "ref/resource".
-	Type string `json:"type"`
-	// Name is the prompt's name, for "ref/prompt".
-	Name string `json:"name,omitempty"`
-	// URI is the resource template, for "ref/resource".
-	URI string `json:"uri,omitempty"`
+// CompleteRequest is a completion/complete request: the argument of a
+// prompt or a resource template to complete, what the user has typed of
+// it, and the values of the other arguments.
+type CompleteRequest struct {
+	// RefType is "ref/prompt" or "ref/resource".
+	RefType string
+	// Name is the prompt's name, for ref/prompt.
+	Name string
+	// URI is the resource template, for ref/resource.
+	URI string
+	// Argument is the argument being completed and Value what is typed so far.
+	Argument, Value string
+	// Context holds the values of arguments already chosen.
+	Context map[string]string
 }
 
-// PromptRef returns the Ref of a prompt.
-func PromptRef(name string) Ref { return Ref{Type: "ref/prompt", Name: name} }
-
-// ResourceRef returns the Ref of a resource template.
-func ResourceRef(uriTemplate string) Ref { return Ref{Type: "ref/resource", URI: uriTemplate} }
-
-// Completion is a completion/complete result.
-type Completion struct {
+// CompleteResult is a completion/complete result.
+type CompleteResult struct {
 	// Values are the suggested values, as the server ordered them.
 	Values []string `json:"values"`
 	// Total is how many values the server has in all, 0 when it did not

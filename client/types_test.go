@@ -13,7 +13,7 @@ func TestTextLinear(t *testing.T) {
 	const n = 2000
 	r := &ToolResult{Content: make([]Content, n)}
 	for i := range r.Content {
-		r.Content[i] = TextContent("x")
+		r.Content[i] = Text("x")
 	}
 	r.Content[1] = Content{Type: "image"}
 	var got string
@@ -24,7 +24,7 @@ func TestTextLinear(t *testing.T) {
 	if allocs > 40 {
 		t.Errorf("Text() of %d blocks made %v allocations, want a few (one growing buffer)", n, allocs)
 	}
-	mixed := &ToolResult{Content: []Content{TextContent(""), TextContent("a"), {Type: "image"}, TextContent(""), TextContent("b")}}
+	mixed := &ToolResult{Content: []Content{Text(""), Text("a"), {Type: "image"}, Text(""), Text("b")}}
 	if got := mixed.Text(); got != "a\n\nb" {
 		t.Errorf("Text() = %q, want %q", got, "a\n\nb")
 	}

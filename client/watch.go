@@ -8,17 +8,6 @@ import (
 	"time"
 )
 
-// Limits on how long and how much a server may talk without answering.
-const (
-	// DefaultIdleTimeout is how long a request waits for a message from
-	// the server when Options.IdleTimeout is zero.
-	DefaultIdleTimeout = 5 * time.Minute
-	// DefaultMaxStreamMessages is how many messages a server may send
-	// while one request waits for its answer, when
-	// Options.MaxStreamMessages is zero.
-	DefaultMaxStreamMessages = 10000
-)
-
 // watchError is why a request was given up: the server went quiet, or
 // talked on without answering.
 type watchError struct{ msg string }
@@ -45,7 +34,7 @@ type watch struct {
 
 // newWatch starts watching a request for method sent under ctx.
 func (c *Client) newWatch(ctx context.Context, method string) *watch {
-	w := &watch{method: method, idle: c.opts.IdleTimeout, max: c.opts.MaxStreamMessages}
+	w := &watch{method: method, idle: c.opts.Limits.IdleTimeout, max: c.opts.Limits.MaxStreamMessages}
 	w.ctx, w.cancel = context.WithCancelCause(ctx)
 	if w.idle > 0 {
 		w.timer = time.AfterFunc(w.idle, func() {

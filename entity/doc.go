@@ -16,7 +16,7 @@
 //	if err != nil {
 //		return err
 //	}
-//	if _, err := entity.Register[Product](set, nil); err != nil {
+//	if _, err := entity.Add[Product](set, nil); err != nil {
 //		return err // names the type and field it cannot map
 //	}
 //	set.AddResources("shop") // shop://entities, shop://relationships

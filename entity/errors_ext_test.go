@@ -37,7 +37,7 @@ func TestConstraintRefusals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := entity.Register[Category](set, nil); err != nil {
+		if _, err := entity.Add[Category](set, nil); err != nil {
 			t.Fatal(err)
 		}
 		// The model says name may be null; the table does not: the

@@ -60,7 +60,7 @@ func callTool(url, name, args string) {
 	fmt.Println(res.Text())
 }
 
-func ExampleRegister() {
+func ExampleAdd() {
 	db, done := exampleDB()
 	defer done()
 	srv := ferry.NewServer("shop", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
@@ -68,7 +68,7 @@ func ExampleRegister() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := entity.Register[Item](set, nil); err != nil {
+	if _, err := entity.Add[Item](set, nil); err != nil {
 		log.Fatal(err)
 	}
 	for _, t := range srv.Catalog().Tools() {

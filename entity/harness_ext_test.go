@@ -253,10 +253,10 @@ func shopOn(t testing.TB, srv *ferry.Server, db *sql.DB, setOpts *entity.SetOpti
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := entity.Register[Category](set, nil); err != nil {
+	if _, err := entity.Add[Category](set, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := entity.Register[Product](set, opts); err != nil {
+	if _, err := entity.Add[Product](set, opts); err != nil {
 		t.Fatal(err)
 	}
 	set.AddResources("shop")

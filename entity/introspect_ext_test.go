@@ -149,7 +149,7 @@ func TestPostgresEnumsAndMariaDBCharsets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := entity.Register[Tag](set, nil); err != nil {
+		if _, err := entity.Add[Tag](set, nil); err != nil {
 			t.Fatal(err)
 		}
 		c := serve(t, srv)

@@ -118,7 +118,7 @@ func TestTooLongValueRefusalNamesTheField(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := entity.Register[Note](set, nil); err != nil {
+			if _, err := entity.Add[Note](set, nil); err != nil {
 				t.Fatal(err)
 			}
 			c := serve(t, srv)

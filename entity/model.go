@@ -6,30 +6,29 @@ import (
 )
 
 // Type is the kind of a field's values, as tools and filters see them.
-type Type uint8
+// Its String method returns its name: "text", "integer", "number",
+// "boolean", "timestamp", "date" or "uuid". It is the filter language's
+// own type, so that a field's type needs no translation to be filtered.
+type Type = filter.Type
 
 // The field types. A column whose type maps to none of them is left out of
 // the entity, with a note in its description.
 const (
 	// Text is a string: TEXT, VARCHAR, CHAR, enums.
-	Text Type = iota + 1
+	Text Type = filter.Text
 	// Integer is a whole number that fits in an int64.
-	Integer
+	Integer Type = filter.Integer
 	// Number is a floating or fixed-point number, served as a JSON number.
-	Number
+	Number Type = filter.Number
 	// Boolean is true or false.
-	Boolean
+	Boolean Type = filter.Boolean
 	// Timestamp is an instant, served as RFC 3339 text in UTC.
-	Timestamp
+	Timestamp Type = filter.Timestamp
 	// Date is a calendar date, served as YYYY-MM-DD.
-	Date
+	Date Type = filter.Date
 	// UUID is a UUID, served as its canonical text.
-	UUID
+	UUID Type = filter.UUID
 )
-
-// String returns the type's name: "text", "integer", "number",
-// "boolean", "timestamp", "date" or "uuid".
-func (t Type) String() string { return filter.Type(t).String() }
 
 // Field is one column of an entity, as its tools name and treat it.
 type Field struct {

@@ -40,10 +40,10 @@ func TestUUIDAndTextKeys(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := entity.Register[Ticket](set, nil); err != nil {
+			if _, err := entity.Add[Ticket](set, nil); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := entity.Register[Tag](set, nil); err != nil {
+			if _, err := entity.Add[Tag](set, nil); err != nil {
 				t.Fatal(err)
 			}
 			c := serve(t, srv)
@@ -96,7 +96,7 @@ func TestInCallersTransaction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := entity.Register[Category](set, nil); err != nil {
+	if _, err := entity.Add[Category](set, nil); err != nil {
 		t.Fatal(err)
 	}
 	c := serve(t, srv)

@@ -174,7 +174,7 @@ func TestAttackUUIDKeyValues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := entity.Register[Ticket](set, nil); err != nil {
+			if _, err := entity.Add[Ticket](set, nil); err != nil {
 				t.Fatal(err)
 			}
 			c := serve(t, srv)

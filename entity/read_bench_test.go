@@ -53,7 +53,7 @@ func BenchmarkList(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := Register[benchProduct](set, &Options{SkipTotalCount: true}); err != nil {
+	if _, err := Add[benchProduct](set, &Options{SkipTotalCount: true}); err != nil {
 		b.Fatal(err)
 	}
 	t := set.tables[0]
@@ -102,7 +102,7 @@ func BenchmarkGet(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := Register[benchProduct](set, nil); err != nil {
+	if _, err := Add[benchProduct](set, nil); err != nil {
 		b.Fatal(err)
 	}
 	t := set.tables[0]

@@ -64,9 +64,9 @@ func TestAttackCrossTenantReference(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, reg := range []func() error{
-				func() error { _, err := entity.Register[Team](set, &entity.Options{Scope: tenantScope()}); return err },
+				func() error { _, err := entity.Add[Team](set, &entity.Options{Scope: tenantScope()}); return err },
 				func() error {
-					_, err := entity.Register[Member](set, &entity.Options{Scope: tenantScope()})
+					_, err := entity.Add[Member](set, &entity.Options{Scope: tenantScope()})
 					return err
 				},
 			} {
@@ -111,10 +111,10 @@ func escapedShop(t *testing.T, db *sql.DB, opts *entity.Options) *client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := entity.Register[Category](set, nil); err != nil {
+	if _, err := entity.Add[Category](set, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := entity.Register[Product](set, opts); err != nil {
+	if _, err := entity.Add[Product](set, opts); err != nil {
 		t.Fatal(err)
 	}
 	h := ferry.NewHTTPHandler(srv, nil)

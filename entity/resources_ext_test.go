@@ -91,7 +91,7 @@ func TestMissingTableOrColumnFailsStartUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, register := range []func(*entity.Set, *entity.Options) (*entity.Entity, error){
-		entity.Register[Category], entity.Register[Product],
+		entity.Add[Category], entity.Add[Product],
 	} {
 		if _, err := register(set, nil); err != nil {
 			t.Fatal(err)
@@ -146,7 +146,7 @@ func viewOf(t *testing.T, c *ferrytest.Client) view {
 	}
 	readJSON("shop://entities", &v.Entities)
 	readJSON("shop://relationships", &v.Relationships)
-	v.Completions = c.Complete(ctx, mcpclient.ResourceRef("shop://entities/{name}"), "name", "")
+	v.Completions = c.Complete(ctx, &mcpclient.CompleteRequest{RefType: "ref/resource", URI: "shop://entities/{name}", Argument: "name"})
 	for _, name := range []string{"category", "product"} {
 		var d described
 		if readJSON("shop://entities/"+name, &d) {
@@ -193,10 +193,10 @@ func TestResourcesShowOnlyWhatTheCallerMayUse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := entity.Register[Category](set, nil); err != nil {
+		if _, err := entity.Add[Category](set, nil); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := entity.Register[Product](set, nil); err != nil {
+		if _, err := entity.Add[Product](set, nil); err != nil {
 			t.Fatal(err)
 		}
 		set.AddResources("shop")

@@ -151,7 +151,7 @@ func TestReadOnlyAndExcluded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := entity.Register[Product](set, nil); err != nil {
+	if _, err := entity.Add[Product](set, nil); err != nil {
 		t.Fatal(err)
 	}
 	names = names[:0]

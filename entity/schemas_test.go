@@ -30,7 +30,7 @@ func TestResultsFitOutputSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Register[outItem](set, nil); err != nil {
+	if _, err := Add[outItem](set, nil); err != nil {
 		t.Fatal(err)
 	}
 	tb := set.tables[0]

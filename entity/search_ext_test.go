@@ -38,7 +38,7 @@ func TestBlankSearchRefusedInOneSentence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := entity.Register[Category](set, &entity.Options{Searcher: wordsSearcher{}}); err != nil {
+			if _, err := entity.Add[Category](set, &entity.Options{Searcher: wordsSearcher{}}); err != nil {
 				t.Fatal(err)
 			}
 			msg, path = refusalOf(t, serve(t, srv), "list_categories", `{"search":" "}`)

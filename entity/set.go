@@ -94,9 +94,11 @@ func NewSet(srv *ferry.Server, db Querier, opts *SetOptions) (*Set, error) {
 	return &Set{srv: srv, db: db, d: d, timeout: o.Timeout, ro: o.ReadOnly, writer: make(chan struct{}, 1)}, nil
 }
 
-// Register adds the entity of the Go type T (see [Of]) to s, registering
-// its tools, and returns it.
-func Register[T any](s *Set, opts *Options) (*Entity, error) {
+// Add adds the entity of the Go type T (see [Of]) to s, registering its
+// tools, and returns it, as [Set.Add] does for an entity from [Of] or
+// introspection (as [ferry.AddTool] and [ferry.Server.AddTool] are the
+// typed and the plain way to add a tool).
+func Add[T any](s *Set, opts *Options) (*Entity, error) {
 	e, err := Of[T]()
 	if err != nil {
 		return nil, err
@@ -227,7 +229,7 @@ func (t *table) newFilter() error {
 			t.unnameable = append(t.unnameable, f.Name)
 		}
 		if f.Filterable {
-			fs = append(fs, filter.Field{Name: f.Name, Type: filter.Type(f.Type), Nullable: t.nullable(f), NonFinite: t.nonFinite(f)})
+			fs = append(fs, filter.Field{Name: f.Name, Type: f.Type, Nullable: t.nullable(f), NonFinite: t.nonFinite(f)})
 			t.fidx = append(t.fidx, f)
 		}
 	}

@@ -80,7 +80,7 @@ func TestNumberFilterAndOrderKeepTheIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := entity.Register[Price](set, nil); err != nil {
+	if _, err := entity.Add[Price](set, nil); err != nil {
 		t.Fatal(err)
 	}
 	c := serve(t, srv)

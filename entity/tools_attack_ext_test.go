@@ -24,7 +24,7 @@ func TestAttackReadOnlyServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := entity.Register[Product](set, nil); err != nil {
+		if _, err := entity.Add[Product](set, nil); err != nil {
 			t.Fatal(err)
 		}
 		c := serve(t, srv)

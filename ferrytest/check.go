@@ -129,13 +129,9 @@ func (ck *checker) run(ctx context.Context) []string {
 // tools checks tools/list and returns the tool names.
 func (ck *checker) tools(ctx context.Context) []string {
 	ck.t.Helper()
-	tools, err := ck.c.ListTools(ctx)
-	if err != nil {
-		ck.errorf("tools/list: %v", err)
+	tools, ok := listTwice(ctx, ck, "tools/list", ck.c.ListTools, func(t client.Tool) []byte { return t.Raw })
+	if !ok {
 		return nil
-	}
-	if again, err := ck.c.ListTools(ctx); err != nil || !sameRaw(tools, again, func(t client.Tool) []byte { return t.Raw }) {
-		ck.errorf("tools/list is not deterministic: two lists differ (%v)", err)
 	}
 	seen := map[string]bool{}
 	var names []string
@@ -255,21 +251,29 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// sameRaw reports whether two lists hold the same items in the same order.
-func sameRaw[T any](a, b []T, raw func(T) []byte) bool {
-	return slices.EqualFunc(a, b, func(x, y T) bool { return bytes.Equal(raw(x), raw(y)) })
+// listTwice reads a list twice and returns the first, reporting a failure
+// (then ok is false) and two reads that differ: a list must not change
+// while nothing changes the server. raw is an item's JSON as sent.
+func listTwice[T any](ctx context.Context, ck *checker, method string, list func(context.Context) ([]T, error), raw func(T) []byte) (items []T, ok bool) {
+	ck.t.Helper()
+	items, err := list(ctx)
+	if err != nil {
+		ck.errorf("%s: %v", method, err)
+		return nil, false
+	}
+	again, err := list(ctx)
+	if err != nil || !slices.EqualFunc(items, again, func(x, y T) bool { return bytes.Equal(raw(x), raw(y)) }) {
+		ck.errorf("%s is not deterministic: two lists differ (%v)", method, err)
+	}
+	return items, true
 }
 
 // prompts checks prompts/list.
 func (ck *checker) prompts(ctx context.Context) {
 	ck.t.Helper()
-	prompts, err := ck.c.ListPrompts(ctx)
-	if err != nil {
-		ck.errorf("prompts/list: %v", err)
+	prompts, ok := listTwice(ctx, ck, "prompts/list", ck.c.ListPrompts, func(p client.Prompt) []byte { return p.Raw })
+	if !ok {
 		return
-	}
-	if again, err := ck.c.ListPrompts(ctx); err != nil || !sameRaw(prompts, again, func(p client.Prompt) []byte { return p.Raw }) {
-		ck.errorf("prompts/list is not deterministic: two lists differ (%v)", err)
 	}
 	seen := map[string]bool{}
 	for _, p := range prompts {
@@ -293,13 +297,9 @@ func (ck *checker) prompts(ctx context.Context) {
 // resources checks resources/list and resources/templates/list.
 func (ck *checker) resources(ctx context.Context) {
 	ck.t.Helper()
-	res, err := ck.c.ListResources(ctx)
-	if err != nil {
-		ck.errorf("resources/list: %v", err)
+	res, ok := listTwice(ctx, ck, "resources/list", ck.c.ListResources, func(r client.Resource) []byte { return r.Raw })
+	if !ok {
 		return
-	}
-	if again, err := ck.c.ListResources(ctx); err != nil || !sameRaw(res, again, func(r client.Resource) []byte { return r.Raw }) {
-		ck.errorf("resources/list is not deterministic: two lists differ (%v)", err)
 	}
 	seen := map[string]bool{}
 	for _, r := range res {
@@ -330,34 +330,34 @@ func (ck *checker) resources(ctx context.Context) {
 func (ck *checker) unknown(ctx context.Context, caps map[string]json.RawMessage) {
 	ck.t.Helper()
 	const missing = "ferrytest-no-such-name"
-	want := func(what string, err error, codes ...int64) {
+	want := func(what string, err error, codes ...ferry.Code) {
 		ck.t.Helper()
-		re, ok := errors.AsType[*client.RPCError](err)
+		re, ok := errors.AsType[*client.Error](err)
 		if !ok || !slices.Contains(codes, re.Code) {
 			ck.errorf("%s: got %v, want a JSON-RPC error %v", what, err, codes)
 		}
 	}
 	if _, ok := caps["tools"]; ok {
 		_, err := ck.c.CallTool(ctx, missing, nil)
-		want("calling an unknown tool", err, client.CodeInvalidParams)
+		want("calling an unknown tool", err, ferry.CodeInvalidParams)
 		err = ck.c.Call(ctx, "tools/list", map[string]string{"cursor": missing}, nil)
-		want("tools/list with a cursor the server never gave", err, client.CodeInvalidParams)
+		want("tools/list with a cursor the server never gave", err, ferry.CodeInvalidParams)
 	}
 	if _, ok := caps["prompts"]; ok {
 		_, err := ck.c.GetPrompt(ctx, missing, nil)
-		want("getting an unknown prompt", err, client.CodeInvalidParams)
+		want("getting an unknown prompt", err, ferry.CodeInvalidParams)
 	}
 	if _, ok := caps["resources"]; ok {
 		_, err := ck.c.ReadResource(ctx, "ferrytest://"+missing)
 		if ck.c.Modern() {
-			want("reading an unknown resource", err, client.CodeInvalidParams)
+			want("reading an unknown resource", err, ferry.CodeInvalidParams)
 		} else {
-			want("reading an unknown resource", err, client.CodeResourceNotFound, client.CodeInvalidParams)
+			want("reading an unknown resource", err, ferry.CodeResourceNotFound, ferry.CodeInvalidParams)
 		}
 	}
 	err := ck.c.Call(ctx, "ferrytest/no_such_method", nil, nil)
-	want("an unknown method", err, client.CodeMethodNotFound)
-	if re, ok := errors.AsType[*client.RPCError](err); ok && ck.c.Modern() && re.HTTPStatus() != http.StatusNotFound {
+	want("an unknown method", err, ferry.CodeMethodNotFound)
+	if re, ok := errors.AsType[*client.Error](err); ok && ck.c.Modern() && re.HTTPStatus() != http.StatusNotFound {
 		ck.errorf("an unknown method: HTTP status %d, want 404", re.HTTPStatus())
 	}
 }
@@ -367,11 +367,11 @@ func checkMalformed(t testing.TB, h http.Handler) {
 	t.Helper()
 	for _, tc := range []struct {
 		what, body string
-		code       int64
+		code       ferry.Code
 	}{
-		{"a body that is not JSON", `{"jsonrpc":"2.0","id":1,`, client.CodeParseError},
-		{"a request without a method", `{"jsonrpc":"2.0","id":1,"params":{}}`, client.CodeInvalidRequest},
-		{"a request of JSON-RPC 1.0", `{"id":1,"method":"ping"}`, client.CodeInvalidRequest},
+		{"a body that is not JSON", `{"jsonrpc":"2.0","id":1,`, ferry.CodeParseError},
+		{"a request without a method", `{"jsonrpc":"2.0","id":1,"params":{}}`, ferry.CodeInvalidRequest},
+		{"a request of JSON-RPC 1.0", `{"id":1,"method":"ping"}`, ferry.CodeInvalidRequest},
 	} {
 		req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "http://localhost/mcp", strings.NewReader(tc.body))
 		req.Header.Set("Content-Type", "application/json")
@@ -380,7 +380,7 @@ func checkMalformed(t testing.TB, h http.Handler) {
 		h.ServeHTTP(w, req)
 		body, _ := io.ReadAll(w.Result().Body)
 		var m struct {
-			Error *client.RPCError `json:"error"`
+			Error *client.Error `json:"error"`
 		}
 		if err := json.Unmarshal(body, &m); err != nil || m.Error == nil || m.Error.Code != tc.code || w.Code != http.StatusBadRequest {
 			t.Errorf("ferrytest: %s: got HTTP %d %s, want 400 and JSON-RPC error %d", tc.what, w.Code, bytes.TrimSpace(body), tc.code)

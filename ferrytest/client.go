@@ -21,11 +21,11 @@ type Options struct {
 	// (set on the request context as [ferry.WithPrincipal] does), so that
 	// tools that need scopes or roles can be tested without tokens.
 	Principal *ferry.Principal
-	// Elicit, Sample and Roots answer the server's questions, as in
-	// [client.Options].
-	Elicit func(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error)
-	Sample func(ctx context.Context, req *client.SampleRequest) (*client.SampleResult, error)
-	Roots  func(ctx context.Context) ([]client.Root, error)
+	// Elicit, CreateMessage and ListRoots answer the server's questions,
+	// as in [client.Options].
+	Elicit        func(ctx context.Context, p *client.ElicitParams) (*client.ElicitResult, error)
+	CreateMessage func(ctx context.Context, p *client.CreateMessageParams) (*client.CreateMessageResult, error)
+	ListRoots     func(ctx context.Context) ([]client.Root, error)
 	// Header is sent with every request: credentials for an
 	// authenticator in front of the server, a trace context, any header
 	// the server or its middleware reads. Its keys may be written in any
@@ -110,7 +110,7 @@ func options(opts *Options) Options {
 
 func clientOptions(o Options) *client.Options {
 	return &client.Options{
-		Protocol: o.Protocol, Header: canonical(o.Header), Elicit: o.Elicit, Sample: o.Sample, Roots: o.Roots,
+		Protocol: o.Protocol, Header: canonical(o.Header), Elicit: o.Elicit, CreateMessage: o.CreateMessage, ListRoots: o.ListRoots,
 		Name: "ferrytest", Version: "1",
 	}
 }
@@ -159,10 +159,7 @@ func (c *Client) Protocol() string { return c.c.Protocol() }
 func (c *Client) CallTool(ctx context.Context, name string, args any) *client.ToolResult {
 	c.t.Helper()
 	res, err := c.c.CallTool(ctx, name, args)
-	if err != nil {
-		c.t.Fatalf("ferrytest: calling tool %s: %v", name, err)
-	}
-	return res
+	return must(c, res, err, "calling tool "+name)
 }
 
 // Call calls a tool and decodes its structured content into Out. It fails
@@ -190,40 +187,28 @@ func Call[Out any](t testing.TB, c *Client, name string, args any) (Out, *client
 func (c *Client) ListTools(ctx context.Context) []client.Tool {
 	c.t.Helper()
 	tools, err := c.c.ListTools(ctx)
-	if err != nil {
-		c.t.Fatalf("ferrytest: tools/list: %v", err)
-	}
-	return tools
+	return must(c, tools, err, "tools/list")
 }
 
 // ListPrompts returns every prompt the client may see.
 func (c *Client) ListPrompts(ctx context.Context) []client.Prompt {
 	c.t.Helper()
 	prompts, err := c.c.ListPrompts(ctx)
-	if err != nil {
-		c.t.Fatalf("ferrytest: prompts/list: %v", err)
-	}
-	return prompts
+	return must(c, prompts, err, "prompts/list")
 }
 
 // GetPrompt returns a prompt filled with args.
 func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]string) *client.PromptResult {
 	c.t.Helper()
 	res, err := c.c.GetPrompt(ctx, name, args)
-	if err != nil {
-		c.t.Fatalf("ferrytest: getting prompt %s: %v", name, err)
-	}
-	return res
+	return must(c, res, err, "getting prompt "+name)
 }
 
 // ListResources returns every resource the client may see.
 func (c *Client) ListResources(ctx context.Context) []client.Resource {
 	c.t.Helper()
 	res, err := c.c.ListResources(ctx)
-	if err != nil {
-		c.t.Fatalf("ferrytest: resources/list: %v", err)
-	}
-	return res
+	return must(c, res, err, "resources/list")
 }
 
 // ListResourceTemplates returns every resource template the client may
@@ -231,28 +216,32 @@ func (c *Client) ListResources(ctx context.Context) []client.Resource {
 func (c *Client) ListResourceTemplates(ctx context.Context) []client.ResourceTemplate {
 	c.t.Helper()
 	res, err := c.c.ListResourceTemplates(ctx)
-	if err != nil {
-		c.t.Fatalf("ferrytest: resources/templates/list: %v", err)
-	}
-	return res
+	return must(c, res, err, "resources/templates/list")
 }
 
 // ReadResource reads the resource at uri.
 func (c *Client) ReadResource(ctx context.Context, uri string) *client.ReadResult {
 	c.t.Helper()
 	res, err := c.c.ReadResource(ctx, uri)
-	if err != nil {
-		c.t.Fatalf("ferrytest: reading %s: %v", uri, err)
-	}
-	return res
+	return must(c, res, err, "reading "+uri)
 }
 
-// Complete returns the completions of argument argName of ref for value.
-func (c *Client) Complete(ctx context.Context, ref client.Ref, argName, value string) []string {
+// Complete returns the values suggested for the request's argument.
+func (c *Client) Complete(ctx context.Context, req *client.CompleteRequest) []string {
 	c.t.Helper()
-	res, err := c.c.Complete(ctx, ref, argName, value)
+	res, err := c.c.Complete(ctx, req)
 	if err != nil {
-		c.t.Fatalf("ferrytest: completing %s of %s: %v", argName, ref.Name+ref.URI, err)
+		c.t.Fatalf("ferrytest: completing %s of %s: %v", req.Argument, req.Name+req.URI, err)
 	}
 	return res.Values
+}
+
+// must returns v, or fails the test saying what failed when err is not
+// nil.
+func must[T any](c *Client, v T, err error, what string) T {
+	c.t.Helper()
+	if err != nil {
+		c.t.Fatalf("ferrytest: %s: %v", what, err)
+	}
+	return v
 }

@@ -23,11 +23,11 @@ func TestNewClient(t *testing.T) {
 			srv := newServer()
 			c := ferrytest.NewClient(t, srv, &ferrytest.Options{
 				Protocol: era,
-				Elicit: func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
+				Elicit: func(context.Context, *client.ElicitParams) (*client.ElicitResult, error) {
 					return &client.ElicitResult{Action: "decline"}, nil
 				},
-				Sample: func(context.Context, *client.SampleRequest) (*client.SampleResult, error) {
-					return &client.SampleResult{Role: "assistant", Content: client.TextContent("old pond"), Model: "m"}, nil
+				CreateMessage: func(context.Context, *client.CreateMessageParams) (*client.CreateMessageResult, error) {
+					return &client.CreateMessageResult{Role: client.RoleAssistant, Content: client.Text("old pond"), Model: "m"}, nil
 				},
 			})
 			if want := era; want == "" && c.Protocol() != client.Version20260728 || want != "" && c.Protocol() != want {
@@ -59,7 +59,7 @@ func TestNewClient(t *testing.T) {
 			if got := c.ReadResource(t.Context(), "kit://users/7").Contents; len(got) != 1 || got[0].Text != "user 7" {
 				t.Errorf("read = %+v", got)
 			}
-			if got := c.Complete(t.Context(), client.PromptRef("welcome"), "user", "a"); !slices.Equal(got, []string{"ada", "alan"}) {
+			if got := c.Complete(t.Context(), &client.CompleteRequest{RefType: "ref/prompt", Name: "welcome", Argument: "user", Value: "a"}); !slices.Equal(got, []string{"ada", "alan"}) {
 				t.Errorf("complete = %v", got)
 			}
 		})

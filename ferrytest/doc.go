@@ -22,10 +22,10 @@
 // middleware), and [DialHTTP] to a server at a URL. Its methods fail the
 // test on a protocol or transport error; [Client.Raw] returns the
 // [client.Client] for tests that expect one. [Options.Elicit],
-// [Options.Sample] and [Options.Roots] answer the server's questions in
-// either era, [Options.Header] is sent with every request (credentials),
-// and [Options.Principal] serves every request as a given caller, so
-// tools limited by scopes or roles are tested without tokens.
+// [Options.CreateMessage] and [Options.ListRoots] answer the server's
+// questions in either era, [Options.Header] is sent with every request
+// (credentials), and [Options.Principal] serves every request as a given
+// caller, so tools limited by scopes or roles are tested without tokens.
 //
 // # Logs
 //

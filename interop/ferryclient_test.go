@@ -99,7 +99,7 @@ func TestFerryClientAgainstGoSDKServer(t *testing.T) {
 			defer cancel()
 			c, err := client.DialHTTP(ctx, ts.URL, &client.Options{
 				Protocol: tc.protocol,
-				Elicit: func(_ context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+				Elicit: func(_ context.Context, req *client.ElicitParams) (*client.ElicitResult, error) {
 					if req.Message != "Sure?" {
 						return nil, errors.New("unexpected question")
 					}
@@ -155,6 +155,6 @@ func TestFerryClientAgainstGoSDKServer(t *testing.T) {
 }
 
 func isRPCError(err error) bool {
-	_, ok := errors.AsType[*client.RPCError](err)
+	_, ok := errors.AsType[*client.Error](err)
 	return ok
 }

@@ -213,7 +213,7 @@ func (r *loadRun) modernClient(ctx context.Context, c *cluster, rr *roundRobin, 
 	defer cancel()
 	fc, err := client.DialHTTP(dctx, c.urls[0], &client.Options{
 		HTTPClient: &http.Client{Transport: rr},
-		Elicit: func(_ context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+		Elicit: func(_ context.Context, req *client.ElicitParams) (*client.ElicitResult, error) {
 			return &client.ElicitResult{Action: "accept", Content: map[string]any{"name": "echo " + req.Message}}, nil
 		},
 	})

@@ -79,7 +79,7 @@ func (d *decoder) decode(args json.RawMessage, m proto.Message) schema.Errors {
 		return schema.Errors{{Message: "arguments are not valid JSON: " + derr.Error()}}
 	}
 	var errs errorList
-	d.message(&errs, nil, m.ProtoReflect().Descriptor(), doc, 0)
+	d.message(&errs, "", m.ProtoReflect().Descriptor(), doc, 0)
 	if len(errs.errs) > 0 {
 		return errs.list()
 	}

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
 
+	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/protomcp"
 	"github.com/ferry-mcp/ferry/protomcp/internal/protoset"
 	"github.com/ferry-mcp/ferry/protomcp/internal/prototest"
@@ -104,7 +105,7 @@ func TestDescribe(t *testing.T) {
 			{
 				Name: "plan_trip", Title: "Plan a trip", Description: "Plans a trip around the forecast.",
 				Template: "Plan a trip to {{city}} {{ when }}.", PreferWhen: "Use get_forecast for the weather.",
-				Arguments: []protomcp.PromptArgument{
+				Arguments: []ferry.PromptArgument{
 					{Name: "city", Description: "The destination city.", Required: true},
 					{Name: "when", Description: `When to go, such as "next week".`},
 				},
@@ -112,7 +113,7 @@ func TestDescribe(t *testing.T) {
 			{
 				Name: "Explain_Forecast", Description: "Explains a forecast.",
 				Template: "Explain the forecast for {{city}} over {{days}} days.",
-				Arguments: []protomcp.PromptArgument{
+				Arguments: []ferry.PromptArgument{
 					{Name: "city", Description: "Where to look.", Required: true},
 					{Name: "days"},
 				},

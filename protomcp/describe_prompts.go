@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/ferry-mcp/ferry"
 	ferrypb "github.com/ferry-mcp/ferry/protomcp/ferrypb/v1"
 	"github.com/ferry-mcp/ferry/toolname"
 )
@@ -108,7 +109,7 @@ func describePrompt(sd protoreflect.ServiceDescriptor, origin protoreflect.FullN
 				errs = append(errs, err)
 			}
 			declared[string(fd.Name())] = true
-			p.Arguments = append(p.Arguments, PromptArgument{Name: string(fd.Name()), Description: leadingComment(fd), Required: required})
+			p.Arguments = append(p.Arguments, ferry.PromptArgument{Name: string(fd.Name()), Description: leadingComment(fd), Required: required})
 		}
 	}
 	reported := map[string]bool{}

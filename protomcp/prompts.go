@@ -3,6 +3,7 @@ package protomcp
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -20,11 +21,10 @@ func newPrompts(spec *ServiceSpec) ([]ferry.Prompt, error) {
 			problems = append(problems, fmt.Errorf("protomcp: prompt %q of %s has no template", ps.Name, spec.Service))
 			continue
 		}
-		p := ferry.Prompt{Name: ps.Name, Title: ps.Title, Description: ps.Description, Template: ps.Template, PreferWhen: ps.PreferWhen}
-		for _, a := range ps.Arguments {
-			p.Arguments = append(p.Arguments, ferry.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
-		}
-		out = append(out, p)
+		out = append(out, ferry.Prompt{
+			Name: ps.Name, Title: ps.Title, Description: ps.Description, Template: ps.Template, PreferWhen: ps.PreferWhen,
+			Arguments: slices.Clone(ps.Arguments),
+		})
 	}
 	return out, errors.Join(problems...)
 }

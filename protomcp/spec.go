@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/ferry-mcp/ferry"
 )
 
 // ServiceSpec describes the tools and prompts of one protobuf service. The
@@ -69,17 +71,10 @@ type PromptSpec struct {
 	Template string
 	// PreferWhen is an optional line saying when a model should prefer it.
 	PreferWhen string
-	// Arguments are the fields of the arguments message.
-	Arguments []PromptArgument
-}
-
-// PromptArgument is one argument of a prompt.
-type PromptArgument struct {
-	// Name is the field's name as the .proto spells it, and Description
-	// its leading comment.
-	Name        string
-	Description string
-	// Required is set for a field marked (google.api.field_behavior) =
-	// REQUIRED or (buf.validate.field).required.
-	Required bool
+	// Arguments are the fields of the arguments message: each one's Name
+	// as the .proto spells it, its Description the field's leading
+	// comment, and Required set for a field marked
+	// (google.api.field_behavior) = REQUIRED or
+	// (buf.validate.field).required.
+	Arguments []ferry.PromptArgument
 }

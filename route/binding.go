@@ -71,8 +71,9 @@ type Options struct {
 // A Binding binds tools to the routes of one http.Handler, usually the
 // service's root handler with its middleware, so that an agent's call
 // travels the pipeline every other caller's does. Create one with [New];
-// bind tools with [AddTool], [AddToolOut] and [Binding.Add], and job tools
-// that ask several questions with [AddJob].
+// bind tools with [AddTool] and [AddToolOut] (typed, as [ferry.AddTool])
+// and [Binding.AddTool] (with a schema, as [ferry.Server.AddTool]), and
+// job tools that ask several questions with [AddJob].
 //
 // A Binding is safe for concurrent use.
 type Binding struct {
@@ -134,19 +135,19 @@ func New(srv *ferry.Server, h http.Handler, opts *Options) *Binding {
 	return b
 }
 
-// Add binds t to the route pattern, "METHOD /path" in the syntax of
+// AddTool binds t to the route pattern, "METHOD /path" in the syntax of
 // [http.ServeMux] (methods GET, HEAD, POST, PUT, PATCH and DELETE), with
 // the input schema t gives ([ferry.Tool.InputSchema] or
 // RawInputSchema). Arguments fill the request by the rule of the package
 // documentation; since there is no Go type, none is moved by a tag.
 // The hints follow the method unless t sets them (see the package
 // documentation). Problems are reported by [Binding.Check].
-func (b *Binding) Add(t ferry.Tool, pattern string) {
+func (b *Binding) AddTool(t ferry.Tool, pattern string) {
 	b.add(t, pattern, nil)
 }
 
-// AddTool binds a tool to the route pattern (see [Binding.Add]), with the
-// input schema derived from In, a struct, as [ferry.AddTool] derives it:
+// AddTool binds a tool to the route pattern (see [Binding.AddTool]), with
+// the input schema derived from In, a struct, as [ferry.AddTool] derives it:
 // the server checks every call's arguments against it before the route is
 // served. Fields tagged in:"query" go to the query string and fields
 // tagged in:"header=Name" to that header, whatever the method.

@@ -74,7 +74,7 @@ func TestAttackWildcardValuesStayInTheirSegment(t *testing.T) {
 func TestAttackQueryValuesCannotInject(t *testing.T) {
 	m := newMCPServer(t)
 	b := testBinding(m, service(nil), nil)
-	b.Add(ferry.Tool{Name: "loose_status", Description: "Says how things are, loosely.",
+	b.AddTool(ferry.Tool{Name: "loose_status", Description: "Says how things are, loosely.",
 		RawInputSchema: json.RawMessage(`{"type":"object"}`)}, "GET /status")
 	m.serve(t)
 	expand := []string{"a&admin=1", "b#frag", "c?d=e", "f=g", "h+i", "j%26k", "l\r\nm", "n\x00"}
@@ -322,7 +322,7 @@ func TestAttackProblemDocumentsAreBounded(t *testing.T) {
 func TestAttackHugeAndDeepArguments(t *testing.T) {
 	m := newMCPServer(t)
 	b := testBinding(m, service(nil), nil)
-	b.Add(ferry.Tool{Name: "loose_order", Description: "Fetches an order, loosely.",
+	b.AddTool(ferry.Tool{Name: "loose_order", Description: "Fetches an order, loosely.",
 		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"id":{}}}`)}, "GET /orders/{id}")
 	m.serve(t)
 	// The server refuses JSON nested past ferry.DefaultMaxJSONDepth (HTTP

@@ -10,9 +10,9 @@ import (
 func TestHintsFollowTheMethodAndTheCatalogAnswers(t *testing.T) {
 	m := newMCPServer(t)
 	b := testBinding(m, service(nil), nil)
-	b.Add(ferry.Tool{Name: "archive_order", Description: "Archives an order.", Additive: true,
+	b.AddTool(ferry.Tool{Name: "archive_order", Description: "Archives an order.", Additive: true,
 		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}}}`)}, "DELETE /orders/{id}")
-	b.Add(ferry.Tool{Name: "retry_note", Description: "Adds a note once.", Idempotent: true, Additive: true}, "POST /notes")
+	b.AddTool(ferry.Tool{Name: "retry_note", Description: "Adds a note once.", Idempotent: true, Additive: true}, "POST /notes")
 	m.serve(t)
 	type hints struct{ ReadOnly, Destructive, Idempotent, Writes bool }
 	want := map[string]hints{

@@ -49,7 +49,7 @@ func TestStartUpCheckNamesTheToolAndTheRoute(t *testing.T) {
 			route.AddTool[optionalIDIn](b, ferry.Tool{Name: "patch_order", Description: "Patches."}, "PATCH /orders/{id}")
 		}, `route: tool "patch_order", route "PATCH /orders/{id}": the mux serves no such route`},
 		{"other wildcard name", func(b *route.Binding) {
-			b.Add(ferry.Tool{Name: "get", Description: "Gets.",
+			b.AddTool(ferry.Tool{Name: "get", Description: "Gets.",
 				RawInputSchema: json.RawMessage(`{"type":"object","properties":{"order":{"type":"string"}}}`)}, "GET /orders/{order}")
 		}, `route: tool "get", route "GET /orders/{order}": the mux serves it with the pattern "GET /orders/{id}" instead`},
 		{"a route another pattern serves", func(b *route.Binding) {
@@ -68,7 +68,7 @@ func TestStartUpCheckNamesTheToolAndTheRoute(t *testing.T) {
 			route.AddTool[noIn](b, ferry.Tool{Name: "x", Description: "X."}, "GET /orders/{id}")
 		}, `route: tool "x", route "GET /orders/{id}": wildcard {id}: the input schema has no property "id" to fill it`},
 		{"a wildcard without a schema", func(b *route.Binding) {
-			b.Add(ferry.Tool{Name: "x", Description: "X."}, "GET /orders/{id}")
+			b.AddTool(ferry.Tool{Name: "x", Description: "X."}, "GET /orders/{id}")
 		}, `route: tool "x", route "GET /orders/{id}": wildcard {id}: the tool needs an input schema with a property "id" to fill it`},
 		{"a wildcard in the middle of a segment", func(b *route.Binding) {
 			route.AddTool[fileIn](b, ferry.Tool{Name: "x", Description: "X."}, "GET /files/{path}.txt")

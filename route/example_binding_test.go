@@ -64,7 +64,7 @@ func ExampleAddToolOut() {
 }
 
 // A tool with a schema built at run time; its arguments are the body.
-func ExampleBinding_Add() {
+func ExampleBinding_AddTool() {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /notes", func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -73,7 +73,7 @@ func ExampleBinding_Add() {
 	})
 	srv := ferry.NewServer("notes", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
 	b := route.New(srv, mux, nil)
-	b.Add(ferry.Tool{Name: "add_note", Description: "Adds a note.",
+	b.AddTool(ferry.Tool{Name: "add_note", Description: "Adds a note.",
 		InputSchema: schema.Object(schema.Required("text", schema.Text("The note.")))}, "POST /notes")
 	callTool(ferry.NewHTTPHandler(srv, nil), "add_note", `{"text":"call Ada"}`)
 	// Output:

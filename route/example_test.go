@@ -121,8 +121,8 @@ func ExampleServeMux() {
 	}
 	srv := ferry.NewServer("orders", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
 	b := route.New(srv, logged(mux), &route.Options{Router: route.ServeMux(mux)})
-	b.Add(ferry.Tool{Name: "list_orders", Description: "Lists orders."}, "GET /orders")
-	b.Add(ferry.Tool{Name: "refund", Description: "Refunds an order."}, "POST /refunds")
+	b.AddTool(ferry.Tool{Name: "list_orders", Description: "Lists orders."}, "GET /orders")
+	b.AddTool(ferry.Tool{Name: "refund", Description: "Refunds an order."}, "POST /refunds")
 	fmt.Println(srv.Check())
 	// Output:
 	// route: tool "refund", route "POST /refunds": the mux serves no such route
@@ -138,7 +138,7 @@ func ExampleFromAgent() {
 		_, _ = io.WriteString(w, "someone else")
 	})
 	srv := ferry.NewServer("who", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
-	route.New(srv, mux, nil).Add(ferry.Tool{Name: "whoami", Description: "Says who calls."}, "GET /whoami")
+	route.New(srv, mux, nil).AddTool(ferry.Tool{Name: "whoami", Description: "Says who calls."}, "GET /whoami")
 	callTool(ferry.NewHTTPHandler(srv, nil), "whoami", `{}`)
 	w := httptest.NewRecorder()
 	mux.ServeHTTP(w, httptest.NewRequest("GET", "/whoami", nil))

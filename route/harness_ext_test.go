@@ -308,7 +308,7 @@ func testBinding(m *mcpServer, h http.Handler, opts *route.Options) *route.Bindi
 	route.AddTool[noIn](b, ferry.Tool{Name: "flush", Description: "Flushes."}, "GET /flush")
 	route.AddTool[noIn](b, ferry.Tool{Name: "boom", Description: "Breaks."}, "GET /boom")
 	route.AddTool[noIn](b, ferry.Tool{Name: "abort", Description: "Aborts."}, "GET /abort")
-	b.Add(ferry.Tool{Name: "add_note", Description: "Adds a note.",
+	b.AddTool(ferry.Tool{Name: "add_note", Description: "Adds a note.",
 		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}}}}`)},
 		"POST /notes")
 	return b

@@ -155,7 +155,7 @@ func TestArgumentsThatCannotFillTheRouteAreRefusedBeforeServing(t *testing.T) {
 func TestEveryArgumentThatCannotFillTheRouteIsListed(t *testing.T) {
 	m := newMCPServer(t)
 	b := testBinding(m, service(nil), nil)
-	b.Add(ferry.Tool{Name: "loose_order", Description: "Fetches an order, loosely.",
+	b.AddTool(ferry.Tool{Name: "loose_order", Description: "Fetches an order, loosely.",
 		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}}}`)}, "GET /orders/{id}")
 	m.serve(t)
 	got := m.call(t, modern, "loose_order", `{"id":{"a":1},"filter":{"b":2},"tags":[[1]]}`)

@@ -1,6 +1,9 @@
 package schema
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Error is one violation of a schema: where it is and a sentence a model can
 // act on. Messages are lowercase, carry no final period, and say what was
@@ -12,6 +15,39 @@ type Error struct {
 	Path string
 	// Message says what is wrong, without the path.
 	Message string
+}
+
+// JoinPath returns the path of the property name inside the value at
+// path, in the form of [Error.Path]: path.name, or path["a b"] for a name
+// that is not a plain identifier (letters, digits, '_', '-', '$', '@' and
+// any non-ASCII letter). An empty path is the document itself. Layers that
+// check arguments themselves locate their errors with it, so that a model
+// reads one form of path.
+func JoinPath(path, name string) string {
+	switch {
+	case !isPlainName(name):
+		return path + "[" + strconv.Quote(name) + "]"
+	case path == "":
+		return name
+	}
+	return path + "." + name
+}
+
+// isPlainName reports whether a property name can be written after a dot.
+func isPlainName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case c == '_' || c == '-' || c == '$' || c == '@':
+		case '0' <= c && c <= '9', 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case c > 0x7f:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Error returns "path: message", or just the message when Path is empty.

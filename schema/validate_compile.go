@@ -488,20 +488,3 @@ func renderPath(path []segment) string {
 	}
 	return b.String()
 }
-
-// isPlainName reports whether a property name can be written after a dot.
-func isPlainName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		switch {
-		case c == '_' || c == '-' || c == '$' || c == '@':
-		case '0' <= c && c <= '9', 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
-		case c > 0x7f:
-		default:
-			return false
-		}
-	}
-	return true
-}

@@ -29,10 +29,7 @@ and call exits 1 saying so.
 
 // call calls one tool and prints its result.
 func call(ctx context.Context, args []string, e *env) error {
-	fs := flag.NewFlagSet("call", flag.ContinueOnError)
-	var f clientFlags
-	f.register(fs)
-	t, rest, err := parseTarget(fs, args, callHelp, e)
+	fs, f, t, rest, err := parseCommand("call", callHelp, args, e, nil)
 	if err != nil {
 		return err
 	}
@@ -41,13 +38,10 @@ func call(ctx context.Context, args []string, e *env) error {
 	}
 	name := rest[0]
 	arguments, _, err := jsonArguments(ctx, rest[1:], e, `{"id": 7}`)
-	if errors.Is(err, errInterrupted) {
-		return err
-	}
 	if err != nil {
 		return argumentsError(fs, e, err)
 	}
-	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {
+	return withSession(ctx, t, f, e, func(ctx context.Context, s *session) error {
 		s.invalidHint = `; check the tool's name and arguments with "ferry tools"`
 		res, err := ask(ctx, s, "calling "+name, func(ctx context.Context) (*client.ToolResult, error) {
 			return s.CallTool(ctx, name, arguments)
@@ -103,8 +97,12 @@ func jsonArguments(ctx context.Context, rest []string, e *env, example string) (
 
 // argumentsError prints a problem with a command's JSON arguments, and
 // where to read the usage, on stderr, and returns errUsage. The usage
-// itself would push the problem out of sight.
+// itself would push the problem out of sight. An interrupt while reading
+// them is returned as it is.
 func argumentsError(fs *flag.FlagSet, e *env, err error) error {
+	if errors.Is(err, errInterrupted) {
+		return err
+	}
 	fmt.Fprintf(e.stderr, "ferry: %s: %v\n", fs.Name(), err)
 	fmt.Fprintf(e.stderr, "ferry: \"ferry help %s\" shows the usage, with examples\n", fs.Name())
 	return errUsage

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/client"
 )
 
@@ -69,7 +70,7 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 	}
 	stderr := &lockedWriter{w: e.stderr}
 	cctx, cancel := context.WithTimeout(ctx, f.timeout)
-	opts := &client.Options{Protocol: f.protocol, Header: header, Name: "ferry", Version: version(), CloseTimeout: closeGrace}
+	opts := &client.Options{Protocol: f.protocol, Header: header, Name: "ferry", Version: version(), Limits: client.Limits{CloseTimeout: closeGrace}}
 	var tr *http.Transport
 	if t.url != "" {
 		// The client bounds each message and the pages of a list; the
@@ -90,7 +91,7 @@ func dial(ctx context.Context, t target, f *clientFlags, e *env) (s *session, cc
 		// script's background job) would keep Wait, and ferry, waiting
 		// for the pipes to close: past this delay they are closed.
 		cmd.WaitDelay = stdioWaitDelay
-		opts.CloseTimeout = closeGrace - stdioWaitDelay
+		opts.Limits.CloseTimeout = closeGrace - stdioWaitDelay
 		s.Client, err = client.DialCommand(cctx, cmd, opts)
 	}
 	done()
@@ -138,7 +139,7 @@ func (s *session) progress(what string) (done func()) {
 // failure turns an error of the client into an exit error with a hint: 3,
 // since the server could not be reached or broke the protocol.
 func (s *session) failure(ctx context.Context, doing string, err error) error {
-	var rpc *client.RPCError
+	var rpc *client.Error
 	var status *client.StatusError
 	var over *overBudgetError
 	var hint string
@@ -160,7 +161,7 @@ func (s *session) failure(ctx context.Context, doing string, err error) error {
 			status = fmt.Sprintf(" (HTTP %d)", rpc.HTTPStatus())
 		}
 		err := fmt.Errorf("%s: the server answered error %d%s: %s%s", doing, rpc.Code, status, shownMessage(rpc.Message), hint)
-		if rpc.Code == client.CodeMissingClientCapability {
+		if rpc.Code == ferry.CodeMissingClientCapability {
 			// The server is fine and the tool exists: this client cannot
 			// do what it needs, which is a failure of the command (1).
 			err = fmt.Errorf("%s: the server answered error %d%s: %s; ferry cannot answer a tool's questions to the user or the client's model (elicitation, sampling, roots): call this tool from a client that can",
@@ -210,16 +211,16 @@ func isDNSError(err error) bool {
 }
 
 // rpcHint suggests what to do about a JSON-RPC error.
-func (s *session) rpcHint(e *client.RPCError) string {
+func (s *session) rpcHint(e *client.Error) string {
 	switch e.Code {
-	case client.CodeMethodNotFound:
+	case ferry.CodeMethodNotFound:
 		return "; the server does not offer this"
-	case client.CodeInvalidParams, client.CodeResourceNotFound:
+	case ferry.CodeInvalidParams, ferry.CodeResourceNotFound:
 		if s.invalidHint != "" {
 			return s.invalidHint
 		}
 		return "; check the name and arguments"
-	case client.CodeUnsupportedProtocolVersion:
+	case ferry.CodeUnsupportedProtocolVersion:
 		return "; try another -protocol, or none"
 	}
 	return ""

@@ -33,13 +33,11 @@ rules:
 
 // lint lists the problems of a server's tools, prompts and resources.
 func lint(ctx context.Context, args []string, e *env) error {
-	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
-	var f clientFlags
-	f.register(fs)
 	var ignore multiFlag
-	fs.Var(&ignore, "ignore", "leave out the rules `id,id...` (repeatable)")
 	help := lintUsage()
-	t, rest, err := parseTarget(fs, args, help, e)
+	fs, f, t, rest, err := parseCommand("lint", help, args, e, func(fs *flag.FlagSet) {
+		fs.Var(&ignore, "ignore", "leave out the rules `id,id...` (repeatable)")
+	})
 	if err != nil {
 		return err
 	}
@@ -50,7 +48,7 @@ func lint(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return usagef(fs, help, e, "%v", err)
 	}
-	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {
+	return withSession(ctx, t, f, e, func(ctx context.Context, s *session) error {
 		ls, err := fetchListing(ctx, s)
 		if err != nil {
 			return err

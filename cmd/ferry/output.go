@@ -9,8 +9,46 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/client"
 )
+
+// parseCommand parses the line of a command that talks to one server: the
+// client flags and those more adds (more may be nil), then the target. It
+// returns the flag set, the client flags, the target and the positional
+// arguments after it. Its errors are usage errors, already printed.
+func parseCommand(name, help string, args []string, e *env, more func(*flag.FlagSet)) (*flag.FlagSet, *clientFlags, target, []string, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	f := &clientFlags{}
+	f.register(fs)
+	if more != nil {
+		more(fs)
+	}
+	t, rest, err := parseTarget(fs, args, help, e)
+	return fs, f, t, rest, err
+}
+
+// listCommand runs a command that lists one kind of item a server offers
+// (tools, prompts): it takes no argument after the target (hint follows
+// the usage error that says so) and prints {"key": [...]}, every item as
+// the server sent it, all pages read.
+func listCommand[T any](ctx context.Context, args []string, e *env, key, help, hint string,
+	list func(*session, context.Context) ([]T, error), raw func(*T) json.RawMessage) error {
+	fs, f, t, rest, err := parseCommand(key, help, args, e, nil)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef(fs, help, e, "unexpected argument %q after TARGET%s", rest[0], hint)
+	}
+	return withSession(ctx, t, f, e, func(ctx context.Context, s *session) error {
+		items, err := ask(ctx, s, "listing "+key, func(ctx context.Context) ([]T, error) { return list(s, ctx) })
+		if err != nil {
+			return err
+		}
+		return printList(e.stdout, key, raws(items, raw))
+	})
+}
 
 // parseTarget parses a client command's line (see parseClientArgs) and
 // takes the target from it; it returns the target and the positional
@@ -117,8 +155,8 @@ func optional[T any](ctx context.Context, s *session, doing string, offered bool
 	}
 	return ask(ctx, s, doing, func(ctx context.Context) ([]T, error) {
 		items, err := list(ctx)
-		var rpc *client.RPCError
-		if errors.As(err, &rpc) && rpc.Code == client.CodeMethodNotFound {
+		var rpc *client.Error
+		if errors.As(err, &rpc) && rpc.Code == ferry.CodeMethodNotFound {
 			return nil, nil
 		}
 		return items, err

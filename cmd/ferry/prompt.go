@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"slices"
 	"strconv"
@@ -27,10 +25,7 @@ server's result ({"description": ..., "messages": [...]}) on stdout.
 
 // prompt gets one prompt and prints the server's result.
 func prompt(ctx context.Context, args []string, e *env) error {
-	fs := flag.NewFlagSet("prompt", flag.ContinueOnError)
-	var f clientFlags
-	f.register(fs)
-	t, rest, err := parseTarget(fs, args, promptHelp, e)
+	fs, f, t, rest, err := parseCommand("prompt", promptHelp, args, e, nil)
 	if err != nil {
 		return err
 	}
@@ -39,13 +34,10 @@ func prompt(ctx context.Context, args []string, e *env) error {
 	}
 	name := rest[0]
 	arguments, err := promptArguments(ctx, rest[1:], e)
-	if errors.Is(err, errInterrupted) {
-		return err
-	}
 	if err != nil {
 		return argumentsError(fs, e, err)
 	}
-	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {
+	return withSession(ctx, t, f, e, func(ctx context.Context, s *session) error {
 		s.invalidHint = `; check the prompt's name and arguments with "ferry prompts"`
 		res, err := ask(ctx, s, "getting the prompt "+name, func(ctx context.Context) (*client.PromptResult, error) {
 			return s.GetPrompt(ctx, name, arguments)

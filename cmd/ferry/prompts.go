@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 
 	"github.com/ferry-mcp/ferry/client"
 )
@@ -19,21 +18,6 @@ one.
 
 // prompts lists a server's prompts as JSON.
 func prompts(ctx context.Context, args []string, e *env) error {
-	fs := flag.NewFlagSet("prompts", flag.ContinueOnError)
-	var f clientFlags
-	f.register(fs)
-	t, rest, err := parseTarget(fs, args, promptsHelp, e)
-	if err != nil {
-		return err
-	}
-	if len(rest) > 0 {
-		return usagef(fs, promptsHelp, e, "unexpected argument %q after TARGET; to get a prompt: ferry prompt TARGET NAME", rest[0])
-	}
-	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {
-		list, err := ask(ctx, s, "listing prompts", s.ListPrompts)
-		if err != nil {
-			return err
-		}
-		return printList(e.stdout, "prompts", raws(list, func(p *client.Prompt) json.RawMessage { return p.Raw }))
-	})
+	return listCommand(ctx, args, e, "prompts", promptsHelp, "; to get a prompt: ferry prompt TARGET NAME", (*session).ListPrompts,
+		func(p *client.Prompt) json.RawMessage { return p.Raw })
 }

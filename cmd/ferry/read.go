@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 
 	"github.com/ferry-mcp/ferry/client"
 )
@@ -20,10 +19,7 @@ server's resources and the templates of the URIs it reads.
 
 // read reads one resource and prints the server's result.
 func read(ctx context.Context, args []string, e *env) error {
-	fs := flag.NewFlagSet("read", flag.ContinueOnError)
-	var f clientFlags
-	f.register(fs)
-	t, rest, err := parseTarget(fs, args, readHelp, e)
+	fs, f, t, rest, err := parseCommand("read", readHelp, args, e, nil)
 	if err != nil {
 		return err
 	}
@@ -31,7 +27,7 @@ func read(ctx context.Context, args []string, e *env) error {
 		return usagef(fs, readHelp, e, "want one URI after TARGET, have %d arguments", len(rest))
 	}
 	uri := rest[0]
-	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {
+	return withSession(ctx, t, f, e, func(ctx context.Context, s *session) error {
 		s.invalidHint = `; check the URI against "ferry resources" (its resources and templates)`
 		res, err := ask(ctx, s, "reading "+uri, func(ctx context.Context) (*client.ReadResult, error) {
 			return s.ReadResource(ctx, uri)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 
 	"github.com/ferry-mcp/ferry/client"
 )
@@ -21,17 +20,14 @@ variables filled in (shop://orders/{id} read as shop://orders/7).
 
 // resources lists a server's resources and resource templates as JSON.
 func resources(ctx context.Context, args []string, e *env) error {
-	fs := flag.NewFlagSet("resources", flag.ContinueOnError)
-	var f clientFlags
-	f.register(fs)
-	t, rest, err := parseTarget(fs, args, resourcesHelp, e)
+	fs, f, t, rest, err := parseCommand("resources", resourcesHelp, args, e, nil)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
 		return usagef(fs, resourcesHelp, e, "unexpected argument %q after TARGET; to read a resource: ferry read TARGET URI", rest[0])
 	}
-	return withSession(ctx, t, &f, e, func(ctx context.Context, s *session) error {
+	return withSession(ctx, t, f, e, func(ctx context.Context, s *session) error {
 		offered := capabilities(s.ServerInfo().Capabilities)("resources")
 		list, err := optional(ctx, s, "listing resources", offered, s.ListResources)
 		if err != nil {

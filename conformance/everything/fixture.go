@@ -63,32 +63,28 @@ func (f *fixture) newServer(opts *ferry.ServerOptions) *ferry.Server {
 // listed, and reports whether it added it. Each replica announces its
 // change to the sessions it serves.
 func (f *fixture) toggleTool() (added bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.toolOn = !f.toolOn
-	for _, srv := range f.servers {
-		if f.toolOn {
-			addDynamicTool(srv)
-		} else {
-			srv.RemoveTools("test_dynamic_tool")
-		}
-	}
-	return f.toolOn
+	return f.toggle(&f.toolOn, addDynamicTool, func(srv *ferry.Server) { srv.RemoveTools("test_dynamic_tool") })
 }
 
 // togglePrompt is toggleTool for test_dynamic_prompt.
 func (f *fixture) togglePrompt() (added bool) {
+	return f.toggle(&f.promptOn, addDynamicPrompt, func(srv *ferry.Server) { srv.RemovePrompts("test_dynamic_prompt") })
+}
+
+// toggle flips on, under f.mu, and adds or removes what it stands for on
+// every replica.
+func (f *fixture) toggle(on *bool, add, remove func(*ferry.Server)) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.promptOn = !f.promptOn
+	*on = !*on
 	for _, srv := range f.servers {
-		if f.promptOn {
-			addDynamicPrompt(srv)
+		if *on {
+			add(srv)
 		} else {
-			srv.RemovePrompts("test_dynamic_prompt")
+			remove(srv)
 		}
 	}
-	return f.promptOn
+	return *on
 }
 
 func addDynamicTool(srv *ferry.Server) {

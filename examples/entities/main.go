@@ -79,7 +79,7 @@ func newServer(ctx context.Context, db *sql.DB, readOnly bool, logger *slog.Logg
 	if err != nil {
 		return nil, err
 	}
-	if _, err := entity.Register[Category](set, &entity.Options{Exclude: []entity.Op{entity.Delete}}); err != nil {
+	if _, err := entity.Add[Category](set, &entity.Options{Exclude: []entity.Op{entity.Delete}}); err != nil {
 		return nil, err
 	}
 	products, err := entity.Of[Product]()

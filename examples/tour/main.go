@@ -90,7 +90,7 @@ func addProducts(srv *ferry.Server, db *sql.DB, readOnly bool) error {
 	if err != nil {
 		return err
 	}
-	_, err = entity.Register[Product](set, nil)
+	_, err = entity.Add[Product](set, nil)
 	return err
 }
 

@@ -92,7 +92,7 @@ func testTour(t *testing.T, protocol string) {
 			t.Errorf("%s %s: isError %v, %q; want isError %v and %q", tt.tool, tt.args, res.IsError, got, tt.isError, tt.want)
 		}
 	}
-	var re *client.RPCError
+	var re *client.Error
 	if _, err := dial(t, ts, "k-wrong-key-0123456789abcdef", protocol); !errors.As(err, &re) || re.HTTPStatus() != http.StatusUnauthorized {
 		t.Errorf("a wrong key: %v, want HTTP 401", err)
 	}

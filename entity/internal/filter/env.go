@@ -14,7 +14,7 @@ import (
 // order, so the entity package converts one into the other with a cast.
 type Type uint8
 
-// The field types, numbered as entity's.
+// The field types; entity's Type and its constants are these.
 const (
 	// Text is a string, compared by code point and case-sensitively.
 	Text Type = iota + 1

@@ -169,7 +169,7 @@ func (w *writer) prompt(p *protomcp.PromptSpec) {
 	str(g, "Template", p.Template)
 	str(g, "PreferWhen", p.PreferWhen)
 	if len(p.Arguments) > 0 {
-		g.P("Arguments: []", protomcpPkg.Ident("PromptArgument"), "{")
+		g.P("Arguments: []", ferryPkg.Ident("PromptArgument"), "{")
 		for _, a := range p.Arguments {
 			line := []any{"{Name: ", strconv.Quote(a.Name)}
 			if a.Description != "" {

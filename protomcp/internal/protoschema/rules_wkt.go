@@ -28,31 +28,53 @@ func anyRules(n, t *node, ar *validate.AnyRules) {
 	}
 }
 
+// orderedRules are the const and bound rules buf.validate has for a
+// Duration and for a Timestamp.
+type orderedRules[T any] interface {
+	HasConst() bool
+	GetConst() T
+	HasGt() bool
+	GetGt() T
+	HasGte() bool
+	GetGte() T
+	HasLt() bool
+	GetLt() T
+	HasLte() bool
+	GetLte() T
+}
+
+// orderNotes says r's const and bounds in sentences, each value written
+// by s, with the words of its order: above for gt, atLeast for gte, below
+// for lt and atMost for lte.
+func orderNotes[T any](r orderedRules[T], s func(T) string, above, atLeast, below, atMost string) []string {
+	var notes []string
+	if r.HasConst() {
+		notes = append(notes, "Must be exactly "+s(r.GetConst())+".")
+	}
+	if r.HasGt() {
+		notes = append(notes, "Must be "+above+" "+s(r.GetGt())+".")
+	}
+	if r.HasGte() {
+		notes = append(notes, "Must be "+atLeast+" "+s(r.GetGte())+".")
+	}
+	if r.HasLt() {
+		notes = append(notes, "Must be "+below+" "+s(r.GetLt())+".")
+	}
+	if r.HasLte() {
+		notes = append(notes, "Must be "+atMost+" "+s(r.GetLte())+".")
+	}
+	return notes
+}
+
 // durationNotes says buf.validate Duration rules in sentences: a duration
 // string has no numeric keyword.
 func durationNotes(dr *validate.DurationRules) []string {
-	s := durationJSON
-	var notes []string
-	if dr.HasConst() {
-		notes = append(notes, "Must be exactly "+s(dr.GetConst())+".")
-	}
-	if dr.HasGt() {
-		notes = append(notes, "Must be longer than "+s(dr.GetGt())+".")
-	}
-	if dr.HasGte() {
-		notes = append(notes, "Must be at least "+s(dr.GetGte())+".")
-	}
-	if dr.HasLt() {
-		notes = append(notes, "Must be shorter than "+s(dr.GetLt())+".")
-	}
-	if dr.HasLte() {
-		notes = append(notes, "Must be at most "+s(dr.GetLte())+".")
-	}
+	notes := orderNotes(dr, durationJSON, "longer than", "at least", "shorter than", "at most")
 	if in := dr.GetIn(); len(in) > 0 {
-		notes = append(notes, "Must be one of "+joinMap(in, s)+".")
+		notes = append(notes, "Must be one of "+joinMap(in, durationJSON)+".")
 	}
 	if notIn := dr.GetNotIn(); len(notIn) > 0 {
-		notes = append(notes, "Must not be "+joinMap(notIn, s)+".")
+		notes = append(notes, "Must not be "+joinMap(notIn, durationJSON)+".")
 	}
 	return notes
 }
@@ -62,22 +84,7 @@ func timestampNotes(tr *validate.TimestampRules) []string {
 	s := func(t *timestamppb.Timestamp) string {
 		return t.AsTime().UTC().Format("2006-01-02T15:04:05.999999999Z07:00")
 	}
-	var notes []string
-	if tr.HasConst() {
-		notes = append(notes, "Must be exactly "+s(tr.GetConst())+".")
-	}
-	if tr.HasGt() {
-		notes = append(notes, "Must be after "+s(tr.GetGt())+".")
-	}
-	if tr.HasGte() {
-		notes = append(notes, "Must be at or after "+s(tr.GetGte())+".")
-	}
-	if tr.HasLt() {
-		notes = append(notes, "Must be before "+s(tr.GetLt())+".")
-	}
-	if tr.HasLte() {
-		notes = append(notes, "Must be at or before "+s(tr.GetLte())+".")
-	}
+	notes := orderNotes(tr, s, "after", "at or after", "before", "at or before")
 	if tr.GetGtNow() {
 		notes = append(notes, "Must be in the future.")
 	}

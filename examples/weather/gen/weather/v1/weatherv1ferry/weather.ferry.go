@@ -50,7 +50,7 @@ var WeatherServiceSpec = &protomcp.ServiceSpec{
 			Description: "Plans an outing around the forecast of a city.",
 			Template:    "I want to go on {{activity}} in {{city}} this week. Pick the best day and say what to wear.",
 			PreferWhen:  "Use get_forecast for the weather rather than guessing it.",
-			Arguments: []protomcp.PromptArgument{
+			Arguments: []ferry.PromptArgument{
 				{Name: "city", Description: "The city of the outing.", Required: true},
 				{Name: "activity", Description: "What to do, such as \"a bike ride\".", Required: true},
 			},

@@ -39,7 +39,7 @@ var ReviewServiceSpec = &protomcp.ServiceSpec{
 			Description: "Reviews a pull request, focusing where asked.",
 			Template:    "Review {{pull_request}}, looking at {{focus}} first, {{ strictness }}.",
 			PreferWhen:  "Use get_pull_request to read it rather than guessing.",
-			Arguments: []protomcp.PromptArgument{
+			Arguments: []ferry.PromptArgument{
 				{Name: "pull_request", Description: "The pull request to review, such as \"ferry#12\".", Required: true},
 				{Name: "focus", Description: "What to look at first.", Required: true},
 				{Name: "strictness", Description: "How strict to be."},
@@ -54,7 +54,7 @@ var ReviewServiceSpec = &protomcp.ServiceSpec{
 			Name:        "summarize",
 			Description: "Summarizes a pull request.",
 			Template:    "Summarize pull request {{number}} in `three` lines.",
-			Arguments: []protomcp.PromptArgument{
+			Arguments: []ferry.PromptArgument{
 				{Name: "number", Description: "The pull request's number.", Required: true},
 			},
 		},
