@@ -1,9 +1,27 @@
 package ferry
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
+
+// requirement is what a caller needs to see a prompt, a resource or a
+// template: every one of its scopes and one of its roles (a tool's access
+// has more to it: see [Server.toolAccess]).
+type requirement struct{ scopes, roles []string }
+
+// guarded reports whether the entry has requirements, so that whether a
+// caller sees it depends on the caller.
+func (q requirement) guarded() bool { return len(q.scopes) > 0 || len(q.roles) > 0 }
+
+// openTo reports whether every caller sees the entry.
+func (q requirement) openTo(*Server) bool { return !q.guarded() }
+
+// visibleTo reports whether the caller of ctx sees the entry.
+func (q requirement) visibleTo(ctx context.Context, s *Server) bool {
+	return s.allowsEntry(ctx, q.scopes, q.roles)
+}
 
 // requirementProblems returns what is wrong with an entry's Scopes and
 // Roles: a scope that is not an OAuth scope-token (RFC 6749 section 3.3:

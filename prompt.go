@@ -70,6 +70,7 @@ type PromptResult struct {
 type PromptHandler func(ctx context.Context, req *GetPromptRequest) (*PromptResult, error)
 
 type promptEntry struct {
+	requirement
 	prompt  Prompt
 	handler PromptHandler
 	json    []byte
@@ -77,13 +78,6 @@ type promptEntry struct {
 
 func (e *promptEntry) key() string  { return e.prompt.Name }
 func (e *promptEntry) wire() []byte { return e.json }
-func (e *promptEntry) guarded() bool {
-	return len(e.prompt.Scopes) > 0 || len(e.prompt.Roles) > 0
-}
-func (e *promptEntry) openTo(*Server) bool { return !e.guarded() }
-func (e *promptEntry) visibleTo(ctx context.Context, s *Server) bool {
-	return s.allowsEntry(ctx, e.prompt.Scopes, e.prompt.Roles)
-}
 
 // AddPrompt registers a prompt with its handler; [AddPrompt] (the
 // function) is the typed form, and [Server.AddPromptTemplate] registers a
@@ -131,7 +125,7 @@ func (s *Server) addPrompt(p Prompt, h PromptHandler) {
 		}
 		return nil
 	}
-	e := &promptEntry{prompt: p, handler: h, json: data}
+	e := &promptEntry{requirement: requirement{p.Scopes, p.Roles}, prompt: p, handler: h, json: data}
 	if s.admit("prompt", p.Name, checkPrompt(&p), dup, func() { s.prompts.add(e) }) {
 		s.listChanged("notifications/prompts/list_changed", audienceOf(s, []*promptEntry{e}))
 	}
@@ -140,13 +134,8 @@ func (s *Server) addPrompt(p Prompt, h PromptHandler) {
 // RemovePrompts removes the named prompts; names that are not registered
 // are ignored.
 func (s *Server) RemovePrompts(names ...string) {
-	var removed []*promptEntry
 	s.mu.Lock()
-	for _, n := range names {
-		if e, ok := s.prompts.get(n); ok && s.prompts.remove(n) {
-			removed = append(removed, e)
-		}
-	}
+	removed := s.prompts.removeAll(names)
 	s.mu.Unlock()
 	if len(removed) > 0 {
 		s.listChanged("notifications/prompts/list_changed", audienceOf(s, removed))

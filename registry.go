@@ -53,6 +53,17 @@ func (r *registry[T]) add(v T) {
 	r.byKey[k] = v
 }
 
+// removeAll deletes the entries of keys and returns those there were.
+func (r *registry[T]) removeAll(keys []string) []T {
+	var removed []T
+	for _, k := range keys {
+		if e, ok := r.get(k); ok && r.remove(k) {
+			removed = append(removed, e)
+		}
+	}
+	return removed
+}
+
 // remove deletes the entry with key k and reports whether there was one.
 func (r *registry[T]) remove(k string) bool {
 	old, ok := r.byKey[k]

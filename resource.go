@@ -65,6 +65,7 @@ type ReadResourceRequest struct {
 type ResourceHandler func(ctx context.Context, req *ReadResourceRequest) ([]ResourceContents, error)
 
 type resourceEntry struct {
+	requirement
 	res     Resource
 	handler ResourceHandler
 	json    []byte
@@ -72,15 +73,9 @@ type resourceEntry struct {
 
 func (e *resourceEntry) key() string  { return e.res.URI }
 func (e *resourceEntry) wire() []byte { return e.json }
-func (e *resourceEntry) guarded() bool {
-	return len(e.res.Scopes) > 0 || len(e.res.Roles) > 0
-}
-func (e *resourceEntry) openTo(*Server) bool { return !e.guarded() }
-func (e *resourceEntry) visibleTo(ctx context.Context, s *Server) bool {
-	return s.allowsEntry(ctx, e.res.Scopes, e.res.Roles)
-}
 
 type templateEntry struct {
+	requirement
 	tmpl     ResourceTemplate
 	handler  ResourceHandler
 	compiled *uritemplate.Template
@@ -89,13 +84,6 @@ type templateEntry struct {
 
 func (e *templateEntry) key() string  { return e.tmpl.URITemplate }
 func (e *templateEntry) wire() []byte { return e.json }
-func (e *templateEntry) guarded() bool {
-	return len(e.tmpl.Scopes) > 0 || len(e.tmpl.Roles) > 0
-}
-func (e *templateEntry) openTo(*Server) bool { return !e.guarded() }
-func (e *templateEntry) visibleTo(ctx context.Context, s *Server) bool {
-	return s.allowsEntry(ctx, e.tmpl.Scopes, e.tmpl.Roles)
-}
 
 func (e *templateEntry) hasVar(name string) bool {
 	for _, v := range e.compiled.Varnames() {
@@ -126,7 +114,7 @@ func (s *Server) AddResource(r Resource, h ResourceHandler) {
 		s.problem(fmt.Errorf("resource %q: %w", r.URI, err))
 		return
 	}
-	e := &resourceEntry{res: r, handler: h, json: data}
+	e := &resourceEntry{requirement: requirement{r.Scopes, r.Roles}, res: r, handler: h, json: data}
 	s.mu.Lock()
 	s.resources.add(e)
 	s.mu.Unlock()
@@ -164,7 +152,7 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 		s.problem(fmt.Errorf("resource template %q: %w", t.URITemplate, err))
 		return
 	}
-	e := &templateEntry{tmpl: t, handler: h, compiled: compiled, json: data}
+	e := &templateEntry{requirement: requirement{t.Scopes, t.Roles}, tmpl: t, handler: h, compiled: compiled, json: data}
 	s.mu.Lock()
 	s.templates.add(e)
 	s.mu.Unlock()
@@ -175,13 +163,11 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 func (s *Server) RemoveResources(uris ...string) {
 	var removed []watchedEntry
 	s.mu.Lock()
-	for _, u := range uris {
-		if e, ok := s.resources.get(u); ok && s.resources.remove(u) {
-			removed = append(removed, e)
-		}
-		if e, ok := s.templates.get(u); ok && s.templates.remove(u) {
-			removed = append(removed, e)
-		}
+	for _, e := range s.resources.removeAll(uris) {
+		removed = append(removed, e)
+	}
+	for _, e := range s.templates.removeAll(uris) {
+		removed = append(removed, e)
 	}
 	s.mu.Unlock()
 	if len(removed) > 0 {

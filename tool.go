@@ -234,13 +234,8 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 // RemoveTools removes the named tools; names that are not registered are
 // ignored.
 func (s *Server) RemoveTools(names ...string) {
-	var removed []*toolEntry
 	s.mu.Lock()
-	for _, n := range names {
-		if e, ok := s.tools.get(n); ok && s.tools.remove(n) {
-			removed = append(removed, e)
-		}
-	}
+	removed := s.tools.removeAll(names)
 	s.mu.Unlock()
 	if len(removed) > 0 {
 		s.listChanged("notifications/tools/list_changed", audienceOf(s, removed))
