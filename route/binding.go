@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"reflect"
 	"slices"
@@ -144,6 +145,19 @@ func New(srv *ferry.Server, h http.Handler, opts *Options) *Binding {
 // documentation). Problems are reported by [Binding.Check].
 func (b *Binding) AddTool(t ferry.Tool, pattern string) {
 	b.add(t, pattern, nil)
+}
+
+// AddPlaced binds t to the route pattern as [Binding.AddTool] does, and
+// places the arguments in names as the in tag of a typed tool's field
+// places it (see the package documentation): in maps an argument's name
+// to "query", "query=name" (the query parameter name, when it is not the
+// argument's), "header=Name", "path" or "body" (the argument is the whole
+// JSON body). It is for tools whose input schema is built at run time,
+// such as from an OpenAPI document, where no Go type carries the tags.
+// A name that is not a property of the input schema is a problem
+// [Binding.Check] reports.
+func (b *Binding) AddPlaced(t ferry.Tool, pattern string, in map[string]string) {
+	b.add(t, pattern, maps.Clone(in))
 }
 
 // AddTool binds a tool to the route pattern (see [Binding.AddTool]), with

@@ -86,7 +86,7 @@ func TestStartUpCheckNamesTheToolAndTheRoute(t *testing.T) {
 			route.AddTool[badTagIn](b, ferry.Tool{Name: "tags", Description: "Tags."}, "POST /orders/{id}/cancel")
 		}, `route: tool "tags", route "POST /orders/{id}/cancel": wildcard {id}: property "id" is tagged in:"query", but fills the path` + "\n" +
 			`route: tool "tags", route "POST /orders/{id}/cancel": field "host": header Host is set by the binding` + "\n" +
-			`route: tool "tags", route "POST /orders/{id}/cancel": field "kind": tag in:"cookie": want in:"query", in:"header=Name" or in:"path"` + "\n" +
+			`route: tool "tags", route "POST /orders/{id}/cancel": field "kind": tag in:"cookie": want in:"query", in:"query=name", in:"header=Name", in:"path" or in:"body"` + "\n" +
 			`route: tool "tags", route "POST /orders/{id}/cancel": field "path" is tagged in:"path", but the path has no wildcard {path}`},
 		{"schemas given to a typed tool", func(b *route.Binding) {
 			route.AddTool[noIn](b, ferry.Tool{Name: "x", Description: "X.", RawInputSchema: json.RawMessage(`{"type":"object"}`)}, "GET /status")

@@ -52,9 +52,16 @@
 //   - For POST, PUT and PATCH, the other arguments are the body, a JSON
 //     object sent as application/json ({} when there are none).
 //   - A field of a typed tool's input tagged in:"query" goes to the query
-//     string, and one tagged in:"header=Name" to that header, whatever the
-//     method. in:"path" says a field fills a wildcard (which it does
+//     string (in:"query=name" as the parameter name, when it is not the
+//     argument's), and one tagged in:"header=Name" to that header, whatever
+//     the method. in:"path" says a field fills a wildcard (which it does
 //     anyway), so that a route without it is a start-up problem.
+//   - A field tagged in:"body" is the whole JSON body, whatever its type
+//     (an array, a string): the request has no body when it is absent or
+//     null, and the arguments no field places go to the query string. A
+//     GET or HEAD route, or a second such field, is a start-up problem.
+//   - [Binding.AddPlaced] places the arguments of a tool whose schema is
+//     built at run time, by the same words, from a map.
 //
 // # Answers
 //
@@ -81,8 +88,9 @@
 // the request the binding built from the arguments is written as that
 // argument's path, so "body.items[2].sku" (or the pointer
 // "/body/items/2/sku") reads "- items[2].sku: must be at most 20
-// characters", and "path.id", "query.limit" and "header.Idempotency-Key"
-// read as the arguments that filled them. A location that names no
+// characters" ("- lines[2].sku" when an argument lines is the whole
+// body), and "path.id", "query.limit" and "header.Idempotency-Key" read
+// as the arguments that filled them. A location that names no
 // argument of the tool's input schema is quoted as the service wrote it.
 //
 // A redirect (3xx), any other 5xx and a handler that panics are unexpected

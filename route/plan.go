@@ -1,6 +1,7 @@
 package route
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -21,6 +22,7 @@ const (
 	inQuery
 	inHeader
 	inPath
+	inWholeBody // the whole JSON body, for in:"body"
 )
 
 // field is an argument placed somewhere else than the default.
@@ -28,6 +30,7 @@ type field struct {
 	name   string // its JSON name
 	place  place
 	header string // the header, canonical, for inHeader
+	key    string // the query parameter's name, for inQuery: name unless in:"query=key"
 	seg    int    // the index of its wildcard in the route's segments, for inPath
 }
 
@@ -37,7 +40,8 @@ type plan struct {
 	pat    *pattern
 	fields []field
 	// rest is where the arguments not in fields go: the query string for
-	// GET, HEAD and DELETE, the JSON body otherwise.
+	// GET, HEAD and DELETE, and for any route whose body one argument
+	// fills (in:"body"); the JSON body otherwise.
 	rest place
 	// args are the names of the input schema's properties (none when it
 	// has none that can be read).
@@ -116,17 +120,29 @@ func (pl *plan) placeTagged(tags map[string]string, props map[string]prop) []err
 	for _, name := range slices.Sorted(maps.Keys(tags)) {
 		tag := tags[name]
 		kind, arg, _ := strings.Cut(tag, "=")
+		if _, ok := props[name]; !ok {
+			problems = append(problems, fmt.Errorf("argument %q is placed in:%q, but the input schema has no property %q", name, tag, name))
+			continue
+		}
 		switch {
 		case kind == "path":
 			if !pl.placed(name) {
 				problems = append(problems, fmt.Errorf("field %q is tagged in:\"path\", but the path has no wildcard {%s}", name, name))
 			}
-		case kind == "query" && arg == "":
+		case kind == "query":
 			if err := queryable(name, props[name]); err != nil {
 				problems = append(problems, err)
 				continue
 			}
-			pl.fields = append(pl.fields, field{name: name, place: inQuery})
+			if arg == "" && strings.Contains(tag, "=") {
+				problems = append(problems, fmt.Errorf("field %q: tag in:%q: name the query parameter, or write in:\"query\"", name, tag))
+				continue
+			}
+			pl.fields = append(pl.fields, field{name: name, place: inQuery, key: cmp.Or(arg, name)})
+		case kind == "body" && arg == "" && tag == "body":
+			if err := pl.placeBody(name); err != nil {
+				problems = append(problems, err)
+			}
 		case kind == "header":
 			h, err := headerName(name, arg, props[name])
 			if err != nil {
@@ -135,10 +151,24 @@ func (pl *plan) placeTagged(tags map[string]string, props map[string]prop) []err
 			}
 			pl.fields = append(pl.fields, field{name: name, place: inHeader, header: h})
 		default:
-			problems = append(problems, fmt.Errorf("field %q: tag in:%q: want in:\"query\", in:\"header=Name\" or in:\"path\"", name, tag))
+			problems = append(problems, fmt.Errorf("field %q: tag in:%q: want in:\"query\", in:\"query=name\", in:\"header=Name\", in:\"path\" or in:\"body\"", name, tag))
 		}
 	}
 	return problems
+}
+
+// placeBody places the argument name as the whole JSON body: the
+// arguments no field places then go to the query string.
+func (pl *plan) placeBody(name string) error {
+	switch {
+	case pl.pat.method == http.MethodGet || pl.pat.method == http.MethodHead:
+		return fmt.Errorf("field %q is tagged in:\"body\", but a %s request has no body", name, pl.pat.method)
+	case slices.ContainsFunc(pl.fields, func(f field) bool { return f.place == inWholeBody }):
+		return fmt.Errorf("field %q is tagged in:\"body\", but another field fills the body already", name)
+	}
+	pl.fields = append(pl.fields, field{name: name, place: inWholeBody})
+	pl.rest = inQuery
+	return nil
 }
 
 // placed reports whether the argument name is placed already.

@@ -53,9 +53,12 @@ func (pl *plan) build(c *call, args []byte) (body []byte, hdr []headerValue, err
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	q, hdr, errs = pl.placeFields(q, spans, errs)
+	q, hdr, whole, errs := pl.placeFields(q, spans, errs)
 	if errs = append(errs, pl.fillURL(c, spans, q)...); len(errs) > 0 {
 		return nil, nil, errs, nil
+	}
+	if whole != nil {
+		body = whole
 	}
 	return body, hdr, nil, nil
 }
@@ -121,14 +124,25 @@ func (pl *plan) field(key []byte) int {
 	return -1
 }
 
-// placeFields adds the query and header fields to q and the headers.
-func (pl *plan) placeFields(q []byte, spans [][]byte, errs schema.Errors) ([]byte, []headerValue, schema.Errors) {
+// placeFields adds the query and header fields to q and the headers, and
+// returns the value of the argument that is the whole body, if any (nil
+// when it is absent or null: the request then has no body).
+func (pl *plan) placeFields(q []byte, spans [][]byte, errs schema.Errors) ([]byte, []headerValue, []byte, schema.Errors) {
 	var hdr []headerValue
+	var whole []byte
 	for i, f := range pl.fields {
 		v := spans[i]
 		switch f.place {
+		case inWholeBody:
+			if v != nil && string(v) != "null" {
+				whole = v
+			}
 		case inQuery:
-			q, errs = appendQuery(q, f.name, v, errs)
+			n := len(errs)
+			q, errs = appendQuery(q, f.key, v, errs)
+			for _, e := range errs[n:] {
+				e.Path = f.name // the argument, not the parameter it fills
+			}
 		case inHeader:
 			if v == nil || string(v) == "null" {
 				continue
@@ -141,7 +155,7 @@ func (pl *plan) placeFields(q []byte, spans [][]byte, errs schema.Errors) ([]byt
 			hdr = append(hdr, headerValue{key: f.header, value: s})
 		}
 	}
-	return q, hdr, errs
+	return q, hdr, whole, errs
 }
 
 // fillURL writes the path, with the wildcards' values, and the query q

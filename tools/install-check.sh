@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # install-check.sh proves that `go install github.com/ferry-mcp/ferry/cmd/ferry@latest`
 # works once the modules are published: it publishes the checkout's modules
-# (root, entity, protomcp, cmd/ferry) at one version into a module proxy on
+# (root, entity, protomcp, openapi, cmd/ferry) at one version into a module proxy on
 # disk, with their go.mod files as a release has them (no replace
 # directives, each local module required at that version), then installs
 # the command from it with GOWORK=off into a temporary GOBIN and runs
@@ -19,6 +19,7 @@ BASE=github.com/ferry-mcp/ferry
 # modules lists the published modules as DIR=PATH.
 modules=(".=$BASE" "entity=$BASE/entity" "cmd/ferry=$BASE/cmd/ferry")
 [ -f "$ROOT/protomcp/go.mod" ] && modules+=("protomcp=$BASE/protomcp")
+[ -f "$ROOT/openapi/go.mod" ] && modules+=("openapi=$BASE/openapi")
 
 publish() { # DIR PATH
   local dir=$1 path=$2 stage files

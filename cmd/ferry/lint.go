@@ -14,6 +14,7 @@ import (
 // lintHelp is lint's usage; the rules are appended from lintRules.
 const lintHelp = `usage: ferry lint [flags] TARGET
        ferry lint [flags] -- COMMAND [ARGS...]
+       ferry lint -openapi FILE|URL [-operations ids,tags] (see ferry lint -openapi -h)
 
 lint lists the portability and quality problems of any MCP server's tools,
 prompts, resources and resource templates, one line each on stdout:
@@ -33,6 +34,9 @@ rules:
 
 // lint lists the problems of a server's tools, prompts and resources.
 func lint(ctx context.Context, args []string, e *env) error {
+	if lintOpenAPIRequested(args) {
+		return lintOpenAPI(ctx, args, e)
+	}
 	var ignore multiFlag
 	help := lintUsage()
 	fs, f, t, rest, err := parseCommand("lint", help, args, e, func(fs *flag.FlagSet) {

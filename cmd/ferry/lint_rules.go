@@ -41,6 +41,8 @@ var lintRules = []struct{ id, what string }{
 	{"argument-description-missing", "prompt arguments without a description"},
 	{"uri-invalid", "a resource URI is not an absolute URI, or a template's braces do not pair"},
 	{"mimetype-missing", "a resource or template does not say its mimeType"},
+	{"openapi-unservable", "with -openapi: an operation cannot be served (a body that is not JSON, a parameter's style, ...)"},
+	{"openapi-changed", "with -openapi: the conversion renamed an argument, cut a recursion or left out what the schema does not check"},
 }
 
 // minDescription is the shortest tool or prompt description that lint

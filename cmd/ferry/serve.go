@@ -17,8 +17,9 @@ import (
 	"github.com/ferry-mcp/ferry"
 )
 
-//nolint:gosec // G101: the help shows the URL form, with no credential
 const serveHelp = `usage: ferry serve -db URL [flags]
+       ferry serve -openapi FILE|URL -upstream URL [-operations ids,tags] [flags]
+       ferry serve -proto FILE -upstream URL [flags]
 
 Serves the tables of a database as MCP entity tools, with no code: a table
 named products gives list_products and get_product, and with -writes
@@ -88,6 +89,7 @@ connection. On SQLite, writes take turns, one at a time, each within its
 deadline; in WAL mode (PRAGMA journal_mode=WAL, a lasting setting of the
 file, which ferry serve leaves as it finds it) reads go on during a write.
 
+` + serveUpstreamHelp + `
 flags:
 `
 
@@ -107,6 +109,7 @@ type serveConfig struct {
 	timeout, callTimeout time.Duration
 	maxConns             int
 	limits               callerLimits
+	remote               upstreamConfig // -openapi or -proto
 }
 
 // serve runs ferry serve.
@@ -141,6 +144,7 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	fs.DurationVar(&c.callTimeout, "call-timeout", 0, "bound each tool call (default the server's)")
 	fs.IntVar(&c.maxConns, "db-max-conns", 0, "at most this many database connections at once (default 10; SQLite 2 per CPU, at least 4; see above)")
 	c.limits.register(fs)
+	c.remote.register(fs)
 	if err := parseFlags(fs, args, serveHelp, e.stdout, e.stderr); err != nil {
 		return nil, err
 	}
@@ -174,6 +178,9 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 		return nil, serveUsage("-stdio serves the local process that started ferry: authentication flags apply to -http only")
 	}
 	if err := c.limits.check(); err != nil {
+		return nil, serveUsage(err.Error())
+	}
+	if err := c.remote.check(c, set); err != nil {
 		return nil, serveUsage(err.Error())
 	}
 	return c, nil
@@ -227,11 +234,11 @@ func (s *server) run(ctx context.Context) error {
 		return err
 	}
 	defer a.close()
-	srv, db, err := s.build(ctx)
+	srv, closeAll, err := s.buildAny(ctx)
 	if err != nil {
 		return err
 	}
-	defer db.db.Close()
+	defer closeAll()
 	if s.cfg.stdio {
 		s.say("serving MCP over stdio")
 		err := srv.Run(ctx, &ferry.IOTransport{Reader: s.env.stdin, Writer: s.env.stdout})
@@ -241,6 +248,23 @@ func (s *server) run(ctx context.Context) error {
 		return nil
 	}
 	return s.serveHTTP(ctx, srv, a)
+}
+
+// buildAny makes the server the flags ask for: of a remote API (-openapi,
+// -proto) or of a database. closeAll releases what it opened.
+func (s *server) buildAny(ctx context.Context) (srv *ferry.Server, closeAll func(), err error) {
+	switch {
+	case s.cfg.remote.openapi != "":
+		srv, err = s.buildOpenAPI(ctx)
+	case s.cfg.remote.proto != "":
+		srv, err = s.buildProto(ctx)
+	default:
+		var db *openedDB
+		if srv, db, err = s.build(ctx); err == nil {
+			return srv, func() { _ = db.db.Close() }, nil
+		}
+	}
+	return srv, func() {}, err
 }
 
 // build opens the database and makes the server of its tables, checked,
