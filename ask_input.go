@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 // inputState carries a modern multi round-trip request: the answers the
@@ -266,13 +266,13 @@ func (s *Server) appendInputRequests(b []byte, method, name string, args json.Ra
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = jsonrpc.AppendString(b, k)
+		b = jsontext.AppendString(b, k)
 		b = append(b, ':')
 		b = append(b, in.requests[k]...)
 	}
 	b = append(b, '}')
 	b = appendKey(b, "requestState")
-	return jsonrpc.AppendString(b, s.keys.sign("request-state", payload))
+	return jsontext.AppendString(b, s.keys.sign("request-state", payload))
 }
 
 // stateKey is what a request state is bound to besides the method and the

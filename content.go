@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 // Content is one block of a tool result, a prompt message or a sampling
@@ -95,7 +95,7 @@ func Audio(data []byte, mimeType string) *AudioContent {
 
 func (c *TextContent) appendJSON(b []byte) []byte {
 	b = append(b, `{"type":"text","text":`...)
-	b = jsonrpc.AppendString(b, c.Text)
+	b = jsontext.AppendString(b, c.Text)
 	return appendAnnotations(b, c.Annotations)
 }
 
@@ -109,9 +109,9 @@ func (c *AudioContent) appendJSON(b []byte) []byte {
 
 func (c *ResourceLink) appendJSON(b []byte) []byte {
 	b = append(b, `{"type":"resource_link","uri":`...)
-	b = jsonrpc.AppendString(b, c.URI)
+	b = jsontext.AppendString(b, c.URI)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, c.Name)
+	b = jsontext.AppendString(b, c.Name)
 	b = appendOptString(b, "title", c.Title)
 	b = appendOptString(b, "description", c.Description)
 	b = appendOptString(b, "mimeType", c.MIMEType)
@@ -130,7 +130,7 @@ func (c *EmbeddedResource) appendJSON(b []byte) []byte {
 
 func (rc *ResourceContents) appendJSON(b []byte) []byte {
 	b = append(b, `{"uri":`...)
-	b = jsonrpc.AppendString(b, rc.URI)
+	b = jsontext.AppendString(b, rc.URI)
 	b = appendOptString(b, "mimeType", rc.MIMEType)
 	if rc.Blob != nil {
 		b = append(b, `,"blob":"`...)
@@ -138,7 +138,7 @@ func (rc *ResourceContents) appendJSON(b []byte) []byte {
 		b = append(b, '"')
 	} else {
 		b = append(b, `,"text":`...)
-		b = jsonrpc.AppendString(b, rc.Text)
+		b = jsontext.AppendString(b, rc.Text)
 	}
 	return append(b, '}')
 }
@@ -167,7 +167,7 @@ func appendBinary(b []byte, typ string, data []byte, mime string, a *Annotations
 	b = append(b, `","data":"`...)
 	b = base64.StdEncoding.AppendEncode(b, data)
 	b = append(b, `","mimeType":`...)
-	b = jsonrpc.AppendString(b, mime)
+	b = jsontext.AppendString(b, mime)
 	return appendAnnotations(b, a)
 }
 
@@ -178,7 +178,7 @@ func appendOptString(b []byte, key, v string) []byte {
 	b = append(b, ',', '"')
 	b = append(b, key...)
 	b = append(b, '"', ':')
-	return jsonrpc.AppendString(b, v)
+	return jsontext.AppendString(b, v)
 }
 
 // appendAnnotations closes a content object, adding its annotations.

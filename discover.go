@@ -7,7 +7,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 func (s *Server) infoJSON() []byte {
@@ -19,14 +19,14 @@ func (s *Server) infoJSON() []byte {
 // negotiated (its version is r's).
 func (s *Server) serveInitialize(_ context.Context, r *request, b []byte) ([]byte, error) {
 	b = appendKey(b, "protocolVersion")
-	b = jsonrpc.AppendString(b, r.version)
+	b = jsontext.AppendString(b, r.version)
 	b = appendKey(b, "capabilities")
 	b, _ = marshalInto(b, s.capabilities(false, r.stateless()))
 	b = appendKey(b, "serverInfo")
 	b = append(b, s.infoJSON()...)
 	if s.opts.Instructions != "" {
 		b = appendKey(b, "instructions")
-		b = jsonrpc.AppendString(b, s.opts.Instructions)
+		b = jsontext.AppendString(b, s.opts.Instructions)
 	}
 	return b, nil
 }
@@ -42,7 +42,7 @@ func (s *Server) serveDiscover(_ context.Context, _ *request, b []byte) ([]byte,
 	b, _ = marshalInto(b, s.capabilities(true, false))
 	if s.opts.Instructions != "" {
 		b = appendKey(b, "instructions")
-		b = jsonrpc.AppendString(b, s.opts.Instructions)
+		b = jsontext.AppendString(b, s.opts.Instructions)
 	}
 	return appendCacheable(b, false), nil
 }

@@ -7,7 +7,7 @@ import (
 	"context"
 	"strconv"
 
-	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 // listTools answers tools/list: the tools the caller may see, a page at
@@ -84,7 +84,7 @@ func listPage[T entry](s *Server, r *request, b []byte, member string, reg *regi
 	b = append(b, ']')
 	if more {
 		b = appendKey(b, "nextCursor")
-		b = jsonrpc.AppendString(b, s.keys.sign(cursorPurpose+member, []byte(last)))
+		b = jsontext.AppendString(b, s.keys.sign(cursorPurpose+member, []byte(last)))
 	}
 	if r.modern {
 		b = appendCacheable(b, private)

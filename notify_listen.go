@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 // listenFilter is what a subscriptions/listen stream asks to hear about.
@@ -137,7 +138,7 @@ func (s *Server) listen(ctx context.Context, r *request, b []byte) ([]byte, erro
 func (r *request) appendMarkedChange(b []byte, c change) []byte {
 	params := []byte{'{'}
 	if c.uri != "" {
-		params = jsonrpc.AppendString(append(params, `"uri":`...), c.uri)
+		params = jsontext.AppendString(append(params, `"uri":`...), c.uri)
 		params = append(params, ',')
 	}
 	params = append(params, `"_meta":{"`+metaSubscriptionID+`":`...)

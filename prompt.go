@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	internalfields "github.com/ferry-mcp/ferry/internal/fields"
-	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+	"github.com/ferry-mcp/ferry/internal/jsontext"
 	"github.com/ferry-mcp/ferry/internal/prompttext"
 )
 
@@ -272,7 +272,7 @@ func (s *Server) getPrompt(ctx context.Context, r *request, b []byte) ([]byte, e
 	}
 	if res.Description != "" {
 		b = appendKey(b, "description")
-		b = jsonrpc.AppendString(b, res.Description)
+		b = jsontext.AppendString(b, res.Description)
 	}
 	b = appendKey(b, "messages")
 	b = append(b, '[')

@@ -3,7 +3,7 @@ package ferry
 import (
 	"errors"
 
-	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 // PromptMessage is one message of a prompt or of a sampling request: who says it
@@ -21,7 +21,7 @@ func AssistantMessage(c Content) PromptMessage { return PromptMessage{Role: Role
 
 func (m *PromptMessage) appendJSON(b []byte) []byte {
 	b = append(b, `{"role":`...)
-	b = jsonrpc.AppendString(b, string(m.Role))
+	b = jsontext.AppendString(b, string(m.Role))
 	b = append(b, `,"content":`...)
 	if m.Content == nil {
 		b = append(b, `{"type":"text","text":""}`...)

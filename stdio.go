@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 // Run serves one client over t until the client closes its end (a clean
@@ -296,7 +297,7 @@ func (c *streamConn) stallErr() error {
 
 // uriParams returns {"uri": uri}.
 func uriParams(uri string) []byte {
-	return append(jsonrpc.AppendString([]byte(`{"uri":`), uri), '}')
+	return append(jsontext.AppendString([]byte(`{"uri":`), uri), '}')
 }
 
 // write sends an answer (or an error of the read loop's) on the

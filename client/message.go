@@ -10,6 +10,7 @@ import (
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/internal/jsonrpc"
+	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 // message is one message from the server, in the envelope the server
@@ -88,7 +89,7 @@ func encodeObject(members map[string]json.RawMessage) json.RawMessage {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = jsonrpc.AppendString(b, k)
+		b = jsontext.AppendString(b, k)
 		b = append(b, ':')
 		if v := members[k]; len(v) > 0 {
 			b = append(b, v...)
@@ -100,7 +101,7 @@ func encodeObject(members map[string]json.RawMessage) json.RawMessage {
 }
 
 // jsonString returns s as a JSON string.
-func jsonString(s string) json.RawMessage { return jsonrpc.AppendString(nil, s) }
+func jsonString(s string) json.RawMessage { return jsontext.AppendString(nil, s) }
 
 // asksForInput reports whether a modern result is input_required, and
 // fails when it is not a JSON object. Most results are not, and are told

@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 // SQLiteTimeLayout is how entity tools write a timestamp into SQLite,
@@ -202,10 +203,10 @@ func appendValue(b []byte, t Type, v any) []byte {
 		}
 	case UUID:
 		if u, ok := uuidBytes(v); ok {
-			return appendString(b, formatUUID(u))
+			return jsontext.AppendString(b, formatUUID(u))
 		}
 	}
-	return appendString(b, textOf(v))
+	return jsontext.AppendString(b, textOf(v))
 }
 
 func appendNumber(b []byte, v any) []byte {
@@ -235,7 +236,7 @@ func appendNumber(b []byte, v any) []byte {
 		// hands one over anyway.
 		return append(b, "null"...)
 	}
-	return appendString(b, s)
+	return jsontext.AppendString(b, s)
 }
 
 func appendBool(b []byte, v any) []byte {
@@ -299,43 +300,4 @@ func textOf(v any) string {
 		return x.UTC().Format(time.RFC3339Nano)
 	}
 	return fmt.Sprint(v)
-}
-
-// appendString appends s as a JSON string, escaping as encoding/json does
-// (invalid UTF-8 becomes U+FFFD; U+2028 and U+2029 are escaped).
-func appendString(b []byte, s string) []byte {
-	const hexd = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				b = append(b, '\\', c)
-			case c == '\n':
-				b = append(b, '\\', 'n')
-			case c == '\r':
-				b = append(b, '\\', 'r')
-			case c == '\t':
-				b = append(b, '\\', 't')
-			case c < 0x20:
-				b = append(b, '\\', 'u', '0', '0', hexd[c>>4], hexd[c&15])
-			default:
-				b = append(b, c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, '\\', 'u', '2', '0', '2', hexd[r&15])
-		default:
-			b = append(b, s[i:i+size]...)
-		}
-		i += size
-	}
-	return append(b, '"')
 }

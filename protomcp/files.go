@@ -9,6 +9,7 @@ import (
 
 	"connectrpc.com/connect"
 	"connectrpc.com/grpcreflect"
+	"github.com/ferry-mcp/ferry/protomcp/internal/protoset"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -29,6 +30,14 @@ const MaxDescriptorFiles = 1 << 16
 // reflectLimit is [MaxDescriptorSetBytes], as [ReflectFiles] applies it;
 // a test lowers it.
 var reflectLimit = MaxDescriptorSetBytes
+
+// FilesOf returns the registry of the files fds and of every file they
+// import, as [NewFiles] makes it from their FileDescriptorSet: for
+// descriptors compiled at run time (with a .proto compiler such as
+// protocompile) rather than read from a set.
+func FilesOf(fds ...protoreflect.FileDescriptor) (*protoregistry.Files, error) {
+	return NewFiles(protoset.Of(fds...))
+}
 
 // NewFiles returns the registry of the files of a FileDescriptorSet, for
 // descriptors known only at run time ([Options.Files]). An import the set

@@ -14,10 +14,8 @@ import (
 	"github.com/bufbuild/protocompile"
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/protomcp"
-	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
-	"google.golang.org/protobuf/types/descriptorpb"
 )
 
 // buildProto makes the server of a protobuf service's unary methods, as
@@ -114,24 +112,11 @@ func readProto(ctx context.Context, path string, importPaths []string) (*protore
 	if err != nil {
 		return nil, err
 	}
-	set := &descriptorpb.FileDescriptorSet{}
-	seen := map[string]bool{}
-	var add func(fd protoreflect.FileDescriptor)
-	add = func(fd protoreflect.FileDescriptor) {
-		if seen[fd.Path()] {
-			return
-		}
-		seen[fd.Path()] = true
-		imports := fd.Imports()
-		for i := range imports.Len() {
-			add(imports.Get(i).FileDescriptor)
-		}
-		set.File = append(set.File, protodesc.ToFileDescriptorProto(fd))
+	fds := make([]protoreflect.FileDescriptor, len(compiled))
+	for i, fd := range compiled {
+		fds[i] = fd
 	}
-	for _, fd := range compiled {
-		add(fd)
-	}
-	return protomcp.NewFiles(set)
+	return protomcp.FilesOf(fds...)
 }
 
 var protoPackage = regexp.MustCompile(`(?m)^\s*package\s+([A-Za-z_][\w.]*)\s*;`)

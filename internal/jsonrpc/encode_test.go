@@ -1,26 +1,8 @@
 package jsonrpc
 
 import (
-	"encoding/json"
 	"testing"
 )
-
-func TestAppendStringMatchesEncodingJSON(t *testing.T) {
-	for _, s := range []string{"", "plain", `quote " and \ backslash`, "tab\tnew\nline\r", "\x00\x1f ctl",
-		"héllo 世界", "bad \xff utf8", "sep \u2028 \u2029", "<html> & 'x'"} {
-		var got string
-		if err := json.Unmarshal(AppendString(nil, s), &got); err != nil {
-			t.Errorf("AppendString(%q) is not valid JSON: %v", s, err)
-			continue
-		}
-		var want string
-		data, _ := json.Marshal(s)
-		_ = json.Unmarshal(data, &want)
-		if got != want {
-			t.Errorf("AppendString(%q) decodes to %q, want %q", s, got, want)
-		}
-	}
-}
 
 func TestClassify(t *testing.T) {
 	tests := []struct {

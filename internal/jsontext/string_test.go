@@ -3,6 +3,7 @@ package jsontext
 import (
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 )
 
 var stringSeeds = []string{
@@ -69,4 +70,39 @@ func TestUnquoteKnownReturnsTheKnownString(t *testing.T) {
 			t.Errorf("UnquoteKnown(%s) = %q, want %q", lit, got, want)
 		}
 	}
+}
+
+func TestAppendStringMatchesEncodingJSON(t *testing.T) {
+	for _, s := range []string{"", "plain", `quote " and \ backslash`, "tab\tnew\nline\r", "\x00\x1f ctl",
+		"héllo 世界", "bad \xff utf8", "sep \u2028 \u2029", "<html> & 'x'"} {
+		var got string
+		if err := json.Unmarshal(AppendString(nil, s), &got); err != nil {
+			t.Errorf("AppendString(%q) is not valid JSON: %v", s, err)
+			continue
+		}
+		var want string
+		data, _ := json.Marshal(s)
+		_ = json.Unmarshal(data, &want)
+		if got != want {
+			t.Errorf("AppendString(%q) decodes to %q, want %q", s, got, want)
+		}
+	}
+}
+
+// FuzzAppendString checks that AppendString always writes a JSON string
+// that decodes to the input (with invalid UTF-8 replaced).
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain", "quote\"back\\slash", "\x00\x1f\n\r\t", "\u2028\u2029", "\xff\xfe", "日本語", "a\xc3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b := AppendString(nil, s)
+		var got string
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("AppendString(%q) = %s: %v", s, b, err)
+		}
+		if utf8.ValidString(s) && got != s {
+			t.Errorf("AppendString(%q) decodes to %q", s, got)
+		}
+	})
 }
