@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
-	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 func TestQuote(t *testing.T) {
@@ -208,16 +207,16 @@ func FuzzAppendString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got := jsontext.AppendString(nil, s)
+		got := appendString(nil, s)
 		var back string
 		if err := json.Unmarshal(got, &back); err != nil {
-			t.Fatalf("jsontext.AppendString(%q) = %s: not JSON: %v", s, got, err)
+			t.Fatalf("appendString(%q) = %s: not JSON: %v", s, got, err)
 		}
 		want, _ := json.Marshal(s)
 		var wantBack string
 		_ = json.Unmarshal(want, &wantBack)
 		if back != wantBack {
-			t.Fatalf("jsontext.AppendString(%q) decodes to %q; encoding/json's to %q", s, back, wantBack)
+			t.Fatalf("appendString(%q) decodes to %q; encoding/json's to %q", s, back, wantBack)
 		}
 	})
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/entity/internal/filter"
-	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 // A Set serves entities of one database on one server: it registers
@@ -208,7 +207,7 @@ func (s *Set) newTable(in *Entity, o *Options) (*table, error) {
 	t.members = make([][]byte, len(e.Fields))
 	for i, f := range e.Fields {
 		cols[i] = t.value(f)
-		t.members[i] = append(jsontext.AppendString(nil, f.Name), ':')
+		t.members[i] = append(appendString(nil, f.Name), ':')
 	}
 	t.cols = strings.Join(cols, ", ")
 	t.initOrder()

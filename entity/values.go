@@ -7,8 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/ferry-mcp/ferry/internal/jsontext"
+	"unicode/utf8"
 )
 
 // SQLiteTimeLayout is how entity tools write a timestamp into SQLite,
@@ -203,10 +202,10 @@ func appendValue(b []byte, t Type, v any) []byte {
 		}
 	case UUID:
 		if u, ok := uuidBytes(v); ok {
-			return jsontext.AppendString(b, formatUUID(u))
+			return appendString(b, formatUUID(u))
 		}
 	}
-	return jsontext.AppendString(b, textOf(v))
+	return appendString(b, textOf(v))
 }
 
 func appendNumber(b []byte, v any) []byte {
@@ -236,7 +235,7 @@ func appendNumber(b []byte, v any) []byte {
 		// hands one over anyway.
 		return append(b, "null"...)
 	}
-	return jsontext.AppendString(b, s)
+	return appendString(b, s)
 }
 
 func appendBool(b []byte, v any) []byte {
@@ -300,4 +299,22 @@ func textOf(v any) string {
 		return x.UTC().Format(time.RFC3339Nano)
 	}
 	return fmt.Sprint(v)
+}
+
+// appendString appends s as a JSON string. Text that needs no escape, the
+// common case, is copied as it is; the rest is written by encoding/json
+// (invalid UTF-8 becomes U+FFFD, U+2028 and U+2029 are escaped, and so are
+// <, > and &, which any JSON reader decodes alike). The module keeps its
+// own writer because it is versioned apart from the root's internal
+// packages.
+func appendString(b []byte, s string) []byte {
+	for _, r := range s {
+		if r < 0x20 || r == '"' || r == '\\' || r == utf8.RuneError || r == '\u2028' || r == '\u2029' {
+			q, _ := json.Marshal(s) // a string always marshals
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
