@@ -33,7 +33,7 @@ func newDecoder(maxDepth int) jsonrpc.Decoder {
 
 // decodeMessage decodes a message (not a batch) and its params in one
 // pass. err is an [*Error] for a message refused whole, answered with no
-// id (not JSON, nested deeper than [ServerOptions.MaxJSONDepth], an
+// id (not JSON, nested deeper than [Limits.MaxJSONDepth], an
 // envelope member twice or as a case variant), or says why the message is
 // not JSON-RPC; [decodeError] answers either. The message owns its bytes:
 // it does not alias data.

@@ -184,7 +184,7 @@ func TestValidToolName(t *testing.T) {
 	}
 }
 
-func TestInvalidArgumentsResultListsEveryViolation(t *testing.T) {
+func TestNewInvalidArgumentsResultListsEveryViolation(t *testing.T) {
 	res := ferry.NewInvalidArgumentsResult(schema.Errors{{Path: "items[3].name", Message: "must be at most 20 characters, got 23"}, {Message: "expected an object, got 1"}})
 	want := "invalid arguments:\n- items[3].name: must be at most 20 characters, got 23\n- expected an object, got 1"
 	if !res.IsError || len(res.Content) != 1 {
