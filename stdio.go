@@ -391,14 +391,15 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 		c.drain.leave()
 		return
 	}
-	req, err := c.newRequest(ctx, m, p, &c.places)
+	// The request holds no place until a worker serves it: one served
+	// here, before the next line is read, or a listen trades none.
+	req, err := c.newRequest(ctx, m, p, nil)
 	switch {
 	case err != nil:
 		c.write(ctx, appendErrorResponse(nil, m.ID, err))
 		c.drain.leave()
 		return
 	case req.row != nil && req.row.ordered:
-		req.peer.places = nil // served before the next line is read: it trades no place
 		c.write(ctx, c.answer(req, nil))
 		c.drain.leave()
 		return
@@ -410,11 +411,13 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 		return
 	}
 	if req.peer.watch != nil { // a listen lasts as long as the client wants: it takes a listen place
-		req.peer.places = nil
 		c.wg.Add(1)
-	} else if !c.admit(ctx) {
-		c.drain.leave()
-		return
+	} else {
+		if !c.admit(ctx) {
+			c.drain.leave()
+			return
+		}
+		req.peer.places = &c.places // its running place, traded while it waits for the client
 	}
 	c.workers.run(func() {
 		defer c.drain.leave()
@@ -435,7 +438,8 @@ func (c *streamConn) request(ctx context.Context, m *jsonrpc.Message, p *wirePar
 // newRequest returns the request of message m on the connection, in its
 // era, resolved, or the error to answer instead: a modern request whose
 // _meta does not hold, a legacy one before the session is initialized.
-// pl are the places the request trades while it waits for the client.
+// pl are the places the request trades while it waits for the client, nil
+// when it holds none.
 func (c *streamConn) newRequest(ctx context.Context, m *jsonrpc.Message, p *wireParams, pl *places) (*request, error) {
 	r := newRequest(ctx, m, p, peer{out: connOut{ctx, c}, calls: &c.calls, places: pl, drain: c.drain})
 	if p.triesModern() {
