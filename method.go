@@ -52,10 +52,11 @@ var capabilityNames = [...]string{capTools: "tools", capPrompts: "prompts", capR
 type targetKind uint8
 
 const (
-	targetNone   targetKind = iota
-	targetTool              // params.name, a tool
-	targetPrompt            // params.name, a prompt
-	targetURI               // params.uri, a resource or a template's
+	targetNone     targetKind = iota
+	targetTool                // params.name, a tool
+	targetPrompt              // params.name, a prompt
+	targetResource            // params.uri, a resource or a template's, looked up
+	targetURI                 // params.uri, named but not looked up (a subscription)
 )
 
 // A method is one row of the method table.
@@ -73,7 +74,8 @@ type method struct {
 	// does not exist where nothing is kept (a stateless HTTP session).
 	session bool
 	// target is what the request names: its entry is looked up, and the
-	// caller's access to it judged, once, by [Server.resolve].
+	// caller's access to it judged, once, by [Server.resolve] (a URI a
+	// subscription names is only read there).
 	target targetKind
 	// paginated says the result is a page with a nextCursor.
 	paginated bool
@@ -110,7 +112,7 @@ func init() {
 		{name: "prompts/get", eras: eraBoth, capability: capPrompts, target: targetPrompt, asks: true, serve: (*Server).getPrompt},
 		{name: "resources/list", eras: eraBoth, capability: capResources, gated: true, paginated: true, serve: (*Server).listResources},
 		{name: "resources/templates/list", eras: eraBoth, capability: capResources, gated: true, paginated: true, serve: (*Server).listTemplates},
-		{name: "resources/read", eras: eraBoth, capability: capResources, target: targetURI, asks: true, serve: (*Server).readResource},
+		{name: "resources/read", eras: eraBoth, capability: capResources, target: targetResource, asks: true, serve: (*Server).readResource},
 		{name: "resources/subscribe", eras: eraLegacy, capability: capResources, gated: true, session: true, target: targetURI, ordered: true, serve: (*Server).subscribe},
 		{name: "resources/unsubscribe", eras: eraLegacy, capability: capResources, gated: true, session: true, target: targetURI, ordered: true, serve: (*Server).subscribe},
 		{name: "subscriptions/listen", eras: eraModern, serve: (*Server).listen},

@@ -72,7 +72,7 @@ func subscribeSet(subs map[string]bool, uri string, on bool) error {
 // subscribe answers resources/subscribe and resources/unsubscribe in a
 // legacy session: the session hears of the resource's updates, or no more.
 func (s *Server) subscribe(ctx context.Context, r *request, b []byte) ([]byte, error) {
-	uri := r.params.URI
+	uri := r.target.name
 	if err := checkSubscriptionURI(r.method, uri); err != nil {
 		return b, err
 	}

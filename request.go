@@ -217,7 +217,7 @@ func (s *Server) resolve(r *request) {
 		}
 	case targetTool, targetPrompt:
 		r.target.name = r.params.Name
-	case targetURI:
+	case targetResource, targetURI:
 		r.target.name = r.params.URI
 	}
 	s.mu.RLock()
@@ -231,10 +231,8 @@ func (s *Server) resolve(r *request) {
 		s.findTool(r)
 	case targetPrompt:
 		s.findPrompt(r)
-	case targetURI:
-		if r.method == "resources/read" {
-			s.findResourceLocked(r)
-		}
+	case targetResource:
+		s.findResourceLocked(r)
 	}
 }
 

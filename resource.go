@@ -183,7 +183,7 @@ func (s *Server) RemoveResources(uris ...string) {
 // URI, and a broader template must not serve it to anyone else. The
 // caller holds s.mu.
 func (s *Server) findResourceLocked(r *request) {
-	uri := r.params.URI
+	uri := r.target.name
 	if uri == "" {
 		r.err = NewError(CodeInvalidParams, "resources/read needs a uri")
 		return
@@ -231,7 +231,7 @@ func resourceNotFound(r *request) error {
 	if r.modern {
 		code = CodeInvalidParams
 	}
-	return &Error{Code: code, Message: "resource not found: " + r.params.URI, Data: map[string]string{"uri": r.params.URI}}
+	return &Error{Code: code, Message: "resource not found: " + r.target.name, Data: map[string]string{"uri": r.target.name}}
 }
 
 // readResource answers resources/read for the resource r names.
@@ -239,7 +239,7 @@ func (s *Server) readResource(ctx context.Context, r *request, b []byte) ([]byte
 	if err := s.loadModernInput(ctx, r); err != nil {
 		return b, err
 	}
-	uri := r.params.URI
+	uri := r.target.name
 	contents, err := r.target.read(ctx, &ReadResourceRequest{URI: uri, Vars: r.target.vars})
 	if r.inputPending() {
 		return b, errInputPending
