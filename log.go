@@ -124,7 +124,7 @@ func (s *Server) logCall(ctx context.Context, r *request, res *ToolResult, err e
 	if r.peer.session != "" {
 		attrs = append(attrs, slog.String("session", r.peer.session))
 	}
-	if p, ok := PrincipalFromContext(ctx); ok {
+	if p := r.caller; p != nil {
 		attrs = append(attrs, slog.String("principal", p.Subject))
 		if p.Issuer != "" {
 			attrs = append(attrs, slog.String("issuer", p.Issuer))

@@ -334,7 +334,7 @@ func CallInfoFromContext(ctx context.Context) (CallInfo, bool) {
 	}
 	info := CallInfo{Method: r.method, ProtocolVersion: r.version, SessionID: r.peer.session,
 		Header: r.peer.header, Host: r.peer.host, ClientCapabilities: r.caps.exported()}
-	if r.method == "tools/call" {
+	if r.row != nil && r.row.target == targetTool {
 		info.Tool = r.target.name
 	}
 	return info, true
