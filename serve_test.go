@@ -36,7 +36,8 @@ func TestServeKeepsBufferAfterPanic(t *testing.T) {
 // The path of a tools/call is short and held to docs/architecture.md: from
 // the transport to the handler's wrapper, a 2026-07-28 call over HTTP
 // passes post, postModern, respond, serve and callTool (six calls from
-// ServeHTTP), and over stdio the worker's request passes answer, serve and
+// ServeHTTP), a call of a stateful legacy session postLegacy instead of
+// postModern, and over stdio the worker's request passes answer, serve and
 // callTool. A call added on the way shows here first.
 func TestToolsCallPath(t *testing.T) {
 	tests := []struct {
@@ -44,6 +45,8 @@ func TestToolsCallPath(t *testing.T) {
 		want       []string
 	}{
 		{"http", "(*HTTPHandler).ServeHTTP", []string{"(*HTTPHandler).post", "(*HTTPHandler).postModern",
+			"(*HTTPHandler).respond", "(*Server).serve", "(*Server).callTool", "recoverAndMap.func1"}},
+		{"http-legacy", "(*HTTPHandler).ServeHTTP", []string{"(*HTTPHandler).post", "(*HTTPHandler).postLegacy",
 			"(*HTTPHandler).respond", "(*Server).serve", "(*Server).callTool", "recoverAndMap.func1"}},
 		{"stdio", "(*streamConn).request.func1", []string{"(*streamConn).answer", "(*Server).serve",
 			"(*Server).callTool", "recoverAndMap.func1"}},
@@ -88,9 +91,34 @@ func newPathRequest() *http.Request {
 	return req
 }
 
-// callOnce makes one 2026-07-28 tools/call of t over HTTP or stdio.
+// callOnce makes one tools/call of t over HTTP or stdio, a 2026-07-28 one
+// or, for "http-legacy", one of a stateful 2025-11-25 session.
 func callOnce(t *testing.T, srv *Server, transport string) {
 	t.Helper()
+	if transport == "http-legacy" {
+		h := NewHTTPHandler(srv, &HTTPOptions{Stateful: true})
+		post := func(body, session string) *httptest.ResponseRecorder {
+			req := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
+			req.Host = "localhost"
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			if session != "" {
+				req.Header.Set("Mcp-Session-Id", session)
+				req.Header.Set("MCP-Protocol-Version", Version20251125)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			return rec
+		}
+		opened := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`, "")
+		session := opened.Header().Get("Mcp-Session-Id")
+		if session == "" {
+			t.Fatalf("initialize failed: %s", opened.Body)
+		}
+		if rec := post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{}}}`, session); !strings.Contains(rec.Body.String(), `"result"`) {
+			t.Fatalf("the call failed: %s", rec.Body)
+		}
+		return
+	}
 	if transport == "http" {
 		rec := httptest.NewRecorder()
 		NewHTTPHandler(srv, nil).ServeHTTP(rec, newPathRequest())
