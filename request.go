@@ -356,11 +356,14 @@ func (s *Server) unsupportedVersion(requested, msg string) *Error {
 		Data: map[string]any{"supported": s.versions.all, "requested": requested}}
 }
 
-// beModern makes r a request of the modern era, with the version and
-// capabilities its _meta names, as sent: [Server.checkModern] judges them.
+// beModern makes r a request of the modern era, with the version,
+// capabilities and log level its _meta names, as sent: [Server.checkModern]
+// judges them. Without a log level (or with one it does not know, which
+// checkModern refuses) r sends no log.
 func (r *request) beModern() {
 	r.modern, r.version = true, string(r.params.Meta.Version)
-	r.caps, r.level = r.params.Meta.Caps.caps, levelOff
+	level, _ := parseLevel(r.params.Meta.LogLevel)
+	r.caps, r.level = r.params.Meta.Caps.caps, level
 }
 
 // carriesAnswers reports whether r is a modern retry that carries the
@@ -370,8 +373,7 @@ func (r *request) carriesAnswers() bool {
 	return r.modern && (len(r.params.InputResponses) > 0 || r.params.RequestState != "")
 }
 
-// checkModern validates a modern request's _meta (see [request.beModern])
-// and sets its log level.
+// checkModern validates a modern request's _meta (see [request.beModern]).
 func (s *Server) checkModern(r *request) error {
 	p := r.params
 	if p.Meta.Version == "" {
@@ -384,12 +386,8 @@ func (s *Server) checkModern(r *request) error {
 	if !p.Meta.Caps.object {
 		return NewError(CodeInvalidParams, `missing or invalid _meta field "io.modelcontextprotocol/clientCapabilities"`)
 	}
-	if p.Meta.LogLevel != "" {
-		l, ok := parseLevel(p.Meta.LogLevel)
-		if !ok {
-			return NewError(CodeInvalidParams, "unknown log level %q", p.Meta.LogLevel)
-		}
-		r.level = l
+	if _, ok := parseLevel(p.Meta.LogLevel); !ok && p.Meta.LogLevel != "" {
+		return NewError(CodeInvalidParams, "unknown log level %q", p.Meta.LogLevel)
 	}
 	return nil
 }

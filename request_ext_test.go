@@ -70,3 +70,44 @@ func TestMalformedEnvelopesAreRefused(t *testing.T) {
 		t.Errorf("a message 64 levels deep: %s", out.String())
 	}
 }
+
+// A 2026-07-28 request's _meta sets its log threshold: the handler's logs
+// at or above it reach the client, those below do not, none do without
+// one, and a level the protocol does not name is refused with -32602,
+// the tool unrun.
+func TestModernLogLevelIsTheRequests(t *testing.T) {
+	var runs atomic.Int32
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard})
+	srv.AddTool(ferry.Tool{Name: "logs", Description: "Logs twice."}, func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		runs.Add(1)
+		_ = ferry.NotifyLog(ctx, ferry.LevelInfo, "t", "an info")
+		_ = ferry.NotifyLog(ctx, ferry.LevelWarning, "t", "a warning")
+		return ferry.NewResult(ferry.Text("done")), nil
+	})
+	call := func(level string) string {
+		meta := `"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}`
+		if level != "" {
+			meta += `,"io.modelcontextprotocol/logLevel":"` + level + `"`
+		}
+		var out strings.Builder
+		in := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"logs","arguments":{},"_meta":{` + meta + `}}}` + "\n"
+		if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(in), Writer: &out}); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	tests := []struct {
+		level         string
+		info, warning bool
+	}{{"", false, false}, {"warning", false, true}, {"debug", true, true}}
+	for _, tt := range tests {
+		out := call(tt.level)
+		if !strings.Contains(out, `"done"`) || strings.Contains(out, "an info") != tt.info || strings.Contains(out, "a warning") != tt.warning {
+			t.Errorf("logLevel %q: got %s; want the info log %v, the warning %v", tt.level, out, tt.info, tt.warning)
+		}
+	}
+	before := runs.Load()
+	if out := call("loud"); !strings.Contains(out, `"code":-32602`) || !strings.Contains(out, "unknown log level") || runs.Load() != before {
+		t.Errorf("an unknown log level: %s (ran %d times more); want -32602 and the tool unrun", out, runs.Load()-before)
+	}
+}
