@@ -362,7 +362,7 @@ func (h *HTTPHandler) join(req *request) (context.Context, joined, error) {
 	ctx := req.context()
 	j := joined{h: h}
 	if !h.opts.Stateful || req.peer.session == "" {
-		if h.drain.watch(ctx, req.method, &req.reply.call) {
+		if h.drain.watch(ctx, req.row, &req.reply.call) {
 			j.watch = &req.reply.call
 			return j.watch, j, nil
 		}

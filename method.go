@@ -87,6 +87,10 @@ type method struct {
 	// ([Elicit] and the like): in the 2026-07-28 era it answers
 	// input_required, and its retry carries the answers.
 	asks bool
+	// runsApp says the method runs the application's code (a tool's,
+	// a prompt's or a resource's handler, a completer): a shutdown past
+	// its deadline cancels it (see [drain.watch]).
+	runsApp bool
 	// ordered says a stream connection (stdio) serves the request before
 	// it reads the next line: the methods that set up or change the
 	// session.
@@ -107,17 +111,17 @@ func init() {
 		{name: "ping", eras: eraLegacy, serve: servePing},
 		{name: "server/discover", eras: eraModern, serve: (*Server).serveDiscover},
 		{name: "tools/list", eras: eraBoth, capability: capTools, gated: true, paginated: true, serve: (*Server).listTools},
-		{name: "tools/call", eras: eraBoth, capability: capTools, target: targetTool, asks: true, serve: (*Server).callTool},
+		{name: "tools/call", eras: eraBoth, capability: capTools, target: targetTool, asks: true, runsApp: true, serve: (*Server).callTool},
 		{name: "prompts/list", eras: eraBoth, capability: capPrompts, gated: true, paginated: true, serve: (*Server).listPrompts},
-		{name: "prompts/get", eras: eraBoth, capability: capPrompts, target: targetPrompt, asks: true, serve: (*Server).getPrompt},
+		{name: "prompts/get", eras: eraBoth, capability: capPrompts, target: targetPrompt, asks: true, runsApp: true, serve: (*Server).getPrompt},
 		{name: "resources/list", eras: eraBoth, capability: capResources, gated: true, paginated: true, serve: (*Server).listResources},
 		{name: "resources/templates/list", eras: eraBoth, capability: capResources, gated: true, paginated: true, serve: (*Server).listTemplates},
-		{name: "resources/read", eras: eraBoth, capability: capResources, target: targetResource, asks: true, serve: (*Server).readResource},
+		{name: "resources/read", eras: eraBoth, capability: capResources, target: targetResource, asks: true, runsApp: true, serve: (*Server).readResource},
 		{name: "resources/subscribe", eras: eraLegacy, capability: capResources, gated: true, session: true, target: targetURI, ordered: true, serve: (*Server).subscribe},
 		{name: "resources/unsubscribe", eras: eraLegacy, capability: capResources, gated: true, session: true, target: targetURI, ordered: true, serve: (*Server).subscribe},
 		{name: "subscriptions/listen", eras: eraModern, serve: (*Server).listen},
 		{name: "logging/setLevel", eras: eraLegacy, capability: capLogging, session: true, ordered: true, serve: (*Server).setLevel},
-		{name: "completion/complete", eras: eraBoth, capability: capCompletions, gated: true, serve: (*Server).complete},
+		{name: "completion/complete", eras: eraBoth, capability: capCompletions, gated: true, runsApp: true, serve: (*Server).complete},
 	}
 	methodIndex = make(map[string]*method, len(methods))
 	for i := range methods {

@@ -53,19 +53,19 @@ func newDrain() *drain {
 	return d
 }
 
-// watch makes c the context of a request of method, served in ctx, that
-// ends when the shutdown's deadline passes, and reports whether the
-// request needs one: a tools/call's own context watches the shutdown
-// (see [Server.callContext]), and the methods that run no handler of the
-// application's end quickly. The caller calls finish on c once the
-// request has been answered.
-func (d *drain) watch(ctx context.Context, method string, c *callCtx) bool {
-	switch method {
-	case "prompts/get", "resources/read", "completion/complete":
-		c.initStop(ctx, d)
-		return true
+// watch makes c the context of a request of the method m (nil for an
+// unknown one), served in ctx, that ends when the shutdown's deadline
+// passes, and reports whether the request needs one: a method that runs
+// the application's code does (the row's runsApp), except a tools/call,
+// whose own context watches the shutdown (see [Server.callContext]); the
+// others end quickly. The caller calls finish on c once the request has
+// been answered.
+func (d *drain) watch(ctx context.Context, m *method, c *callCtx) bool {
+	if m == nil || !m.runsApp || m.target == targetTool {
+		return false
 	}
-	return false
+	c.initStop(ctx, d)
+	return true
 }
 
 // enter counts one more request or stream. Every enter is matched by a
