@@ -362,7 +362,10 @@ func (s *Server) unsupportedVersion(requested, msg string) *Error {
 // checkModern refuses) r sends no log.
 func (r *request) beModern() {
 	r.modern, r.version = true, string(r.params.Meta.Version)
-	level, _ := parseLevel(r.params.Meta.LogLevel)
+	level := levelOff
+	if l := r.params.Meta.LogLevel; l != "" {
+		level, _ = parseLevel(l)
+	}
 	r.caps, r.level = r.params.Meta.Caps.caps, level
 }
 
@@ -386,8 +389,10 @@ func (s *Server) checkModern(r *request) error {
 	if !p.Meta.Caps.object {
 		return NewError(CodeInvalidParams, `missing or invalid _meta field "io.modelcontextprotocol/clientCapabilities"`)
 	}
-	if _, ok := parseLevel(p.Meta.LogLevel); !ok && p.Meta.LogLevel != "" {
-		return NewError(CodeInvalidParams, "unknown log level %q", p.Meta.LogLevel)
+	if l := p.Meta.LogLevel; l != "" {
+		if _, ok := parseLevel(l); !ok {
+			return NewError(CodeInvalidParams, "unknown log level %q", l)
+		}
 	}
 	return nil
 }

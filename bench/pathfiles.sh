@@ -2,7 +2,8 @@
 # pathfiles.sh lists the root files whose code a 2026-07-28 tools/call over
 # HTTP runs from ServeHTTP up to the tool's handler, with the statements it
 # runs in each: the path's files of docs/architecture.md. It builds
-# cmd/pathfiles with coverage of the root package and reads its counters.
+# cmd/pathfiles with coverage of the root package and reads its counters,
+# and fails when the path runs more than the 10 files issue 20 allows.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 dir=$(mktemp -d)
@@ -18,4 +19,9 @@ NR > 1 {
 	if (loc[1] !~ /^github.com\/ferry-mcp\/ferry\/[^\/]+\.go$/ || $3 == 0) next
 	stmts[p[n]] += $2
 }
-END { for (f in stmts) { printf "%4d %s\n", stmts[f], f; files++ }; printf "files: %d\n", files }' "$dir/profile.txt" | sort -k2
+END { for (f in stmts) { printf "%4d %s\n", stmts[f], f; files++ }; printf "files: %d\n", files }' "$dir/profile.txt" | sort -k2 | tee "$dir/files.txt"
+files=$(awk '$1 == "files:" { print $2 }' "$dir/files.txt")
+if [ "$files" -gt 10 ]; then
+  echo "pathfiles.sh: a tools/call runs $files root files up to the handler; at most 10" >&2
+  exit 1
+fi
