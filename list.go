@@ -13,26 +13,26 @@ import (
 // listTools answers tools/list: the tools the caller may see, a page at
 // a time.
 func (s *Server) listTools(ctx context.Context, r *request, b []byte) ([]byte, error) {
-	return listPage(s, r, b, "tools", &s.tools, listFilter[*toolEntry]{
+	return listPage(s, r, b, &s.tools, listFilter[*toolEntry]{
 		visible: func(e *toolEntry) bool { return s.visibleTool(ctx, &e.info) },
 		always:  s.opts.ReadOnly || s.opts.Visible != nil, hook: s.opts.Visible != nil})
 }
 
 // listPrompts answers prompts/list.
 func (s *Server) listPrompts(ctx context.Context, r *request, b []byte) ([]byte, error) {
-	return listPage(s, r, b, "prompts", &s.prompts, listFilter[*promptEntry]{
+	return listPage(s, r, b, &s.prompts, listFilter[*promptEntry]{
 		visible: func(e *promptEntry) bool { return s.allowsEntry(ctx, e.prompt.Scopes, e.prompt.Roles) }})
 }
 
 // listResources answers resources/list.
 func (s *Server) listResources(ctx context.Context, r *request, b []byte) ([]byte, error) {
-	return listPage(s, r, b, "resources", &s.resources, listFilter[*resourceEntry]{
+	return listPage(s, r, b, &s.resources, listFilter[*resourceEntry]{
 		visible: func(e *resourceEntry) bool { return s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) }})
 }
 
 // listTemplates answers resources/templates/list.
 func (s *Server) listTemplates(ctx context.Context, r *request, b []byte) ([]byte, error) {
-	return listPage(s, r, b, "resourceTemplates", &s.templates, listFilter[*templateEntry]{
+	return listPage(s, r, b, &s.templates, listFilter[*templateEntry]{
 		visible: func(e *templateEntry) bool { return s.allowsEntry(ctx, e.tmpl.Scopes, e.tmpl.Roles) }})
 }
 
@@ -48,13 +48,15 @@ type listFilter[T entry] struct {
 	hook bool
 }
 
-// listPage appends one page of a list method's result. f.visible filters
+// listPage appends one page of a list method's result, in the member
+// its row names (page). f.visible filters
 // the entries before paging, when some may be hidden: a hidden entry takes
 // no place in a page, and the cursor (the last key sent) skips past it as
 // past any other. It runs under s.mu's read lock, as
 // [ServerOptions.Visible] says. A list that depends on its caller says
 // cacheScope "private" in the modern era.
-func listPage[T entry](s *Server, r *request, b []byte, member string, reg *registry[T], f listFilter[T]) ([]byte, error) {
+func listPage[T entry](s *Server, r *request, b []byte, reg *registry[T], f listFilter[T]) ([]byte, error) {
+	member := r.row.page
 	after, err := s.readCursor(member, r.params.Cursor)
 	if err != nil {
 		return b, err

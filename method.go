@@ -77,8 +77,9 @@ type method struct {
 	// caller's access to it judged, once, by [Server.resolve] (a URI a
 	// subscription names is only read there).
 	target targetKind
-	// paginated says the result is a page with a nextCursor.
-	paginated bool
+	// page is the member of the result that holds a page of entries, for
+	// a list method whose result has a nextCursor; "" for the others.
+	page string
 	// extension is the extension the method belongs to, or 0 for the
 	// core protocol: it exists only when the server serves the extension,
 	// and a client that did not declare the extension gets -32021.
@@ -110,12 +111,12 @@ func init() {
 		{name: "initialize", eras: eraLegacy, ordered: true, serve: (*Server).serveInitialize},
 		{name: "ping", eras: eraLegacy, serve: servePing},
 		{name: "server/discover", eras: eraModern, serve: (*Server).serveDiscover},
-		{name: "tools/list", eras: eraBoth, capability: capTools, gated: true, paginated: true, serve: (*Server).listTools},
+		{name: "tools/list", eras: eraBoth, capability: capTools, gated: true, page: "tools", serve: (*Server).listTools},
 		{name: "tools/call", eras: eraBoth, capability: capTools, target: targetTool, asks: true, runsApp: true, serve: (*Server).callTool},
-		{name: "prompts/list", eras: eraBoth, capability: capPrompts, gated: true, paginated: true, serve: (*Server).listPrompts},
+		{name: "prompts/list", eras: eraBoth, capability: capPrompts, gated: true, page: "prompts", serve: (*Server).listPrompts},
 		{name: "prompts/get", eras: eraBoth, capability: capPrompts, target: targetPrompt, asks: true, runsApp: true, serve: (*Server).getPrompt},
-		{name: "resources/list", eras: eraBoth, capability: capResources, gated: true, paginated: true, serve: (*Server).listResources},
-		{name: "resources/templates/list", eras: eraBoth, capability: capResources, gated: true, paginated: true, serve: (*Server).listTemplates},
+		{name: "resources/list", eras: eraBoth, capability: capResources, gated: true, page: "resources", serve: (*Server).listResources},
+		{name: "resources/templates/list", eras: eraBoth, capability: capResources, gated: true, page: "resourceTemplates", serve: (*Server).listTemplates},
 		{name: "resources/read", eras: eraBoth, capability: capResources, target: targetResource, asks: true, runsApp: true, serve: (*Server).readResource},
 		{name: "resources/subscribe", eras: eraLegacy, capability: capResources, gated: true, session: true, target: targetURI, ordered: true, serve: (*Server).subscribe},
 		{name: "resources/unsubscribe", eras: eraLegacy, capability: capResources, gated: true, session: true, target: targetURI, ordered: true, serve: (*Server).subscribe},
