@@ -40,6 +40,18 @@ const (
 	TransportStdio = "stdio" // a stream of lines ([Server.Run]: stdio, an [IOTransport])
 )
 
+// Target is the kind of entry a request names, as its method's row in the
+// server's method table says.
+type Target uint8
+
+// The kinds of [RequestInfo.Target].
+const (
+	TargetNone     Target = iota // the method names no entry
+	TargetTool                   // tools/call: [RequestInfo.Name] is a tool
+	TargetPrompt                 // prompts/get: Name is a prompt
+	TargetResource               // resources/read, subscribe, unsubscribe: Name is a URI
+)
+
 // RequestInfo is what the server knows of a request as it starts.
 type RequestInfo struct {
 	// Method is the JSON-RPC method: "tools/call", "initialize".
@@ -48,6 +60,9 @@ type RequestInfo struct {
 	// of a prompts/get, the URI of a resources/read, resources/subscribe
 	// or resources/unsubscribe; empty otherwise.
 	Name string
+	// Target says what Name is: a tool, a prompt, a resource's URI, or
+	// nothing. An observer reads it rather than a list of method names.
+	Target Target
 	// ID is the request's JSON-RPC id as text: a string id's value, a
 	// number's digits.
 	ID string

@@ -73,10 +73,10 @@ func TestObserverOverHTTP(t *testing.T) {
 		t.Fatalf("the handler's context is not Start's: %s", ans)
 	}
 	got := o.byMethod(t, "tools/call")
-	want := ferry.RequestInfo{Method: "tools/call", Name: "echo", ID: "m-1", ProtocolVersion: "2026-07-28", Modern: true,
+	want := ferry.RequestInfo{Method: "tools/call", Name: "echo", Target: ferry.TargetTool, ID: "m-1", ProtocolVersion: "2026-07-28", Modern: true,
 		Transport: ferry.TransportHTTP, Trace: ferry.TraceContext{TraceParent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", TraceState: "rojo=1", Baggage: "user=alice"},
 		Arguments: []byte("{}")}
-	if got.info.Method != want.Method || got.info.Name != want.Name || got.info.ID != want.ID || got.info.ProtocolVersion != want.ProtocolVersion ||
+	if got.info.Method != want.Method || got.info.Name != want.Name || got.info.Target != want.Target || got.info.ID != want.ID || got.info.ProtocolVersion != want.ProtocolVersion ||
 		got.info.Modern != want.Modern || got.info.Transport != want.Transport || got.info.Trace != want.Trace ||
 		string(got.info.Arguments) != "{}" || got.info.SessionID != "" {
 		t.Errorf("info = %+v\nwant %+v", got.info, want)
@@ -100,7 +100,7 @@ func TestObserverOverHTTP(t *testing.T) {
 		t.Errorf("the legacy tool error: %+v %+v", call.info, call.end)
 	}
 	get := o.byMethod(t, "prompts/get")
-	if get.end.ErrorCode == 0 || get.end.ErrorMessage == "" || get.end.Result != nil || get.info.Name != "nope" {
+	if get.end.ErrorCode == 0 || get.end.ErrorMessage == "" || get.end.Result != nil || get.info.Name != "nope" || get.info.Target != ferry.TargetPrompt {
 		t.Errorf("the error answer: %+v", get.end)
 	}
 }

@@ -173,8 +173,14 @@ func (s *Server) requestInfo(r *request) RequestInfo {
 	info.Name = r.target.name
 	switch r.row.target {
 	case targetTool, targetPrompt:
+		info.Target = TargetTool
+		if r.row.target == targetPrompt {
+			info.Target = TargetPrompt
+		}
 		info.Arguments = r.params.Arguments
 		info.Unknown = !r.target.found()
+	case targetResource, targetURI:
+		info.Target = TargetResource
 	}
 	return info
 }

@@ -165,8 +165,8 @@ const MethodOther = "_OTHER"
 // make span names (or metric series) without bound.
 func SpanName(info *ferry.RequestInfo) string {
 	method := methodName(info)
-	switch method {
-	case "tools/call", "prompts/get":
+	switch info.Target {
+	case ferry.TargetTool, ferry.TargetPrompt:
 		if info.Name != "" && !info.Unknown {
 			return method + " " + info.Name
 		}
@@ -177,8 +177,8 @@ func SpanName(info *ferry.RequestInfo) string {
 // methodName is the mcp.method.name of a request: its method, or
 // [MethodOther] for one the server does not serve.
 func methodName(info *ferry.RequestInfo) string {
-	switch info.Method {
-	case "tools/call", "prompts/get":
+	switch info.Target {
+	case ferry.TargetTool, ferry.TargetPrompt:
 		return info.Method // Unknown is about the target
 	}
 	if info.Unknown {
@@ -219,12 +219,12 @@ func (o *Observer) Start(ctx context.Context, info *ferry.RequestInfo) context.C
 // appendTarget appends what the request is about: its tool, prompt or
 // resource.
 func appendTarget(attrs []attribute.KeyValue, info *ferry.RequestInfo) []attribute.KeyValue {
-	switch info.Method {
-	case "tools/call":
+	switch info.Target {
+	case ferry.TargetTool:
 		return append(attrs, attribute.String(AttrToolName, info.Name), attribute.String(AttrOperationName, OperationExecuteTool))
-	case "prompts/get":
+	case ferry.TargetPrompt:
 		return append(attrs, attribute.String(AttrPromptName, info.Name))
-	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+	case ferry.TargetResource:
 		return append(attrs, attribute.String(AttrResourceURI, info.Name))
 	}
 	return attrs
@@ -254,7 +254,7 @@ func (o *Observer) End(ctx context.Context, info *ferry.RequestInfo, end ferry.R
 		span.SetStatus(codes.Error, ErrorTypeTool)
 	}
 	span.SetAttributes(outcome...)
-	if o.recordIO != nil && info.Method == "tools/call" {
+	if o.recordIO != nil && info.Target == ferry.TargetTool {
 		args, result := o.recordIO(info, info.Arguments, end.Result)
 		if args != "" {
 			span.SetAttributes(attribute.String(AttrToolCallArguments, args))
@@ -272,13 +272,13 @@ func (o *Observer) End(ctx context.Context, info *ferry.RequestInfo, end ferry.R
 	// A tool or prompt the server does not have is left out: its name is
 	// the client's.
 	attrs = append(attrs, attribute.String(AttrMethodName, methodName(info)))
-	switch info.Method {
-	case "tools/call":
+	switch info.Target {
+	case ferry.TargetTool:
 		if !info.Unknown {
 			attrs = append(attrs, attribute.String(AttrToolName, info.Name))
 		}
 		attrs = append(attrs, attribute.String(AttrOperationName, OperationExecuteTool))
-	case "prompts/get":
+	case ferry.TargetPrompt:
 		if !info.Unknown {
 			attrs = append(attrs, attribute.String(AttrPromptName, info.Name))
 		}
