@@ -55,9 +55,11 @@ type Tool struct {
 	// structured content. [AddTool] derives it from the output type.
 	OutputSchema *schema.Schema
 	// RawInputSchema, if not nil, is sent as the input schema as it is:
-	// the escape hatch for what [schema.Schema] cannot express ($ref,
-	// anyOf), for clients known to accept it. It is only checked to be a
-	// JSON object schema: it is not checked for portability (see
+	// the escape hatch for what the server cannot check, for clients known
+	// to accept it: $ref, or the anyOf, oneOf and lists of types that a
+	// [schema.Schema] holds but [schema.Compile] refuses (marshal such a
+	// Schema into RawInputSchema). It is only checked to be a JSON object
+	// schema: it is not checked for portability (see
 	// [schema.PortableJSON]) and not compiled, so the handler gets the
 	// arguments as the client sent them. Set it or InputSchema, not both.
 	RawInputSchema json.RawMessage

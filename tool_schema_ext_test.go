@@ -239,3 +239,40 @@ func TestAToolWhoseSchemaDoesNotCompileIsNotServed(t *testing.T) {
 		t.Error("the tool was registered")
 	}
 }
+
+// A Schema holding anyOf is not taken for checked: as an input schema it
+// is a problem naming the tool, and marshalled into RawInputSchema it is
+// sent as it is, the arguments unchecked.
+func TestASchemaWithAlternativesIsSentOnlyRaw(t *testing.T) {
+	in := schema.Object(schema.Required("id", &schema.Schema{AnyOf: []*schema.Schema{schema.Text(""), schema.Integer("")}}))
+	echo := func(_ context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+		return ferry.NewResult(ferry.Text(string(req.Arguments))), nil
+	}
+	srv := ferry.NewServer("s", "1", nil)
+	srv.AddTool(ferry.Tool{Name: "checked", Description: "x", InputSchema: in}, echo)
+	err := srv.Check()
+	if err == nil || !strings.Contains(err.Error(), `tool "checked": input schema: id: the validator does not check anyOf`) {
+		t.Errorf("Check() = %v", err)
+	}
+	if _, ok := srv.Catalog().Lookup("checked"); ok {
+		t.Error("the tool was registered")
+	}
+
+	raw, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv = ferry.NewServer("s", "1", nil)
+	srv.AddTool(ferry.Tool{Name: "raw", Description: "x", RawInputSchema: raw}, echo)
+	if err := srv.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(call(t, srv, "raw", `{"id":true}`)); got != `{"id":true}` {
+		t.Errorf("the handler got %s", got)
+	}
+	data, _ := json.Marshal(list(t, srv)[0]["inputSchema"])
+	want := `{"additionalProperties":false,"properties":{"id":{"anyOf":[{"type":"string"},{"type":"integer"}]}},"required":["id"],"type":"object"}`
+	if string(data) != want {
+		t.Errorf("inputSchema = %s, want %s", data, want)
+	}
+}

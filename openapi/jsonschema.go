@@ -1,18 +1,16 @@
 package openapi
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
-	"strconv"
 
 	"github.com/ferry-mcp/ferry/schema"
 )
 
-// node is a JSON Schema (draft 2020-12) as a tool's schema holds it: the
-// keywords of [schema.Schema], and the few more that OpenAPI documents use
-// and clients accept below the root (anyOf, oneOf, a list of types).
-// Every $ref is inlined, every allOf merged.
+// node is a JSON Schema (draft 2020-12) as the converter builds it: the
+// keywords of [schema.Schema], with its properties in a list and its type
+// a list of names, as allOf merges them. Every $ref is inlined, every
+// allOf merged; [node.schema] turns it into the Schema a tool sends.
 type node struct {
 	types       []string // "object", ..., "null"; empty for any
 	title       string
@@ -81,205 +79,63 @@ func (n *node) single() (typ string, nullable bool) {
 // isRequired reports whether name is required.
 func (n *node) isRequired(name string) bool { return slices.Contains(n.required, name) }
 
-// MarshalJSON writes n, keywords in a fixed order and properties in
-// theirs.
-func (n *node) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	n.write(&b)
-	return b.Bytes(), nil
-}
-
-// write appends n's JSON to b.
-func (n *node) write(b *bytes.Buffer) {
-	w := jsonWriter{b: b}
-	b.WriteByte('{')
-	switch len(n.types) {
-	case 0:
-	case 1:
-		w.str("type", n.types[0])
-	default:
-		w.key("type")
-		writeStrings(b, n.types)
-	}
-	w.str("title", n.title)
-	w.str("description", n.description)
-	if len(n.props) > 0 {
-		w.key("properties")
-		b.WriteByte('{')
-		for i, p := range n.props {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(quote(p.name))
-			b.WriteByte(':')
-			p.n.write(b)
-		}
-		b.WriteByte('}')
-	}
-	if len(n.required) > 0 {
-		w.key("required")
-		writeStrings(b, n.required)
-	}
-	if n.closed {
-		w.raw("additionalProperties", "false")
-	} else if n.additional != nil {
-		w.key("additionalProperties")
-		n.additional.write(b)
-	}
-	if n.items != nil {
-		w.key("items")
-		n.items.write(b)
-	}
-	w.int("minItems", n.minItems)
-	w.int("maxItems", n.maxItems)
-	if n.unique {
-		w.raw("uniqueItems", "true")
-	}
-	w.num("minimum", n.minimum)
-	w.num("maximum", n.maximum)
-	w.num("exclusiveMinimum", n.exclMin)
-	w.num("exclusiveMaximum", n.exclMax)
-	w.num("multipleOf", n.multipleOf)
-	w.int("minLength", n.minLength)
-	w.int("maxLength", n.maxLength)
-	w.str("pattern", n.pattern)
-	w.str("format", n.format)
-	w.list("enum", n.enum)
-	w.schemas("anyOf", n.anyOf)
-	w.schemas("oneOf", n.oneOf)
-	if n.def != nil {
-		w.raw("default", string(n.def))
-	}
-	w.list("examples", n.examples)
-	if n.deprecated {
-		w.raw("deprecated", "true")
-	}
-	b.WriteByte('}')
-}
-
-// jsonWriter writes the members of an object, commas between them.
-type jsonWriter struct {
-	b     *bytes.Buffer
-	count int
-}
-
-func (w *jsonWriter) key(k string) {
-	if w.count > 0 {
-		w.b.WriteByte(',')
-	}
-	w.count++
-	w.b.Write(quote(k))
-	w.b.WriteByte(':')
-}
-
-func (w *jsonWriter) raw(k, v string) { w.key(k); w.b.WriteString(v) }
-
-func (w *jsonWriter) str(k, v string) {
-	if v != "" {
-		w.key(k)
-		w.b.Write(quote(v))
-	}
-}
-
-func (w *jsonWriter) int(k string, v *int) {
-	if v != nil {
-		w.raw(k, strconv.Itoa(*v))
-	}
-}
-
-func (w *jsonWriter) num(k string, v *float64) {
-	if v != nil {
-		w.raw(k, strconv.FormatFloat(*v, 'g', -1, 64))
-	}
-}
-
-func (w *jsonWriter) list(k string, vs []json.RawMessage) {
-	if vs == nil {
-		return
-	}
-	w.key(k)
-	w.b.WriteByte('[')
-	for i, v := range vs {
-		if i > 0 {
-			w.b.WriteByte(',')
-		}
-		w.b.Write(v)
-	}
-	w.b.WriteByte(']')
-}
-
-func (w *jsonWriter) schemas(k string, ns []*node) {
-	if len(ns) == 0 {
-		return
-	}
-	w.key(k)
-	w.b.WriteByte('[')
-	for i, s := range ns {
-		if i > 0 {
-			w.b.WriteByte(',')
-		}
-		s.write(w.b)
-	}
-	w.b.WriteByte(']')
-}
-
-func writeStrings(b *bytes.Buffer, ss []string) {
-	b.WriteByte('[')
-	for i, s := range ss {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(quote(s))
-	}
-	b.WriteByte(']')
-}
-
-// quote returns s as a JSON string.
-func quote(s string) []byte {
-	data, _ := json.Marshal(s) // a string always marshals
-	return data
-}
-
-// ferry returns n as a [schema.Schema], which the server compiles and
-// checks every call's arguments against, and false when n holds what a
-// schema.Schema cannot (anyOf, oneOf, a list of types): such a schema is
-// sent as it is, and the arguments are checked by the service alone.
-func (n *node) ferry() (*schema.Schema, bool) {
+// checked reports whether the server can check values against n: it
+// holds no anyOf, no oneOf and no list of types, anywhere.
+func (n *node) checked() bool {
 	if len(n.anyOf) > 0 || len(n.oneOf) > 0 {
-		return nil, false
+		return false
 	}
-	typ, nullable := n.single()
-	if typ == "" && len(n.types) > 0 {
-		return nil, false // several types, or only null
+	if typ, _ := n.single(); typ == "" && len(n.types) > 0 {
+		return false // several types, or only null
 	}
-	s := &schema.Schema{Type: typ, Nullable: nullable, Title: n.title, Description: n.description,
+	for _, p := range n.props {
+		if !p.n.checked() {
+			return false
+		}
+	}
+	return (n.additional == nil || n.additional.checked()) && (n.items == nil || n.items.checked())
+}
+
+// schema returns n as a [schema.Schema]: the one the server compiles and
+// checks every call's arguments against when n is [node.checked], else
+// the one marshalled and sent as it is, whose arguments the service alone
+// checks.
+func (n *node) schema() *schema.Schema {
+	s := &schema.Schema{Title: n.title, Description: n.description,
 		Default: n.def, Examples: n.examples, Deprecated: n.deprecated, Required: n.required, Closed: n.closed,
 		MinItems: n.minItems, MaxItems: n.maxItems, UniqueItems: n.unique,
 		Minimum: n.minimum, Maximum: n.maximum, ExclusiveMinimum: n.exclMin, ExclusiveMaximum: n.exclMax, MultipleOf: n.multipleOf,
 		MinLength: n.minLength, MaxLength: n.maxLength, Pattern: n.pattern, Format: n.format, Enum: n.enum}
+	if typ, nullable := n.single(); typ != "" {
+		s.Type, s.Nullable = typ, nullable
+	} else {
+		s.Types = n.types // several types, or only null
+	}
 	if len(n.props) > 0 {
 		s.Properties = make(map[string]*schema.Schema, len(n.props))
 		for _, p := range n.props {
-			ps, ok := p.n.ferry()
-			if !ok {
-				return nil, false
-			}
-			s.Properties[p.name] = ps
+			s.Properties[p.name] = p.n.schema()
 			s.PropertyOrder = append(s.PropertyOrder, p.name)
 		}
 	}
-	for _, sub := range []struct {
-		from *node
-		to   **schema.Schema
-	}{{n.additional, &s.AdditionalProperties}, {n.items, &s.Items}} {
-		if sub.from == nil {
-			continue
-		}
-		ss, ok := sub.from.ferry()
-		if !ok {
-			return nil, false
-		}
-		*sub.to = ss
+	if n.additional != nil {
+		s.AdditionalProperties = n.additional.schema()
 	}
-	return s, true
+	if n.items != nil {
+		s.Items = n.items.schema()
+	}
+	s.AnyOf, s.OneOf = schemas(n.anyOf), schemas(n.oneOf)
+	return s
+}
+
+// schemas returns ns as [schema.Schema] values, or nil when ns is empty.
+func schemas(ns []*node) []*schema.Schema {
+	if len(ns) == 0 {
+		return nil
+	}
+	out := make([]*schema.Schema, len(ns))
+	for i, n := range ns {
+		out[i] = n.schema()
+	}
+	return out
 }

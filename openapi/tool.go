@@ -206,20 +206,19 @@ func toolName(op *Operation) string {
 }
 
 // setInput sets t's input schema: a [schema.Schema] the server checks
-// calls against when n can be one and compiles, else the JSON as it is.
+// calls against when n can be one and compiles, else its JSON as it is.
 // It reports whether the server checks the arguments.
 func (c *converter) setInput(t *ferry.Tool, n *node) bool {
-	if s, ok := n.ferry(); ok {
-		if _, err := schema.Compile(s, schema.Policy(0)); err == nil {
-			t.InputSchema = s
-			return true
-		} else {
-			c.note("", "the input schema is sent as it is, and the service checks the arguments: %v", err)
-		}
-	} else {
+	s := n.schema()
+	if !n.checked() {
 		c.note("", "the input schema holds anyOf, oneOf or a list of types: it is sent as it is, and the service checks the arguments")
+	} else if _, err := schema.Compile(s, schema.Policy(0)); err != nil {
+		c.note("", "the input schema is sent as it is, and the service checks the arguments: %v", err)
+	} else {
+		t.InputSchema = s
+		return true
 	}
-	raw, _ := json.Marshal(n) // a node always marshals
+	raw, _ := json.Marshal(s) // a schema of a node always marshals
 	t.RawInputSchema = raw
 	return false
 }
@@ -241,11 +240,12 @@ func (c *converter) setOutput(t *ferry.Tool, op *Operation) {
 		return
 	}
 	n.types = []string{"object"} // structured content is an object, never null
-	if s, ok := n.ferry(); ok {
+	s := n.schema()
+	if n.checked() {
 		t.OutputSchema = s
 		return
 	}
-	raw, _ := json.Marshal(n)
+	raw, _ := json.Marshal(s) // a schema of a node always marshals
 	t.RawOutputSchema = raw
 }
 

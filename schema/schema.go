@@ -9,14 +9,22 @@ import (
 )
 
 // Schema is a JSON Schema (draft 2020-12) node, limited to the keywords
-// Ferry emits and checks. The zero value accepts any JSON value. A Schema is
-// immutable once compiled or registered; build a new one to change it.
+// Ferry emits. [Compile] checks them all but Types, AnyOf and OneOf, which
+// it refuses: those are for schemas sent as they are (a tool's
+// RawInputSchema or output schema, as package openapi writes them). The
+// zero value accepts any JSON value. A Schema is immutable once compiled
+// or registered; build a new one to change it.
 type Schema struct {
 	// Type is the JSON type: "object", "array", "string", "number",
 	// "integer" or "boolean", or empty for any.
 	Type string
 	// Nullable also allows null (the type is written as [Type, "null"]).
 	Nullable bool
+	// Types, if not empty, is the type keyword as a list of JSON types,
+	// such as ["string", "integer"], written instead of Type and Nullable.
+	// [Compile] refuses it: for one type, or one type and null, use Type
+	// and Nullable.
+	Types []string
 
 	Title       string
 	Description string
@@ -58,6 +66,13 @@ type Schema struct {
 
 	// Enum lists the allowed values, as JSON.
 	Enum []json.RawMessage
+
+	// AnyOf lists schemas a value must match at least one of. [Compile]
+	// refuses it: the validator does not check alternatives.
+	AnyOf []*Schema
+	// OneOf lists schemas a value must match exactly one of. [Compile]
+	// refuses it, as it refuses AnyOf.
+	OneOf []*Schema
 }
 
 // MarshalJSON implements [json.Marshaler]: keywords in a fixed order,
@@ -66,7 +81,10 @@ func (s *Schema) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	w := &writer{b: &b}
-	if s.Type != "" {
+	switch {
+	case len(s.Types) > 0:
+		w.value("type", s.Types)
+	case s.Type != "":
 		if s.Nullable {
 			w.raw("type", `["`+s.Type+`","null"]`)
 		} else {
@@ -119,6 +137,12 @@ func (s *Schema) MarshalJSON() ([]byte, error) {
 	w.str("format", s.Format)
 	if s.Enum != nil {
 		w.value("enum", s.Enum)
+	}
+	if len(s.AnyOf) > 0 {
+		w.value("anyOf", s.AnyOf)
+	}
+	if len(s.OneOf) > 0 {
+		w.value("oneOf", s.OneOf)
 	}
 	if s.Default != nil {
 		w.raw("default", string(s.Default))

@@ -28,12 +28,12 @@ var emptyObject = []byte("{}")
 var statePool = sync.Pool{New: func() any { return new(state) }}
 
 // Compile prepares s for validation under the coercion policy p. It fails
-// when the schema cannot be checked: an unknown type, a pattern that does
-// not compile, a negative length or count, a multipleOf that is not
-// positive, an enum value that is not JSON, or a property's default that
-// its own schema refuses (Validate fills defaults in, so such a default
-// would break every call that leaves the property out). s must not change
-// afterwards.
+// when the schema cannot be checked: Types, AnyOf or OneOf anywhere in it,
+// an unknown type, a pattern that does not compile, a negative length or
+// count, a multipleOf that is not positive, an enum value that is not
+// JSON, or a property's default that its own schema refuses (Validate
+// fills defaults in, so such a default would break every call that leaves
+// the property out). s must not change afterwards.
 func Compile(s *Schema, p Policy) (*Validator, error) {
 	if s == nil {
 		s = &Schema{}

@@ -110,6 +110,9 @@ func (c *compiler) compile(s *Schema, where string) (*node, error) {
 	if n, ok := c.nodes[s]; ok {
 		return n, nil
 	}
+	if err := uncheckable(s, where); err != nil {
+		return nil, err
+	}
 	k, ok := kindNames[s.Type]
 	if !ok {
 		return nil, compileErr(where, "unknown type %q", s.Type)
@@ -129,6 +132,23 @@ func (c *compiler) compile(s *Schema, where string) (*node, error) {
 		return nil, err
 	}
 	return n, compileEnum(n, s, where)
+}
+
+// uncheckable refuses the keywords a Schema writes but the validator does
+// not check, so that no schema is taken for checked when part of it is not.
+func uncheckable(s *Schema, where string) error {
+	kw := ""
+	switch {
+	case len(s.Types) > 0:
+		kw = "a list of types (use Type, and Nullable for null)"
+	case len(s.AnyOf) > 0:
+		kw = "anyOf"
+	case len(s.OneOf) > 0:
+		kw = "oneOf"
+	default:
+		return nil
+	}
+	return compileErr(where, "the validator does not check %s: a schema that holds it can only be sent as it is, as raw JSON", kw)
 }
 
 func (c *compiler) object(n *node, s *Schema, where string) error {

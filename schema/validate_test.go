@@ -252,6 +252,12 @@ func TestCompileErrors(t *testing.T) {
 		{"negative length", &Schema{Type: "string", MinLength: new(-1)}, "schema: minLength and maxLength must not be negative"},
 		{"zero multipleOf", &Schema{Type: "number", MultipleOf: new(0.0)}, "schema: multipleOf must be greater than 0"},
 		{"bad enum", &Schema{Items: &Schema{Enum: rawList(`{`)}}, "schema: []: enum value 0 is not JSON"},
+		{"list of types", &Schema{Type: "object", Properties: map[string]*Schema{"a": {Types: []string{"string", "integer"}}}},
+			"schema: a: the validator does not check a list of types (use Type, and Nullable for null): a schema that holds it can only be sent as it is, as raw JSON"},
+		{"anyOf", &Schema{Items: &Schema{AnyOf: []*Schema{{Type: "string"}}}},
+			"schema: []: the validator does not check anyOf: a schema that holds it can only be sent as it is, as raw JSON"},
+		{"oneOf", &Schema{OneOf: []*Schema{{Type: "string"}, {Type: "integer"}}},
+			"schema: the validator does not check oneOf: a schema that holds it can only be sent as it is, as raw JSON"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
