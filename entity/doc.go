@@ -94,11 +94,13 @@
 // filter's comparison.
 //
 // What a column holds ([Field]'s MaxLength, Padded, Precision, Scale,
-// Minimum and Maximum, which [Introspect] reads on PostgreSQL and MySQL)
-// is in the create and update schemas (maxLength, multipleOf, minimum,
-// maximum), and a value the column would round, cut or refuse is refused
-// with a sentence naming the field: a numeric(8,2) column refuses 1.239
-// rather than store 1.24, a char(n) one "ab " rather than store "ab".
+// Minimum, Maximum and TimeStep, which [Introspect] reads on PostgreSQL
+// and MySQL) is in the create and update schemas (maxLength, multipleOf,
+// minimum, maximum), and a value the column would round, cut or refuse
+// is refused with a sentence naming the field: a numeric(8,2) column
+// refuses 1.239 rather than store 1.24, a char(n) one "ab " rather than
+// store "ab", a timestamp(0) or MySQL datetime one 05.6 seconds rather
+// than store 06 or 05.
 //
 // Keys and natural keys are looked up exactly (by code point) whatever
 // the column's collation, so that a scope's tenant "A" never reads tenant

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // IntrospectOptions configures [Introspect]. The zero value reads every
@@ -56,7 +57,9 @@ type IntrospectOptions struct {
 //   - Sizes, where the engine enforces them (PostgreSQL and MySQL; SQLite
 //     keeps what it is given): varchar(n) and char(n) set MaxLength,
 //     char(n) Padded, numeric(p,s) Precision and Scale, 8-, 16-, 24- and
-//     32-bit integers Minimum and Maximum (unsigned ones from 0).
+//     32-bit integers Minimum and Maximum (unsigned ones from 0), and a
+//     timestamp that keeps less than the microsecond (MySQL's datetime,
+//     timestamp(3)) TimeStep.
 //   - Every mapped field is Filterable and Sortable. Searchable marks the
 //     fields a full-text index covers ([FindSearchIndex]); the index's
 //     own tsvector column is not a field.
@@ -177,6 +180,7 @@ type columnSize struct {
 	padded           bool
 	precision, scale int
 	min, max         *int64
+	timeStep         time.Duration
 }
 
 type rawForeignKey struct {
@@ -256,7 +260,7 @@ func buildFields(e *Entity, t *rawTable, o *IntrospectOptions) []string {
 			Nullable: !c.notNull, Generated: c.generated, HasDefault: c.hasDefault,
 			Filterable: true, Sortable: true, Description: c.comment, Enum: c.enum,
 			MaxLength: c.size.maxLength, Padded: c.size.padded, Precision: c.size.precision, Scale: c.size.scale,
-			Minimum: c.size.min, Maximum: c.size.max,
+			Minimum: c.size.min, Maximum: c.size.max, TimeStep: c.size.timeStep,
 		}
 		if slices.Contains(t.primary, c.name) {
 			f.Nullable = false

@@ -1,6 +1,8 @@
 package entity
 
 import (
+	"time"
+
 	"github.com/ferry-mcp/ferry/entity/internal/filter"
 	"github.com/ferry-mcp/ferry/schema"
 )
@@ -87,6 +89,12 @@ type Field struct {
 	// Minimum and Maximum, if not nil, are the least and greatest values
 	// of an integer column (-2147483648 and 2147483647 for a 32-bit one).
 	Minimum, Maximum *int64
+	// TimeStep, if not zero, is the finest step of a timestamp column
+	// that keeps less than the microsecond: time.Second for MySQL's
+	// datetime and PostgreSQL's timestamp(0), time.Millisecond for
+	// datetime(3) or timestamp(3). A value between two steps, which
+	// PostgreSQL would round and MySQL cut, is refused.
+	TimeStep time.Duration
 }
 
 // Reference is a relation: a field holding another entity's key.
