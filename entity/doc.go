@@ -28,7 +28,9 @@
 // update_product (only the fields given change) and delete_product. Get and
 // list are read-only; delete is destructive; update is idempotent; none
 // reaches an open world. An entity with no single-column key, or a view,
-// gets read tools only, and its tools say why ([Entity.KeyNote]). Write tools can be left out one by one
+// gets read tools only, and its tools say why ([Entity.KeyNote]); one
+// whose left-out column must be given a value gets no create tool
+// ([Entity.CreateNote]). Write tools can be left out one by one
 // ([Options.Exclude]) or all together ([Options.ReadOnly],
 // [SetOptions.ReadOnly]); a server made read-only hides them, since they
 // are not marked read-only. Every tool has an output schema: one record is

@@ -68,6 +68,9 @@ type IntrospectOptions struct {
 //     auto-increment, SQLite INTEGER PRIMARY KEY and generated columns are
 //     Generated. A table whose primary key has several columns, or that
 //     has none, gets no Key (so read tools only), and KeyNote says why.
+//   - A table with a column left out (excluded, or of a type not served)
+//     that is NOT NULL with no default cannot be inserted into:
+//     CreateNote says so, and the entity gets no create tool.
 //   - The NaturalKey is the first column, in column order, of a
 //     single-column unique constraint or index that is NOT NULL and holds
 //     text or integers (other than the Key).
@@ -240,10 +243,17 @@ var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // buildFields fills e.Fields from t's columns and returns the notes on
 // the columns it left out.
 func buildFields(e *Entity, t *rawTable, o *IntrospectOptions) []string {
-	var left []string
+	var left, required []string
 	taken := map[string]bool{}
 	for _, c := range t.columns {
-		if c.skip || excluded(o.ExcludeColumns, t.name, c.name) {
+		if c.skip {
+			continue
+		}
+		hidden := excluded(o.ExcludeColumns, t.name, c.name)
+		if (hidden || c.typ == 0) && c.notNull && !c.hasDefault && !c.generated && !t.view {
+			required = append(required, fmt.Sprintf("%s (%s)", c.name, c.dbType))
+		}
+		if hidden {
 			continue
 		}
 		if c.typ == 0 {
@@ -269,6 +279,13 @@ func buildFields(e *Entity, t *rawTable, o *IntrospectOptions) []string {
 			f.Generated, f.HasDefault = false, false // a view is never written
 		}
 		e.Fields = append(e.Fields, f)
+	}
+	if len(required) > 0 {
+		// An insert cannot leave such a column out: create could never
+		// succeed, so it is not served.
+		plural := map[bool]string{true: "its column %s is required (NOT NULL, no default) and not served",
+			false: "its columns %s are required (NOT NULL, no default) and not served"}[len(required) == 1]
+		e.CreateNote = fmt.Sprintf(plural, strings.Join(required, ", "))
 	}
 	if len(left) == 0 {
 		return nil

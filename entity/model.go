@@ -130,6 +130,13 @@ type Entity struct {
 	// primary key has 2 columns (order_id, line)". Tool descriptions say
 	// it beside the entity's lack of a get tool.
 	KeyNote string
+	// CreateNote says why a table that is written has no create tool,
+	// when [Introspect] knows: a column left out of Fields (by
+	// ExcludeColumns, or of a type not served) is NOT NULL with no
+	// default, so no insert could leave it out: "its column meta (jsonb)
+	// is required and not served". Get, list, update and delete are
+	// served as usual.
+	CreateNote string
 	// Unserved lists the columns [Introspect] left out because their
 	// types are not served (json, arrays, bytes, ...), in column order;
 	// columns left out on purpose (ExcludeColumns) are not listed.
