@@ -28,7 +28,9 @@
 // update_product (only the fields given change) and delete_product. Get and
 // list are read-only; delete is destructive; update is idempotent; none
 // reaches an open world. An entity with no single-column key, or a view,
-// gets read tools only, and its tools say why ([Entity.KeyNote]). Write tools can be left out one by one
+// gets read tools only, and its tools say why ([Entity.KeyNote]); one
+// whose left-out column must be given a value gets no create tool
+// ([Entity.CreateNote]). Write tools can be left out one by one
 // ([Options.Exclude]) or all together ([Options.ReadOnly],
 // [SetOptions.ReadOnly]); a server made read-only hides them, since they
 // are not marked read-only. Every tool has an output schema: one record is
@@ -94,11 +96,13 @@
 // filter's comparison.
 //
 // What a column holds ([Field]'s MaxLength, Padded, Precision, Scale,
-// Minimum and Maximum, which [Introspect] reads on PostgreSQL and MySQL)
-// is in the create and update schemas (maxLength, multipleOf, minimum,
-// maximum), and a value the column would round, cut or refuse is refused
-// with a sentence naming the field: a numeric(8,2) column refuses 1.239
-// rather than store 1.24, a char(n) one "ab " rather than store "ab".
+// Minimum, Maximum and TimeStep, which [Introspect] reads on PostgreSQL
+// and MySQL) is in the create and update schemas (maxLength, multipleOf,
+// minimum, maximum), and a value the column would round, cut or refuse
+// is refused with a sentence naming the field: a numeric(8,2) column
+// refuses 1.239 rather than store 1.24, a char(n) one "ab " rather than
+// store "ab", a timestamp(0) or MySQL datetime one 05.6 seconds rather
+// than store 06 or 05.
 //
 // Keys and natural keys are looked up exactly (by code point) whatever
 // the column's collation, so that a scope's tenant "A" never reads tenant

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // IntrospectOptions configures [Introspect]. The zero value reads every
@@ -56,7 +57,9 @@ type IntrospectOptions struct {
 //   - Sizes, where the engine enforces them (PostgreSQL and MySQL; SQLite
 //     keeps what it is given): varchar(n) and char(n) set MaxLength,
 //     char(n) Padded, numeric(p,s) Precision and Scale, 8-, 16-, 24- and
-//     32-bit integers Minimum and Maximum (unsigned ones from 0).
+//     32-bit integers Minimum and Maximum (unsigned ones from 0), and a
+//     timestamp that keeps less than the microsecond (MySQL's datetime,
+//     timestamp(3)) TimeStep.
 //   - Every mapped field is Filterable and Sortable. Searchable marks the
 //     fields a full-text index covers ([FindSearchIndex]); the index's
 //     own tsvector column is not a field.
@@ -65,6 +68,9 @@ type IntrospectOptions struct {
 //     auto-increment, SQLite INTEGER PRIMARY KEY and generated columns are
 //     Generated. A table whose primary key has several columns, or that
 //     has none, gets no Key (so read tools only), and KeyNote says why.
+//   - A table with a column left out (excluded, or of a type not served)
+//     that is NOT NULL with no default cannot be inserted into:
+//     CreateNote says so, and the entity gets no create tool.
 //   - The NaturalKey is the first column, in column order, of a
 //     single-column unique constraint or index that is NOT NULL and holds
 //     text or integers (other than the Key).
@@ -177,6 +183,7 @@ type columnSize struct {
 	padded           bool
 	precision, scale int
 	min, max         *int64
+	timeStep         time.Duration
 }
 
 type rawForeignKey struct {
@@ -236,10 +243,17 @@ var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // buildFields fills e.Fields from t's columns and returns the notes on
 // the columns it left out.
 func buildFields(e *Entity, t *rawTable, o *IntrospectOptions) []string {
-	var left []string
+	var left, required []string
 	taken := map[string]bool{}
 	for _, c := range t.columns {
-		if c.skip || excluded(o.ExcludeColumns, t.name, c.name) {
+		if c.skip {
+			continue
+		}
+		hidden := excluded(o.ExcludeColumns, t.name, c.name)
+		if (hidden || c.typ == 0) && c.notNull && !c.hasDefault && !c.generated && !t.view {
+			required = append(required, fmt.Sprintf("%s (%s)", c.name, c.dbType))
+		}
+		if hidden {
 			continue
 		}
 		if c.typ == 0 {
@@ -256,7 +270,7 @@ func buildFields(e *Entity, t *rawTable, o *IntrospectOptions) []string {
 			Nullable: !c.notNull, Generated: c.generated, HasDefault: c.hasDefault,
 			Filterable: true, Sortable: true, Description: c.comment, Enum: c.enum,
 			MaxLength: c.size.maxLength, Padded: c.size.padded, Precision: c.size.precision, Scale: c.size.scale,
-			Minimum: c.size.min, Maximum: c.size.max,
+			Minimum: c.size.min, Maximum: c.size.max, TimeStep: c.size.timeStep,
 		}
 		if slices.Contains(t.primary, c.name) {
 			f.Nullable = false
@@ -265,6 +279,13 @@ func buildFields(e *Entity, t *rawTable, o *IntrospectOptions) []string {
 			f.Generated, f.HasDefault = false, false // a view is never written
 		}
 		e.Fields = append(e.Fields, f)
+	}
+	if len(required) > 0 {
+		// An insert cannot leave such a column out: create could never
+		// succeed, so it is not served.
+		plural := map[bool]string{true: "its column %s is required (NOT NULL, no default) and not served",
+			false: "its columns %s are required (NOT NULL, no default) and not served"}[len(required) == 1]
+		e.CreateNote = fmt.Sprintf(plural, strings.Join(required, ", "))
 	}
 	if len(left) == 0 {
 		return nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -152,6 +153,13 @@ func mySize(dataType, columnType string, length, precision, scale int64) columnS
 		if unsigned {
 			s.min = ptr(int64(0))
 		}
+	case "datetime", "timestamp":
+		// datetime keeps whole seconds, datetime(3) milliseconds.
+		d := 0
+		if _, digits, ok := strings.Cut(columnType, "("); ok {
+			d, _ = strconv.Atoi(strings.TrimSuffix(digits, ")"))
+		}
+		s.timeStep = timeStep(d)
 	case "bigint":
 		if unsigned {
 			s.min = ptr(int64(0))

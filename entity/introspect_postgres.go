@@ -182,6 +182,10 @@ func pgType(typname string, enum bool) Type {
 // "character(2)", "numeric(8,2)", "numeric(2,-3)".
 var pgTypmod = regexp.MustCompile(`^[a-z ]+\((\d+)(?:,(-?\d+))?\)$`)
 
+// pgTimeDigits reads the digits of the seconds a timestamp column keeps,
+// as format_type writes them: "timestamp(3) without time zone".
+var pgTimeDigits = regexp.MustCompile(`^timestamp\((\d+)\)`)
+
 // pgSize sets what a column of PostgreSQL type typname (a domain's base
 // type), written base by format_type with its size, holds beyond its
 // field type.
@@ -201,6 +205,13 @@ func pgSize(c *rawColumn, typname, base string) {
 		if m != nil {
 			c.size.precision = n
 			c.size.scale, _ = strconv.Atoi(m[2]) // numeric(8) is numeric(8,0)
+		}
+	case "timestamp", "timestamptz":
+		// format_type writes "timestamp(3) with time zone"; with no
+		// digits the column keeps microseconds.
+		if m := pgTimeDigits.FindStringSubmatch(base); m != nil {
+			d, _ := strconv.Atoi(m[1])
+			c.size.timeStep = timeStep(d)
 		}
 	case "int2":
 		c.size.min, c.size.max = ptr(int64(math.MinInt16)), ptr(int64(math.MaxInt16))

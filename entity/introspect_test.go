@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
 	"github.com/google/go-cmp/cmp"
@@ -215,7 +216,11 @@ func shopModel(engine Engine) []*Entity {
 				def(f("in_stock", Boolean, false)),
 				i32(with(f("category_id", Integer, true), func(fl *Field) { fl.References = &Reference{Entity: "category", Field: "id"} })),
 				with(def(f("status", Text, false)), func(fl *Field) { fl.Enum = status }),
-				def(f("created_at", Timestamp, false)),
+				with(def(f("created_at", Timestamp, false)), func(fl *Field) {
+					if engine == MySQL { // TIMESTAMP keeps whole seconds
+						fl.TimeStep = time.Second
+					}
+				}),
 				f("released", Date, true),
 				dec(with(f("price_with_tax", Number, true), func(fl *Field) { fl.Generated = true }), 10, 2),
 			}},

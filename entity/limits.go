@@ -6,14 +6,15 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ferry-mcp/ferry/schema"
 )
 
 // This file is about what a column's SQL type holds beyond its field
-// type (Field's MaxLength, Padded, Precision, Scale, Minimum and
-// Maximum): the write schemas say it, and checkSize refuses what the
+// type (Field's MaxLength, Padded, Precision, Scale, Minimum, Maximum
+// and TimeStep): the write schemas say it, and checkSize refuses what the
 // column would cut, round or refuse, so that a model learns it from the
 // schema and, failing that, from a sentence naming the field, never from
 // a stored value that differs from the one it sent.
@@ -106,8 +107,58 @@ func checkSize(f *Field, v any) error {
 		}
 	case Number:
 		return checkNumber(f, v)
+	case Timestamp:
+		return checkTime(f, v)
 	}
 	return nil
+}
+
+// timeStep is the step of a timestamp column that keeps digits digits
+// of the seconds after the point, or zero for the microseconds every
+// engine keeps.
+func timeStep(digits int) time.Duration {
+	if digits < 0 || digits >= 6 {
+		return 0
+	}
+	step := time.Second
+	for range digits {
+		step /= 10
+	}
+	return step
+}
+
+// checkTime refuses a timestamp between two of f's column's steps, which
+// PostgreSQL would round and MySQL cut. What encode refuses (text that is
+// not a timestamp, nanoseconds) is left to it.
+func checkTime(f *Field, v any) error {
+	if f.TimeStep <= 0 {
+		return nil
+	}
+	var t time.Time
+	switch x := v.(type) {
+	case time.Time:
+		t = x
+	case string:
+		p, err := time.Parse(time.RFC3339Nano, x)
+		if err != nil {
+			return nil
+		}
+		t = p
+	default:
+		return nil
+	}
+	if t.Truncate(f.TimeStep).Equal(t) {
+		return nil
+	}
+	keeps := "steps of " + f.TimeStep.String()
+	switch digits := len(strconv.Itoa(int(time.Second/max(f.TimeStep, 1)))) - 1; {
+	case f.TimeStep == time.Second:
+		keeps = "whole seconds"
+	case f.TimeStep < time.Second && timeStep(digits) == f.TimeStep:
+		keeps = fmt.Sprintf("%d digits of the seconds after the point", digits)
+	}
+	return fmt.Errorf("the column keeps %s and would change %s; send it without the digits it cannot keep",
+		keeps, showValue(t.Format(time.RFC3339Nano)))
 }
 
 // rangeText says which integers f's column holds: "-128 to 127", "0 or

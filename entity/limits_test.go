@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // decimalDigits reads the span of a number's significant digits exactly,
@@ -45,6 +46,9 @@ func TestCheckSize(t *testing.T) {
 	unsigned.Minimum = ptr(int64(0))
 	small := &Field{Name: "n", Type: Integer, Minimum: ptr(int64(-128)), Maximum: ptr(int64(127))}
 	code := &Field{Name: "c", Type: Text, MaxLength: 3, Padded: true}
+	whole := &Field{Name: "w", Type: Timestamp, TimeStep: time.Second}
+	milli := &Field{Name: "m", Type: Timestamp, TimeStep: time.Millisecond}
+	minute := &Field{Name: "h", Type: Timestamp, TimeStep: time.Minute}
 	tests := []struct {
 		f    *Field
 		v    any
@@ -77,6 +81,16 @@ func TestCheckSize(t *testing.T) {
 		{code, "abcd", "at most 3 characters; got 4"},
 		{code, "ab ", `drops trailing spaces, so "ab " would be stored as "ab"`},
 		{code, "é€字", ""},
+		{whole, "2026-01-02T03:04:05Z", ""},
+		{whole, "2026-01-02T03:04:05+02:00", ""},
+		{whole, "2026-01-02T03:04:05.5Z", `keeps whole seconds and would change "2026-01-02T03:04:05.5Z"`},
+		{whole, time.Date(2026, 1, 2, 3, 4, 5, 1000, time.UTC), "keeps whole seconds"},
+		{milli, "2026-01-02T03:04:05.123Z", ""},
+		{milli, "2026-01-02T03:04:05.1234Z", "keeps 3 digits of the seconds after the point"},
+		{minute, "2026-01-02T03:04:00Z", ""},
+		{minute, "2026-01-02T03:04:05Z", "keeps steps of 1m0s"},
+		{&Field{Name: "t", Type: Timestamp}, "2026-01-02T03:04:05.123456Z", ""},
+		{whole, "not a time", ""}, // encode refuses it
 	}
 	for _, tt := range tests {
 		err := checkSize(tt.f, tt.v)

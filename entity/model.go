@@ -1,6 +1,8 @@
 package entity
 
 import (
+	"time"
+
 	"github.com/ferry-mcp/ferry/entity/internal/filter"
 	"github.com/ferry-mcp/ferry/schema"
 )
@@ -87,6 +89,12 @@ type Field struct {
 	// Minimum and Maximum, if not nil, are the least and greatest values
 	// of an integer column (-2147483648 and 2147483647 for a 32-bit one).
 	Minimum, Maximum *int64
+	// TimeStep, if not zero, is the finest step of a timestamp column
+	// that keeps less than the microsecond: time.Second for MySQL's
+	// datetime and PostgreSQL's timestamp(0), time.Millisecond for
+	// datetime(3) or timestamp(3). A value between two steps, which
+	// PostgreSQL would round and MySQL cut, is refused.
+	TimeStep time.Duration
 }
 
 // Reference is a relation: a field holding another entity's key.
@@ -122,6 +130,13 @@ type Entity struct {
 	// primary key has 2 columns (order_id, line)". Tool descriptions say
 	// it beside the entity's lack of a get tool.
 	KeyNote string
+	// CreateNote says why a table that is written has no create tool,
+	// when [Introspect] knows: a column left out of Fields (by
+	// ExcludeColumns, or of a type not served) is NOT NULL with no
+	// default, so no insert could leave it out: "its column meta (jsonb)
+	// is required and not served". Get, list, update and delete are
+	// served as usual.
+	CreateNote string
 	// Unserved lists the columns [Introspect] left out because their
 	// types are not served (json, arrays, bytes, ...), in column order;
 	// columns left out on purpose (ExcludeColumns) are not listed.

@@ -200,8 +200,20 @@ func TestTimeout(t *testing.T) {
 		if !strings.HasPrefix(got, "unavailable: the database did not answer within 200ms") {
 			t.Errorf("slow list = %q", got)
 		}
-		// The pool is usable afterwards.
-		c.ok("list_products", `{}`)
+		// The pool is usable afterwards. Under a loaded machine a call
+		// may itself outlast the 200ms bound, so one of a few must pass.
+		var last string
+		for range 10 {
+			r := c.call("list_products", `{}`)
+			if !r.IsError {
+				last = ""
+				break
+			}
+			last = r.text()
+		}
+		if last != "" {
+			t.Errorf("list_products after the timeout, 10 tries: %s", last)
+		}
 	})
 }
 

@@ -333,6 +333,8 @@ func (t *table) has(op Op) bool {
 		return t.key != nil || t.natural != nil
 	case List:
 		return true
+	case Create:
+		return t.writable() && t.e.CreateNote == ""
 	}
 	return t.writable()
 }

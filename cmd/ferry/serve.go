@@ -41,11 +41,14 @@ With neither, only a loopback address is served, unless -insecure. -stdio
 serves one local client.
 
 Columns of types not served yet (json, arrays, bytes, intervals, ...) are
-left out, and a table without a single-column primary key gets a list tool
-only; start-up says which tables, and why. The write tools' schemas say
+left out, a table without a single-column primary key gets a list tool
+only, and one with a hidden or left-out column that is NOT NULL with no
+default gets no create tool (no insert could succeed); start-up says
+which tables, and why. The write tools' schemas say
 what a column holds (varchar(n)'s maxLength, numeric(p,s)'s multipleOf and
 bounds, an int's range), and a value the column would cut or round is
-refused rather than stored changed. A char(n) value is served and filtered
+refused rather than stored changed (a time finer than a timestamp(0) or
+MySQL datetime column keeps, too). A char(n) value is served and filtered
 without its padding; a NaN or infinite number is served as null, and
 filters treat it as null.
 

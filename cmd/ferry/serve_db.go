@@ -154,7 +154,7 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 			return nil, fmt.Errorf("table %s: %s", tableName(e.Table), joinLines(err))
 		}
 		out.tables = append(out.tables, e.Table)
-		out.notes = append(out.notes, tableNotes(se)...)
+		out.notes = append(out.notes, tableNotes(se, s.cfg.writes)...)
 		out.secrets = append(out.secrets, secretColumns(e)...)
 	}
 	set.AddResources(resourceScheme)

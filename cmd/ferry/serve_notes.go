@@ -16,10 +16,11 @@ const (
 )
 
 // tableNotes are what start-up says of one served table beyond its name:
-// the columns left out because their types are not served, and why it has
-// no get tool. A column hidden on purpose (the config's hidden) is not
-// mentioned, nor is a view, which is read-only by nature.
-func tableNotes(e *entity.Entity) []string {
+// the columns left out because their types are not served, why it has
+// no get tool, and, with writes, why it has no create tool. A column
+// hidden on purpose (the config's hidden) is not mentioned unless it
+// keeps create out, nor is a view, which is read-only by nature.
+func tableNotes(e *entity.Entity, writes bool) []string {
 	var notes []string
 	name := tableName(e.Table)
 	if len(e.Unserved) > 0 {
@@ -39,6 +40,9 @@ func tableNotes(e *entity.Entity) []string {
 			tools, need = "get and list only", "update and delete name"
 		}
 		notes = append(notes, name+": "+tools+": "+printable(why)+"; "+need+" a record by a single-column key")
+	}
+	if writes && e.Key != "" && !e.View && e.CreateNote != "" {
+		notes = append(notes, name+": no create tool: "+printable(e.CreateNote)+"; to create, serve the column or give it a default")
 	}
 	return notes
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -35,5 +36,26 @@ func TestServeStartupSaysWhatEachTableLeavesOut(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// With -writes, a table whose hidden column is NOT NULL with no default
+// gets no create tool (no insert could succeed), and start-up says why;
+// read-only, there is nothing to say.
+func TestServeStartupSaysWhyATableHasNoCreateTool(t *testing.T) {
+	d := sqliteTestDB(t)
+	mustExec(t, d.db, "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, pin TEXT NOT NULL)")
+	conf := writeConfig(t, "tables:\n  users:\n    hidden: [pin]\n")
+	s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-writes", "-config", conf})
+	want := "ferry serve: users: no create tool: its column pin (TEXT) is required (NOT NULL, no default) and not served; to create, serve the column or give it a default\n"
+	if !strings.Contains(s.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, s.stderr.String())
+	}
+	if got := s.tools(t).names(); slices.Contains(got, "create_user") || !slices.Contains(got, "update_user") {
+		t.Errorf("tools %v; want update_user and no create_user", got)
+	}
+	s = startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-config", conf})
+	if strings.Contains(s.stderr.String(), "no create tool") {
+		t.Errorf("read-only, start-up speaks of create:\n%s", s.stderr.String())
 	}
 }

@@ -36,6 +36,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -110,18 +111,50 @@ func seed(ctx context.Context, s *Store) error {
 }
 
 func main() {
-	addr := flag.String("addr", "127.0.0.1:8080", "serve HTTP at `ADDR` (put TLS and a firewall in front of anything but loopback)")
-	dbPath := flag.String("db", "orders.db", "the SQLite database `FILE`")
-	keyList := flag.String("keys", os.Getenv("ORDERS_KEYS"), "API keys, `key=user:write,key=user:read` (default $ORDERS_KEYS; prefer it: other users can read a command line)")
-	doSeed := flag.Bool("seed", false, "add the demonstration orders A-1 (open) and A-2 (shipped)")
-	stdio := flag.Bool("stdio", false, "serve MCP over stdio instead of HTTP")
-	as := flag.String("as", os.Getenv("ORDERS_AS"), "over stdio, call the API with this `KEY` (default $ORDERS_AS)")
-	flag.Parse()
+	o, err := parseFlags(os.Args[1:], os.Getenv, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		os.Exit(2)
+	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := run(logger, *addr, *dbPath, *keyList, *doSeed, *stdio, *as); err != nil {
+	if err := run(logger, o.addr, o.dbPath, o.keyList, o.doSeed, o.stdio, o.as); err != nil {
 		logger.Error("orders", "err", err)
 		os.Exit(1)
 	}
+}
+
+// options are the settings of the command line.
+type options struct {
+	addr, dbPath, keyList, as string
+	doSeed, stdio             bool
+}
+
+// parseFlags reads the command line args, taking the keys from getenv
+// where no flag gives them. The environment's keys are never a flag's
+// default: -h and a mistyped flag print the defaults to usage, and a key
+// does not belong on a terminal or in a log.
+func parseFlags(args []string, getenv func(string) string, usage io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("orders", flag.ContinueOnError)
+	fs.SetOutput(usage)
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "serve HTTP at `ADDR` (put TLS and a firewall in front of anything but loopback)")
+	fs.StringVar(&o.dbPath, "db", "orders.db", "the SQLite database `FILE`")
+	fs.StringVar(&o.keyList, "keys", "", "API keys, `key=user:write,key=user:read` (default $ORDERS_KEYS; prefer it: other users can read a command line)")
+	fs.BoolVar(&o.doSeed, "seed", false, "add the demonstration orders A-1 (open) and A-2 (shipped)")
+	fs.BoolVar(&o.stdio, "stdio", false, "serve MCP over stdio instead of HTTP")
+	fs.StringVar(&o.as, "as", "", "over stdio, call the API with this `KEY` (default $ORDERS_AS)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if o.keyList == "" {
+		o.keyList = getenv("ORDERS_KEYS")
+	}
+	if o.as == "" {
+		o.as = getenv("ORDERS_AS")
+	}
+	return o, nil
 }
 
 func run(logger *slog.Logger, addr, dbPath, keyList string, doSeed, stdio bool, as string) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -481,5 +482,33 @@ func TestRunsFromTheRepositoryRoot(t *testing.T) {
 	build.Dir = filepath.Join("..", "..")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Errorf("go build ./examples/orders from the repository root: %v\n%s", err, out)
+	}
+}
+
+// The keys come from the environment where no flag gives them, and
+// never show in the usage text that -h or a mistyped flag prints.
+func TestFlagsNeverPrintTheEnvironmentsKeys(t *testing.T) {
+	env := map[string]string{"ORDERS_KEYS": "k-secret-1=ada:write", "ORDERS_AS": "k-secret-1"}
+	getenv := func(k string) string { return env[k] }
+	for _, args := range [][]string{{"-h"}, {"-nosuchflag"}} {
+		var usage strings.Builder
+		_, err := parseFlags(args, getenv, &usage)
+		if err == nil {
+			t.Errorf("%v: no error", args)
+		}
+		if strings.Contains(usage.String(), "k-secret") || !strings.Contains(usage.String(), "$ORDERS_KEYS") {
+			t.Errorf("%v printed:\n%s", args, usage.String())
+		}
+	}
+	o, err := parseFlags(nil, getenv, &strings.Builder{})
+	if err != nil || o.keyList != env["ORDERS_KEYS"] || o.as != env["ORDERS_AS"] {
+		t.Errorf("no flags: %+v, %v; want the environment's keys", o, err)
+	}
+	o, _ = parseFlags([]string{"-keys", "k-flag=bob:read", "-as", "k-flag"}, getenv, &strings.Builder{})
+	if o.keyList != "k-flag=bob:read" || o.as != "k-flag" {
+		t.Errorf("flags: %+v; want them over the environment", o)
+	}
+	if _, err := parseFlags([]string{"-h"}, getenv, &strings.Builder{}); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("-h: %v; want flag.ErrHelp", err)
 	}
 }

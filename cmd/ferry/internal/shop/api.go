@@ -243,7 +243,7 @@ func (a *API) place(w http.ResponseWriter, r *http.Request) {
 	var lines linesError
 	switch {
 	case errors.Is(err, errKeyReused):
-		writeProblem(w, http.StatusUnprocessableEntity, fmt.Sprintf("The Idempotency-Key was used for order %d, which has another customer or other lines; use a new key for a new order.", o.ID))
+		writeProblem(w, http.StatusUnprocessableEntity, fmt.Sprintf("This idempotency key was used for order %d, which has another customer or other lines; use a new key for a new order.", o.ID))
 	case replayed:
 		w.Header().Set("Location", fmt.Sprintf("/api/orders/%d", o.ID))
 		writeJSON(w, http.StatusOK, o) // placed before with this key: nothing new
