@@ -63,11 +63,19 @@ func describeLimits(maxCalls int, rate float64, burst int) string {
 	case maxCalls == 0 && rate == 0:
 		return "none"
 	case rate == 0:
-		return strconv.Itoa(maxCalls) + " calls at once, no rate limit"
+		return callsAtOnce(maxCalls) + ", no rate limit"
 	}
 	r := strconv.FormatFloat(rate, 'g', -1, 64) + " a second with bursts of " + strconv.Itoa(burst)
 	if maxCalls == 0 {
 		return "any number of calls at once, " + r
 	}
-	return strconv.Itoa(maxCalls) + " calls at once, " + r
+	return callsAtOnce(maxCalls) + ", " + r
+}
+
+// callsAtOnce says "1 call at once" or "32 calls at once".
+func callsAtOnce(n int) string {
+	if n == 1 {
+		return "1 call at once"
+	}
+	return strconv.Itoa(n) + " calls at once"
 }

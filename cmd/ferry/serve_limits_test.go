@@ -53,3 +53,22 @@ func TestServeLimitFlagsRefused(t *testing.T) {
 		}
 	}
 }
+
+// The limits read as English whatever their values.
+func TestDescribeLimits(t *testing.T) {
+	for _, c := range []struct {
+		maxCalls, burst int
+		rate            float64
+		want            string
+	}{
+		{1, 1, 1, "1 call at once, 1 a second with bursts of 1"},
+		{32, 100, 50, "32 calls at once, 50 a second with bursts of 100"},
+		{1, 0, 0, "1 call at once, no rate limit"},
+		{0, 5, 2, "any number of calls at once, 2 a second with bursts of 5"},
+		{0, 0, 0, "none"},
+	} {
+		if got := describeLimits(c.maxCalls, c.rate, c.burst); got != c.want {
+			t.Errorf("describeLimits(%d, %g, %d) = %q, want %q", c.maxCalls, c.rate, c.burst, got, c.want)
+		}
+	}
+}
