@@ -12,7 +12,8 @@ import (
 	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
-// Run serves one client over t until the client closes its end (a clean
+// Run serves one client over t (&[StdioTransport]{} for the process's
+// standard input and output) until the client closes its end (a clean
 // return with a nil error, once every request has been answered) or ctx is
 // done (ctx's error; requests still running are cancelled). Requests are
 // served concurrently and answered as they finish, except that

@@ -36,8 +36,9 @@ type Connection interface {
 
 // StdioTransport serves one client on the process's standard input and
 // output, one JSON-RPC message per line of at most [MaxLineBytes]. The
-// zero value is ready to use. Nothing but protocol messages is written to
-// standard output.
+// zero value is ready to use, as a pointer (its Connect method has a
+// pointer receiver): srv.Run(ctx, &ferry.StdioTransport{}). Nothing but
+// protocol messages is written to standard output.
 //
 // Closing the connection unblocks a pending Read at once, but the read of
 // standard input itself cannot be interrupted: a goroutine stays in it
