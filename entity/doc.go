@@ -111,6 +111,19 @@
 // NOCASE ignores ASCII case), a write's conflict names the value the
 // record holds, which get finds.
 //
+// # Queries
+//
+// An operator's own SQL becomes tools too: [ParseQueries] and
+// [ReadQueries] read named statements from .sql files (-- name: X :many,
+// with @name parameters and @param lines that type and bound them), and
+// [Set.AddQuery] serves each as a tool. The model never writes SQL: the
+// statement is the operator's, read once at start-up as the engine reads
+// it (strings, quoted names and comments of each engine), refused unless
+// it is one read or one write, prepared and described by the database,
+// and every argument is bound. A read runs in a read-only transaction
+// under the Set's timeout, with a row cap that says hasMore; a write
+// (only on a Set that is not read-only) answers rowsAffected.
+//
 // # Hooks and scopes
 //
 // [Hooks] run in the call's transaction before it reads or writes, and
