@@ -75,6 +75,33 @@ fields filter, sort and search may use:
       fields:
         price: The unit price in euros.
 
+-queries DIR serves the named SQL statements of DIR's .sql files as tools,
+beside the tables (with -tables '', instead of them), written as sqlc
+writes them:
+
+  -- name: top_customers :many
+  -- The customers who spent most since a day.
+  -- @param since date The first day counted.
+  -- @param top integer minimum:"1" maximum:"50" default:"10" How many.
+  SELECT c.name, SUM(o.total_cents) AS spent FROM customers c
+  JOIN orders o ON o.customer_id = c.id WHERE o.placed_at >= @since
+  GROUP BY c.name ORDER BY spent DESC LIMIT @top
+
+:many returns rows in data (at most 100, or -- @max_rows N; hasMore says
+rows were left out), :one one row (or not-found), :exec a write's
+rowsAffected, served only with -writes. Parameters are written @name and
+always bound, never spliced. PostgreSQL infers their types; on SQLite and
+MySQL an @param line gives it (text, integer, number, boolean, timestamp,
+date, uuid), with minimum, maximum, minLength, maxLength, pattern, enum
+(comma-separated), default (JSON) and nullable:"true". -- @column NAME TYPE
+types a result column the engine cannot (an expression on SQLite). A
+query is one SELECT, WITH, VALUES, INSERT, UPDATE, DELETE, MERGE or
+REPLACE; a read that holds a write (a DELETE in a WITH, FOR UPDATE), DDL,
+a second statement and a driver's own placeholders (?, $1) are refused.
+A read runs in a read-only transaction under -statement-timeout. Every
+statement is prepared when ferry serve starts: one that does not prepare
+stops it, naming its file and line.
+
 Each call in flight holds one database connection until it ends.
 -db-max-conns bounds them: 10 by default on PostgreSQL and MySQL/MariaDB,
 and on SQLite twice the CPUs, at least 4. A call past the bound waits for
@@ -100,6 +127,8 @@ flags:
 type serveConfig struct {
 	db, dbEnv            string
 	tables, exclude      []string
+	noTables             bool   // -tables '': serve the queries only
+	queries              string // -queries DIR
 	writes               bool
 	httpAddr             string
 	stdio                bool
@@ -132,6 +161,7 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	fs.StringVar(&c.dbEnv, "db-env", "", "read the database URL from this environment variable instead of -db")
 	fs.Func("tables", "serve only these tables (comma-separated)", listFlag(&c.tables))
 	fs.Func("exclude-tables", "leave these tables out (comma-separated)", listFlag(&c.exclude))
+	fs.StringVar(&c.queries, "queries", "", "serve the named SQL statements of this directory's .sql files as tools (see above)")
 	fs.BoolVar(&c.writes, "writes", false, "add the create, update and delete tools (default read-only)")
 	fs.StringVar(&c.httpAddr, "http", "127.0.0.1:8080", "serve MCP over HTTP at this address, at /mcp")
 	fs.BoolVar(&c.stdio, "stdio", false, "serve one client over standard input and output instead of HTTP")
@@ -163,6 +193,7 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	c.noTables = set["tables"] && len(c.tables) == 0
 	if _, _, err := net.SplitHostPort(c.httpAddr); err != nil && !c.stdio {
 		return nil, serveUsage(fmt.Sprintf("-http %q: want HOST:PORT, such as 127.0.0.1:8080 (127.0.0.1:0 picks a free port)", c.httpAddr))
 	}
@@ -177,6 +208,10 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 		return nil, serveUsage("-jwt-jwks needs -jwt-issuer ISSUER (the iss tokens must carry)")
 	case set["db-max-conns"] && c.maxConns < 1:
 		return nil, serveUsage(fmt.Sprintf("-db-max-conns %d: give 1 or more (the default is 10, on SQLite 2 per CPU)", c.maxConns))
+	case c.noTables && c.queries == "":
+		return nil, serveUsage("-tables '' serves no table: give -queries DIR too, or name tables")
+	case c.queries != "" && (c.remote.openapi != "" || c.remote.proto != ""):
+		return nil, serveUsage("-queries serves a database's statements: it does not go with -openapi or -proto")
 	case c.stdio && (c.apiKeyEnv != "" || c.jwks != ""):
 		return nil, serveUsage("-stdio serves the local process that started ferry: authentication flags apply to -http only")
 	}
@@ -282,7 +317,7 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 	opts := &ferry.ServerOptions{
 		Title:        "ferry serve: " + db.name,
 		Description:  "The tables of the " + string(db.engine) + " database " + db.name + " as entity tools.",
-		Instructions: instructions(s.cfg.writes),
+		Instructions: instructions(s.cfg.writes, !s.cfg.noTables, s.cfg.queries != ""),
 		Logger:       s.log,
 		ReadOnly:     !s.cfg.writes,
 		Limits:       ferry.Limits{CallTimeout: s.cfg.callTimeout},
@@ -299,24 +334,43 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 		_ = db.db.Close()
 		return nil, nil, err
 	}
-	s.say("serving %d %s of %s: %s", len(served.tables), plural(len(served.tables), "table", "tables"), db.display, nameList(served.tables, maxListed))
+	if !s.cfg.noTables {
+		s.say("serving %d %s of %s: %s", len(served.tables), plural(len(served.tables), "table", "tables"), db.display, nameList(served.tables, maxListed))
+	}
+	if s.cfg.queries != "" {
+		s.say("serving %d %s of %s: %s", len(served.queries), plural(len(served.queries), "query", "queries"), s.cfg.queries, nameList(served.queries, maxListed))
+	}
 	s.sayNotes(served.notes)
 	s.saySecrets(served.secrets)
 	mode := "read-only (give -writes for create, update and delete)"
 	if s.cfg.writes {
 		mode = "with writes (create, update, delete)"
 	}
-	s.say("%d tools, %s; schemas at %s://entities and %s://relationships; ready in %s", served.tools, mode, resourceScheme, resourceScheme, time.Since(start).Round(time.Millisecond))
+	schemas := fmt.Sprintf("; schemas at %s://entities and %s://relationships", resourceScheme, resourceScheme)
+	if s.cfg.noTables {
+		schemas = ""
+	}
+	s.say("%d tools, %s%s; ready in %s", served.tools, mode, schemas, time.Since(start).Round(time.Millisecond))
 	s.sayConnections(db)
 	s.say("limits per caller: %s", &s.cfg.limits)
 	return srv, db, nil
 }
 
 // instructions tell the model how the tools work together.
-func instructions(writes bool) string {
+func instructions(writes, tables, queries bool) string {
+	if !tables {
+		s := "Each tool runs one SQL statement the server's operator wrote, with the arguments bound; reads return data and hasMore."
+		if writes {
+			return s + " Tools that are not read-only change data and return rowsAffected."
+		}
+		return s + " The server is read-only."
+	}
 	s := "Each table has a list tool (list_<plural>: filter is a CEL expression over the fields it names, " +
 		"orderBy, top and skip page on, search where offered) and, with a single-column key, a get tool " +
 		"(get_<name>) by key or natural key. " + resourceScheme + "://entities describes every table's fields."
+	if queries {
+		s += " Other tools each run one SQL statement the server's operator wrote."
+	}
 	if writes {
 		return s + " create_, update_ and delete_ tools change records; update changes only the fields given."
 	}

@@ -91,13 +91,15 @@ func (s *server) openDatabase(ctx context.Context) (*openedDB, error) {
 // servedTables is what addEntities registered.
 type servedTables struct {
 	tables  []string // table names, in entity order
+	queries []string // query tools, in the files' order
 	tools   int
 	secrets []string // served columns that look like credentials, as table.column
 	notes   []string // what tables leave out, and why (see tableNotes)
 }
 
-// addEntities introspects the database and registers each table's tools
-// on srv, with the config file's settings applied.
+// addEntities registers on srv the tools of the database's tables
+// (introspected, with the config file's settings applied) and of the
+// -queries files.
 func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedDB) (*servedTables, error) {
 	var conf *serveconfig.Config
 	if s.cfg.configFile != "" {
@@ -106,6 +108,28 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 			return nil, err
 		}
 	}
+	set, err := entity.NewSet(srv, db.db, &entity.SetOptions{Engine: db.engine, ReadOnly: !s.cfg.writes, Timeout: s.cfg.timeout})
+	if err != nil {
+		return nil, err
+	}
+	out := &servedTables{}
+	if !s.cfg.noTables {
+		if err := s.addTables(ctx, set, db, conf, out); err != nil {
+			return nil, err
+		}
+		set.AddResources(resourceScheme)
+	}
+	if s.cfg.queries != "" {
+		if err := s.addQueries(ctx, set, out); err != nil {
+			return nil, err
+		}
+	}
+	out.tools = len(srv.Catalog().Tools())
+	return out, nil
+}
+
+// addTables introspects the database and adds each table to set.
+func (s *server) addTables(ctx context.Context, set *entity.Set, db *openedDB, conf *serveconfig.Config, out *servedTables) error {
 	stop := s.progress("reading the tables of "+db.display+"…", progressAfter)
 	defer stop()
 	opts := &entity.IntrospectOptions{Tables: s.cfg.tables, ExcludeTables: s.cfg.exclude}
@@ -115,7 +139,7 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 	if db.engine == entity.PostgreSQL {
 		var err error
 		if opts.Schema, err = pgSchema(ctx, db); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	entities, err := entity.Introspect(ctx, db.db, db.engine, opts)
@@ -124,16 +148,11 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 		if len(s.cfg.tables) > 0 {
 			hint = " (check the names given to -tables" + s.suggestTable(ctx, db, opts) + ")"
 		}
-		return nil, fmt.Errorf("cannot read the tables of %s: %s%s", db.display, joinLines(err), hint)
+		return fmt.Errorf("cannot read the tables of %s: %s%s", db.display, joinLines(err), hint)
 	}
 	if err := s.checkTables(entities, conf, db); err != nil {
-		return nil, err
+		return err
 	}
-	set, err := entity.NewSet(srv, db.db, &entity.SetOptions{Engine: db.engine, ReadOnly: !s.cfg.writes, Timeout: s.cfg.timeout})
-	if err != nil {
-		return nil, err
-	}
-	out := &servedTables{}
 	for _, e := range entities {
 		o := &entity.Options{}
 		// Introspection marks the fields a full-text index covers: a
@@ -142,24 +161,22 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 		indexed := slices.ContainsFunc(e.Fields, func(f *entity.Field) bool { return f.Searchable })
 		if t := tableConfig(conf, e.Table); t != nil {
 			if o.Searcher, err = s.configure(ctx, db, e, t, indexed); err != nil {
-				return nil, err
+				return err
 			}
 		} else if indexed {
 			if o.Searcher, err = searchIndex(ctx, db, e); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		se, err := set.Add(e, o)
 		if err != nil {
-			return nil, fmt.Errorf("table %s: %s", tableName(e.Table), joinLines(err))
+			return fmt.Errorf("table %s: %s", tableName(e.Table), joinLines(err))
 		}
 		out.tables = append(out.tables, e.Table)
 		out.notes = append(out.notes, tableNotes(se, s.cfg.writes)...)
 		out.secrets = append(out.secrets, secretColumns(e)...)
 	}
-	set.AddResources(resourceScheme)
-	out.tools = len(srv.Catalog().Tools())
-	return out, nil
+	return nil
 }
 
 // checkTables refuses a start that would serve nothing, or not what the
