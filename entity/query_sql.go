@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -97,7 +98,8 @@ func (p *preparedSQL) args(vals []any) []any {
 
 // sqlError places an error of the statement's text at its line.
 func (q *Query) sqlError(err error) error {
-	if se, ok := err.(*sqltext.Error); ok && q.sqlLine > 0 {
+	var se *sqltext.Error
+	if errors.As(err, &se) && q.sqlLine > 0 {
 		line := q.sqlLine + strings.Count(q.SQL[:min(se.Pos, len(q.SQL))], "\n")
 		return fmt.Errorf("%s:%d: query %s: %s", q.File, line, q.Name, se.Msg)
 	}

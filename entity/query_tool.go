@@ -104,7 +104,7 @@ func (qt *queryTool) checkDefaults() error {
 			continue
 		}
 		if _, err := qt.bindValue(p, p.Default); err != nil {
-			return fmt.Errorf("%s@param %s: default %s %s", qt.q.where(), p.Name, p.Default, err)
+			return fmt.Errorf("%s@param %s: default %s %w", qt.q.where(), p.Name, p.Default, err)
 		}
 	}
 	return nil
