@@ -110,6 +110,9 @@ type Options struct {
 	// Scope, if not nil, restricts every read and write to the rows whose
 	// field holds the caller's value (a tenant, an owner).
 	Scope *Scope
+	// Access says which callers (by the core's scopes and roles) may
+	// read, write and delete; the zero value lets every caller.
+	Access Access
 }
 
 // Hooks are an entity's checks. Each runs inside the call's transaction,

@@ -63,6 +63,9 @@ type Query struct {
 	// File and Line say where the query was read, for start-up errors.
 	File string
 	Line int
+	// Access names the callers who may see and call the tool; the zero
+	// value lets every caller.
+	Access Callers
 
 	// sqlLine is the line of the file where SQL starts, or 0.
 	sqlLine int

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -114,7 +115,8 @@ func (qt *queryTool) checkDefaults() error {
 func (qt *queryTool) tool() ferry.Tool {
 	c := qt.p.class
 	tool := ferry.Tool{Name: qt.q.Name, Title: qt.q.Title, Description: qt.describe(), ClosedWorld: true,
-		InputSchema: qt.inputSchema(), OutputSchema: qt.outputSchema()}
+		InputSchema: qt.inputSchema(), OutputSchema: qt.outputSchema(),
+		Scopes: slices.Clone(qt.q.Access.Scopes), Roles: slices.Clone(qt.q.Access.Roles)}
 	switch {
 	case !c.Write:
 		tool.ReadOnly = true

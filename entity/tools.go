@@ -17,6 +17,8 @@ func (t *table) register() {
 			continue
 		}
 		tool := ferry.Tool{Name: t.toolName(op), Title: t.title(op), Description: t.describe(op), ClosedWorld: true}
+		who := t.o.Access.callers(op)
+		tool.Scopes, tool.Roles = who.Scopes, who.Roles
 		var h ferry.ToolHandler
 		switch op {
 		case Get:

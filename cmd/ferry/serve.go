@@ -74,6 +74,19 @@ fields filter, sort and search may use:
       search: [name, description]
       fields:
         price: The unit price in euros.
+      access:
+        read: {scopes: [shop.read]}
+        write: {scopes: [shop.write], roles: [staff]}
+        delete: {roles: [admin]}
+  queries:
+    best_sellers: {scopes: [reports]}
+
+access gives a table's tools to callers by their scopes (a JWT's scope
+or scp claim: every one listed is needed) and roles (its roles claim: any
+one listed will do): read for get and list, write for create and update,
+delete for delete (write is as read if not given, delete as write). queries: does the same for
+-queries tools. A caller without them does not see the tools, nor the
+table in db://entities, and calling one is answered as an unknown tool.
 
 -queries DIR serves the named SQL statements of DIR's .sql files as tools,
 beside the tables (with -tables '', instead of them), written as sqlc

@@ -108,6 +108,9 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 			return nil, err
 		}
 	}
+	if conf != nil && len(conf.Queries) > 0 && s.cfg.queries == "" {
+		return nil, fmt.Errorf("%s: queries: names queries, and -queries DIR is not given", conf.File)
+	}
 	set, err := entity.NewSet(srv, db.db, &entity.SetOptions{Engine: db.engine, ReadOnly: !s.cfg.writes, Timeout: s.cfg.timeout})
 	if err != nil {
 		return nil, err
@@ -120,7 +123,7 @@ func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedD
 		set.AddResources(resourceScheme)
 	}
 	if s.cfg.queries != "" {
-		if err := s.addQueries(ctx, set, out); err != nil {
+		if err := s.addQueries(ctx, set, conf, out); err != nil {
 			return nil, err
 		}
 	}
@@ -163,6 +166,7 @@ func (s *server) addTables(ctx context.Context, set *entity.Set, db *openedDB, c
 			if o.Searcher, err = s.configure(ctx, db, e, t, indexed); err != nil {
 				return err
 			}
+			o.Access = entityAccess(t.Access)
 		} else if indexed {
 			if o.Searcher, err = searchIndex(ctx, db, e); err != nil {
 				return err

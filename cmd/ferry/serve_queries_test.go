@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ferry-mcp/ferry/cmd/ferry/internal/shop"
@@ -176,5 +178,86 @@ UPDATE products SET price = @price WHERE sku = @sku
 	code, stderr = failServe(t, []string{"-db", d.url, "-tables", "", "-http", "127.0.0.1:0"})
 	if code != 2 || !strings.Contains(stderr, "-tables '' serves no table") {
 		t.Errorf("-tables '' alone: exit %d, %s", code, stderr)
+	}
+}
+
+// tokenWith is a token of keys for aud carrying scope and roles claims.
+func tokenWith(t *testing.T, keys *jwksServer, iss, aud, scope string, roles ...string) string {
+	t.Helper()
+	now := time.Now()
+	tok, err := jwt.Signed(keys.signer).Claims(jwt.Claims{
+		Issuer: iss, Subject: "agent", Audience: jwt.Audience{aud},
+		IssuedAt: jwt.NewNumericDate(now.Add(-time.Minute)), Expiry: jwt.NewNumericDate(now.Add(time.Hour)),
+	}).Claims(map[string]any{"scope": scope, "roles": roles}).Serialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// TestServeAccess serves a config's per-table and per-query access with
+// real JWTs: each token sees and calls the tools its scope and roles
+// claims allow, reads the schema of the tables it may use, and gets the
+// unknown tool's answer for the others.
+func TestServeAccess(t *testing.T) {
+	d := sqliteTestDB(t)
+	d.shop(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "q.sql"), []byte("-- name: mugs :many\nSELECT sku FROM products WHERE sku LIKE 'MUG-%'\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dir, "ferry.yaml")
+	if err := os.WriteFile(conf, []byte(`tables:
+  products:
+    access:
+      read: {scopes: [shop.read]}
+      write: {scopes: [shop.write]}
+      delete: {roles: [admin]}
+  customers:
+    access:
+      read: {roles: [staff, admin]}   # write and delete: as read
+queries:
+  mugs: {scopes: [reports]}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	keys := newJWKSServer(t)
+	const iss = "https://login.example.com"
+	s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-writes", "-queries", dir, "-config", conf, "-jwt-jwks", keys.url, "-jwt-issuer", iss})
+	tests := []struct {
+		name, scope string
+		roles       []string
+		want        []string
+	}{
+		{"no scope", "", nil, []string{"list_visits"}},
+		{"reader", "shop.read", nil, []string{"get_product", "list_products", "list_visits"}},
+		{"writer", "shop.read shop.write", nil, []string{"create_product", "get_product", "list_products", "list_visits", "update_product"}},
+		{"admin", "", []string{"admin"}, []string{"create_customer", "delete_customer", "delete_product", "get_customer", "list_customers", "list_visits", "update_customer"}},
+		{"reports", "reports", nil, []string{"list_visits", "mugs"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bearer := "Bearer " + tokenWith(t, keys, iss, s.url, tt.scope, tt.roles...)
+			if got := s.tools(t, "Authorization", bearer).names(); !cmp.Equal(got, tt.want) {
+				t.Errorf("tools = %v; want %v", got, tt.want)
+			}
+			r := s.post(t, "tools/call", map[string]any{"name": "list_products", "arguments": map[string]any{}}, "Authorization", bearer)
+			if visible := slices.Contains(tt.want, "list_products"); visible != (r.Error == nil) {
+				t.Errorf("list_products: %s %+v; want served %v", r.Result, r.Error, visible)
+			}
+			r = s.post(t, "resources/read", map[string]any{"uri": "db://entities/product"}, "Authorization", bearer)
+			if visible := slices.ContainsFunc(tt.want, func(n string) bool { return strings.HasSuffix(n, "_product") || n == "list_products" }); visible != (r.Error == nil) {
+				t.Errorf("db://entities/product: %s %+v; want readable %v", r.Result, r.Error, visible)
+			}
+		})
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	_ = os.WriteFile(bad, []byte("queries:\n  nothing: {scopes: [x]}\n"), 0o600)
+	if code, stderr := failServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-queries", dir, "-config", bad}); code == 0 || !strings.Contains(stderr, `bad.yaml:2:3: queries: "nothing" is not a query of -queries`) {
+		t.Errorf("a queries entry for no query: exit %d, %s", code, stderr)
+	}
+	_ = os.WriteFile(bad, []byte("tables:\n  products:\n    access:\n      read: {scope: [x]}\n"), 0o600)
+	if code, stderr := failServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-config", bad}); code == 0 || !strings.Contains(stderr, `bad.yaml:4:14: unknown key "scope"`) {
+		t.Errorf("a misspelt key: exit %d, %s", code, stderr)
 	}
 }

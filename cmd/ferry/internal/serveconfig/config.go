@@ -13,6 +13,11 @@
 //	    search: [name, description]          # text fields; default: a full-text index's, if any
 //	    fields:
 //	      price: The unit price in euros, tax included.
+//	    access:                               # who may call the tools (see Access)
+//	      read: {scopes: [shop.read]}
+//	      write: {roles: [staff]}
+//	queries:                                  # who may call -queries tools
+//	  best_sellers: {scopes: [reports]}
 //
 // Decoding is strict: an unknown key, a repeated key, a value of the wrong
 // kind, an alias or a second document is an error naming its line and
@@ -42,6 +47,8 @@ type Config struct {
 	Tables map[string]*Table
 	// Order lists the table names in the order the file gives them.
 	Order []string
+	// Queries holds who may call each -queries tool, by its name.
+	Queries map[string]*QueryAccess
 }
 
 // Table is one table's settings. A nil list was not given (the default
@@ -61,6 +68,9 @@ type Table struct {
 	Filter, Sort, Search []Pos
 	// Fields holds field descriptions by column name.
 	Fields map[string]FieldDoc
+	// Access says who may read, write and delete the table's records;
+	// nil lets every caller.
+	Access *Access
 	file   string
 }
 
@@ -122,6 +132,7 @@ func Parse(file string, data []byte) (*Config, error) {
 				return nil
 			})
 		},
+		"queries": func(_, v *yaml.Node) (err error) { c.Queries, err = p.queries(v); return err },
 	}, nil)
 	if err != nil {
 		return nil, err
@@ -217,6 +228,7 @@ func (p *parser) table(k, v *yaml.Node) (*Table, error) {
 		"filter": func(k, v *yaml.Node) (err error) { t.Filter, err = p.list(k, v, what); return err },
 		"sort":   func(k, v *yaml.Node) (err error) { t.Sort, err = p.list(k, v, what); return err },
 		"search": func(k, v *yaml.Node) (err error) { t.Search, err = p.list(k, v, what); return err },
+		"access": func(_, v *yaml.Node) (err error) { t.Access, err = p.access(v, what); return err },
 		"fields": func(_, v *yaml.Node) error {
 			t.Fields = map[string]FieldDoc{}
 			return p.mapping(v, what+" fields", nil, func(k, v *yaml.Node) error {
