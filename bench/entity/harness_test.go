@@ -214,6 +214,9 @@ func newHandler(db *sql.DB, engine entity.Engine) (http.Handler, error) {
 		srv.AddTool(ferry.Tool{Name: prefix + "get_product", Description: "Gets a product by hand.", ReadOnly: true,
 			ClosedWorld: true}, h.getTool(tx))
 	}
+	if err := addQueryTools(srv, set, h); err != nil {
+		return nil, err
+	}
 	if err := srv.Check(); err != nil {
 		return nil, err
 	}
