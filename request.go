@@ -115,7 +115,10 @@ type reply struct {
 	// inputRequired says a modern answer is an input_required result, not
 	// a complete one.
 	inputRequired bool
-	refusal       RefusalCode
+	// task says a tools/call is answered with a task (resultType
+	// "task"), or is a run of one (see task.go).
+	task    bool
+	refusal RefusalCode
 	// failed is the code of the error the request was answered with, or 0.
 	failed Code
 	// resultMeta holds the _meta entries of the result (a modern one's
@@ -206,6 +209,16 @@ func (s *Server) resolve(r *request) {
 		r.err = methodNotFound(r.method)
 		return
 	}
+	switch m.target {
+	case targetTool, targetPrompt:
+		r.target.name = r.params.Name
+	case targetTask:
+		r.target.name = r.params.TaskID
+	case targetURI:
+		r.target.name = r.params.URI
+	}
+	// The name is set first: a refused request's routing headers are
+	// still checked against it.
 	if m.extension != 0 && !r.caps.ext.has(m.extension) {
 		r.err = missingExtension(m.extension)
 		return
@@ -217,6 +230,8 @@ func (s *Server) resolve(r *request) {
 		}
 	case targetTool, targetPrompt:
 		r.target.name = r.params.Name
+	case targetTask:
+		r.target.name = r.params.TaskID
 	case targetResource, targetURI:
 		r.target.name = r.params.URI
 	}
