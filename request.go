@@ -206,9 +206,11 @@ func (s *Server) resolve(r *request) {
 	m := lookupMethod(r.method)
 	r.row = m
 	if m == nil || !m.servedIn(r.modern, r.stateless()) || m.extension != 0 && !s.Serves(m.extension) {
-		r.err = methodNotFound(r.method)
+		r.err = methodNotFound(r.method) // its name is not read: Mcp-Name is not checked
 		return
 	}
+	// The name is set before the client's extensions are judged: a
+	// refused request's routing headers are still checked against it.
 	switch m.target {
 	case targetTool, targetPrompt:
 		r.target.name = r.params.Name
@@ -217,8 +219,6 @@ func (s *Server) resolve(r *request) {
 	case targetURI:
 		r.target.name = r.params.URI
 	}
-	// The name is set first: a refused request's routing headers are
-	// still checked against it.
 	if m.extension != 0 && !r.caps.ext.has(m.extension) {
 		r.err = missingExtension(m.extension)
 		return

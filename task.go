@@ -254,13 +254,13 @@ func (s *Server) startTask(ctx context.Context, r *request, b []byte) ([]byte, e
 		setOutcome(ctx, outcomeLimited, RefusalUnavailable)
 		return (&ToolResult{Content: []Content{Text(err.Error())}, IsError: true}).appendMembers(b, false)
 	}
-	t.answers = answers
-	run := s.taskRun(r)
-	go s.runTask(tctx, t, run)
-	r.reply.task = true
+	// The answer is written before the run starts: it reads working.
 	s.tasks.mu.Lock()
+	t.answers = answers
 	b = s.appendTask(b, t)
 	s.tasks.mu.Unlock()
+	r.reply.task = true
+	go s.runTask(tctx, t, s.taskRun(r))
 	if !r.modern {
 		b = appendKey(b, "resultType")
 		b = append(b, `"task"`...)
