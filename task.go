@@ -227,7 +227,9 @@ func (s *Server) wantsTask(r *request) (bool, error) {
 		return false, nil
 	}
 	if r.caps.ext.has(ExtensionTasks) {
-		return true, nil
+		// A tool that asks before its task starts runs the first round
+		// as a plain call.
+		return !r.target.tool.tool.AskBeforeTask || r.carriesAnswers(), nil
 	}
 	if ts == TaskRequired {
 		return false, missingExtension(ExtensionTasks)

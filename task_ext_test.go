@@ -320,3 +320,33 @@ func TestTaskCapsAndTTL(t *testing.T) {
 		t.Errorf("after the TTL, a new task was refused: %v", a.Result)
 	}
 }
+
+// A tool that asks before its task starts asks as a plain call
+// (input_required, no task), and the retry that answers becomes the task,
+// whose result reads the answer.
+func TestTaskAskBeforeTaskAsksThenStarts(t *testing.T) {
+	srv, h := newTaskServer(t, &ferry.TaskOptions{})
+	srv.AddTool(ferry.Tool{Name: "greet", Description: "Greets.", TaskSupport: ferry.TaskRequired, AskBeforeTask: true},
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			r, err := ferry.Elicit(ferry.WithInputKey(ctx, "who"), &ferry.ElicitParams{Message: "Name?",
+				RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`)})
+			if err != nil {
+				return nil, err
+			}
+			return ferry.NewResult(ferry.Text("hello " + r.Content["name"].(string))), nil
+		})
+	c := &taskClient{t: t, h: h, caps: tasksCaps}
+	first := c.call("greet", `{}`)
+	if str(first.Result, "resultType") != "input_required" || first.Result["taskId"] != nil {
+		t.Fatalf("the first round answered %v, want input_required without a task", first.Result)
+	}
+	second := c.send("tools/call", "greet", `"name":"greet","arguments":{},"inputResponses":{"who":{"action":"accept","content":{"name":"Ada"}}},"requestState":`+
+		string(first.Result["requestState"]))
+	if str(second.Result, "resultType") != "task" || second.Result["requestState"] != nil || second.Result["inputRequests"] != nil {
+		t.Fatalf("the retry answered %v, want a task", second.Result)
+	}
+	done := c.waitStatus(str(second.Result, "taskId"), "completed")
+	if !strings.Contains(string(done.Result["result"]), "hello Ada") {
+		t.Errorf("the task's result is %s", done.Result["result"])
+	}
+}

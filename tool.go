@@ -86,6 +86,14 @@ type Tool struct {
 	// TaskSupport says whether the tool runs as a task of the tasks
 	// extension (see [ServerOptions.Tasks]). If zero, it never does.
 	TaskSupport TaskSupport
+	// AskBeforeTask says a call that would run as a task first runs as a
+	// plain call, so that the questions its handler asks ([Elicit] and the
+	// like) are answered by the client's 2026-07-28 retry (input_required),
+	// and becomes a task only on the retry that carries the answers. A
+	// first call that asks nothing is answered as a plain call. If false,
+	// the task starts with the call, and questions are answered through
+	// tasks/update.
+	AskBeforeTask bool
 
 	// Icons are images a client may show for the tool.
 	Icons []Icon

@@ -42,9 +42,7 @@ declare -A KEEP_OUT=()
 declare -A EXTENSION_SCENARIOS=(
   [tasks]="tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal tasks-mrtr-input tasks-request-headers tasks-dispatch-and-envelope tasks-status-notifications tasks-required-task-error tasks-mrtr-composition"
 )
-declare -A EXT_KEEP_OUT=(
-  [tasks-mrtr-composition]="a tool that gathers input before it becomes a task needs the handler to choose when the task starts; Ferry starts it with the call"
-)
+declare -A EXT_KEEP_OUT=()
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN="" OUT="" SCENARIO="" REQUIREMENTS="" EXTENSION=""

@@ -77,6 +77,7 @@ func addTaskTools(srv *ferry.Server) {
 			}
 			return text(fmt.Sprintf("got %v and %v", a.Content["name"], b.Content["name"])), nil
 		})
+	addComposedTaskTool(srv)
 }
 
 // sleep waits d, or until ctx ends.
@@ -89,4 +90,19 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// addComposedTaskTool adds the tool of tasks-mrtr-composition: it asks
+// the user's name as a plain 2026-07-28 call, and becomes a task on the
+// retry that answers it.
+func addComposedTaskTool(srv *ferry.Server) {
+	srv.AddTool(ferry.Tool{Name: "test_tool_with_task", Description: "Asks the user's name, then greets them from a task.",
+		RawInputSchema: noArgs(), TaskSupport: ferry.TaskRequired, AskBeforeTask: true},
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			r, err := elicitAs(ctx, "user_name", "What is your name?", nameSchema("name"))
+			if err != nil {
+				return nil, err
+			}
+			return text(fmt.Sprintf("Hello, %v!", r.Content["name"])), nil
+		})
 }
