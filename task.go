@@ -89,9 +89,10 @@ const (
 type tasks struct {
 	opts TaskOptions
 
-	mu     sync.Mutex       // guards byID and the tasks' mutable fields
+	mu     sync.Mutex       // guards byID, owners, swept and the tasks' mutable fields
 	byID   map[string]*task // every task kept, by id
 	owners map[string]int   // tasks kept per owner
+	swept  time.Time        // when the expired tasks were last dropped
 }
 
 func newTasks(o *TaskOptions) *tasks {
@@ -179,6 +180,7 @@ func (ts *tasks) add(owner string, cancel context.CancelFunc) (*task, error) {
 // sweepLocked drops the tasks past their TTL, cancelling any still
 // running. The caller holds ts.mu.
 func (ts *tasks) sweepLocked(now time.Time) {
+	ts.swept = now
 	for id, t := range ts.byID {
 		if now.After(t.expires) {
 			t.cancel()
@@ -193,6 +195,11 @@ func (ts *tasks) sweepLocked(now time.Time) {
 // get returns owner's task id, or nil: another owner's task, and an
 // expired one, read as one that does not exist. The caller holds ts.mu.
 func (ts *tasks) getLocked(owner, id string) *task {
+	// The expired tasks are dropped on reads too, at most once a second,
+	// so that a task past its TTL stops running when no new task comes.
+	if now := time.Now(); now.Sub(ts.swept) > time.Second {
+		ts.sweepLocked(now)
+	}
 	t := ts.byID[id]
 	if t == nil || t.owner != owner || time.Now().After(t.expires) {
 		return nil
@@ -262,7 +269,20 @@ func (s *Server) startTask(ctx context.Context, r *request, b []byte) ([]byte, e
 	b = s.appendTask(b, t)
 	s.tasks.mu.Unlock()
 	r.reply.task = true
-	go s.runTask(tctx, t, s.taskRun(r))
+	// A run counts as active in its transport's drain: a shutdown gives
+	// it the drain's deadline, then cancels it.
+	d := r.peer.drain
+	if d != nil {
+		d.enter()
+		stop := context.AfterFunc(d.hard, cancel)
+		go func() {
+			defer d.leave()
+			defer stop()
+			s.runTask(tctx, t, s.taskRun(r))
+		}()
+	} else {
+		go s.runTask(tctx, t, s.taskRun(r))
+	}
 	if !r.modern {
 		b = appendKey(b, "resultType")
 		b = append(b, `"task"`...)
@@ -303,6 +323,16 @@ func (tr *taskRun) next(ctx context.Context, answers map[string]json.RawMessage)
 // given, as a 2026-07-28 retry would.
 func (s *Server) runTask(ctx context.Context, t *task, tr *taskRun) {
 	ts := s.tasks
+	defer func() {
+		if tr.r.peer.drain.hardStopped() {
+			ts.mu.Lock()
+			if !t.terminal() {
+				t.message = "the server shut down before the task ended"
+			}
+			ts.mu.Unlock()
+			ts.settle(t, taskCancelled, nil, nil)
+		}
+	}()
 	for {
 		ts.mu.Lock()
 		answers := make(map[string]json.RawMessage, len(t.answers))
@@ -312,6 +342,9 @@ func (s *Server) runTask(ctx context.Context, t *task, tr *taskRun) {
 		ts.mu.Unlock()
 		r := tr.next(ctx, answers)
 		out, err := s.runTaskOnce(r)
+		if tr.r.peer.drain.hardStopped() {
+			return // cancelled by the shutdown, and marked so
+		}
 		switch {
 		case errors.Is(err, errInputPending):
 			if failed := r.reply.input.failure(); failed != nil {

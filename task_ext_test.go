@@ -350,3 +350,27 @@ func TestTaskAskBeforeTaskAsksThenStarts(t *testing.T) {
 		t.Errorf("the task's result is %s", done.Result["result"])
 	}
 }
+
+// A shutdown gives a running task the drain's deadline, then cancels it
+// and marks it so; a task that ends within the deadline completes.
+func TestTaskShutdownCancelsWhatOutlivesTheDrain(t *testing.T) {
+	srv := ferry.NewServer("tasks", "1", &ferry.ServerOptions{Tasks: &ferry.TaskOptions{}})
+	srv.AddTool(ferry.Tool{Name: "forever", Description: "Never ends.", TaskSupport: ferry.TaskRequired},
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			<-ctx.Done()
+			return ferry.NewResult(ferry.Text("stopped")), nil
+		})
+	served := ferry.NewHTTPHandler(srv, nil)
+	id := str((&taskClient{t: t, h: served, caps: tasksCaps}).call("forever", `{}`).Result, "taskId")
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	if err := served.Shutdown(ctx); err == nil {
+		t.Error("the shutdown ended before the running task did")
+	}
+	// Another handler of the same server reads the task.
+	c := &taskClient{t: t, h: ferry.NewHTTPHandler(srv, nil), caps: tasksCaps}
+	got := c.waitStatus(id, "cancelled")
+	if !strings.Contains(str(got.Result, "statusMessage"), "shut down") {
+		t.Errorf("the cancelled task says %q", str(got.Result, "statusMessage"))
+	}
+}
