@@ -90,13 +90,16 @@ type tasks struct {
 	opts TaskOptions
 
 	mu     sync.Mutex       // guards byID, owners, swept and the tasks' mutable fields
-	byID   map[string]*task // every task kept, by id
-	owners map[string]int   // tasks kept per owner
-	swept  time.Time        // when the expired tasks were last dropped
+	byID   map[string]*task       // every task kept, by id
+	owners map[string]*ownerTasks // the counts of each owner's tasks
+	swept  time.Time              // when the expired tasks were last dropped
 }
 
+// ownerTasks counts one owner's tasks, kept and running.
+type ownerTasks struct{ kept, running int }
+
 func newTasks(o *TaskOptions) *tasks {
-	t := &tasks{opts: *o, byID: map[string]*task{}, owners: map[string]int{}}
+	t := &tasks{opts: *o, byID: map[string]*task{}, owners: map[string]*ownerTasks{}}
 	if t.opts.TTL <= 0 {
 		t.opts.TTL = DefaultTaskTTL
 	}
@@ -160,20 +163,26 @@ func (ts *tasks) add(owner string, cancel context.CancelFunc) (*task, error) {
 	now := time.Now()
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	ts.sweepLocked(now)
-	running := 0
-	for _, t := range ts.byID {
-		if t.owner == owner && !t.terminal() {
-			running++
+	if now.Sub(ts.swept) > time.Second {
+		ts.sweepLocked(now)
+	}
+	n := ts.owners[owner]
+	if n != nil && (n.kept >= ts.opts.MaxKept || n.running >= ts.opts.MaxRunning) {
+		// The owner's expired tasks may not be swept yet.
+		ts.sweepOwnerLocked(owner, now)
+		if n = ts.owners[owner]; n != nil && (n.kept >= ts.opts.MaxKept || n.running >= ts.opts.MaxRunning) {
+			return nil, errTaskCaps
 		}
 	}
-	if ts.owners[owner] >= ts.opts.MaxKept || running >= ts.opts.MaxRunning {
-		return nil, errTaskCaps
+	if n == nil {
+		n = new(ownerTasks)
+		ts.owners[owner] = n
 	}
 	t := &task{id: newTaskID(), owner: owner, created: now, expires: now.Add(ts.opts.TTL), cancel: cancel,
 		updated: now, status: taskWorking, wake: make(chan struct{}, 1)}
 	ts.byID[t.id] = t
-	ts.owners[owner]++
+	n.kept++
+	n.running++
 	return t, nil
 }
 
@@ -181,14 +190,34 @@ func (ts *tasks) add(owner string, cancel context.CancelFunc) (*task, error) {
 // running. The caller holds ts.mu.
 func (ts *tasks) sweepLocked(now time.Time) {
 	ts.swept = now
-	for id, t := range ts.byID {
+	for _, t := range ts.byID {
 		if now.After(t.expires) {
-			t.cancel()
-			delete(ts.byID, id)
-			if ts.owners[t.owner]--; ts.owners[t.owner] <= 0 {
-				delete(ts.owners, t.owner)
-			}
+			ts.dropLocked(t)
 		}
+	}
+}
+
+// sweepOwnerLocked drops owner's tasks past their TTL. The caller holds
+// ts.mu.
+func (ts *tasks) sweepOwnerLocked(owner string, now time.Time) {
+	for _, t := range ts.byID {
+		if t.owner == owner && now.After(t.expires) {
+			ts.dropLocked(t)
+		}
+	}
+}
+
+// dropLocked forgets t, cancelling it if it still runs. The caller holds
+// ts.mu.
+func (ts *tasks) dropLocked(t *task) {
+	t.cancel()
+	delete(ts.byID, t.id)
+	n := ts.owners[t.owner]
+	if !t.terminal() {
+		n.running--
+	}
+	if n.kept--; n.kept <= 0 {
+		delete(ts.owners, t.owner)
 	}
 }
 
@@ -219,6 +248,9 @@ func (ts *tasks) settle(t *task, status string, result []byte, err *Error) {
 	defer ts.mu.Unlock()
 	if t.terminal() {
 		return
+	}
+	if n := ts.byID[t.id]; n == t {
+		ts.owners[t.owner].running--
 	}
 	t.status, t.result, t.err, t.requests, t.updated = status, result, err, nil, time.Now()
 	t.cancel()
