@@ -216,24 +216,15 @@ func (s *Server) resolve(r *request) {
 		r.target.name = r.params.Name
 	case targetTask:
 		r.target.name = r.params.TaskID
-	case targetURI:
+	case targetResource, targetURI:
 		r.target.name = r.params.URI
 	}
 	if m.extension != 0 && !r.caps.ext.has(m.extension) {
 		r.err = missingExtension(m.extension)
 		return
 	}
-	switch m.target {
-	case targetNone:
-		if !m.gated {
-			return
-		}
-	case targetTool, targetPrompt:
-		r.target.name = r.params.Name
-	case targetTask:
-		r.target.name = r.params.TaskID
-	case targetResource, targetURI:
-		r.target.name = r.params.URI
+	if m.target == targetNone && !m.gated {
+		return
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()

@@ -89,7 +89,7 @@ const (
 type tasks struct {
 	opts TaskOptions
 
-	mu     sync.Mutex       // guards byID, owners, swept and the tasks' mutable fields
+	mu     sync.Mutex             // guards byID, owners, swept and the tasks' mutable fields
 	byID   map[string]*task       // every task kept, by id
 	owners map[string]*ownerTasks // the counts of each owner's tasks
 	swept  time.Time              // when the expired tasks were last dropped
