@@ -57,6 +57,7 @@ const (
 	targetPrompt              // params.name, a prompt
 	targetResource            // params.uri, a resource or a template's, looked up
 	targetURI                 // params.uri, named but not looked up (a subscription)
+	targetTask                // params.taskId, a task of the caller's
 )
 
 // A method is one row of the method table.
@@ -123,6 +124,9 @@ func init() {
 		{name: "subscriptions/listen", eras: eraModern, serve: (*Server).listen},
 		{name: "logging/setLevel", eras: eraLegacy, capability: capLogging, session: true, ordered: true, serve: (*Server).setLevel},
 		{name: "completion/complete", eras: eraBoth, capability: capCompletions, gated: true, runsApp: true, serve: (*Server).complete},
+		{name: "tasks/get", eras: eraBoth, target: targetTask, extension: ExtensionTasks, serve: (*Server).getTask},
+		{name: "tasks/update", eras: eraBoth, target: targetTask, extension: ExtensionTasks, serve: (*Server).updateTask},
+		{name: "tasks/cancel", eras: eraBoth, target: targetTask, extension: ExtensionTasks, serve: (*Server).cancelTask},
 	}
 	methodIndex = make(map[string]*method, len(methods))
 	for i := range methods {

@@ -115,7 +115,10 @@ type reply struct {
 	// inputRequired says a modern answer is an input_required result, not
 	// a complete one.
 	inputRequired bool
-	refusal       RefusalCode
+	// task says a tools/call is answered with a task (resultType
+	// "task"), or is a run of one (see task.go).
+	task    bool
+	refusal RefusalCode
 	// failed is the code of the error the request was answered with, or 0.
 	failed Code
 	// resultMeta holds the _meta entries of the result (a modern one's
@@ -203,22 +206,25 @@ func (s *Server) resolve(r *request) {
 	m := lookupMethod(r.method)
 	r.row = m
 	if m == nil || !m.servedIn(r.modern, r.stateless()) || m.extension != 0 && !s.Serves(m.extension) {
-		r.err = methodNotFound(r.method)
+		r.err = methodNotFound(r.method) // its name is not read: Mcp-Name is not checked
 		return
+	}
+	// The name is set before the client's extensions are judged: a
+	// refused request's routing headers are still checked against it.
+	switch m.target {
+	case targetTool, targetPrompt:
+		r.target.name = r.params.Name
+	case targetTask:
+		r.target.name = r.params.TaskID
+	case targetResource, targetURI:
+		r.target.name = r.params.URI
 	}
 	if m.extension != 0 && !r.caps.ext.has(m.extension) {
 		r.err = missingExtension(m.extension)
 		return
 	}
-	switch m.target {
-	case targetNone:
-		if !m.gated {
-			return
-		}
-	case targetTool, targetPrompt:
-		r.target.name = r.params.Name
-	case targetResource, targetURI:
-		r.target.name = r.params.URI
+	if m.target == targetNone && !m.gated {
+		return
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()

@@ -229,11 +229,12 @@ const (
 	paramContext
 	paramRequestID
 	paramNotifications
+	paramTaskID
 	paramNone
 )
 
 var paramNames = [...]string{"name", "arguments", "uri", "cursor", "_meta", "protocolVersion", "capabilities",
-	"level", "inputResponses", "requestState", "ref", "argument", "context", "requestId", "notifications"}
+	"level", "inputResponses", "requestState", "ref", "argument", "context", "requestId", "notifications", "taskId"}
 
 // paramOf returns the member called name, or paramNone.
 func paramOf(name []byte) paramMember {
@@ -265,6 +266,8 @@ func (d *decodedMessage) Member(name, value []byte) error {
 		p.Arguments = value
 	case paramURI:
 		return stringMember(&p.URI, "", "uri", value)
+	case paramTaskID:
+		return stringMember(&p.TaskID, "", "taskId", value)
 	case paramCursor:
 		return d.cursor(value)
 	case paramMeta:
@@ -498,6 +501,9 @@ type wireParams struct {
 
 	// subscriptions/listen
 	Notifications *listenFilter `json:"notifications"`
+
+	// tasks/get, tasks/update, tasks/cancel
+	TaskID string `json:"taskId"`
 }
 
 // requestMeta is a request's _meta member.

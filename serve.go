@@ -72,9 +72,12 @@ var errInputPending = errors.New("ferry: input pending")
 // result's own _meta entries.
 func (s *Server) appendModernTail(b []byte, r *request) []byte {
 	b = appendKey(b, "resultType")
-	if r.reply.inputRequired {
+	switch {
+	case r.reply.inputRequired:
 		b = append(b, `"input_required"`...)
-	} else {
+	case r.reply.task:
+		b = append(b, `"task"`...)
+	default:
 		b = append(b, `"complete"`...)
 	}
 	if len(r.reply.resultMeta) > 0 {

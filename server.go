@@ -135,6 +135,12 @@ type ServerOptions struct {
 	// one that makes OpenTelemetry spans and metrics. If nil, nothing is
 	// observed, at no cost.
 	Observer Observer
+
+	// Tasks, if not nil, turns on the tasks extension
+	// (io.modelcontextprotocol/tasks): a tool whose [Tool.TaskSupport]
+	// allows it runs as a task for a client that declared the extension,
+	// polled with tasks/get. See [TaskOptions].
+	Tasks *TaskOptions
 }
 
 // Server is an MCP server: a registry of tools, prompts and resources served
@@ -168,6 +174,8 @@ type Server struct {
 	// extensions are the extensions the server serves, with the settings
 	// it declares for each; guarded by mu.
 	extensions map[Extension]any
+	// tasks are the tasks extension's tasks, or nil when it is off.
+	tasks *tasks
 	// serving is set, under mu, once a transport has started serving: a
 	// problem found later is logged instead of collected.
 	serving bool
@@ -216,6 +224,10 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 		s.timeout = DefaultCallTimeout
 	}
 	s.limits = newCallLimits(&s.opts)
+	if s.opts.Tasks != nil {
+		s.tasks = newTasks(s.opts.Tasks)
+		s.serveExtension(ExtensionTasks, nil)
+	}
 	s.maxDepth = s.opts.Limits.MaxJSONDepth
 	if s.maxDepth <= 0 {
 		s.maxDepth = DefaultMaxJSONDepth

@@ -83,6 +83,18 @@ type Tool struct {
 	// lacks scopes sees it and is asked for them instead.
 	Roles []string
 
+	// TaskSupport says whether the tool runs as a task of the tasks
+	// extension (see [ServerOptions.Tasks]). If zero, it never does.
+	TaskSupport TaskSupport
+	// AskBeforeTask says a call that would run as a task first runs as a
+	// plain call, so that the questions its handler asks ([Elicit] and the
+	// like) are answered by the client's 2026-07-28 retry (input_required),
+	// and becomes a task only on the retry that carries the answers. A
+	// first call that asks nothing is answered as a plain call. If false,
+	// the task starts with the call, and questions are answered through
+	// tasks/update.
+	AskBeforeTask bool
+
 	// Icons are images a client may show for the tool.
 	Icons []Icon
 	// Meta is sent as the tool's _meta member.
@@ -168,7 +180,13 @@ type wireTool struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  wireAnnotations `json:"annotations"`
 	Icons        []Icon          `json:"icons,omitempty"`
+	Execution    *wireExecution  `json:"execution,omitempty"`
 	Meta         map[string]any  `json:"_meta,omitempty"`
+}
+
+// wireExecution is a tool's execution member: its task support.
+type wireExecution struct {
+	TaskSupport string `json:"taskSupport"`
 }
 
 // wireAnnotations sends every hint explicitly, so that no client has to
@@ -208,8 +226,9 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 		h = validating(ts.validator, h)
 	}
 	info := t.info()
+	problems = append(problems, s.checkTaskSupport(&t)...)
 	data, err := json.Marshal(wireTool{Name: t.Name, Title: t.Title, Description: t.Description,
-		InputSchema: ts.input, OutputSchema: ts.output, Icons: t.Icons, Meta: t.Meta,
+		InputSchema: ts.input, OutputSchema: ts.output, Icons: t.Icons, Meta: t.Meta, Execution: t.execution(),
 		Annotations: wireAnnotations{Title: t.Title, ReadOnlyHint: info.ReadOnly, DestructiveHint: info.Destructive,
 			IdempotentHint: info.Idempotent, OpenWorldHint: info.OpenWorld}})
 	if err != nil {

@@ -33,6 +33,13 @@ func (s *Server) callTool(ctx context.Context, r *request, b []byte) ([]byte, er
 			return b, err
 		}
 	}
+	if !r.reply.task {
+		if task, err := s.wantsTask(r); err != nil {
+			return b, err
+		} else if task {
+			return s.startTask(ctx, r, b)
+		}
+	}
 	var start time.Time
 	logging := s.callLog && s.logger.Enabled(ctx, slog.LevelInfo)
 	if logging {

@@ -4,11 +4,14 @@
 # ./conformance/everything fixture server over Streamable HTTP (stateful
 # unless -stateless is passed as a server argument).
 #
-# Usage: tools/conformance.sh [--requirements REV] [--bin PATH] [--out DIR] [--scenario NAME] [-- SERVER-ARGS...]
+# Usage: tools/conformance.sh [--requirements REV | --extension EXT] [--bin PATH] [--out DIR] [--scenario NAME] [-- SERVER-ARGS...]
 #   --requirements REV  run conformance 0.2.0-alpha.12 (tools/npm alias conformance-next) with
 #                       --requirements REV (2025-11-25 or 2026-07-28): exactly the scenarios that
 #                       revision requires, at its wire. Only those are scored; the others it runs
 #                       (extensions, pending) are listed as "not scored". Without it, 0.1.16 --suite all.
+#   --extension EXT     run conformance 0.2.0-alpha.12's scenarios of the extension EXT (tasks), one
+#                       by one: the suite does not score them, so each one counts here, and any
+#                       failed check fails the run (but those kept out by name, see EXT_KEEP_OUT).
 #   --bin PATH          run this server binary instead of building ./conformance/everything
 #   --out DIR           keep results in DIR (default: a temp dir, removed if all checks pass)
 #   --scenario NAME     run one scenario instead of the whole suite
@@ -35,11 +38,18 @@ EXPECTED_SCENARIOS=32 EXPECTED_CHECKS=46
 # every scored scenario of both revisions passes against the fixture.
 declare -A KEEP_OUT=()
 
+# The scenarios of each extension --extension runs, and those kept out of it.
+declare -A EXTENSION_SCENARIOS=(
+  [tasks]="tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal tasks-mrtr-input tasks-request-headers tasks-dispatch-and-envelope tasks-status-notifications tasks-required-task-error tasks-mrtr-composition"
+)
+declare -A EXT_KEEP_OUT=()
+
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BIN="" OUT="" SCENARIO="" REQUIREMENTS=""
+BIN="" OUT="" SCENARIO="" REQUIREMENTS="" EXTENSION=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --requirements) REQUIREMENTS=${2:?--requirements needs a revision}; shift 2 ;;
+    --extension) EXTENSION=${2:?--extension needs a name}; shift 2 ;;
     --bin) BIN=${2:?--bin needs a path}; shift 2 ;;
     --out) OUT=${2:?--out needs a directory}; shift 2 ;;
     --scenario) SCENARIO=${2:?--scenario needs a name}; shift 2 ;;
@@ -53,6 +63,11 @@ fail() { echo "conformance.sh: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 NODE=$("$ROOT/tools/node22.sh") || fail "no node >= 22"
 NPM_DIR=$("$ROOT/tools/npm.sh") || fail "could not install tools/npm"
 PKG=$NPM_DIR/node_modules/@modelcontextprotocol/conformance REQ_FILE=""
+if [ -n "$EXTENSION" ]; then
+  [ -n "${EXTENSION_SCENARIOS[$EXTENSION]:-}" ] || fail "unknown extension $EXTENSION"
+  PKG=$NPM_DIR/node_modules/conformance-next
+  for k in "${!EXT_KEEP_OUT[@]}"; do KEEP_OUT[$k]=${EXT_KEEP_OUT[$k]}; done
+fi
 if [ -n "$REQUIREMENTS" ]; then
   PKG=$NPM_DIR/node_modules/conformance-next
   REQ_FILE=$PKG/requirements/$REQUIREMENTS.yaml
@@ -96,7 +111,11 @@ for i in $(seq 100); do # any HTTP answer within 20s counts as up
   sleep 0.2
 done
 
-if [ -n "$SCENARIO" ]; then
+if [ -n "$EXTENSION" ]; then
+  read -r -a ext_scenarios <<<"${EXTENSION_SCENARIOS[$EXTENSION]}"
+  EXPECTED_SCENARIOS=0 EXPECTED_CHECKS=0 select=(--extension "$EXTENSION")
+  for s in "${ext_scenarios[@]}"; do [ -n "${EXT_KEEP_OUT[$s]:-}" ] || EXPECTED_SCENARIOS=$((EXPECTED_SCENARIOS + 1)); done
+elif [ -n "$SCENARIO" ]; then
   EXPECTED_SCENARIOS=1 EXPECTED_CHECKS=0 select=(--scenario "$SCENARIO")
   # One scenario is counted whatever the requirements say, at their wire.
   [ -z "$REQUIREMENTS" ] || select+=(--spec-version "$REQUIREMENTS")
@@ -107,8 +126,17 @@ else
   select=(--suite all)
 fi
 echo "conformance.sh: $("$NODE" --version), conformance $("$NODE" -p "require('$PKG/package.json').version") ${select[*]} against $URL (log: $WORK/conformance.log)" >&2
-timeout -k 10 900 "$NODE" "$CLI" server --url "$URL" "${select[@]}" -o "$WORK/results" >"$WORK/conformance.log" 2>&1 ||
-  echo "conformance.sh: the conformance CLI exited with status $?" >&2
+if [ -n "$EXTENSION" ]; then
+  # An extension's scenarios are not on the spec's timeline: each runs by
+  # name, at the wire the suite picks for extensions (2026-07-28).
+  for s in "${ext_scenarios[@]}"; do
+    timeout -k 10 300 "$NODE" "$CLI" server --url "$URL" --scenario "$s" -o "$WORK/results" >>"$WORK/conformance.log" 2>&1 ||
+      echo "conformance.sh: the conformance CLI exited with status $? on $s" >&2
+  done
+else
+  timeout -k 10 900 "$NODE" "$CLI" server --url "$URL" "${select[@]}" -o "$WORK/results" >"$WORK/conformance.log" 2>&1 ||
+    echo "conformance.sh: the conformance CLI exited with status $?" >&2
+fi
 
 # Aggregate results/<scenario>-<timestamp>/checks.json: one line per scenario.
 AGGREGATE='

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -34,6 +35,7 @@ func serverOptions(logger *slog.Logger, versions []string, keys [][]byte) *ferry
 		Instructions:     "Fixtures for the MCP conformance suite.",
 		ProtocolVersions: versions,
 		SigningKeys:      keys,
+		Tasks:            &ferry.TaskOptions{PollInterval: 200 * time.Millisecond},
 	}
 }
 
@@ -47,6 +49,7 @@ func (f *fixture) newServer(opts *ferry.ServerOptions) *ferry.Server {
 	addPrompts(srv)
 	addModernPrompts(srv)
 	addResources(srv, f)
+	addTaskTools(srv)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.servers = append(f.servers, srv)
