@@ -33,7 +33,9 @@ func (s *Server) callTool(ctx context.Context, r *request, b []byte) ([]byte, er
 			return b, err
 		}
 	}
-	if !r.reply.task {
+	// A tool that supports tasks, on a server that serves them, may start
+	// one; every other call goes on without leaving this file.
+	if !r.reply.task && r.target.tool.tool.TaskSupport != TaskForbidden && s.tasks != nil {
 		if task, err := s.wantsTask(r); err != nil {
 			return b, err
 		} else if task {
