@@ -53,6 +53,24 @@
 // tool says so. search appears only when the entity has a [Searcher]
 // ([CreateSearchIndex]).
 //
+// # Aggregates
+//
+// An entity with an aggregatable field ([Field.Aggregatable], the
+// aggregate role of the entity tag) also gets aggregate_<plural>:
+// aggregates ["count", "sum(cost)", "avg(cost)", "min(cost)",
+// "max(cost)"] over the records the list tool's filter keeps, as a whole
+// or per group of up to [MaxGroupBy] filterable fields (a date or
+// timestamp by "due:day", "due:month" or "due:year", the first day of it
+// in UTC), with orderBy over the call's groups and aggregates, and skip
+// and top over the groups. The names a call may use are enums of its
+// input schema, so nothing of a call's text becomes SQL. Groups are told
+// apart as filters compare (text by code point, whatever the column's
+// collation folds; NULL is a group of its own); sums skip nulls and are
+// the engine's exact ones for integers and fixed-point columns; avg is
+// the sum over the count of values summed, as a double, the same on
+// every engine; over no value sum, avg, min and max are null. The scope
+// and read hooks apply as to a list.
+//
 // # Transactions and timeouts
 //
 // Every call runs in a transaction of its own: reads in read-only ones

@@ -176,6 +176,7 @@ type table struct {
 	fidx    []*Field // the filter environment's fields
 	// unnameable are the fields filters would take but CEL cannot name.
 	unnameable []string
+	agg        *aggregation // nil for an entity with no aggregate tool
 	maxRes     int
 }
 
@@ -211,7 +212,10 @@ func (s *Set) newTable(in *Entity, o *Options) (*table, error) {
 	}
 	t.cols = strings.Join(cols, ", ")
 	t.initOrder()
-	return t, t.newFilter()
+	if err := t.newFilter(); err != nil {
+		return nil, err
+	}
+	return t, t.newAggregates()
 }
 
 // col is f's qualified, quoted column.
@@ -335,6 +339,8 @@ func (t *table) has(op Op) bool {
 		return true
 	case Create:
 		return t.writable() && t.e.CreateNote == ""
+	case Aggregate:
+		return t.aggregatable()
 	}
 	return t.writable()
 }
@@ -344,8 +350,8 @@ func (t *table) toolName(op Op) string {
 	if n := t.o.ToolNames[op]; n != "" {
 		return n
 	}
-	if op == List {
-		return toolName("list", t.e.Plural)
+	if op == List || op == Aggregate {
+		return toolName(op.String(), t.e.Plural)
 	}
 	return toolName(op.String(), t.e.Name)
 }
