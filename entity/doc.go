@@ -53,6 +53,19 @@
 // tool says so. search appears only when the entity has a [Searcher]
 // ([CreateSearchIndex]).
 //
+// # Relations
+//
+// A reference field ([Field.References]: a foreign key [Introspect]
+// found, or a Go field's ref tag) is a relation, named after the field
+// without its _id suffix (category_id gives category). get and list take
+// expand: ["category"], which nests the record it refers to, one level:
+// {"category_id": 3, "category": {"id": 3, "name": "Tea"}}. A list reads
+// each relation's records with one query for the whole page, never one
+// per record. The referenced entity's own fields (its hidden columns
+// left out), scope and read hook apply, and the caller must be allowed
+// its get or list tool (else expand is refused as forbidden); a null
+// reference, or one to a record outside the caller's scope, is null.
+//
 // # Aggregates
 //
 // An entity with an aggregatable field ([Field.Aggregatable], the

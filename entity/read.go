@@ -101,6 +101,14 @@ func (t *table) get(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Too
 	if err != nil {
 		return nil, err
 	}
+	expand, err := expandArgument(args)
+	if err != nil {
+		return nil, err
+	}
+	xs, err := t.expansions(ctx, expand)
+	if err != nil {
+		return nil, err
+	}
 	f, v, err := t.identity(args, Get)
 	if err != nil {
 		return nil, err
@@ -131,7 +139,10 @@ func (t *table) get(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Too
 			return t.notFound(f, v)
 		}
 		rec = r
-		return nil
+		if len(xs) > 0 {
+			rec, err = t.expandOne(ctx, tx, r, xs)
+		}
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -150,11 +161,12 @@ func oneResult(rec []byte) *ferry.ToolResult {
 
 // listArgs are list's arguments.
 type listArgs struct {
-	Filter  string `json:"filter"`
-	Search  string `json:"search"`
-	OrderBy string `json:"orderBy"`
-	Skip    int64  `json:"skip"`
-	Top     int64  `json:"top"`
+	Filter  string   `json:"filter"`
+	Search  string   `json:"search"`
+	OrderBy string   `json:"orderBy"`
+	Skip    int64    `json:"skip"`
+	Top     int64    `json:"top"`
+	Expand  []string `json:"expand"`
 }
 
 // list serves list_Xs.
@@ -177,6 +189,10 @@ func (t *table) list(ctx context.Context, req *ferry.CallToolRequest) (*ferry.To
 	if err != nil {
 		return nil, err
 	}
+	xs, err := t.expansions(ctx, in.Expand)
+	if err != nil {
+		return nil, err
+	}
 	scope, err := t.scopeValue(ctx)
 	if err != nil {
 		return nil, err
@@ -186,7 +202,7 @@ func (t *table) list(ctx context.Context, req *ferry.CallToolRequest) (*ferry.To
 		if err := t.beforeRead(ctx, tx, List); err != nil {
 			return err
 		}
-		out, err = t.page(ctx, tx, &in, order, scope)
+		out, err = t.page(ctx, tx, &in, order, scope, xs)
 		return err
 	})
 	if err != nil {
@@ -278,7 +294,7 @@ type conditioner interface {
 
 // page reads one page and, unless skipped, the total count, and writes
 // the list result.
-func (t *table) page(ctx context.Context, tx Querier, in *listArgs, order []orderTerm, scope any) ([]byte, error) {
+func (t *table) page(ctx context.Context, tx Querier, in *listArgs, order []orderTerm, scope any, xs []expansion) ([]byte, error) {
 	q := &query{d: t.d}
 	whereSQL, rank, err := t.conditions(q, in, scope, false)
 	if err != nil {
@@ -293,7 +309,13 @@ func (t *table) page(ctx context.Context, tx Querier, in *listArgs, order []orde
 	defer rows.Close()
 	b := make([]byte, 0, 4096)
 	b = append(b, `{"data":[`...)
-	b, n, more, err := t.scanRows(rows, b, int(in.Top), t.maxRes)
+	var n int
+	var more bool
+	if len(xs) > 0 {
+		b, n, more, err = t.scanExpanded(ctx, tx, rows, b, int(in.Top), t.maxRes, xs)
+	} else {
+		b, n, more, err = t.scanRows(rows, b, int(in.Top), t.maxRes)
+	}
 	if err != nil {
 		return nil, t.dbError(err)
 	}

@@ -177,6 +177,7 @@ type table struct {
 	// unnameable are the fields filters would take but CEL cannot name.
 	unnameable []string
 	agg        *aggregation // nil for an entity with no aggregate tool
+	rels       []relation   // the relations expand may name
 	maxRes     int
 }
 
@@ -212,6 +213,7 @@ func (s *Set) newTable(in *Entity, o *Options) (*table, error) {
 	}
 	t.cols = strings.Join(cols, ", ")
 	t.initOrder()
+	t.initRelations()
 	if err := t.newFilter(); err != nil {
 		return nil, err
 	}

@@ -20,9 +20,9 @@ func (t *table) register() {
 		var h ferry.ToolHandler
 		switch op {
 		case Get:
-			tool.ReadOnly, tool.InputSchema, tool.OutputSchema, h = true, t.getInput(), t.oneSchema(), t.get
+			tool.ReadOnly, tool.InputSchema, tool.OutputSchema, h = true, t.withExpand(t.getInput()), t.oneSchema(), t.get
 		case List:
-			tool.ReadOnly, tool.InputSchema, tool.OutputSchema, h = true, t.listInput(), t.listSchema(), t.list
+			tool.ReadOnly, tool.InputSchema, tool.OutputSchema, h = true, t.withExpand(t.listInput()), t.listSchema(), t.list
 		case Create:
 			tool.Additive, tool.InputSchema, tool.OutputSchema, h = true, t.createInput(), t.oneSchema(), t.create
 		case Update:
