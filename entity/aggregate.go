@@ -262,7 +262,7 @@ func (t *table) aggOrderError(c *aggregateCall, problem string) error {
 // groups runs the aggregate statement and writes the result.
 func (t *table) groups(ctx context.Context, tx Querier, in *aggregateArgs, c *aggregateCall, scope any) ([]byte, error) {
 	q := &query{d: t.d}
-	whereSQL, _, err := t.conditions(q, &listArgs{Filter: in.Filter}, scope, true)
+	whereSQL, _, err := t.conditions(ctx, q, &listArgs{Filter: in.Filter}, scope, true)
 	if err != nil {
 		return nil, err
 	}

@@ -65,6 +65,10 @@
 // left out), scope and read hook apply, and the caller must be allowed
 // its get or list tool (else expand is refused as forbidden); a null
 // reference, or one to a record outside the caller's scope, is null.
+// A filter may name the referenced record's filterable fields as
+// relation.field (customer.country == "NL"), null in the same cases; the
+// list reads them through a LEFT JOIN on the reference, with the
+// referenced entity's scope in its condition.
 //
 // # Aggregates
 //

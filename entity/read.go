@@ -214,7 +214,14 @@ func (t *table) list(ctx context.Context, req *ferry.CallToolRequest) (*ferry.To
 // conditions writes the list's WHERE clause into q and returns it with
 // the search's rank expression: the scope, the filter, the search, in
 // that order (so that positional placeholders follow the text).
-func (t *table) conditions(q *query, in *listArgs, scope any, forCount bool) (string, string, error) {
+func (t *table) conditions(ctx context.Context, q *query, in *listArgs, scope any, forCount bool) (string, string, error) {
+	var joins string
+	if in.Filter != "" {
+		var err error
+		if joins, err = t.joins(ctx, q, in.Filter); err != nil {
+			return "", "", err
+		}
+	}
 	w := &where{}
 	if err := t.scoped(q, w, scope); err != nil {
 		return "", "", err
@@ -241,18 +248,19 @@ func (t *table) conditions(q *query, in *listArgs, scope any, forCount bool) (st
 		w.and(cond)
 		rank = r
 	}
-	return w.String(), rank, nil
+	return joins + w.String(), rank, nil
 }
 
 // filterCond translates a filter into a condition, its literals bound
 // in q through this package's encoding.
 func (t *table) filterCond(q *query, expr string) (string, error) {
-	if t.filter == nil {
+	env, cols, rels := t.filterEnv()
+	if env == nil {
 		return "", invalidField("filter", "%s has no filterable fields", t.e.Plural)
 	}
 	var bad error
-	cond, err := t.filter.Translate(expr, filter.Engine(t.d.engine()),
-		func(i int) string { return t.value(t.fidx[i]) },
+	cond, err := env.Translate(expr, filter.Engine(t.d.engine()),
+		func(i int) string { return t.column(cols[i], rels) },
 		func(v any, ft filter.Type) string {
 			enc, err := encode(t.d.engine(), Type(ft), v)
 			if err != nil && bad == nil {
@@ -296,7 +304,7 @@ type conditioner interface {
 // the list result.
 func (t *table) page(ctx context.Context, tx Querier, in *listArgs, order []orderTerm, scope any, xs []expansion) ([]byte, error) {
 	q := &query{d: t.d}
-	whereSQL, rank, err := t.conditions(q, in, scope, false)
+	whereSQL, rank, err := t.conditions(ctx, q, in, scope, false)
 	if err != nil {
 		return nil, err
 	}
@@ -343,7 +351,7 @@ func (t *table) page(ctx context.Context, tx Querier, in *listArgs, order []orde
 // count counts the rows the list's conditions keep.
 func (t *table) count(ctx context.Context, tx Querier, in *listArgs, scope any) (int64, error) {
 	q := &query{d: t.d}
-	whereSQL, rank, err := t.conditions(q, in, scope, true)
+	whereSQL, rank, err := t.conditions(ctx, q, in, scope, true)
 	if err != nil {
 		return 0, err
 	}

@@ -178,6 +178,7 @@ type table struct {
 	unnameable []string
 	agg        *aggregation // nil for an entity with no aggregate tool
 	rels       []relation   // the relations expand may name
+	relf       relatedFilter
 	maxRes     int
 }
 
