@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -273,11 +274,19 @@ func (t *table) groups(ctx context.Context, tx Querier, in *aggregateArgs, c *ag
 		sel, groupBy = append(sel, e), append(groupBy, e)
 		truncated = truncated || (g.by != "" && g.f.Type == Timestamp)
 	}
-	cols := len(sel)
-	for _, m := range c.measures {
-		sel = append(sel, t.measureSQL(m)...)
+	// An expression two aggregates need (sum(x) and avg(x) both sum x)
+	// is selected once; cols holds each measure's columns.
+	cols := make([][]int, len(c.measures))
+	for k, m := range c.measures {
+		for _, e := range t.measureSQL(m) {
+			i := slices.Index(sel[len(c.groups):], e)
+			if i < 0 {
+				sel = append(sel, e)
+				i = len(sel) - len(c.groups) - 1
+			}
+			cols[k] = append(cols[k], len(c.groups)+i)
+		}
 	}
-	cols = len(sel) - cols
 	q.add("SELECT ", strings.Join(sel, ", "), " FROM ", t.from, whereSQL)
 	if len(groupBy) > 0 {
 		q.add(" GROUP BY ", strings.Join(groupBy, ", "))
@@ -298,7 +307,7 @@ func (t *table) groups(ctx context.Context, tx Querier, in *aggregateArgs, c *ag
 		return nil, t.dbError(err)
 	}
 	defer rows.Close()
-	vals, ptrs := scanTargets(len(c.groups) + cols)
+	vals, ptrs := scanTargets(len(sel))
 	b := make([]byte, 0, 1024)
 	b = append(b, `{"data":[`...)
 	n, more := 0, false
@@ -314,7 +323,7 @@ func (t *table) groups(ctx context.Context, tx Querier, in *aggregateArgs, c *ag
 		if n > 0 {
 			b = append(b, ',')
 		}
-		b = appendGroup(b, c, vals)
+		b = appendGroup(b, c, vals, cols)
 		if n > 0 && len(b) > t.maxRes {
 			b, more = b[:before], true
 			break
@@ -337,12 +346,12 @@ func (t *table) groups(ctx context.Context, tx Querier, in *aggregateArgs, c *ag
 }
 
 // appendGroup appends one group's JSON object: its groups' values, then
-// its aggregates', as vals holds them in the statement's order.
-func appendGroup(b []byte, c *aggregateCall, vals []any) []byte {
+// its aggregates', vals holding the groups' first and cols[k] giving the
+// columns of the k-th aggregate.
+func appendGroup(b []byte, c *aggregateCall, vals []any, cols [][]int) []byte {
 	b = append(b, '{')
-	i := 0
-	for k, g := range c.groups {
-		if k > 0 {
+	for i, g := range c.groups {
+		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendString(b, g.name)
@@ -356,9 +365,9 @@ func appendGroup(b []byte, c *aggregateCall, vals []any) []byte {
 		} else {
 			b = appendValue(b, g.f.Type, vals[i])
 		}
-		i++
 	}
 	for k, m := range c.measures {
+		i := cols[k][0]
 		if k > 0 || len(c.groups) > 0 {
 			b = append(b, ',')
 		}
@@ -368,12 +377,10 @@ func appendGroup(b []byte, c *aggregateCall, vals []any) []byte {
 		case "count", "sum":
 			b = appendValue(b, Number, vals[i])
 		case "avg":
-			b = appendAverage(b, vals[i], vals[i+1])
-			i++
+			b = appendAverage(b, vals[i], vals[cols[k][1]])
 		default:
 			b = appendValue(b, m.f.Type, vals[i])
 		}
-		i++
 	}
 	return append(b, '}')
 }
