@@ -448,7 +448,8 @@ func (t *table) aggValue(f *Field) string {
 		}
 		return col + " COLLATE BINARY"
 	case t.nonFinite(f) && t.d.engine() == SQLite:
-		return "CASE WHEN abs(" + col + ") = 9e999 THEN NULL ELSE " + col + " END"
+		// 9e999 is SQLite's infinity; a NaN it stores as NULL.
+		return "NULLIF(NULLIF(" + col + ", 9e999), -9e999)"
 	case t.nonFinite(f):
 		return "CASE WHEN CAST(" + col + " AS text) IN ('NaN', 'Infinity', '-Infinity') THEN NULL ELSE " + col + " END"
 	}

@@ -471,3 +471,45 @@ func TestAggregateScope(t *testing.T) {
 		})
 	}
 }
+
+// A number JSON cannot write (an infinity; NaN on PostgreSQL) is null to
+// an aggregate, as to a record: sums and averages skip it, min and max
+// never give it, and it groups with the nulls.
+func TestAggregateNonFiniteIsNull(t *testing.T) {
+	for _, e := range dbtest.Engines[:2] { // MySQL holds no such number
+		t.Run(e.Name, func(t *testing.T) {
+			db := e.Open(t)
+			typ := "REAL"
+			inf, ninf := "9e999", "-9e999"
+			if e.Name == "postgres" {
+				typ, inf, ninf = "double precision", "'Infinity'", "'NaN'"
+			}
+			execAll(t, db, "CREATE TABLE i24agg_weights (id INTEGER PRIMARY KEY, kg "+typ+")",
+				"INSERT INTO i24agg_weights VALUES (1, 1.5), (2, "+inf+"), (3, "+ninf+"), (4, 2.5), (5, NULL)")
+			srv := ferry.NewServer("w", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
+			set, err := entity.NewSet(srv, db, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			es, err := entity.Introspect(t.Context(), db, set.Engine(), &entity.IntrospectOptions{Tables: []string{"i24agg_weights"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			es[0].Field("kg").Aggregatable = true
+			if _, err := set.Add(es[0], nil); err != nil {
+				t.Fatal(err)
+			}
+			c := serve(t, srv)
+			got, _ := groupsOf(t, c.ok("aggregate_i24agg_weights", `{"aggregates":["count","sum(kg)","avg(kg)","min(kg)","max(kg)"]}`))
+			want := []map[string]any{{"count": 5.0, "sum(kg)": 4.0, "avg(kg)": 2.0, "min(kg)": 1.5, "max(kg)": 2.5}}
+			if !sameGroups(got, want) {
+				t.Errorf("got %v, want %v", got, want)
+			}
+			got, _ = groupsOf(t, c.ok("aggregate_i24agg_weights", `{"groupBy":["kg"]}`))
+			want = []map[string]any{{"kg": nil, "count": 3.0}, {"kg": 1.5, "count": 1.0}, {"kg": 2.5, "count": 1.0}}
+			if !sameGroups(got, want) {
+				t.Errorf("grouped: got %v, want %v", got, want)
+			}
+		})
+	}
+}
