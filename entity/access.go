@@ -12,7 +12,7 @@ type Callers struct {
 	Roles  []string
 }
 
-// Access says who may read an entity's records (get, list) and who may
+// Access says who may read an entity's records (get, list, aggregate) and who may
 // change them (create, update) and delete them. Write, if zero, is
 // Read's, and Delete, if zero, is Write's: what is not said is never
 // more open than the operation before it. The entity's schema resources
@@ -24,7 +24,7 @@ type Access struct {
 // callers is who may use op's tool.
 func (a *Access) callers(op Op) Callers {
 	c := a.Read
-	if op == Get || op == List {
+	if op == Get || op == List || op == Aggregate {
 		return clone(c)
 	}
 	if !a.Write.zero() {

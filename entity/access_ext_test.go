@@ -88,3 +88,40 @@ func TestAccessPerOperation(t *testing.T) {
 }
 
 func fields(s string) []string { return strings.Fields(s) }
+
+// An aggregate reads records: its tool takes the read callers, so a
+// reader may total what he may list, and a caller who may not read sees
+// no aggregate, even when writes are open to him.
+func TestAccessAggregateIsARead(t *testing.T) {
+	db := sqliteShop(t)
+	if _, err := db.Exec(`CREATE TABLE sales (id INTEGER PRIMARY KEY, region TEXT NOT NULL, amount REAL NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	srv := quiet()
+	set, err := entity.NewSet(srv, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	access := entity.Access{
+		Read:  entity.Callers{Scopes: []string{"sales.read"}},
+		Write: entity.Callers{Scopes: []string{"sales.write"}},
+	}
+	if _, err := entity.Add[Sale](set, &entity.Options{Access: access}); err != nil {
+		t.Fatal(err)
+	}
+	h := ferry.NewHTTPHandler(srv, nil)
+	auth := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := &ferry.Principal{Subject: "u", Scopes: fields(r.Header.Get("X-Scopes"))}
+		h.ServeHTTP(w, r.WithContext(ferry.WithPrincipal(r.Context(), p)))
+	})
+	for scopes, want := range map[string]bool{"sales.read": true, "sales.write": false, "": false} {
+		c := ferrytest.DialHandler(t, auth, &ferrytest.Options{Header: http.Header{"X-Scopes": {scopes}}})
+		seen := false
+		for _, tl := range c.ListTools(context.Background()) {
+			seen = seen || tl.Name == "aggregate_sales"
+		}
+		if seen != want {
+			t.Errorf("scopes %q: aggregate_sales listed %v; want %v", scopes, seen, want)
+		}
+	}
+}

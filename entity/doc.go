@@ -53,6 +53,41 @@
 // tool says so. search appears only when the entity has a [Searcher]
 // ([CreateSearchIndex]).
 //
+// # Relations
+//
+// A reference field ([Field.References]: a foreign key [Introspect]
+// found, or a Go field's ref tag) is a relation, named after the field
+// without its _id suffix (category_id gives category). get and list take
+// expand: ["category"], which nests the record it refers to, one level:
+// {"category_id": 3, "category": {"id": 3, "name": "Tea"}}. A list reads
+// each relation's records with one query for the whole page, never one
+// per record. The referenced entity's own fields (its hidden columns
+// left out), scope and read hook apply, and the caller must be allowed
+// its get or list tool (else expand is refused as forbidden); a null
+// reference, or one to a record outside the caller's scope, is null.
+// A filter may name the referenced record's filterable fields as
+// relation.field (customer.country == "NL"), null in the same cases; the
+// list reads them through a LEFT JOIN on the reference, with the
+// referenced entity's scope in its condition.
+//
+// # Aggregates
+//
+// An entity with an aggregatable field ([Field.Aggregatable], the
+// aggregate role of the entity tag) also gets aggregate_<plural>:
+// aggregates ["count", "sum(cost)", "avg(cost)", "min(cost)",
+// "max(cost)"] over the records the list tool's filter keeps, as a whole
+// or per group of up to [MaxGroupBy] filterable fields (a date or
+// timestamp by "due:day", "due:month" or "due:year", the first day of it
+// in UTC), with orderBy over the call's groups and aggregates, and skip
+// and top over the groups. The names a call may use are enums of its
+// input schema, so nothing of a call's text becomes SQL. Groups are told
+// apart as filters compare (text by code point, whatever the column's
+// collation folds; NULL is a group of its own); sums skip nulls and are
+// the engine's exact ones for integers and fixed-point columns; avg is
+// the sum over the count of values summed, as a double, the same on
+// every engine; over no value sum, avg, min and max are null. The scope
+// and read hooks apply as to a list.
+//
 // # Transactions and timeouts
 //
 // Every call runs in a transaction of its own: reads in read-only ones

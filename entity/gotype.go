@@ -155,7 +155,7 @@ func propName(sf reflect.StructField) string {
 	return sf.Name
 }
 
-var knownRoles = []string{"key", "natural", "filter", "sort", "search", "generated", "default", "given", "uuid", "date"}
+var knownRoles = []string{"key", "natural", "filter", "sort", "search", "aggregate", "generated", "default", "given", "uuid", "date"}
 
 // roles parses an entity tag.
 func roles(tag string) (map[string]bool, error) {
@@ -204,7 +204,7 @@ func goFieldType(t reflect.Type, opts map[string]bool) (Type, error) {
 
 // applyRoles sets what the entity tag says.
 func applyRoles(e *Entity, f *Field, opts map[string]bool) error {
-	f.Filterable, f.Sortable, f.Searchable = opts["filter"], opts["sort"], opts["search"]
+	f.Filterable, f.Sortable, f.Searchable, f.Aggregatable = opts["filter"], opts["sort"], opts["search"], opts["aggregate"]
 	f.Generated, f.HasDefault = opts["generated"], opts["default"]
 	if (opts["uuid"] || opts["date"]) && f.Type != UUID && f.Type != Date {
 		return fmt.Errorf("entity tag: uuid and date apply to strings (and date to time.Time)")

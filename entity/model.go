@@ -50,8 +50,14 @@ type Field struct {
 	// HasDefault says the database fills the value when create omits it.
 	HasDefault bool
 	// Filterable, Sortable and Searchable say whether filter, orderBy and
-	// search may use the field.
+	// search may use the field. A filterable field may also group an
+	// aggregate's records.
 	Filterable, Sortable, Searchable bool
+	// Aggregatable says the aggregate tool may sum, average, and take the
+	// least and greatest of the field (an integer or a number), or take
+	// its least and greatest (text, a date or a timestamp). The entity
+	// gets an aggregate tool when one of its fields is aggregatable.
+	Aggregatable bool
 	// Description documents the field in the tools' schemas.
 	Description string
 	// Enum lists the allowed values of a text field, or is empty.

@@ -17,10 +17,17 @@ const (
 	Create
 	Update
 	Delete
+	// Aggregate is aggregate_<plural>: counts, sums, averages, minimums
+	// and maximums over groups of records. It is served only for an
+	// entity with an [Field.Aggregatable] field.
+	Aggregate
 )
 
-// String returns the tool's verb: "get", "list", "create", "update" or
-// "delete".
+// allOps are the tools of an entity, in the order they are registered.
+func allOps() []Op { return []Op{Get, List, Create, Update, Delete, Aggregate} }
+
+// String returns the tool's verb: "get", "list", "create", "update",
+// "delete" or "aggregate".
 func (o Op) String() string {
 	switch o {
 	case Get:
@@ -33,6 +40,8 @@ func (o Op) String() string {
 		return "update"
 	case Delete:
 		return "delete"
+	case Aggregate:
+		return "aggregate"
 	}
 	return "op(?)"
 }
@@ -131,7 +140,7 @@ type Hooks struct {
 	BeforeUpdate func(ctx context.Context, w *Write) error
 	// BeforeDelete runs before a record is deleted, with w.Old the record.
 	BeforeDelete func(ctx context.Context, w *Write) error
-	// BeforeRead runs before get and list read, in their read-only
+	// BeforeRead runs before get, list and aggregate read, in their read-only
 	// transaction: anything it writes through r.Tx fails.
 	BeforeRead func(ctx context.Context, r *Read) error
 }
@@ -164,7 +173,7 @@ type Write struct {
 type Read struct {
 	// Entity is the entity read. Do not modify it.
 	Entity *Entity
-	// Op is Get or List.
+	// Op is Get, List or Aggregate.
 	Op Op
 	// Tx is the call's read-only transaction.
 	Tx Querier

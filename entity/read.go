@@ -101,6 +101,14 @@ func (t *table) get(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Too
 	if err != nil {
 		return nil, err
 	}
+	expand, err := expandArgument(args)
+	if err != nil {
+		return nil, err
+	}
+	xs, err := t.expansions(ctx, expand)
+	if err != nil {
+		return nil, err
+	}
 	f, v, err := t.identity(args, Get)
 	if err != nil {
 		return nil, err
@@ -131,7 +139,10 @@ func (t *table) get(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Too
 			return t.notFound(f, v)
 		}
 		rec = r
-		return nil
+		if len(xs) > 0 {
+			rec, err = t.expandOne(ctx, tx, r, xs)
+		}
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -150,11 +161,12 @@ func oneResult(rec []byte) *ferry.ToolResult {
 
 // listArgs are list's arguments.
 type listArgs struct {
-	Filter  string `json:"filter"`
-	Search  string `json:"search"`
-	OrderBy string `json:"orderBy"`
-	Skip    int64  `json:"skip"`
-	Top     int64  `json:"top"`
+	Filter  string   `json:"filter"`
+	Search  string   `json:"search"`
+	OrderBy string   `json:"orderBy"`
+	Skip    int64    `json:"skip"`
+	Top     int64    `json:"top"`
+	Expand  []string `json:"expand"`
 }
 
 // list serves list_Xs.
@@ -177,6 +189,10 @@ func (t *table) list(ctx context.Context, req *ferry.CallToolRequest) (*ferry.To
 	if err != nil {
 		return nil, err
 	}
+	xs, err := t.expansions(ctx, in.Expand)
+	if err != nil {
+		return nil, err
+	}
 	scope, err := t.scopeValue(ctx)
 	if err != nil {
 		return nil, err
@@ -186,7 +202,7 @@ func (t *table) list(ctx context.Context, req *ferry.CallToolRequest) (*ferry.To
 		if err := t.beforeRead(ctx, tx, List); err != nil {
 			return err
 		}
-		out, err = t.page(ctx, tx, &in, order, scope)
+		out, err = t.page(ctx, tx, &in, order, scope, xs)
 		return err
 	})
 	if err != nil {
@@ -198,7 +214,14 @@ func (t *table) list(ctx context.Context, req *ferry.CallToolRequest) (*ferry.To
 // conditions writes the list's WHERE clause into q and returns it with
 // the search's rank expression: the scope, the filter, the search, in
 // that order (so that positional placeholders follow the text).
-func (t *table) conditions(q *query, in *listArgs, scope any, forCount bool) (string, string, error) {
+func (t *table) conditions(ctx context.Context, q *query, in *listArgs, scope any, forCount bool) (string, string, error) {
+	var joins string
+	if in.Filter != "" {
+		var err error
+		if joins, err = t.joins(ctx, q, in.Filter); err != nil {
+			return "", "", err
+		}
+	}
 	w := &where{}
 	if err := t.scoped(q, w, scope); err != nil {
 		return "", "", err
@@ -225,18 +248,19 @@ func (t *table) conditions(q *query, in *listArgs, scope any, forCount bool) (st
 		w.and(cond)
 		rank = r
 	}
-	return w.String(), rank, nil
+	return joins + w.String(), rank, nil
 }
 
 // filterCond translates a filter into a condition, its literals bound
 // in q through this package's encoding.
 func (t *table) filterCond(q *query, expr string) (string, error) {
-	if t.filter == nil {
+	env, cols, rels := t.filterEnv()
+	if env == nil {
 		return "", invalidField("filter", "%s has no filterable fields", t.e.Plural)
 	}
 	var bad error
-	cond, err := t.filter.Translate(expr, filter.Engine(t.d.engine()),
-		func(i int) string { return t.value(t.fidx[i]) },
+	cond, err := env.Translate(expr, filter.Engine(t.d.engine()),
+		func(i int) string { return t.column(cols[i], rels) },
 		func(v any, ft filter.Type) string {
 			enc, err := encode(t.d.engine(), Type(ft), v)
 			if err != nil && bad == nil {
@@ -278,9 +302,9 @@ type conditioner interface {
 
 // page reads one page and, unless skipped, the total count, and writes
 // the list result.
-func (t *table) page(ctx context.Context, tx Querier, in *listArgs, order []orderTerm, scope any) ([]byte, error) {
+func (t *table) page(ctx context.Context, tx Querier, in *listArgs, order []orderTerm, scope any, xs []expansion) ([]byte, error) {
 	q := &query{d: t.d}
-	whereSQL, rank, err := t.conditions(q, in, scope, false)
+	whereSQL, rank, err := t.conditions(ctx, q, in, scope, false)
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +317,13 @@ func (t *table) page(ctx context.Context, tx Querier, in *listArgs, order []orde
 	defer rows.Close()
 	b := make([]byte, 0, 4096)
 	b = append(b, `{"data":[`...)
-	b, n, more, err := t.scanRows(rows, b, int(in.Top), t.maxRes)
+	var n int
+	var more bool
+	if len(xs) > 0 {
+		b, n, more, err = t.scanExpanded(ctx, tx, rows, b, int(in.Top), t.maxRes, xs)
+	} else {
+		b, n, more, err = t.scanRows(rows, b, int(in.Top), t.maxRes)
+	}
 	if err != nil {
 		return nil, t.dbError(err)
 	}
@@ -321,7 +351,7 @@ func (t *table) page(ctx context.Context, tx Querier, in *listArgs, order []orde
 // count counts the rows the list's conditions keep.
 func (t *table) count(ctx context.Context, tx Querier, in *listArgs, scope any) (int64, error) {
 	q := &query{d: t.d}
-	whereSQL, rank, err := t.conditions(q, in, scope, true)
+	whereSQL, rank, err := t.conditions(ctx, q, in, scope, true)
 	if err != nil {
 		return 0, err
 	}

@@ -1,9 +1,13 @@
 package entity_test
 
 import (
+	"database/sql"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/ferry-mcp/ferry/entity"
 	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
@@ -94,4 +98,41 @@ func TestDateFilterRefusalSaysHowToWriteADate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A filter may compare two filterable fields, with CEL's meaning of a
+// null (an ordering keeps no null row, negated or not), and a field the
+// entity does not filter on is refused on the other side as on either.
+func TestFilterComparesTwoFields(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, db *sql.DB) {
+		c, _ := shop(t, db, nil, nil)
+		seed(t, c, 8)
+		for _, tt := range []struct{ filter, want string }{
+			{`stock > cost`, "P-5 P-7 P-8"},
+			{`cost < stock`, "P-5 P-7 P-8"},
+			{`!(stock <= cost)`, "P-5 P-7 P-8"},
+			{`stock <= cost`, "P-1 P-2 P-4"},
+			{`stock <= cost || stock == null`, "P-1 P-2 P-3 P-4 P-6"},
+			{`name == sku`, ""},
+			{`name != sku`, "P-1 P-2 P-3 P-4 P-5 P-6 P-7 P-8"},
+			{`stock == stock`, "P-1 P-2 P-3 P-4 P-5 P-6 P-7 P-8"},
+		} {
+			p := listOf(t, c.ok("list_products", fmt.Sprintf(`{"filter":%q}`, tt.filter)))
+			if d := cmp.Diff(strings.Fields(tt.want), skus(p)); d != "" {
+				t.Errorf("filter %s (-want +got):\n%s", tt.filter, d)
+			}
+		}
+		for _, bad := range []string{`name == created_by`, `created_by == name`, `name < tenant`} {
+			r := c.call("list_products", fmt.Sprintf(`{"filter":%q}`, bad))
+			if !r.IsError || !strings.Contains(r.text(), "unknown field") {
+				t.Errorf("filter %s = %q; want a refusal naming the unknown field", bad, r.text())
+			}
+		}
+		for _, bad := range []string{`stock == cost`, `name < cost`, `created_at > active`} {
+			r := c.call("list_products", fmt.Sprintf(`{"filter":%q}`, bad))
+			if !r.IsError || !strings.Contains(r.text(), "compare fields of the same type") {
+				t.Errorf("filter %s = %q; want a refusal saying to compare fields of the same type", bad, r.text())
+			}
+		}
+	})
 }

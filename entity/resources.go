@@ -123,7 +123,7 @@ func (s *Set) usable(ctx context.Context) []usableTable {
 	var out []usableTable
 	for _, t := range tables {
 		var ops []Op
-		for _, op := range []Op{Get, List, Create, Update, Delete} {
+		for _, op := range allOps() {
 			if !t.has(op) {
 				continue
 			}

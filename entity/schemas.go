@@ -144,7 +144,7 @@ func (t *table) listInput() *schema.Schema {
 	var props []schema.Prop
 	if t.filter != nil {
 		f := described("A CEL expression the records must meet, such as " + t.filterExample() +
-			": comparisons (== != < <= > >=), && || !, in [..], contains/startsWith/endsWith, == null, timestamp(\"2026-01-02T00:00:00Z\"). Fields: " + t.typedFieldList() + ".")
+			": comparisons (== != < <= > >=) with a value or another field (stock < reorder_level), && || !, in [..], contains/startsWith/endsWith, == null, timestamp(\"2026-01-02T00:00:00Z\"). Fields: " + t.typedFieldList() + "." + t.relatedNote())
 		props = append(props, schema.Optional("filter", withMaxLength(f, filter.DefaultMaxLength)))
 	}
 	if t.o.Searcher != nil {

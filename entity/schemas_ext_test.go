@@ -97,7 +97,7 @@ func TestToolsHintsAndSchemas(t *testing.T) {
 		props = append(props, p)
 	}
 	slices.Sort(props)
-	if d := cmp.Diff([]string{"filter", "orderBy", "skip", "top"}, props); d != "" {
+	if d := cmp.Diff([]string{"expand", "filter", "orderBy", "skip", "top"}, props); d != "" {
 		t.Errorf("list_products arguments without a Searcher (-want +got):\n%s", d)
 	}
 	var create struct {

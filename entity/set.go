@@ -176,6 +176,9 @@ type table struct {
 	fidx    []*Field // the filter environment's fields
 	// unnameable are the fields filters would take but CEL cannot name.
 	unnameable []string
+	agg        *aggregation // nil for an entity with no aggregate tool
+	rels       []relation   // the relations expand may name
+	relf       relatedFilter
 	maxRes     int
 }
 
@@ -211,7 +214,11 @@ func (s *Set) newTable(in *Entity, o *Options) (*table, error) {
 	}
 	t.cols = strings.Join(cols, ", ")
 	t.initOrder()
-	return t, t.newFilter()
+	t.initRelations()
+	if err := t.newFilter(); err != nil {
+		return nil, err
+	}
+	return t, t.newAggregates()
 }
 
 // col is f's qualified, quoted column.
@@ -335,6 +342,8 @@ func (t *table) has(op Op) bool {
 		return true
 	case Create:
 		return t.writable() && t.e.CreateNote == ""
+	case Aggregate:
+		return t.aggregatable()
 	}
 	return t.writable()
 }
@@ -344,8 +353,8 @@ func (t *table) toolName(op Op) string {
 	if n := t.o.ToolNames[op]; n != "" {
 		return n
 	}
-	if op == List {
-		return toolName("list", t.e.Plural)
+	if op == List || op == Aggregate {
+		return toolName(op.String(), t.e.Plural)
 	}
 	return toolName(op.String(), t.e.Name)
 }

@@ -12,7 +12,7 @@ import (
 // register adds the entity's tools to the server.
 func (t *table) register() {
 	srv := t.set.srv
-	for _, op := range []Op{Get, List, Create, Update, Delete} {
+	for _, op := range allOps() {
 		if !t.has(op) {
 			continue
 		}
@@ -22,15 +22,17 @@ func (t *table) register() {
 		var h ferry.ToolHandler
 		switch op {
 		case Get:
-			tool.ReadOnly, tool.InputSchema, tool.OutputSchema, h = true, t.getInput(), t.oneSchema(), t.get
+			tool.ReadOnly, tool.InputSchema, tool.OutputSchema, h = true, t.withExpand(t.getInput()), t.oneSchema(), t.get
 		case List:
-			tool.ReadOnly, tool.InputSchema, tool.OutputSchema, h = true, t.listInput(), t.listSchema(), t.list
+			tool.ReadOnly, tool.InputSchema, tool.OutputSchema, h = true, t.withExpand(t.listInput()), t.listSchema(), t.list
 		case Create:
 			tool.Additive, tool.InputSchema, tool.OutputSchema, h = true, t.createInput(), t.oneSchema(), t.create
 		case Update:
 			tool.Additive, tool.Idempotent, tool.InputSchema, tool.OutputSchema, h = true, true, t.updateInput(), t.oneSchema(), t.update
 		case Delete:
 			tool.InputSchema, tool.OutputSchema, h = t.getInput(), t.oneSchema(), t.remove // destructive: the zero hints
+		case Aggregate:
+			tool.ReadOnly, tool.InputSchema, tool.OutputSchema, h = true, t.aggregateInput(), t.aggregateSchema(), t.aggregate
 		}
 		srv.AddTool(tool, refusing(h))
 	}
@@ -53,7 +55,7 @@ func refusing(h ferry.ToolHandler) ferry.ToolHandler {
 // title is a tool's display title: "List products", "Get order line".
 func (t *table) title(op Op) string {
 	verb, noun := op.String(), t.e.Name
-	if op == List {
+	if op == List || op == Aggregate {
 		noun = t.e.Plural
 	}
 	return strings.ToUpper(verb[:1]) + verb[1:] + " " + strings.ReplaceAll(noun, "_", " ")
@@ -88,8 +90,10 @@ func (t *table) describe(op Op) string {
 		}
 	case Delete:
 		b.WriteString("Deletes one " + t.e.Name + " and returns it as it was. " + how)
+	case Aggregate:
+		t.describeAggregate(&b)
 	}
-	if op == Get || op == List {
+	if op == Get || op == List || op == Aggregate {
 		switch {
 		case t.e.View:
 			b.WriteString(" (A view: read-only.)")
@@ -154,7 +158,7 @@ func (t *table) describeEntity(ops []Op) entitySchema {
 		Filterable: []string{}, Sortable: []string{}}
 	for _, op := range ops {
 		es.Tools = append(es.Tools, t.toolName(op))
-		es.ReadOnly = es.ReadOnly && (op == Get || op == List)
+		es.ReadOnly = es.ReadOnly && (op == Get || op == List || op == Aggregate)
 	}
 	if !slices.Contains(ops, List) {
 		return es

@@ -47,7 +47,7 @@ type Product struct {
 	SKU         string    `json:"sku" entity:"natural"`
 	Name        string    `json:"name" entity:"filter,sort"`
 	Description *string   `json:"description"`
-	Price       float64   `json:"price" entity:"filter,sort"`
+	Price       float64   `json:"price" entity:"filter,sort,aggregate"`
 	Stock       *int64    `json:"stock" entity:"filter,sort"`
 	CategoryID  int64     `json:"category_id" entity:"filter"`
 	CreatedAt   time.Time `json:"created_at" entity:"filter,sort"`
@@ -213,6 +213,8 @@ func newHandler(db *sql.DB, engine entity.Engine) (http.Handler, error) {
 			ClosedWorld: true}, h.listTool(tx))
 		srv.AddTool(ferry.Tool{Name: prefix + "get_product", Description: "Gets a product by hand.", ReadOnly: true,
 			ClosedWorld: true}, h.getTool(tx))
+		srv.AddTool(ferry.Tool{Name: prefix + "aggregate_products", Description: "Totals products per category by hand.", ReadOnly: true,
+			ClosedWorld: true}, h.aggregateTool(tx))
 	}
 	if err := addQueryTools(srv, set, h); err != nil {
 		return nil, err

@@ -45,6 +45,8 @@ a load test from one key must back off and retry. ferry serve sets them
 
 MCP tools:
   get_product, list_products      products: filter, search, orderBy, paging (read-only)
+  aggregate_products              count, sum, avg, min, max of price and stock, per
+                                  category or any filter field (read-only)
   get_customer, list_customers    customers: the same (read-only)
   get_order, list_orders          orders, through the REST API
   order_history                   what happened to an order

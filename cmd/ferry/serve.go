@@ -61,8 +61,9 @@ naming the limit and its flag; a client that sends calls quickly from one
 key should back off and retry. The start-up lines say the limits.
 
 The optional -config YAML file sets per table a description, a natural key,
-hidden columns (per table: a view showing one needs its own entry), and the
-fields filter, sort and search may use:
+hidden columns (per table: a view showing one needs its own entry), the
+fields filter, sort and search may use, and the fields an aggregate tool
+may sum, average and take the least and greatest of:
 
   tables:
     products:
@@ -72,6 +73,7 @@ fields filter, sort and search may use:
       filter: [name, price]
       sort: [name, price]
       search: [name, description]
+      aggregate: [price]
       fields:
         price: The unit price in euros.
       access:
@@ -114,6 +116,19 @@ a second statement and a driver's own placeholders (?, $1) are refused.
 A read runs in a read-only transaction under -statement-timeout. Every
 statement is prepared when ferry serve starts: one that does not prepare
 stops it, naming its file and line.
+
+A table with aggregate: gets aggregate_<plural> (read-only): count, and
+sum, avg, min and max of the fields named (min and max only of text, dates
+and timestamps), over the records a filter keeps, as a whole or grouped by
+up to 3 filter fields (a date or timestamp by day, month or year), with
+orderBy over the groups and aggregates and skip/top over the groups:
+
+  {"aggregates": ["count", "sum(price)"], "groupBy": ["created_at:month"],
+   "filter": "price > 5.0", "orderBy": "sum(price) desc"}
+
+Groups are told apart by code point whatever the column's collation, NULL
+is a group of its own, days are UTC's, and the answer is the same on every
+engine. A filter may compare two fields of one type: stock < reorder_level.
 
 Each call in flight holds one database connection until it ends.
 -db-max-conns bounds them: 10 by default on PostgreSQL and MySQL/MariaDB,

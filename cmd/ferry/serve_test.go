@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -216,6 +217,8 @@ func TestServeConfigErrors(t *testing.T) {
 		{"unknown filter column", "tables:\n  products:\n    filter: [name, prise]\n", `:3:20: table products has no column "prise"`},
 		{"hidden and filtered", "tables:\n  products:\n    hidden: [cost_price]\n    filter: [cost_price]\n", `:4:14: filter names "cost_price", which is hidden`},
 		{"search on a number", "tables:\n  products:\n    search: [price]\n", `:3:14: search names "price", which is number`},
+		{"hidden and aggregated", "tables:\n  products:\n    hidden: [cost_price]\n    aggregate: [price, cost_price]\n", `:4:24: aggregate names "cost_price", which is hidden`},
+		{"aggregate nothing", "tables:\n  products:\n    aggregate: []\n", `:2:3: aggregate: [] names no field`},
 		{"nullable natural key", "tables:\n  products:\n    natural_key: description\n", `natural_key "description" may be NULL`},
 		{"list as text", "tables:\n  products:\n    sort: price\n", `:3:11: table products: sort must be a list`},
 		{"twice", "tables:\n  products: {}\n  products: {}\n", `:3:3: "products" is given twice in tables (first at line 2)`},
@@ -513,4 +516,70 @@ func TestServeNotASQLiteFile(t *testing.T) {
 	if code != exitFailed || !contains(stderr, "check that it is a SQLite database file") || contains(stderr, "server runs") {
 		t.Errorf("a text file as -db: exit %d, %q", code, stderr)
 	}
+}
+
+const aggregateConfig = `tables:
+  products:
+    hidden: [cost_price]
+    filter: [name, sku, price]
+    aggregate: [price]
+`
+
+// aggregate: in the config serves aggregate_products over the fields it
+// names, grouped by the filter fields; the hidden column is no
+// aggregate, group nor filter, and the answer is the same on every
+// engine.
+func TestServeAggregate(t *testing.T) {
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			d := eng.open(t)
+			d.shop(t)
+			conf := filepath.Join(t.TempDir(), "serve.yaml")
+			if err := os.WriteFile(conf, []byte(aggregateConfig), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-config", conf})
+			var found bool
+			for _, tool := range s.tools(t).Tools {
+				if tool.Name != "aggregate_products" {
+					continue
+				}
+				found = true
+				if contains(string(tool.InputSchema), "cost_price") || contains(tool.Description, "cost_price") {
+					t.Errorf("aggregate_products mentions the hidden column: %s %s", tool.Description, tool.InputSchema)
+				}
+			}
+			if !found {
+				t.Fatalf("no aggregate_products among %v", s.tools(t).names())
+			}
+			got := s.call(t, "aggregate_products", map[string]any{
+				"aggregates": []string{"count", "sum(price)", "max(price)"},
+				"filter":     `name.endsWith("mug")`,
+			})
+			want := `{"data":[{"count":2,"sum(price)":20.5,"max(price)":11}],"paging":{"skip":0,"top":100,"hasMore":false}}`
+			if !sameJSON(got.text(), want) {
+				t.Errorf("aggregate_products = %s; want %s", got.text(), want)
+			}
+			for _, bad := range []map[string]any{
+				{"aggregates": []string{"sum(cost_price)"}},
+				{"groupBy": []string{"cost_price"}},
+				{"groupBy": []string{"description"}},
+				{"filter": "cost_price > 1.0"},
+			} {
+				if r := s.call(t, "aggregate_products", bad); !r.IsError || contains(r.text(), "2.1") {
+					t.Errorf("aggregate_products %v = %s; want it refused", bad, r.text())
+				}
+			}
+		})
+	}
+}
+
+// sameJSON reports whether two JSON texts hold equal values, numbers
+// compared by value (a DECIMAL's sum is 20.50 on some engines).
+func sameJSON(a, b string) bool {
+	var x, y any
+	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }

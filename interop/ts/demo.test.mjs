@@ -32,7 +32,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'ferry-interop-demo-'));
 const bin = join(tmp, 'ferry');
 const db = join(tmp, 'demo.db');
 
-const tools = ['cancel_order', 'get_customer', 'get_order', 'get_product', 'list_customers', 'list_orders',
+const tools = ['aggregate_products', 'cancel_order', 'get_customer', 'get_order', 'get_product', 'list_customers', 'list_orders',
   'list_products', 'order_history', 'place_order', 'restock_report', 'ship_order'];
 
 let server, base, key;

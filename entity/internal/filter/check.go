@@ -163,6 +163,10 @@ func overloadError(msg string, fields []*Field) (problem, hint string) {
 	if problem, hint, ok := fieldMismatch(names, fields); ok {
 		return problem, hint
 	}
+	if len(names) == 2 && len(fields) == 2 && fields[0] != nil && fields[1] != nil {
+		return fmt.Sprintf("%s cannot be applied to %s (%s) and %s (%s)", opName(fn), fields[0].Name, names[0], fields[1].Name, names[1]),
+			"compare fields of the same type; an integer and a number compare with < <= > >= only"
+	}
 	problem = fmt.Sprintf("%s cannot be applied to %s", opName(fn), strings.Join(names, " and "))
 	switch {
 	case len(names) == 2 && names[1] == "null" && fn != operators.Equals && fn != operators.NotEquals:

@@ -14,7 +14,8 @@
 //
 // Literals (int, uint, double, string, bool, null, timestamp("RFC 3339")
 // and date("YYYY-MM-DD")); comparisons == != < <= > >= of a field with a
-// literal, the field on either side; && || ! and parentheses; field in
+// literal, the field on either side, or of two fields of the same type
+// (stock < reorder_level; an integer with a number, text with a UUID); && || ! and parentheses; field in
 // [literal, ...]; contains, startsWith and endsWith of a literal on a
 // text field; a boolean field alone. A text field may be written
 // name.lowerAscii() in any of these for case-insensitive matching: as in
@@ -24,7 +25,7 @@
 //
 // Everything else is refused with an [*Error] naming the construct:
 // arithmetic, ?:, macros (has, exists, all, map, filter), matches, size,
-// other functions, field against field.
+// other functions, a date against a timestamp field.
 // Integers and doubles compare with each other (cel-go's cross-type
 // numeric comparisons), so cost > 100 works on a number field; == between
 // them does not type-check in CEL and is refused with a hint.
@@ -46,6 +47,9 @@
 //     That is SQL's three-valued logic with NULL for the error, so these
 //     are written plainly: x > 5 keeps no null row, and neither does
 //     !(x > 5).
+//   - Two fields: an ordering (stock < reorder_level) keeps no row where
+//     either is null; equality is null-safe, a null equal to a null
+//     (IS NOT DISTINCT FROM, SQLite IS, MySQL <=>).
 //
 // # Text
 //

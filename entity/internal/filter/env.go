@@ -3,6 +3,7 @@ package filter
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"cel.dev/cel-go/cel"
@@ -68,7 +69,8 @@ const (
 // Field is a filterable field: a variable of the expression.
 type Field struct {
 	// Name is the name the expression uses for the field (and errors
-	// list). It must be a CEL identifier.
+	// list). It must be a CEL identifier, or two joined by a dot for a
+	// related record's field (customer.country).
 	Name string
 	// Type is the kind of the field's values.
 	Type Type
@@ -162,7 +164,7 @@ func NewEnv(fields []Field, limits *Limits) (*Env, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !isIdentifier(f.Name) {
+		if !isIdentifier(f.Name) && !isQualified(f.Name) {
 			e.omitted = append(e.omitted, f.Name)
 			continue
 		}
@@ -283,6 +285,14 @@ func parseDate(s string) (time.Time, error) {
 // whether it is a CEL identifier and not a reserved word ("in", "null",
 // "package", ...). NewEnv leaves out the fields it cannot name.
 func Nameable(name string) bool { return isIdentifier(name) }
+
+// isQualified reports whether s is two identifiers joined by a dot, the
+// name of a related record's field (customer.country), which CEL
+// resolves as one variable.
+func isQualified(s string) bool {
+	a, b, ok := strings.Cut(s, ".")
+	return ok && isIdentifier(a) && isIdentifier(b)
+}
 
 // isIdentifier reports whether s is a CEL identifier that is not a
 // reserved word.

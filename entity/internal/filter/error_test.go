@@ -17,7 +17,7 @@ func TestErrorColumn(t *testing.T) {
 		{`stock > 1 && nmae == "x"`, 14},
 		{"stock > 1 &&\n  nmae == \"x\"", 16},
 		{`stock > 1 && size(name) > 2`, 18},
-		{`stock > 1 && id == qty`, 17},
+		{`stock > 1 && due < seen`, 18},
 		{`name == "é" && stock + 1 > 2`, 22},
 		{`stock`, 1},
 	} {

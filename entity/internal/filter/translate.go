@@ -130,14 +130,13 @@ func (t *translator) count(x ast.Expr) error {
 }
 
 // comparison writes a comparison of a field with a literal, the field on
-// either side.
+// either side, or of two fields.
 func (t *translator) comparison(x ast.Expr, op string, a, b ast.Expr) error {
 	r, fieldLeft := t.field(a)
 	r2, fieldRight := t.field(b)
 	switch {
 	case fieldLeft && fieldRight:
-		return t.refuse(x, fmt.Sprintf("%s compares two fields (%s and %s)", opName(op), r.name(), r2.name()),
-			"compare a field with a literal")
+		return t.compareFields(x, op, r, r2)
 	case fieldRight:
 		r, b, op = r2, a, mirror(op)
 	case !fieldLeft && a.Kind() == ast.CallKind:

@@ -25,7 +25,7 @@ func (c *Config) HiddenColumns() []string {
 // ones and those of types entity does not serve included, so that a
 // misspelt name is told from one that is not served. It changes e's
 // description, natural key, field descriptions and the Filterable,
-// Sortable and Searchable flags of its fields, and returns the names of
+// Sortable, Searchable and Aggregatable flags of its fields, and returns the names of
 // the fields to search (nil when the file does not say). Every name the
 // file gives must be a column of the table; the error names the file's
 // line.
@@ -105,6 +105,21 @@ func (t *Table) Apply(e *entity.Entity, columns []string) (search []string, err 
 				search = append(search, f.Name)
 			}
 		}
+	}
+	if t.Aggregate != nil && len(t.Aggregate) == 0 {
+		return nil, t.Errorf("aggregate: [] names no field; list the fields to sum, average or take the least and greatest of (integers, numbers, text, dates, timestamps), or leave the key out")
+	}
+	for _, p := range t.Aggregate {
+		f, err := field(p, "aggregate")
+		if err != nil {
+			return nil, err
+		}
+		switch f.Type {
+		case entity.Integer, entity.Number, entity.Text, entity.Date, entity.Timestamp:
+		default:
+			return nil, t.errorf(p, "aggregate names %q, which is %s; aggregates take integers and numbers (sum, avg, min, max), text, dates and timestamps (min, max)", p.Value, f.Type)
+		}
+		f.Aggregatable = true
 	}
 	if t.Search != nil && search == nil {
 		search = []string{}

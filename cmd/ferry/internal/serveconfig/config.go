@@ -1,7 +1,8 @@
 // Package serveconfig reads the YAML file that tells ferry serve what
 // introspection cannot: a table's description, its natural key, the
 // columns to hide, and which fields its list tool may filter, sort and
-// search by.
+// search by, and which fields its aggregate tool may sum, average, and
+// take the least and greatest of.
 //
 //	tables:
 //	  products:
@@ -11,6 +12,7 @@
 //	    filter: [name, price, category_id]   # only these; default: every field
 //	    sort: [name, price]
 //	    search: [name, description]          # text fields; default: a full-text index's, if any
+//	    aggregate: [price, stock]            # serves aggregate_products over these; default: no such tool
 //	    fields:
 //	      price: The unit price in euros, tax included.
 //	    access:                               # who may call the tools (see Access)
@@ -66,6 +68,11 @@ type Table struct {
 	// Filter, Sort and Search list the only fields filter, orderBy and
 	// search may use.
 	Filter, Sort, Search []Pos
+	// Aggregate lists the fields the aggregate tool may sum, average and
+	// take the least and greatest of; given, the table gets
+	// aggregate_<plural>, which also counts and groups by the filter
+	// fields.
+	Aggregate []Pos
 	// Fields holds field descriptions by column name.
 	Fields map[string]FieldDoc
 	// Access says who may read, write and delete the table's records;
@@ -229,6 +236,10 @@ func (p *parser) table(k, v *yaml.Node) (*Table, error) {
 		"sort":   func(k, v *yaml.Node) (err error) { t.Sort, err = p.list(k, v, what); return err },
 		"search": func(k, v *yaml.Node) (err error) { t.Search, err = p.list(k, v, what); return err },
 		"access": func(_, v *yaml.Node) (err error) { t.Access, err = p.access(v, what); return err },
+		"aggregate": func(k, v *yaml.Node) (err error) {
+			t.Aggregate, err = p.list(k, v, what)
+			return err
+		},
 		"fields": func(_, v *yaml.Node) error {
 			t.Fields = map[string]FieldDoc{}
 			return p.mapping(v, what+" fields", nil, func(k, v *yaml.Node) error {

@@ -18,6 +18,7 @@ const full = `tables:
     filter: [name]
     sort: []
     search: [name]
+    aggregate: [id, sku]
     fields:
       name: The display name.
   "order items": {}
@@ -69,6 +70,7 @@ func product() *entity.Entity {
 		{Name: "id", Column: "id", Type: entity.Integer, Filterable: true, Sortable: true},
 		{Name: "sku", Column: "sku", Type: entity.Text, Filterable: true, Sortable: true},
 		{Name: "name", Column: "name", Type: entity.Text, Filterable: true, Sortable: true},
+		{Name: "active", Column: "active", Type: entity.Boolean, Filterable: true},
 	}}
 }
 
@@ -82,12 +84,12 @@ func TestApplySetsTheFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type flags struct{ Filter, Sort, Search bool }
+	type flags struct{ Filter, Sort, Search, Aggregate bool }
 	got := map[string]flags{}
 	for _, f := range e.Fields {
-		got[f.Name] = flags{f.Filterable, f.Sortable, f.Searchable}
+		got[f.Name] = flags{f.Filterable, f.Sortable, f.Searchable, f.Aggregatable}
 	}
-	want := map[string]flags{"id": {}, "sku": {}, "name": {Filter: true, Search: true}}
+	want := map[string]flags{"id": {Aggregate: true}, "sku": {Aggregate: true}, "name": {Filter: true, Search: true}, "active": {}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("flags (-want +got):\n%s", diff)
 	}
@@ -104,6 +106,10 @@ func TestApplyRefusesUnknownNames(t *testing.T) {
 		{"tables:\n  products:\n    natural_key: id\n", `s.yaml:3:18: natural_key "id" is the primary key already`},
 		{"tables:\n  products:\n    sort: [picture]\n", `s.yaml:3:12: sort names "picture", a column whose type is not served`},
 		{"tables:\n  products:\n    fields:\n      nmae: x\n", `s.yaml:4:7: table products has no column "nmae" (its columns: id, sku, name, picture)`},
+		{"tables:\n  products:\n    aggregate: [secret]\n", `s.yaml:3:17: table products has no column "secret" (its columns: id, sku, name, picture)`},
+		{"tables:\n  products:\n    aggregate: [picture]\n", `s.yaml:3:17: aggregate names "picture", a column whose type is not served`},
+		{"tables:\n  products:\n    aggregate: [active]\n", `s.yaml:3:17: aggregate names "active", which is boolean; aggregates take integers and numbers (sum, avg, min, max), text, dates and timestamps (min, max)`},
+		{"tables:\n  products:\n    aggregate: []\n", `s.yaml:2:3: aggregate: [] names no field; list the fields to sum, average or take the least and greatest of (integers, numbers, text, dates, timestamps), or leave the key out`},
 	} {
 		c, err := Parse("s.yaml", []byte(tt.yaml))
 		if err != nil {

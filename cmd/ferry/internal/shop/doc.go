@@ -30,7 +30,8 @@
 // The MCP server, at /mcp behind the same keys, serves:
 //
 //   - entity tools, read-only, with filters, full-text search and paging:
-//     get_product, list_products, get_customer, list_customers;
+//     get_product, list_products, aggregate_products (counts, sums,
+//     averages per category), get_customer, list_customers;
 //   - tools bound to the REST routes above, so an agent's call goes
 //     through the same key check, validation and transaction as any
 //     other: get_order, list_orders, order_history, place_order,

@@ -13,7 +13,7 @@ import (
 
 // instructions tell the model how to use the shop.
 const instructions = `This is a coffee and tea shop. Prices are in euro cents (1250 is 12.50 EUR).
-Find products with list_products (search, filter, orderBy) and customers with list_customers.
+Find products with list_products (search, filter, orderBy), count and total them per category with aggregate_products, and find customers with list_customers.
 place_order takes a customer_id and lines of sku and qty; it checks stock and either places the whole order or nothing.
 An order can be cancelled until it ships. Read an order with get_order or the resource shop://orders/{id}.`
 

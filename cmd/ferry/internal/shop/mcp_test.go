@@ -49,7 +49,7 @@ func TestToolHints(t *testing.T) {
 	}
 	read := hints{ReadOnly: true, Idempotent: true}
 	want := map[string]hints{
-		"get_product": read, "list_products": read, "get_customer": read, "list_customers": read,
+		"get_product": read, "list_products": read, "aggregate_products": read, "get_customer": read, "list_customers": read,
 		"get_order": read, "list_orders": read, "order_history": read, "restock_report": read,
 		"place_order":  {},
 		"cancel_order": {Destructive: true, Idempotent: true},
@@ -123,7 +123,7 @@ func TestResources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (Inventory{Tools: 11, Prompts: 2, Resources: 4, Templates: 3}); inv != want {
+	if want := (Inventory{Tools: 12, Prompts: 2, Resources: 4, Templates: 3}); inv != want {
 		t.Errorf("inventory %+v, want %+v", inv, want)
 	}
 	r := mcp(t, hs, testKey, "resources/read", map[string]any{"uri": "shop://policies"})

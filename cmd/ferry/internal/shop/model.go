@@ -1,15 +1,15 @@
 package shop
 
 // Product is a product of the shop, served by the entity tools
-// get_product and list_products.
+// get_product, list_products and aggregate_products (price and stock).
 type Product struct {
 	ID           int64  `json:"id" entity:"key" doc:"The product's number."`
 	SKU          string `json:"sku" entity:"natural,filter,sort" doc:"Stock keeping unit, such as TEA-003." pattern:"^[A-Z]{3}-[0-9]{3}$"`
 	Name         string `json:"name" entity:"filter,sort,search" doc:"The product's name." minLength:"1" maxLength:"200"`
 	Description  string `json:"description" entity:"search" doc:"What the product is." maxLength:"2000"`
 	Category     string `json:"category" entity:"filter,sort" doc:"The product's category." enum:"coffee,tea,brewing,cups,snacks,gifts"`
-	PriceCents   int64  `json:"price_cents" entity:"filter,sort" doc:"Price in euro cents: 1250 is 12.50 EUR." minimum:"1"`
-	Stock        int64  `json:"stock" entity:"filter,sort" doc:"Units in the warehouse now." minimum:"0"`
+	PriceCents   int64  `json:"price_cents" entity:"filter,sort,aggregate" doc:"Price in euro cents: 1250 is 12.50 EUR." minimum:"1"`
+	Stock        int64  `json:"stock" entity:"filter,sort,aggregate" doc:"Units in the warehouse now." minimum:"0"`
 	ReorderLevel int64  `json:"reorder_level" entity:"filter,sort" doc:"Reorder when the stock falls below this." minimum:"0"`
 }
 
