@@ -65,9 +65,14 @@ func listPage[T entry](s *Server, r *request, b []byte, reg *registry[T], f list
 	private := f.hook || reg.guarded > 0
 	var items []T
 	more := false
-	if !f.always && reg.guarded == 0 {
+	switch view := r.peer.groups; {
+	case view != nil:
+		items, more = filterPage(reg.from(after), s.pageSize, func(e T) bool {
+			return view.admits(e.groupNames()) && f.visible(e)
+		})
+	case !f.always && reg.guarded == 0:
 		items, more = reg.page(after, s.pageSize)
-	} else {
+	default:
 		items, more = filterPage(reg.from(after), s.pageSize, f.visible)
 	}
 	b = appendKey(b, member)

@@ -75,6 +75,9 @@ type peer struct {
 	// every modern request).
 	session string
 	state   legacyState
+	// groups are the groups the endpoint serves, nil for all (see
+	// [HTTPOptions.Groups]): an entry of none of them is hidden.
+	groups *groupSet
 }
 
 // target is the entry a request names, looked up once by
@@ -247,7 +250,9 @@ func (s *Server) findTool(r *request) {
 		return
 	}
 	r.target.tool = e
-	if e.hideable {
+	if !r.peer.groups.admits(e.info.Groups) {
+		r.target.access = accessHidden
+	} else if e.hideable {
 		r.target.access = s.toolAccess(r.context(), &e.info)
 	}
 	if r.target.access == accessHidden {
@@ -265,7 +270,7 @@ func (s *Server) findPrompt(r *request) {
 		return
 	}
 	r.target.prompt = e
-	if !s.allowsEntry(r.context(), e.prompt.Scopes, e.prompt.Roles) {
+	if !r.peer.groups.admits(e.prompt.Groups) || !s.allowsEntry(r.context(), e.prompt.Scopes, e.prompt.Roles) {
 		r.target.access = accessHidden
 		r.err = unknownPrompt(name) // a hidden prompt reads as one that does not exist
 	}

@@ -174,6 +174,9 @@ type Server struct {
 	// schemaTemplate is the template of AddSchemaResources, whose {tool}
 	// variable completes to tool names; guarded by mu.
 	schemaTemplate string
+	// groupDocs are the groups' descriptions (see [Server.DescribeGroup]);
+	// guarded by mu.
+	groupDocs map[string]string
 
 	watchMu  sync.Mutex            // guards watchers
 	watchers map[*watcher]struct{} // streams told about changes (notify_watch.go)

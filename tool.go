@@ -83,6 +83,13 @@ type Tool struct {
 	// lacks scopes sees it and is asked for them instead.
 	Roles []string
 
+	// Groups name the groups the tool belongs to (see [GroupInfo]): an
+	// endpoint that serves some groups ([HTTPOptions.Groups]) serves the
+	// tools of those. If nil, the group is derived from the Go package
+	// that declares the handler (see [GroupOfPackage]); an empty, non-nil
+	// slice puts the tool in no group.
+	Groups []string
+
 	// Icons are images a client may show for the tool.
 	Icons []Icon
 	// Meta is sent as the tool's _meta member.
@@ -149,8 +156,9 @@ type toolEntry struct {
 	hideable bool
 }
 
-func (e *toolEntry) key() string  { return e.tool.Name }
-func (e *toolEntry) wire() []byte { return e.json }
+func (e *toolEntry) key() string          { return e.tool.Name }
+func (e *toolEntry) wire() []byte         { return e.json }
+func (e *toolEntry) groupNames() []string { return e.info.Groups }
 func (e *toolEntry) guarded() bool {
 	return len(e.info.Scopes) > 0 || len(e.info.Roles) > 0
 }
@@ -193,6 +201,7 @@ func (s *Server) AddTool(t Tool, h ToolHandler) {
 	if h == nil {
 		panic("ferry: AddTool needs a handler") //nolint:forbidigo // a programmer error at registration, documented
 	}
+	t.Groups = handlerGroups(t.Groups, h)
 	s.addTool(t, h)
 }
 
@@ -200,6 +209,9 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	t.Description = s.describe(t.Description, t.Scopes, t.Roles)
 	ts, problems := s.compileSchemas(&t)
 	problems = append(problems, checkTool(&t)...)
+	if err := groupProblem("tool", t.Name, t.Groups); err != nil {
+		problems = append(problems, err)
+	}
 	if t.InputSchema != nil && ts.validator == nil {
 		s.admit("tool", t.Name, problems, nil, nil) // never serve unchecked arguments to a tool that has a schema
 		return
