@@ -13,6 +13,9 @@ import (
 // listTools answers tools/list: the tools the caller may see, a page at
 // a time.
 func (s *Server) listTools(ctx context.Context, r *request, b []byte) ([]byte, error) {
+	if s.discovery != nil {
+		return s.listDiscovery(ctx, r, b)
+	}
 	return listPage(s, r, b, &s.tools, listFilter[*toolEntry]{
 		visible: func(e *toolEntry) bool { return s.visibleTool(ctx, &e.info) },
 		always:  s.opts.ReadOnly || s.opts.Visible != nil, hook: s.opts.Visible != nil})

@@ -27,6 +27,8 @@ type registry[T entry] struct {
 	guarded int
 	// groups counts the entries of each group.
 	groups map[string]int
+	// gen counts the changes, for what is computed from the entries.
+	gen uint64
 }
 
 func (r *registry[T]) len() int { return len(r.sorted) }
@@ -42,6 +44,7 @@ func (r *registry[T]) add(v T) {
 		r.byKey = make(map[string]T)
 	}
 	k := v.key()
+	r.gen++
 	i, found := slices.BinarySearchFunc(r.sorted, k, func(e T, k string) int { return strings.Compare(e.key(), k) })
 	if v.guarded() {
 		r.guarded++
@@ -80,6 +83,7 @@ func (r *registry[T]) remove(k string) bool {
 		r.guarded--
 	}
 	r.groups = countGroups(r.groups, old.groupNames(), -1)
+	r.gen++
 	delete(r.byKey, k)
 	r.sorted = slices.DeleteFunc(r.sorted, func(e T) bool { return e.key() == k })
 	return true

@@ -92,6 +92,10 @@ type target struct {
 	read   ResourceHandler
 	vars   map[string]string
 	access access
+	// viaCall says the request called the tool name through the discovery
+	// mode's call tool, whose name the client sent (see
+	// [Server.resolveMeta]).
+	viaCall bool
 }
 
 // found reports whether the named entry exists, visible or not.
@@ -243,6 +247,9 @@ func (s *Server) resolve(r *request) {
 // to it. A tool the caller may not see answers as one that does not
 // exist. The caller holds s.mu.
 func (s *Server) findTool(r *request) {
+	if s.discovery != nil && s.resolveMeta(r) {
+		return
+	}
 	name := r.target.name
 	e, ok := s.tools.get(name)
 	if !ok {

@@ -154,6 +154,9 @@ type toolEntry struct {
 	// [Server.mayHide]), fixed at registration with the server's options:
 	// resolving a call of a tool everyone sees judges nothing.
 	hideable bool
+	// doc is the tool's words for discovery mode's search, nil when the
+	// server has no discovery mode (discovery_search.go).
+	doc searchDoc
 }
 
 func (e *toolEntry) key() string          { return e.tool.Name }
@@ -234,6 +237,9 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	}
 	e := &toolEntry{tool: t, info: info, handler: s.wrapTool(h), json: data, params: params, in: ts.input, out: ts.output,
 		hideable: s.mayHide(&info)}
+	if s.discovery != nil {
+		e.doc = newSearchDoc(&t, ts.input, info.Groups)
+	}
 	dup := func() []error {
 		if _, dup := s.tools.get(t.Name); dup {
 			return []error{fmt.Errorf("tool %q is registered twice (remove the first with RemoveTools to replace it)", t.Name)}
