@@ -120,8 +120,48 @@ func (d *discovery) meta(name string) *toolEntry {
 
 // callArgs are the arguments of the call tool.
 type callArgs struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
+	Name      string
+	Arguments json.RawMessage
+}
+
+// parseCallArgs reads the call tool's arguments, raw as the decoder
+// checked them: an object of a name, a string, and arguments, an object
+// or null, each once and nothing else. It reads them in place, without
+// reflection, since every call through the call tool pays for it.
+func parseCallArgs(raw json.RawMessage) (callArgs, bool) {
+	var a callArgs
+	if jsontext.TypeOf(raw) != jsontext.Object {
+		return a, false
+	}
+	var named bool
+	ok := jsontext.EachMember(raw, func(key, value []byte) bool {
+		switch string(key) {
+		case `"name"`:
+			if named || jsontext.TypeOf(value) != jsontext.String {
+				return false
+			}
+			a.Name, named = jsontext.Unquote(value), true
+		case `"arguments"`:
+			if a.Arguments != nil {
+				return false
+			}
+			switch jsontext.TypeOf(value) {
+			case jsontext.Object:
+				a.Arguments = json.RawMessage(value)
+			case jsontext.Null:
+				a.Arguments = json.RawMessage{}
+			default:
+				return false
+			}
+		default:
+			return false
+		}
+		return true
+	})
+	if len(a.Arguments) == 0 {
+		a.Arguments = nil
+	}
+	return a, ok && a.Name != ""
 }
 
 // resolveMeta resolves a tools/call of a discovery tool, and reports
@@ -140,8 +180,8 @@ func (s *Server) resolveMeta(r *request) bool {
 		r.target.tool = e
 		return true
 	}
-	var a callArgs
-	if err := json.Unmarshal(r.params.Arguments, &a); err != nil || a.Name == "" || !isObjectOrAbsent(a.Arguments) {
+	a, ok := parseCallArgs(r.params.Arguments)
+	if !ok {
 		r.target.tool = e
 		r.err = NewError(CodeInvalidParams, "%s needs the arguments {\"name\": a tool's name, \"arguments\": its arguments object}", e.tool.Name)
 		return true
@@ -152,14 +192,6 @@ func (s *Server) resolveMeta(r *request) bool {
 		return true
 	}
 	return false
-}
-
-func isObjectOrAbsent(raw json.RawMessage) bool {
-	if len(raw) == 0 || string(raw) == "null" {
-		return true
-	}
-	var m map[string]json.RawMessage
-	return json.Unmarshal(raw, &m) == nil
 }
 
 // listDiscovery answers tools/list in discovery mode: the two discovery

@@ -100,37 +100,56 @@ func stem(w string) string {
 	if s, ok := synonyms[w]; ok {
 		return s
 	}
+	stemmed := ""
 	for _, suffix := range []string{"ies", "ing", "ed", "es", "s"} {
-		if len(w) > len(suffix)+2 && strings.HasSuffix(w, suffix) {
-			w = w[:len(w)-len(suffix)]
-			if suffix == "ies" {
-				w += "y"
+		if len(w) <= len(suffix)+2 || !strings.HasSuffix(w, suffix) {
+			continue
+		}
+		c := w[:len(w)-len(suffix)]
+		if suffix == "ies" {
+			c += "y"
+		}
+		for _, cand := range []string{c, c + "e"} {
+			if s, ok := synonyms[cand]; ok {
+				return s
 			}
-			break
+		}
+		if stemmed == "" {
+			stemmed = c
 		}
 	}
-	if s, ok := synonyms[w]; ok {
-		return s
+	if stemmed != "" {
+		return stemmed
 	}
 	return w
 }
 
-// synonyms maps the words users say for the usual operations to one.
+// synonyms maps the words users say for the usual operations, and a few
+// common business words, to one. The operations: create, delete, update,
+// get, list (a question asks for a list), search, count.
 var synonyms = map[string]string{
 	"add": "create", "new": "create", "insert": "create", "make": "create", "register": "create", "open": "create",
-	"remove": "delete", "drop": "delete", "erase": "delete", "destroy": "delete", "cancel": "delete", "purge": "delete",
-	"edit": "update", "change": "update", "modify": "update", "set": "update", "rename": "update", "patch": "update", "replace": "update",
+	"hire": "create", "log": "create", "send": "create", "reserve": "create", "schedule": "create", "issue": "create",
+	"submit": "create", "record": "create", "enter": "create", "store": "create", "save": "create", "book": "create",
+	"remove": "delete", "drop": "delete", "erase": "delete", "destroy": "delete", "cancel": "delete", "purge": "delete", "rid": "delete",
+	"edit": "update", "change": "update", "modify": "update", "set": "update", "rename": "update", "patch": "update",
+	"replace": "update", "fix": "update", "correct": "update", "mark": "update", "raise": "update", "move": "update",
 	"show": "get", "fetch": "get", "read": "get", "view": "get", "lookup": "get", "retrieve": "get", "detail": "get", "display": "get",
-	"find": "search", "query": "search", "filter": "search", "browse": "list", "all": "list", "enumerate": "list",
+	"where": "get",
+	"find":  "search", "query": "search", "filter": "search",
+	"browse": "list", "all": "list", "enumerate": "list", "which": "list", "what": "list", "who": "list", "when": "list",
 	"how": "count", "number": "count", "total": "count", "tally": "count",
-	"customer": "client", "user": "account", "people": "person", "product": "item",
+	"client": "customer", "buyer": "customer", "purchase": "order", "bill": "invoice", "parcel": "shipment",
+	"package": "shipment", "vendor": "supplier", "staff": "employee", "worker": "employee", "todo": "task",
+	"outage": "incident", "file": "document", "subscription": "license", "deal": "opportunity", "prospect": "lead",
+	"reply": "comment", "login": "account", "user": "account",
 }
 
 var stopWords = map[string]bool{
 	"a": true, "an": true, "the": true, "of": true, "to": true, "in": true, "for": true, "on": true, "and": true,
 	"or": true, "by": true, "with": true, "is": true, "it": true, "its": true, "this": true, "that": true, "me": true,
 	"my": true, "i": true, "we": true, "our": true, "from": true, "at": true, "be": true, "are": true, "some": true,
-	"please": true, "want": true, "need": true, "can": true, "you": true, "which": true, "what": true, "one": true,
+	"please": true, "want": true, "need": true, "can": true, "you": true, "one": true, "do": true, "us": true,
 }
 
 // searchIndex counts in how many tools each word appears, for the
@@ -183,10 +202,14 @@ func (s *Server) rankTools(ctx context.Context, r *request, query string, limit 
 	}
 	var hits []searchHit
 	for _, e := range s.tools.sorted {
-		score := 0.0
+		score, matched := 0.0, 0
 		for i, w := range words {
-			score += e.doc[w] * weights[i]
+			if f := e.doc[w]; f > 0 {
+				score += f * weights[i]
+				matched++
+			}
 		}
+		score *= float64(matched) / float64(len(words)) // a tool that matches more of the words ranks higher
 		if score == 0 || !r.peer.groups.admits(e.info.Groups) || e.hideable && !s.visibleTool(ctx, &e.info) {
 			continue
 		}
