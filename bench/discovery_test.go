@@ -17,7 +17,9 @@ import (
 //     allocations of one search);
 //   - Direct: a tools/call of a typed tool in that catalog;
 //   - Via: the same call through call_tool (the target is at most 1.1x
-//     Direct's instructions: discovery_instr.sh counts them).
+//     Direct). Compare allocations and time; instructions counted as
+//     route_instr.sh does are swamped here by the 10,000 tools' set-up,
+//     which differs from run to run.
 //
 //	go test -run '^$' -bench Discovery -benchmem -count 5 -cpu 1
 
