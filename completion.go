@@ -60,7 +60,7 @@ func (s *Server) completer(ctx context.Context, req *CompleteRequest) (Completer
 	switch req.RefType {
 	case "ref/prompt":
 		e, ok := s.prompts.get(req.Name)
-		if !ok || !s.allowsEntry(ctx, e.prompt.Scopes, e.prompt.Roles) {
+		if !ok || !inView(ctx, e.prompt.Groups) || !s.allowsEntry(ctx, e.prompt.Scopes, e.prompt.Roles) {
 			return nil, unknownPrompt(req.Name)
 		}
 		a := e.prompt.argument(req.Argument)
@@ -70,7 +70,7 @@ func (s *Server) completer(ctx context.Context, req *CompleteRequest) (Completer
 		own, values = a.Complete, a.Values
 	case "ref/resource":
 		e, ok := s.templates.get(req.URI)
-		if !ok || !s.allowsEntry(ctx, e.tmpl.Scopes, e.tmpl.Roles) {
+		if !ok || !inView(ctx, e.tmpl.Groups) || !s.allowsEntry(ctx, e.tmpl.Scopes, e.tmpl.Roles) {
 			return nil, NewError(CodeInvalidParams, "unknown resource template %q", req.URI)
 		}
 		if !e.hasVar(req.Argument) {

@@ -71,6 +71,22 @@ type HTTPOptions struct {
 	// insufficient_scope challenge of a 403 (see [ServerOptions.StepUp]).
 	// If empty, the challenge names none.
 	ResourceMetadataURL string
+
+	// Groups, if not empty, makes the handler an endpoint of these groups
+	// only (see [GroupInfo]): its lists, calls, prompts, resources and
+	// completions are those of the entries that belong to one of them,
+	// and every other entry answers as one that does not exist. Every
+	// other rule (requirements, Visible, ReadOnly, limits) still holds.
+	// If empty, every entry is served. See http_group.go.
+	Groups []string
+	// GroupPathValue names the wildcard of the handler's route pattern
+	// that names a group, "group" for a handler mounted on
+	// "/mcp/{group}": a request to /mcp/billing is then served as by a
+	// handler whose Groups is billing (one of Groups, if those are set;
+	// otherwise it gets 404), and a request for a group that has no
+	// entries gets 404. A request whose route gives the wildcard no value
+	// is served as Groups says. If empty, the path names no group.
+	GroupPathValue string
 }
 
 // HTTPHandler serves MCP over Streamable HTTP at whatever path it is
@@ -89,6 +105,8 @@ type HTTPHandler struct {
 	drain *drain // the requests in flight, for Shutdown
 
 	relay *httpRelay // the link to the other replicas, or nil (http_relay.go)
+
+	groups *groupSet // HTTPOptions.Groups, or nil (http_group.go)
 }
 
 // NewHTTPHandler returns a handler serving s. opts may be nil; it is copied.
@@ -103,6 +121,7 @@ func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 	if opts != nil {
 		h.opts = *opts
 	}
+	h.groups = endpointGroups(h.opts.Groups)
 	h.store = h.opts.SessionStore
 	if h.store == nil && h.opts.Stateful {
 		h.store = &MemorySessionStore{MaxSessions: h.opts.Limits.MaxSessions}
@@ -131,6 +150,9 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"header", header, "value", refusedValue(r, header),
 			"hint", "if this client is yours, add it to HTTPOptions."+option)
 		writeJSONError(w, http.StatusForbidden, CodeInvalidRequest, "forbidden: the request's "+header+" is not allowed")
+		return
+	}
+	if h.opts.GroupPathValue != "" && !h.servesGroupOf(w, r) {
 		return
 	}
 	h.drain.enter()
@@ -292,7 +314,11 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, hr *http.Request, m *jso
 
 // peer returns what the handler knows of where an HTTP request came from.
 func (h *HTTPHandler) peer(hr *http.Request) peer {
-	return peer{header: hr.Header, remote: hr.RemoteAddr, host: hr.Host, drain: h.drain}
+	p := peer{header: hr.Header, remote: hr.RemoteAddr, host: hr.Host, drain: h.drain, groups: h.groups}
+	if h.opts.GroupPathValue != "" {
+		p.groups = h.groupsOf(hr)
+	}
+	return p
 }
 
 // respond serves req and writes its answer: JSON, or an SSE stream

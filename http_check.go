@@ -102,7 +102,7 @@ func isToken(s string) bool {
 // answers as an unknown tool's does.
 func (s *Server) checkParamHeaders(r *request) error {
 	e, hd := r.target.tool, r.peer.header
-	if e == nil || len(e.params) == 0 || r.target.access == accessHidden {
+	if e == nil || len(e.params) == 0 || r.target.access == accessHidden || r.target.viaCall {
 		return nil
 	}
 	var args map[string]json.RawMessage
@@ -197,6 +197,9 @@ func (s *Server) checkModernHeaders(r *request) error {
 		return nil
 	}
 	name := r.target.name
+	if r.target.viaCall {
+		name = s.discovery.call.tool.Name // the client named the call tool
+	}
 	raw, err := singleHeader(hd, headerName, headerName)
 	if v, ok := decodeHeaderValue(raw); err != nil || !ok || v != name {
 		return orMismatch(err, "Mcp-Name", raw, says(name))

@@ -13,6 +13,9 @@ import (
 // listTools answers tools/list: the tools the caller may see, a page at
 // a time.
 func (s *Server) listTools(ctx context.Context, r *request, b []byte) ([]byte, error) {
+	if s.discovery != nil {
+		return s.listDiscovery(ctx, r, b)
+	}
 	return listPage(s, r, b, &s.tools, listFilter[*toolEntry]{
 		visible: func(e *toolEntry) bool { return s.visibleTool(ctx, &e.info) },
 		always:  s.opts.ReadOnly || s.opts.Visible != nil, hook: s.opts.Visible != nil})
@@ -65,9 +68,14 @@ func listPage[T entry](s *Server, r *request, b []byte, reg *registry[T], f list
 	private := f.hook || reg.guarded > 0
 	var items []T
 	more := false
-	if !f.always && reg.guarded == 0 {
+	switch view := r.peer.groups; {
+	case view != nil:
+		items, more = filterPage(reg.from(after), s.pageSize, func(e T) bool {
+			return view.admits(e.groupNames()) && f.visible(e)
+		})
+	case !f.always && reg.guarded == 0:
 		items, more = reg.page(after, s.pageSize)
-	} else {
+	default:
 		items, more = filterPage(reg.from(after), s.pageSize, f.visible)
 	}
 	b = appendKey(b, member)

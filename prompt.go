@@ -49,6 +49,9 @@ type Prompt struct {
 	// as for [Tool.Scopes] and [Tool.Roles].
 	Scopes []string
 	Roles  []string
+	// Groups name the groups the prompt belongs to, as [Tool.Groups]
+	// does; a template prompt has no handler to derive one from.
+	Groups []string
 }
 
 // GetPromptRequest is a prompts/get as a prompt handler sees it: the
@@ -88,6 +91,7 @@ func (s *Server) AddPrompt(p Prompt, h PromptHandler) {
 	if h == nil {
 		panic("ferry: AddPrompt needs a handler; use AddPromptTemplate for a template prompt") //nolint:forbidigo // a programmer error at registration, documented
 	}
+	p.Groups = handlerGroups(p.Groups, h)
 	s.addPrompt(p, h)
 }
 
@@ -102,6 +106,7 @@ func (s *Server) AddPromptTemplate(p Prompt) {
 		s.refusePrompt(p, errors.New("has no Template"))
 		return
 	}
+	p.Groups = handlerGroups(p.Groups, nil)
 	s.addPrompt(p, templateHandler(&p))
 }
 
@@ -126,7 +131,11 @@ func (s *Server) addPrompt(p Prompt, h PromptHandler) {
 		return nil
 	}
 	e := &promptEntry{requirement: requirement{p.Scopes, p.Roles}, prompt: p, handler: h, json: data}
-	if s.admit("prompt", p.Name, checkPrompt(&p), dup, func() { s.prompts.add(e) }) {
+	problems := checkPrompt(&p)
+	if err := groupProblem("prompt", p.Name, p.Groups); err != nil {
+		problems = append(problems, err)
+	}
+	if s.admit("prompt", p.Name, problems, dup, func() { s.prompts.add(e) }) {
 		s.listChanged("notifications/prompts/list_changed", audienceOf(s, []*promptEntry{e}))
 	}
 }
@@ -166,6 +175,7 @@ func AddPrompt[A any](s *Server, p Prompt, h func(ctx context.Context, args A) (
 	if h == nil {
 		panic("ferry: AddPrompt needs a handler; use AddPromptTemplate for a template prompt") //nolint:forbidigo // a programmer error at registration, as for the method
 	}
+	p.Groups = handlerGroups(p.Groups, h)
 	args, fields, err := promptArgsOf(reflect.TypeFor[A]())
 	if err != nil {
 		s.refusePrompt(p, err)

@@ -13,6 +13,8 @@ type entry interface {
 	// guarded reports whether the entry has requirements (scopes or
 	// roles), so that whether a caller sees it depends on the caller.
 	guarded() bool
+	// groupNames are the groups the entry belongs to.
+	groupNames() []string
 }
 
 // registry holds entries in key order, so that lists are deterministic and
@@ -23,6 +25,10 @@ type registry[T entry] struct {
 	// guarded counts the entries with requirements (scopes or roles): a
 	// list of a registry with any depends on its caller.
 	guarded int
+	// groups counts the entries of each group.
+	groups map[string]int
+	// gen counts the changes, for what is computed from the entries.
+	gen uint64
 }
 
 func (r *registry[T]) len() int { return len(r.sorted) }
@@ -38,14 +44,17 @@ func (r *registry[T]) add(v T) {
 		r.byKey = make(map[string]T)
 	}
 	k := v.key()
+	r.gen++
 	i, found := slices.BinarySearchFunc(r.sorted, k, func(e T, k string) int { return strings.Compare(e.key(), k) })
 	if v.guarded() {
 		r.guarded++
 	}
+	r.groups = countGroups(r.groups, v.groupNames(), 1)
 	if found {
 		if r.sorted[i].guarded() {
 			r.guarded--
 		}
+		r.groups = countGroups(r.groups, r.sorted[i].groupNames(), -1)
 		r.sorted[i] = v
 	} else {
 		r.sorted = slices.Insert(r.sorted, i, v)
@@ -73,6 +82,8 @@ func (r *registry[T]) remove(k string) bool {
 	if old.guarded() {
 		r.guarded--
 	}
+	r.groups = countGroups(r.groups, old.groupNames(), -1)
+	r.gen++
 	delete(r.byKey, k)
 	r.sorted = slices.DeleteFunc(r.sorted, func(e T) bool { return e.key() == k })
 	return true

@@ -14,6 +14,8 @@ func (e testEntry) key() string   { return string(e) }
 func (e testEntry) wire() []byte  { return []byte(e) }
 func (e testEntry) guarded() bool { return false }
 
+func (e testEntry) groupNames() []string { return nil }
+
 func TestRegistryPagesInKeyOrder(t *testing.T) {
 	var r registry[testEntry]
 	for _, k := range []string{"d", "b", "a", "c", "e"} {

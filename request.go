@@ -75,6 +75,9 @@ type peer struct {
 	// every modern request).
 	session string
 	state   legacyState
+	// groups are the groups the endpoint serves, nil for all (see
+	// [HTTPOptions.Groups]): an entry of none of them is hidden.
+	groups *groupSet
 }
 
 // target is the entry a request names, looked up once by
@@ -89,6 +92,10 @@ type target struct {
 	read   ResourceHandler
 	vars   map[string]string
 	access access
+	// viaCall says the request called the tool name through the discovery
+	// mode's call tool, whose name the client sent (see
+	// [Server.resolveMeta]).
+	viaCall bool
 }
 
 // found reports whether the named entry exists, visible or not.
@@ -246,6 +253,9 @@ func (s *Server) resolve(r *request) {
 // to it. A tool the caller may not see answers as one that does not
 // exist. The caller holds s.mu.
 func (s *Server) findTool(r *request) {
+	if s.discovery != nil && s.resolveMeta(r) {
+		return
+	}
 	name := r.target.name
 	e, ok := s.tools.get(name)
 	if !ok {
@@ -253,7 +263,9 @@ func (s *Server) findTool(r *request) {
 		return
 	}
 	r.target.tool = e
-	if e.hideable {
+	if r.peer.groups != nil && !r.peer.groups.admits(e.info.Groups) {
+		r.target.access = accessHidden
+	} else if e.hideable {
 		r.target.access = s.toolAccess(r.context(), &e.info)
 	}
 	if r.target.access == accessHidden {
@@ -271,7 +283,7 @@ func (s *Server) findPrompt(r *request) {
 		return
 	}
 	r.target.prompt = e
-	if !s.allowsEntry(r.context(), e.prompt.Scopes, e.prompt.Roles) {
+	if !r.peer.groups.admits(e.prompt.Groups) || !s.allowsEntry(r.context(), e.prompt.Scopes, e.prompt.Roles) {
 		r.target.access = accessHidden
 		r.err = unknownPrompt(name) // a hidden prompt reads as one that does not exist
 	}

@@ -26,6 +26,9 @@ type Resource struct {
 	// reads the URI as not found.
 	Scopes []string `json:"-"`
 	Roles  []string `json:"-"`
+	// Groups name the groups the resource belongs to, as [Tool.Groups]
+	// does.
+	Groups []string `json:"-"`
 }
 
 // ResourceTemplate describes a family of resources whose URIs match an
@@ -49,6 +52,9 @@ type ResourceTemplate struct {
 	// read its resources, as for [Tool.Scopes] and [Tool.Roles].
 	Scopes []string `json:"-"`
 	Roles  []string `json:"-"`
+	// Groups name the groups the template belongs to, as [Tool.Groups]
+	// does.
+	Groups []string `json:"-"`
 }
 
 // ReadResourceRequest is a resources/read as a resource handler sees it.
@@ -103,6 +109,11 @@ func (s *Server) AddResource(r Resource, h ResourceHandler) {
 		s.problem(fmt.Errorf("resource %q: a resource needs a URI and a name", r.URI))
 		return
 	}
+	r.Groups = handlerGroups(r.Groups, h)
+	if err := groupProblem("resource", r.URI, r.Groups); err != nil {
+		s.problem(err)
+		return
+	}
 	if pr := requirementProblems(r.Scopes, r.Roles); pr != nil {
 		s.problem(fmt.Errorf("resource %q: %s", r.URI, strings.Join(pr, "; ")))
 		return
@@ -135,6 +146,11 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate, h ResourceHandler) {
 	}
 	if t.Name == "" {
 		s.problem(fmt.Errorf("resource template %q has no name", t.URITemplate))
+	}
+	t.Groups = handlerGroups(t.Groups, h)
+	if err := groupProblem("resource template", t.URITemplate, t.Groups); err != nil {
+		s.problem(err)
+		return
 	}
 	if pr := requirementProblems(t.Scopes, t.Roles); pr != nil {
 		s.problem(fmt.Errorf("resource template %q: %s", t.URITemplate, strings.Join(pr, "; ")))
@@ -190,7 +206,7 @@ func (s *Server) findResourceLocked(r *request) {
 	}
 	ctx := r.context()
 	if e, ok := s.resources.get(uri); ok {
-		if s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) {
+		if r.peer.groups.admits(e.res.Groups) && s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) {
 			r.target.read = e.handler
 		} else {
 			r.err = resourceNotFound(r)
@@ -198,7 +214,7 @@ func (s *Server) findResourceLocked(r *request) {
 		return
 	}
 	for _, t := range s.templates.sorted {
-		if !s.allowsEntry(ctx, t.tmpl.Scopes, t.tmpl.Roles) {
+		if !r.peer.groups.admits(t.tmpl.Groups) || !s.allowsEntry(ctx, t.tmpl.Scopes, t.tmpl.Roles) {
 			continue
 		}
 		if m := t.compiled.Match(uri); m != nil {

@@ -22,6 +22,7 @@ import (
 // (not found). Enum tags also give completion values; suggest tags give
 // completion values without restricting.
 func AddResourceTemplate[V any](s *Server, t ResourceTemplate, h func(ctx context.Context, uri string, vars V) ([]ResourceContents, error)) {
+	t.Groups = handlerGroups(t.Groups, h)
 	vars, err := templateFields(reflect.TypeFor[V]())
 	if err != nil {
 		s.problem(fmt.Errorf("resource template %q: %w", t.URITemplate, err))

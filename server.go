@@ -127,6 +127,14 @@ type ServerOptions struct {
 	// value holds the defaults (see [Limits]).
 	Limits Limits
 
+	// Discovery, if not nil, turns on discovery mode: tools/list carries
+	// a search tool, a call tool and the pinned tools instead of every
+	// tool, and a model finds the tool it needs by searching (see
+	// [DiscoveryOptions] and docs/groups.md). Every rule of a direct call
+	// holds for a call through the call tool. If nil, every tool is
+	// listed.
+	Discovery *DiscoveryOptions
+
 	// Observer is told of every request the server answers, with its
 	// method, target, id, version, session, outcome, duration and the
 	// trace context the client sent in params._meta; the context it
@@ -182,6 +190,9 @@ type Server struct {
 	// schemaTemplate is the template of AddSchemaResources, whose {tool}
 	// variable completes to tool names; guarded by mu.
 	schemaTemplate string
+	// groupDocs are the groups' descriptions (see [Server.DescribeGroup]);
+	// guarded by mu.
+	groupDocs map[string]string
 
 	watchMu  sync.Mutex            // guards watchers
 	watchers map[*watcher]struct{} // streams told about changes (notify_watch.go)
@@ -189,6 +200,8 @@ type Server struct {
 	// replicas (notify_relay.go), read without a lock and replaced whole
 	// under watchMu.
 	relays atomic.Pointer[[]*relayHook]
+
+	discovery *discovery // discovery mode, or nil (discovery.go)
 
 	foreignLogged atomic.Int64 // when a foreign signature was last logged, unix nanoseconds
 
@@ -228,6 +241,7 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 		s.tasks = newTasks(s.opts.Tasks)
 		s.serveExtension(ExtensionTasks, nil)
 	}
+	s.discovery = newDiscovery(s, s.opts.Discovery)
 	s.maxDepth = s.opts.Limits.MaxJSONDepth
 	if s.maxDepth <= 0 {
 		s.maxDepth = DefaultMaxJSONDepth

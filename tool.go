@@ -94,6 +94,12 @@ type Tool struct {
 	// the task starts with the call, and questions are answered through
 	// tasks/update.
 	AskBeforeTask bool
+	// Groups name the groups the tool belongs to (see [GroupInfo]): an
+	// endpoint that serves some groups ([HTTPOptions.Groups]) serves the
+	// tools of those. If nil, the group is derived from the Go package
+	// that declares the handler (see [GroupOfPackage]); an empty, non-nil
+	// slice puts the tool in no group.
+	Groups []string
 
 	// Icons are images a client may show for the tool.
 	Icons []Icon
@@ -159,10 +165,14 @@ type toolEntry struct {
 	// [Server.mayHide]), fixed at registration with the server's options:
 	// resolving a call of a tool everyone sees judges nothing.
 	hideable bool
+	// doc is the tool's words for discovery mode's search, nil when the
+	// server has no discovery mode (discovery_search.go).
+	doc searchDoc
 }
 
-func (e *toolEntry) key() string  { return e.tool.Name }
-func (e *toolEntry) wire() []byte { return e.json }
+func (e *toolEntry) key() string          { return e.tool.Name }
+func (e *toolEntry) wire() []byte         { return e.json }
+func (e *toolEntry) groupNames() []string { return e.info.Groups }
 func (e *toolEntry) guarded() bool {
 	return len(e.info.Scopes) > 0 || len(e.info.Roles) > 0
 }
@@ -211,6 +221,7 @@ func (s *Server) AddTool(t Tool, h ToolHandler) {
 	if h == nil {
 		panic("ferry: AddTool needs a handler") //nolint:forbidigo // a programmer error at registration, documented
 	}
+	t.Groups = handlerGroups(t.Groups, h)
 	s.addTool(t, h)
 }
 
@@ -218,6 +229,9 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	t.Description = s.describe(t.Description, t.Scopes, t.Roles)
 	ts, problems := s.compileSchemas(&t)
 	problems = append(problems, checkTool(&t)...)
+	if err := groupProblem("tool", t.Name, t.Groups); err != nil {
+		problems = append(problems, err)
+	}
 	if t.InputSchema != nil && ts.validator == nil {
 		s.admit("tool", t.Name, problems, nil, nil) // never serve unchecked arguments to a tool that has a schema
 		return
@@ -241,6 +255,9 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	}
 	e := &toolEntry{tool: t, info: info, handler: s.wrapTool(h), json: data, params: params, in: ts.input, out: ts.output,
 		hideable: s.mayHide(&info)}
+	if s.discovery != nil {
+		e.doc = newSearchDoc(&t, ts.input, info.Groups)
+	}
 	dup := func() []error {
 		if _, dup := s.tools.get(t.Name); dup {
 			return []error{fmt.Errorf("tool %q is registered twice (remove the first with RemoveTools to replace it)", t.Name)}

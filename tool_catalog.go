@@ -28,6 +28,9 @@ type ToolInfo struct {
 	// Scopes and Roles are the tool's [Tool.Scopes] and [Tool.Roles].
 	Scopes []string
 	Roles  []string
+	// Groups are the tool's groups: its [Tool.Groups], or those derived
+	// from its handler's package.
+	Groups []string
 }
 
 // Writes reports whether the tool may change anything: an approval step
@@ -44,6 +47,7 @@ func (t *Tool) info() ToolInfo {
 		OpenWorld:   !t.ClosedWorld,
 		Scopes:      slices.Clip(slices.Clone(t.Scopes)),
 		Roles:       slices.Clip(slices.Clone(t.Roles)),
+		Groups:      slices.Clip(slices.Clone(t.Groups)),
 	}
 }
 
@@ -88,7 +92,7 @@ func (c Catalog) Lookup(name string) (ToolInfo, bool) {
 // [Server.toolAccess]). A hidden tool is left out of tools/list and
 // answers tools/call exactly as an unknown one does.
 func (s *Server) visibleTool(ctx context.Context, t *ToolInfo) bool {
-	return s.toolAccess(ctx, t) != accessHidden
+	return inView(ctx, t.Groups) && s.toolAccess(ctx, t) != accessHidden
 }
 
 // ParseToolCalls returns the tools a JSON-RPC request body calls, in

@@ -47,6 +47,7 @@ func AddTool[In, Out any](s *Server, t Tool, h func(ctx context.Context, in In) 
 	if h == nil {
 		panic("ferry: AddTool needs a handler") //nolint:forbidigo // a programmer error at registration, documented
 	}
+	t.Groups = handlerGroups(t.Groups, h)
 	spec, err := s.newTypedSpec(&t, reflect.TypeFor[In](), reflect.TypeFor[Out]())
 	if err != nil {
 		s.refuseTyped(&t, nil, err)

@@ -208,9 +208,10 @@ func TestCatalogAndParseToolCalls(t *testing.T) {
 	}
 	cat := srv.Catalog()
 	want := map[string]ferry.ToolInfo{
-		"read":   {Name: "read", ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-		"append": {Name: "append", Destructive: false, OpenWorld: false},
-		"wipe":   {Name: "wipe", Destructive: true, OpenWorld: true},
+		// The handlers are this package's: their group is ferry_test.
+		"read":   {Name: "read", ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true, Groups: []string{"ferry_test"}},
+		"append": {Name: "append", Destructive: false, OpenWorld: false, Groups: []string{"ferry_test"}},
+		"wipe":   {Name: "wipe", Destructive: true, OpenWorld: true, Groups: []string{"ferry_test"}},
 	}
 	for n, w := range want {
 		got, ok := cat.Lookup(n)
