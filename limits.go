@@ -148,7 +148,8 @@ type Limits struct {
 	// The context ends when the call returns, and is cancelled when a
 	// shutdown ([HTTPHandler.Shutdown], [Server.Shutdown]) passes its
 	// deadline with the call still running. The time a legacy handler
-	// spends waiting for the client ([Elicit], [CreateMessage]) counts. If zero,
+	// spends waiting for the client ([Elicit], [CreateMessage]) counts. A
+	// tool's own [Tool.Timeout] replaces it for that tool. If zero,
 	// [DefaultCallTimeout]; if negative, calls have no deadline but their
 	// transport's.
 	CallTimeout time.Duration
