@@ -157,7 +157,7 @@ func messageType(types *protoregistry.Types, md protoreflect.MessageDescriptor) 
 func (t *tool) ferryTool() ferry.Tool {
 	s := t.spec
 	ft := ferry.Tool{Name: s.Name, Title: s.Title, Description: s.Description, ReadOnly: s.ReadOnly, Idempotent: s.Idempotent,
-		Additive: s.Additive, ClosedWorld: s.ClosedWorld,
+		Additive: s.Additive, ClosedWorld: s.ClosedWorld, Timeout: s.Timeout,
 		RawInputSchema: s.InputSchema, RawOutputSchema: s.OutputSchema}
 	if len(ft.RawInputSchema) == 0 {
 		ft.RawInputSchema = json.RawMessage(`{"type":"object"}`)
@@ -187,6 +187,11 @@ func (t *tool) call(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Too
 	}
 	out, err := t.d.Invoke(ctx, t.method, in, t.hdr.build(ctx, t.spec.Name))
 	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			// Past the call's deadline: the server answers that the tool
+			// timed out, naming its deadline, whatever the service said.
+			return nil, fmt.Errorf("protomcp: %s: %w (%v)", t.method.FullName(), ctx.Err(), err)
+		}
 		return nil, toolError(err)
 	}
 	if out == nil || out.ProtoReflect().Descriptor().FullName() != t.method.Output().FullName() {
