@@ -74,6 +74,7 @@ may sum, average and take the least and greatest of:
       sort: [name, price]
       search: [name, description]
       aggregate: [price]
+      timeout: 30s       # its calls' SQL, in place of -statement-timeout
       fields:
         price: The unit price in euros.
       access:
@@ -381,6 +382,7 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 	s.say("%d tools, %s%s; ready in %s", served.tools, mode, schemas, time.Since(start).Round(time.Millisecond))
 	s.sayConnections(db)
 	s.say("limits per caller: %s", &s.cfg.limits)
+	s.say("deadlines: %s", s.cfg.deadlines(served.timeouts))
 	return srv, db, nil
 }
 

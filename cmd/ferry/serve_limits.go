@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/entity"
 )
 
 // callerLimits are the per-caller limits on tool calls that ferry serve
@@ -78,4 +81,28 @@ func callsAtOnce(n int) string {
 		return "1 call at once"
 	}
 	return strconv.Itoa(n) + " calls at once"
+}
+
+// deadlines says how long a call may run: each call's deadline, its
+// SQL's, and the tables with a timeout of their own (as "products 30s"),
+// each with the setting that changes it.
+func (c *serveConfig) deadlines(tables []string) string {
+	call, stmt := c.callTimeout, c.timeout
+	if call == 0 {
+		call = ferry.DefaultCallTimeout
+	}
+	if stmt == 0 {
+		stmt = entity.DefaultTimeout
+	}
+	describe := func(d time.Duration) string {
+		if d < 0 {
+			return "none"
+		}
+		return d.String()
+	}
+	out := "each call " + describe(call) + " (-call-timeout), its SQL " + describe(stmt) + " (-statement-timeout)"
+	if len(tables) > 0 {
+		out += "; tables of their own (config timeout): " + strings.Join(tables, ", ")
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -70,5 +72,28 @@ func TestDescribeLimits(t *testing.T) {
 		if got := describeLimits(c.maxCalls, c.rate, c.burst); got != c.want {
 			t.Errorf("describeLimits(%d, %g, %d) = %q, want %q", c.maxCalls, c.rate, c.burst, got, c.want)
 		}
+	}
+}
+
+// ferry serve says each call's deadlines, the flags that set them and
+// the tables whose config gives a timeout of their own; a table's
+// timeout bounds its calls' SQL in place of -statement-timeout.
+func TestServeDeadlines(t *testing.T) {
+	d := sqliteTestDB(t)
+	d.shop(t)
+	def := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0"})
+	if want := "ferry serve: deadlines: each call 1m0s (-call-timeout), its SQL 10s (-statement-timeout)\n"; !strings.Contains(def.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, def.stderr.String())
+	}
+	conf := filepath.Join(t.TempDir(), "serve.yaml")
+	if err := os.WriteFile(conf, []byte("tables:\n  products:\n    timeout: 2m\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	set := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-call-timeout", "5s", "-statement-timeout", "3s", "-config", conf})
+	if want := "ferry serve: deadlines: each call 5s (-call-timeout), its SQL 3s (-statement-timeout); tables of their own (config timeout): products 2m0s\n"; !strings.Contains(set.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, set.stderr.String())
+	}
+	if r := set.call(t, "list_products", nil); r.IsError {
+		t.Errorf("list_products: %s", r.text())
 	}
 }
