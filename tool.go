@@ -109,6 +109,12 @@ type Tool struct {
 	// deadline but its transport's. [ToolInfo.Timeout] holds the one
 	// that applies.
 	Timeout time.Duration
+	// MaxResultBytes is the tool's own bound on its result's size, in
+	// place of the server's [Limits.MaxResultBytes] (which says how a
+	// result over it is cut). If zero, the server's; if negative, none:
+	// for a tool whose large answer the user asked for (a file, an image),
+	// though a client's own limit still holds.
+	MaxResultBytes int
 
 	// Icons are images a client may show for the tool.
 	Icons []Icon
@@ -251,6 +257,7 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	info := t.info()
 	problems = append(problems, s.checkTaskSupport(&t)...)
 	info.Timeout = s.toolTimeout(t.Timeout)
+	info.MaxResultBytes = s.toolBudget(t.MaxResultBytes)
 	data, err := json.Marshal(wireTool{Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: ts.input, OutputSchema: ts.output, Icons: t.Icons, Meta: t.Meta, Execution: t.execution(),
 		Annotations: wireAnnotations{Title: t.Title, ReadOnlyHint: info.ReadOnly, DestructiveHint: info.Destructive,

@@ -127,10 +127,19 @@ func (s *Server) appendCallResult(ctx context.Context, r *request, b []byte, res
 		res = s.masked(ctx, r.target.name, err, nil)
 		out, _ = res.appendMembers(b[:mark], false)
 	}
+	var cut *resultCut
+	if limit, byClient := resultBudget(r); limit > 0 && len(out)-mark > limit {
+		res, cut = s.cutResult(res, limit, len(out)-mark, byClient, r.target.tool.out != nil)
+		out, _ = res.appendMembers(b[:mark], false)
+	}
 	r.reply.resultMeta = res.Meta // written by serve, after the members
 	r.reply.toolError = res.IsError
 	if logging {
-		s.logCall(ctx, r, res, nil, start)
+		if cut != nil {
+			s.logCall(ctx, r, res, nil, start, cut.logAttr())
+		} else {
+			s.logCall(ctx, r, res, nil, start)
+		}
 	}
 	return out, nil
 }

@@ -36,6 +36,10 @@ type ToolInfo struct {
 	// the server's [Limits.CallTimeout]; zero when calls have none but
 	// their transport's.
 	Timeout time.Duration
+	// MaxResultBytes is the bound on the tool's result: its
+	// [Tool.MaxResultBytes], or else the server's [Limits.MaxResultBytes];
+	// zero when it has none (a client may still state one).
+	MaxResultBytes int
 }
 
 // Writes reports whether the tool may change anything: an approval step
