@@ -118,8 +118,60 @@ func (s *Server) cutResult(res *ToolResult, limit, size int, byClient, hasSchema
 		if hasSchema {
 			out.IsError = true
 		}
+	} else if cut := cutTextList(out, limit, c); cut != nil {
+		return cut, c
 	}
 	return cutContent(out, limit, c), c
+}
+
+// cutTextList cuts a result whose only block is JSON text holding a list
+// (an array, or a list-shaped object, as a route's answer may be) at a
+// whole item, so that the model reads valid JSON and the notice; nil when
+// the result is not one such.
+func cutTextList(res *ToolResult, limit int, c *resultCut) *ToolResult {
+	if len(res.Content) != 1 {
+		return nil
+	}
+	t, ok := res.Content[0].(*TextContent)
+	if !ok || t.Text == "" || t.Text[0] != '[' && t.Text[0] != '{' {
+		return nil
+	}
+	var doc bytes.Buffer
+	if json.Compact(&doc, []byte(t.Text)) != nil {
+		return nil
+	}
+	l, ok := findList(doc.Bytes())
+	if !ok {
+		return nil
+	}
+	try := func(n int) *ToolResult {
+		return &ToolResult{IsError: res.IsError, Meta: res.Meta,
+			Content: []Content{&TextContent{Text: string(l.keep(n)) + "\n\n" + listNotice(n, len(l.items), limit, c.byClient, l.hasMore[0] >= 0)}}}
+	}
+	n := largestFitting(len(l.items), limit, try)
+	if n == 0 {
+		return nil
+	}
+	c.items, c.of = n, len(l.items)
+	return try(n)
+}
+
+// largestFitting is the largest n in [1, items] for which try(n) fits
+// limit, or 0 when none does; sizes grow with n.
+func largestFitting(items, limit int, try func(n int) *ToolResult) int {
+	if encodedSize(try(1)) > limit {
+		return 0
+	}
+	lo, hi := 1, items
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if encodedSize(try(mid)) <= limit {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
 }
 
 // encodedSize is the length of res's encoded members, or -1 when they do
@@ -158,6 +210,11 @@ type listShape struct {
 // findList reads doc (compact JSON) as a list-shaped result, or reports
 // that it is not one.
 func findList(doc []byte) (*listShape, bool) {
+	if jsontext.TypeOf(doc) == jsontext.Array {
+		l := &listShape{doc: doc, hasMore: [2]int{-1, -1}}
+		l.readItems(0, len(doc))
+		return l, len(l.items) > 0
+	}
 	if jsontext.TypeOf(doc) != jsontext.Object {
 		return nil, false
 	}
@@ -167,15 +224,7 @@ func findList(doc []byte) (*listShape, bool) {
 		switch jsontext.TypeOf(doc[start:end]) {
 		case jsontext.Array:
 			arrays++
-			l.items, l.arrEnd = l.items[:0], end-1
-			for i := jsontext.SkipSpace(doc, start+1); i < end-1; {
-				e := jsontext.ValueEnd(doc, i)
-				l.items = append(l.items, [2]int{i, e})
-				var more bool
-				if i, more = jsontext.NextMember(doc, e); !more {
-					break
-				}
-			}
+			l.readItems(start, end)
 		case jsontext.Bool:
 			if string(key) == `"hasMore"` {
 				l.hasMore = [2]int{start, end}
@@ -189,6 +238,19 @@ func findList(doc []byte) (*listShape, bool) {
 		}
 	})
 	return l, arrays == 1 && l.hasMore[0] >= 0 && len(l.items) > 0
+}
+
+// readItems reads the items of the array doc[start:end].
+func (l *listShape) readItems(start, end int) {
+	l.items, l.arrEnd = l.items[:0], end-1
+	for i := jsontext.SkipSpace(l.doc, start+1); i < end-1; {
+		e := jsontext.ValueEnd(l.doc, i)
+		l.items = append(l.items, [2]int{i, e})
+		var more bool
+		if i, more = jsontext.NextMember(l.doc, e); !more {
+			break
+		}
+	}
 }
 
 // eachMemberAt calls f with the quoted key and the offsets of the value
@@ -216,6 +278,10 @@ func (l *listShape) keep(n int) []byte {
 		cut = l.items[n-1][1]
 	}
 	first, second := [2]int{cut, l.arrEnd}, l.hasMore // the spans replaced
+	if second[0] < 0 { // a bare array
+		b = append(b, l.doc[:first[0]]...)
+		return append(b, l.doc[first[1]:]...)
+	}
 	if second[0] < first[0] {
 		b = append(b, l.doc[:second[0]]...)
 		b = append(b, "true"...)
@@ -253,26 +319,16 @@ func (s *Server) cutList(res *ToolResult, limit int, c *resultCut) *ToolResult {
 		out := &ToolResult{Content: res.Content, IsError: res.IsError, Meta: res.Meta, StructuredContent: json.RawMessage(kept)}
 		if mirror >= 0 {
 			out.Content = append([]Content(nil), res.Content...)
-			out.Content[mirror] = &TextContent{Text: string(kept) + "\n\n" + listNotice(n, len(l.items), limit, c.byClient)}
+			out.Content[mirror] = &TextContent{Text: string(kept) + "\n\n" + listNotice(n, len(l.items), limit, c.byClient, l.hasMore[0] >= 0)}
 		}
 		return out
 	}
-	// The largest n that fits: sizes grow with n.
-	lo, hi := 0, len(l.items)-1 // try(lo) may not fit; try(hi+1) does not
-	if encodedSize(try(1)) > limit {
+	n := largestFitting(len(l.items), limit, try)
+	if n == 0 {
 		return nil
 	}
-	lo = 1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if encodedSize(try(mid)) <= limit {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	c.items, c.of = lo, len(l.items)
-	return try(lo)
+	c.items, c.of = n, len(l.items)
+	return try(n)
 }
 
 // jsonEqualText reports whether text is doc, the compact JSON of a
@@ -375,9 +431,12 @@ func jsonLen(s string) int {
 }
 
 // listNotice tells the model a list was cut, and how to go on.
-func listNotice(kept, of, limit int, byClient bool) string {
-	return "[the list was cut at " + groupDigits(kept) + " of " + groupDigits(of) + " items to fit " + budgetName(limit, byClient) +
-		"; hasMore is set: ask for the next page, starting after these " + groupDigits(kept) + " items, or for fewer items per page]"
+func listNotice(kept, of, limit int, byClient, hasMore bool) string {
+	n := "[the list was cut at " + groupDigits(kept) + " of " + groupDigits(of) + " items to fit " + budgetName(limit, byClient)
+	if hasMore {
+		n += "; hasMore is set"
+	}
+	return n + ": ask for the next page, starting after these " + groupDigits(kept) + " items, or for fewer items per page]"
 }
 
 // textNotice tells the model its result was cut, and how to ask for less.
