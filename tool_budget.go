@@ -278,7 +278,7 @@ func (l *listShape) keep(n int) []byte {
 		cut = l.items[n-1][1]
 	}
 	first, second := [2]int{cut, l.arrEnd}, l.hasMore // the spans replaced
-	if second[0] < 0 { // a bare array
+	if second[0] < 0 {                                // a bare array
 		b = append(b, l.doc[:first[0]]...)
 		return append(b, l.doc[first[1]:]...)
 	}
@@ -400,7 +400,7 @@ func cutTexts(texts []string, room int) string {
 	if len(all) <= room && jsonLen(all) <= room {
 		return all
 	}
-	n := min(room, len(all))
+	n := min(room, len(all)-1)
 	for n > 0 {
 		for n > 0 && !utf8.RuneStart(all[n]) {
 			n--

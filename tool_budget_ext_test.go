@@ -269,3 +269,21 @@ func TestClientStatedResultLimit(t *testing.T) {
 		}
 	}
 }
+
+// Text whose escapes make it larger on the wire than in memory (control
+// characters are six bytes each in JSON) is cut to fit as sent.
+func TestEscapedTextIsCutAsSent(t *testing.T) {
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, Limits: ferry.Limits{MaxResultBytes: 10_000}})
+	srv.AddTool(ferry.Tool{Name: "zeros", Description: "Returns zero bytes.", ReadOnly: true},
+		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			return ferry.NewResult(ferry.Text(strings.Repeat("\x00", 9000))), nil
+		})
+	var out bytes.Buffer
+	if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(modernCall("zeros", "{}") + "\n"), Writer: &out}); err != nil && err != io.EOF {
+		t.Fatal(err)
+	}
+	r := readResult(t, out.String())
+	if r.size > 10_000 || !strings.Contains(r.text, " of 9,000 characters to fit the result budget of 10,000 bytes") {
+		t.Errorf("%d bytes: %q", r.size, r.text[max(0, len(r.text)-200):])
+	}
+}
