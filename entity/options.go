@@ -112,7 +112,9 @@ type Options struct {
 	// MaxResultBytes bounds the JSON of a list result's records: a page
 	// that would be larger ends early, with hasMore true, so the caller
 	// goes on with a larger skip. It always holds at least one record. If
-	// zero, [DefaultMaxResultBytes].
+	// zero, [DefaultMaxResultBytes]. The server's own result budget
+	// (ferry.Limits.MaxResultBytes) applies after it, cutting a page at a
+	// whole record too.
 	MaxResultBytes int
 	// Timeout bounds this entity's calls in place of [SetOptions.Timeout]:
 	// the engine's statement timeout and the call's context, as there.
