@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http/httptest"
 	"strconv"
@@ -146,7 +147,7 @@ func TestResultOverBudgetIsCut(t *testing.T) {
 		}
 		var stdio bytes.Buffer
 		line := modernCall(tool, "{}") + "\n"
-		if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(line), Writer: &stdio}); err != nil && err != io.EOF {
+		if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(line), Writer: &stdio}); err != nil && !errors.Is(err, io.EOF) {
 			t.Fatal(err)
 		}
 		return append(out, readResult(t, stdio.String()))
@@ -279,7 +280,7 @@ func TestEscapedTextIsCutAsSent(t *testing.T) {
 			return ferry.NewResult(ferry.Text(strings.Repeat("\x00", 9000))), nil
 		})
 	var out bytes.Buffer
-	if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(modernCall("zeros", "{}") + "\n"), Writer: &out}); err != nil && err != io.EOF {
+	if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(modernCall("zeros", "{}") + "\n"), Writer: &out}); err != nil && !errors.Is(err, io.EOF) {
 		t.Fatal(err)
 	}
 	r := readResult(t, out.String())

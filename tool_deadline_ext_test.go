@@ -2,6 +2,7 @@ package ferry_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http/httptest"
 	"strings"
@@ -59,7 +60,7 @@ func TestToolTimeoutReplacesTheServers(t *testing.T) {
 		t.Run("stdio/"+tool, func(t *testing.T) {
 			var out strings.Builder
 			line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":{},` + modernMeta + `}}` + "\n"
-			if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(line), Writer: &out}); err != nil && err != io.EOF {
+			if err := srv.Run(t.Context(), &ferry.IOTransport{Reader: strings.NewReader(line), Writer: &out}); err != nil && !errors.Is(err, io.EOF) {
 				t.Fatal(err)
 			}
 			if !strings.Contains(out.String(), want) {

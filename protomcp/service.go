@@ -192,7 +192,7 @@ func (t *tool) call(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Too
 		if pastDeadline(ctx, err) {
 			// Past the call's deadline: the server answers that the tool
 			// timed out, naming its deadline, whatever the service said.
-			return nil, fmt.Errorf("protomcp: %s: %w (%v)", t.method.FullName(), ctx.Err(), err)
+			return nil, fmt.Errorf("protomcp: %s: %w (%w)", t.method.FullName(), ctx.Err(), err)
 		}
 		return nil, toolError(err)
 	}
