@@ -109,7 +109,9 @@
 // and using it reads as using one that does not exist
 // ([ServerOptions.StepUp] asks for missing scopes instead, with HTTP 403).
 // [ServerOptions.ReadOnly] hides and refuses every tool that writes.
-// Every call has a deadline ([Limits.CallTimeout]), each caller a
+// Every call has a deadline ([Limits.CallTimeout], or the tool's own
+// [Tool.Timeout]) and a result budget ([Limits.MaxResultBytes]: a larger
+// result is cut, a list at a whole item), each caller a
 // number of calls in flight and a rate ([Limits.MaxCallsPerCaller],
 // [Limits.CallRate]), and every message a nesting depth
 // ([Limits.MaxJSONDepth]); each has a default. A message is read

@@ -30,6 +30,11 @@ const (
 	// DefaultMaxJSONDepth is how deeply a request may nest arrays and
 	// objects when [Limits.MaxJSONDepth] is zero.
 	DefaultMaxJSONDepth = 64
+	// DefaultMaxResultBytes bounds a tool's result when
+	// [Limits.MaxResultBytes] is zero: about 25,000 tokens, where Claude
+	// Code cuts a tool's output (it warns at 10,000), and well under what
+	// other clients we know accept whole.
+	DefaultMaxResultBytes = 100_000
 )
 
 // DefaultPageSize is the number of entries a list method returns per page
@@ -148,7 +153,8 @@ type Limits struct {
 	// The context ends when the call returns, and is cancelled when a
 	// shutdown ([HTTPHandler.Shutdown], [Server.Shutdown]) passes its
 	// deadline with the call still running. The time a legacy handler
-	// spends waiting for the client ([Elicit], [CreateMessage]) counts. If zero,
+	// spends waiting for the client ([Elicit], [CreateMessage]) counts. A
+	// tool's own [Tool.Timeout] replaces it for that tool. If zero,
 	// [DefaultCallTimeout]; if negative, calls have no deadline but their
 	// transport's.
 	CallTimeout time.Duration
@@ -187,6 +193,26 @@ type Limits struct {
 	// of one ("Method"), which a decoder might take for it. If zero,
 	// [DefaultMaxJSONDepth]; it cannot be turned off.
 	MaxJSONDepth int
+	// MaxResultBytes bounds each tools/call result: its content blocks and
+	// structured content together, in bytes as sent (JSON escapes
+	// included; a typed tool's result holds its JSON twice, as structured
+	// content and as text). A result over it is never sent whole, and
+	// never cut inside a JSON value: a list-shaped structured result (an
+	// object with one array member and a boolean hasMore, at its top or
+	// in an object member, as an entity list's paging) keeps its first
+	// whole items, with hasMore set, so that paging goes on; other
+	// structured content is left out (a tool with an output schema then
+	// answers with isError, since a client checks a result without it
+	// against the schema); the text is cut at a character and ends with a
+	// notice the model can act on ("[the result was cut at 24,000 of
+	// 310,000 characters to fit the result budget of 100,000 bytes; ask
+	// for less: ...]"); other blocks that do not fit are left out. The
+	// call log's record of the call holds a "cut" group saying what was
+	// cut. A tool's own [Tool.MaxResultBytes] replaces it, and a client
+	// may ask for less ([MetaMaxResultBytes]). A result within it costs
+	// one comparison. If zero, [DefaultMaxResultBytes]; if negative, no
+	// bound but the client's.
+	MaxResultBytes int
 }
 
 // HTTPLimits bound what one HTTP request or session may hold, for

@@ -100,7 +100,7 @@ func resultOutcome(res *ToolResult) (outcome, RefusalCode) {
 // a question to the client). A cancelled call is recorded at Info level,
 // as every call is: the client chose to stop it. The caller checks that
 // the logger takes Info records.
-func (s *Server) logCall(ctx context.Context, r *request, res *ToolResult, err error, start time.Time) {
+func (s *Server) logCall(ctx context.Context, r *request, res *ToolResult, err error, start time.Time, extra ...slog.Attr) {
 	r.reply.mu.Lock()
 	o, code := r.reply.outcome, r.reply.refusal
 	r.reply.mu.Unlock()
@@ -133,5 +133,6 @@ func (s *Server) logCall(ctx context.Context, r *request, res *ToolResult, err e
 	if err != nil && o == outcomeFailed {
 		attrs = append(attrs, slog.String("err", err.Error()))
 	}
+	attrs = append(attrs, extra...)
 	s.logger.LogAttrs(ctx, slog.LevelInfo, "tool call", attrs...)
 }

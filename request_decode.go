@@ -380,12 +380,13 @@ const (
 	metaTraceParent
 	metaTraceState
 	metaBaggage
+	metaMaxResult
 	metaNone
 )
 
 var metaNames = [...]string{"progressToken", "io.modelcontextprotocol/protocolVersion",
 	"io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/logLevel",
-	"traceparent", "tracestate", "baggage"}
+	"traceparent", "tracestate", "baggage", MetaMaxResultBytes}
 
 // meta decodes the _meta member: an object, or null for none.
 func (d *decodedMessage) meta(value []byte) error {
@@ -433,6 +434,8 @@ func (d *decodedMessage) metaMember(name, value []byte) error {
 		_ = m.Caps.UnmarshalJSON(value) // it never fails
 	case metaVersion, metaLogLevel:
 		return d.metaString(k, value)
+	case metaMaxResult:
+		return decodeMaxResult(&m.MaxResultBytes, value)
 	default:
 		if m.TraceContext == nil {
 			m.TraceContext = new(TraceContext)
@@ -512,6 +515,9 @@ type requestMeta struct {
 	Version       versionJSON     `json:"io.modelcontextprotocol/protocolVersion"`
 	Caps          capsJSON        `json:"io.modelcontextprotocol/clientCapabilities"`
 	LogLevel      string          `json:"io.modelcontextprotocol/logLevel"`
+	// MaxResultBytes is the client's own bound on a tool's result (see
+	// [MetaMaxResultBytes]); 0 when it states none.
+	MaxResultBytes int64 `json:"io.github.ferry-mcp/maxResultBytes"`
 	// The W3C trace context and baggage, for [ServerOptions.Observer]:
 	// decoded into a TraceContext only when the request carries one, so
 	// that a request without costs a pointer.

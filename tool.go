@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/ferry-mcp/ferry/schema"
 	"github.com/ferry-mcp/ferry/toolname"
@@ -100,6 +101,20 @@ type Tool struct {
 	// that declares the handler (see [GroupOfPackage]); an empty, non-nil
 	// slice puts the tool in no group.
 	Groups []string
+	// Timeout is the tool's own deadline, in place of the server's
+	// [Limits.CallTimeout]: longer for a report that takes minutes,
+	// shorter for a lookup that should fail fast. A call past it is
+	// answered as one past the server's is ("unavailable: the tool timed
+	// out after 5s"). If zero, the server's; if negative, the call has no
+	// deadline but its transport's. [ToolInfo.Timeout] holds the one
+	// that applies.
+	Timeout time.Duration
+	// MaxResultBytes is the tool's own bound on its result's size, in
+	// place of the server's [Limits.MaxResultBytes] (which says how a
+	// result over it is cut). If zero, the server's; if negative, none:
+	// for a tool whose large answer the user asked for (a file, an image),
+	// though a client's own limit still holds.
+	MaxResultBytes int
 
 	// Icons are images a client may show for the tool.
 	Icons []Icon
@@ -241,6 +256,8 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	}
 	info := t.info()
 	problems = append(problems, s.checkTaskSupport(&t)...)
+	info.Timeout = s.toolTimeout(t.Timeout)
+	info.MaxResultBytes = s.toolBudget(t.MaxResultBytes)
 	data, err := json.Marshal(wireTool{Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: ts.input, OutputSchema: ts.output, Icons: t.Icons, Meta: t.Meta, Execution: t.execution(),
 		Annotations: wireAnnotations{Title: t.Title, ReadOnlyHint: info.ReadOnly, DestructiveHint: info.Destructive,

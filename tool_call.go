@@ -86,16 +86,16 @@ func (s *Server) admitCall(ctx context.Context, r *request) (refusal *ToolResult
 }
 
 // callContext returns the context a call's handler runs in, with ctx's
-// values, under the call's deadline ([Limits.CallTimeout], or its
-// transport's when nearer) and its transport's shutdown; nil when the
+// values, under the call's deadline (its tool's [ToolInfo.Timeout], or
+// its transport's when nearer) and its transport's shutdown; nil when the
 // call has neither, and runs in ctx. The caller finishes it once the
 // handler has returned, as the cancel function of [context.WithTimeout]
 // would. It lives in r: a call allocates none.
 func (s *Server) callContext(ctx context.Context, r *request) *callCtx {
 	c := &r.reply.call
-	switch {
-	case s.timeout > 0:
-		c.init(ctx, time.Now().Add(s.timeout))
+	switch d := r.target.tool.info.Timeout; {
+	case d > 0:
+		c.init(ctx, time.Now().Add(d))
 		c.stop = r.peer.drain // a shutdown past its deadline ends the call
 	case r.peer.drain != nil:
 		c.initStop(ctx, r.peer.drain)
@@ -127,10 +127,19 @@ func (s *Server) appendCallResult(ctx context.Context, r *request, b []byte, res
 		res = s.masked(ctx, r.target.name, err, nil)
 		out, _ = res.appendMembers(b[:mark], false)
 	}
+	var cut *resultCut
+	if limit, byClient := resultBudget(r); limit > 0 && len(out)-mark > limit {
+		res, cut = s.cutResult(res, limit, len(out)-mark, byClient, r.target.tool.out != nil)
+		out, _ = res.appendMembers(b[:mark], false)
+	}
 	r.reply.resultMeta = res.Meta // written by serve, after the members
 	r.reply.toolError = res.IsError
 	if logging {
-		s.logCall(ctx, r, res, nil, start)
+		if cut != nil {
+			s.logCall(ctx, r, res, nil, start, cut.logAttr())
+		} else {
+			s.logCall(ctx, r, res, nil, start)
+		}
 	}
 	return out, nil
 }
@@ -378,7 +387,7 @@ func callTimedOut(ctx context.Context) bool {
 // timedOut is the result of a call past its deadline.
 func (s *Server) timedOut(ctx context.Context) *ToolResult {
 	setOutcome(ctx, outcomeTimedOut, RefusalUnavailable)
-	return NewErrorResult("unavailable: the tool timed out after " + formatTimeout(s.timeout))
+	return NewErrorResult("unavailable: the tool timed out after " + formatTimeout(s.callTimeout(ctx)))
 }
 
 // formatTimeout writes d in whole seconds when it is ("60s", not "1m0s").
@@ -438,7 +447,7 @@ func (s *Server) mapToolError(ctx context.Context, req *CallToolRequest, err err
 		return r, nil
 	}
 	if callTimedOut(ctx) {
-		s.logger.WarnContext(ctx, "tool call timed out", "tool", req.Name, "timeout", s.timeout, "err", err)
+		s.logger.WarnContext(ctx, "tool call timed out", "tool", req.Name, "timeout", s.callTimeout(ctx), "err", err)
 		return s.timedOut(ctx), nil
 	}
 	if r := requestFrom(ctx); r != nil && r.peer.drain.hardStopped() && ctx.Err() != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // ToolInfo is what the catalog knows of a tool: its hints, resolved to the
@@ -31,6 +32,14 @@ type ToolInfo struct {
 	// Groups are the tool's groups: its [Tool.Groups], or those derived
 	// from its handler's package.
 	Groups []string
+	// Timeout is the call's deadline: the tool's [Tool.Timeout], or else
+	// the server's [Limits.CallTimeout]; zero when calls have none but
+	// their transport's.
+	Timeout time.Duration
+	// MaxResultBytes is the bound on the tool's result: its
+	// [Tool.MaxResultBytes], or else the server's [Limits.MaxResultBytes];
+	// zero when it has none (a client may still state one).
+	MaxResultBytes int
 }
 
 // Writes reports whether the tool may change anything: an approval step

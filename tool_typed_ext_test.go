@@ -214,6 +214,7 @@ func TestCatalogAndParseToolCalls(t *testing.T) {
 		"wipe":   {Name: "wipe", Destructive: true, OpenWorld: true, Groups: []string{"ferry_test"}},
 	}
 	for n, w := range want {
+		w.Timeout, w.MaxResultBytes = ferry.DefaultCallTimeout, ferry.DefaultMaxResultBytes
 		got, ok := cat.Lookup(n)
 		if !ok || !cmp.Equal(got, w) {
 			t.Errorf("Lookup(%q) = %+v, %v; want %+v", n, got, ok, w)

@@ -96,8 +96,11 @@
 // PRAGMA query_only on the call's connection), so a write a hook attempts
 // in them fails (a hook is the service's own code: one that sets the
 // transaction read-write again is not stopped). Each statement is
-// bounded by [SetOptions.Timeout] on the engine (PostgreSQL
-// statement_timeout, MariaDB max_statement_time) and by the context; a statement that runs out is refused as unavailable. A
+// bounded by [SetOptions.Timeout], or the entity's own [Options.Timeout],
+// on the engine (PostgreSQL statement_timeout, MariaDB
+// max_statement_time) and by the context; a statement that runs out is
+// refused as unavailable. An entity with a Timeout of its own gives its
+// tools a deadline a little beyond it, in place of the server's. A
 // call waits for a connection of the pool, and for its turn to write,
 // within its deadline, and is refused as unavailable when the deadline
 // passes (see [NewSet] on bounding the pool and on SQLite). A

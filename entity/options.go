@@ -112,8 +112,18 @@ type Options struct {
 	// MaxResultBytes bounds the JSON of a list result's records: a page
 	// that would be larger ends early, with hasMore true, so the caller
 	// goes on with a larger skip. It always holds at least one record. If
-	// zero, [DefaultMaxResultBytes].
+	// zero, [DefaultMaxResultBytes]. The server's own result budget
+	// (ferry.Limits.MaxResultBytes) applies after it, cutting a page at a
+	// whole record too.
 	MaxResultBytes int
+	// Timeout bounds this entity's calls in place of [SetOptions.Timeout]:
+	// the engine's statement timeout and the call's context, as there.
+	// Its tools' deadline ([ferry.Tool.Timeout]) is then set a little
+	// beyond it, so that the engine answers first and a server's shorter
+	// CallTimeout does not end the calls sooner. If zero, the Set's (and
+	// the tools have the server's deadline); if negative, the calls have
+	// no statement timeout, only the server's deadline.
+	Timeout time.Duration
 	// Hooks run before the entity's tools read and write.
 	Hooks Hooks
 	// Scope, if not nil, restricts every read and write to the rows whose

@@ -310,7 +310,7 @@ func (t *table) page(ctx context.Context, tx Querier, in *listArgs, order []orde
 	}
 	q.add("SELECT ", t.cols, " FROM ", t.from, whereSQL, t.orderSQL(order, rank),
 		t.d.paging(q.bind(in.Top+1), q.bind(in.Skip)))
-	rows, err := tx.QueryContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...)
+	rows, err := tx.QueryContext(ctx, t.d.statement(q.sql.String(), t.timeout), q.args...)
 	if err != nil {
 		return nil, t.dbError(err)
 	}
@@ -362,7 +362,7 @@ func (t *table) count(ctx context.Context, tx Querier, in *listArgs, scope any) 
 	}
 	q.add("SELECT COUNT(*) FROM ", t.from, whereSQL)
 	var n int64
-	if err := tx.QueryRowContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...).Scan(&n); err != nil {
+	if err := tx.QueryRowContext(ctx, t.d.statement(q.sql.String(), t.timeout), q.args...).Scan(&n); err != nil {
 		return 0, t.dbError(err)
 	}
 	return n, nil

@@ -3,10 +3,12 @@ package entity_test
 import (
 	"database/sql"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/entity"
 	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
 	"github.com/google/go-cmp/cmp"
@@ -216,7 +218,9 @@ func TestAttackUUIDKeyValues(t *testing.T) {
 // TestAttackResultSize: a list of records whose values are large stops
 // at the bound with hasMore true and pages on; one record larger than the
 // bound alone is still served whole (the bound is "at least one record",
-// documented on Options.MaxResultBytes), by list and by get.
+// documented on Options.MaxResultBytes), by list and by get. The server's
+// own result budget, which would cut them, is lifted here: it is tested
+// with the list tool in read_ext_test.go.
 func TestAttackResultSize(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, db *sql.DB) {
 		if strings.Contains(t.Name(), "mysql") {
@@ -230,7 +234,8 @@ func TestAttackResultSize(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		c, _ := shop(t, db, nil, nil)
+		srv := ferry.NewServer("shop", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler), Limits: ferry.Limits{MaxResultBytes: -1}})
+		c, _ := shopOn(t, srv, db, nil, nil)
 		seen := 0
 		for skip, pages := 0, 0; pages < 10; pages++ {
 			o := c.attempt("list_products", fmt.Sprintf(`{"skip":%d}`, skip))

@@ -4,11 +4,15 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"log/slog"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/entity"
 	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
+	"github.com/ferry-mcp/ferry/schema"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -235,4 +239,57 @@ func TestResultBytesBound(t *testing.T) {
 			t.Errorf("%d records across bounded pages; want 10", len(seen))
 		}
 	})
+}
+
+// A page over the server's result budget is cut at a whole record, its
+// paging's hasMore set, valid against the list tool's output schema, and
+// the records kept are the first of the page, so that the caller pages on
+// with a larger skip and reaches every row.
+func TestListPageOverTheServersResultBudgetIsCutAtARecord(t *testing.T) {
+	db := dbtest.SQLite(t)
+	for _, q := range productDDL["sqlite"] {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000)
+		INSERT INTO products (sku, name, created_by) SELECT 'P-' || x, 'Product number ' || x, 'someone with a long name, ' || x FROM c`); err != nil {
+		t.Fatal(err)
+	}
+	srv := ferry.NewServer("shop", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler), Limits: ferry.Limits{MaxResultBytes: 50_000}})
+	c, set := shopOn(t, srv, db, nil, nil)
+	check, err := schema.Compile(entity.ListSchema(set, "product"), schema.Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for skip := 0; seen < 5000; {
+		r := c.call("list_products", `{"top":1000,"skip":`+strconv.Itoa(skip)+`,"orderBy":"id"}`)
+		if r.IsError || len(r.Structured) > 50_000 {
+			t.Fatalf("skip %d: isError %v, %d bytes", skip, r.IsError, len(r.Structured))
+		}
+		if _, errs := check.Validate(r.Structured); len(errs) > 0 {
+			t.Fatalf("skip %d: invalid against the output schema: %v", skip, errs)
+		}
+		var page struct {
+			Data   []struct{ ID int64 }
+			Paging struct{ HasMore bool }
+		}
+		if err := json.Unmarshal(r.Structured, &page); err != nil || len(page.Data) == 0 {
+			t.Fatalf("skip %d: %v, %d records", skip, err, len(page.Data))
+		}
+		for i, rec := range page.Data {
+			if rec.ID != int64(skip+i+1) {
+				t.Fatalf("skip %d: record %d has id %d", skip, i, rec.ID)
+			}
+		}
+		seen += len(page.Data)
+		skip += len(page.Data)
+		if seen < 5000 != page.Paging.HasMore {
+			t.Fatalf("skip %d: hasMore %v after %d records", skip, page.Paging.HasMore, seen)
+		}
+		if page.Paging.HasMore && len(page.Data) < 1000 && !strings.Contains(r.text(), "hasMore is set") {
+			t.Errorf("skip %d: no notice in %s", skip, r.text()[max(0, len(r.text())-300):])
+		}
+	}
 }

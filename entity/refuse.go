@@ -46,7 +46,7 @@ func (t *table) dbError(err error) error {
 	switch classify(err) {
 	case timeoutHit:
 		return &ferry.Refusal{Code: ferry.RefusalUnavailable,
-			Message: fmt.Sprintf("the database did not answer within %s; narrow the filter or try again later", t.set.timeout)}
+			Message: fmt.Sprintf("the database did not answer within %s; narrow the filter or try again later", t.timeout)}
 	case badValue:
 		return &fieldError{code: ferry.RefusalInvalid, cause: err,
 			msg: "the database refuses a value of the call (malformed, too long or out of range)"}
@@ -270,7 +270,7 @@ func (t *table) explainConflict(ctx context.Context, tx Querier, err error, vals
 	w.and(t.col(f) + " = " + q.bind(sent)) // the column's own collation, as its unique index has it
 	q.add("SELECT ", t.col(f), " FROM ", t.from, w.String(), t.d.paging(q.bind(int64(1)), q.bind(int64(0))))
 	var held string
-	if tx.QueryRowContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...).Scan(&held) != nil || held == sent {
+	if tx.QueryRowContext(ctx, t.d.statement(q.sql.String(), t.timeout), q.args...).Scan(&held) != nil || held == sent {
 		return err
 	}
 	return &fieldError{code: ferry.RefusalConflict, path: f.Name, cause: fe.cause,

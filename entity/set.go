@@ -180,6 +180,7 @@ type table struct {
 	rels       []relation   // the relations expand may name
 	relf       relatedFilter
 	maxRes     int
+	timeout    time.Duration // the statement timeout of its calls; 0: none
 }
 
 // alias is the table's alias in reads.
@@ -194,6 +195,12 @@ func (s *Set) newTable(in *Entity, o *Options) (*table, error) {
 	t := &table{set: s, e: e, o: o, d: s.d, maxRes: o.MaxResultBytes}
 	if t.maxRes <= 0 {
 		t.maxRes = DefaultMaxResultBytes
+	}
+	switch t.timeout = s.timeout; {
+	case o.Timeout > 0:
+		t.timeout = o.Timeout
+	case o.Timeout < 0:
+		t.timeout = 0
 	}
 	t.key, t.natural = e.Field(e.Key), e.Field(e.NaturalKey)
 	if o.Scope != nil {

@@ -124,7 +124,7 @@ func (t *table) appendRecord(b []byte, vals []any) []byte {
 // value, or found false.
 func (t *table) selectOne(ctx context.Context, tx Querier, w *where, q *query) (rec []byte, key any, found bool, err error) {
 	q.add("SELECT ", t.cols, " FROM ", t.from, w.String(), t.d.paging(q.bind(int64(1)), q.bind(int64(0))))
-	rows, err := tx.QueryContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...)
+	rows, err := tx.QueryContext(ctx, t.d.statement(q.sql.String(), t.timeout), q.args...)
 	if err != nil {
 		return nil, nil, false, err
 	}

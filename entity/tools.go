@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/schema"
@@ -16,7 +17,8 @@ func (t *table) register() {
 		if !t.has(op) {
 			continue
 		}
-		tool := ferry.Tool{Name: t.toolName(op), Title: t.title(op), Description: t.describe(op), ClosedWorld: true}
+		tool := ferry.Tool{Name: t.toolName(op), Title: t.title(op), Description: t.describe(op), ClosedWorld: true,
+			Timeout: t.toolTimeout()}
 		who := t.o.Access.callers(op)
 		tool.Scopes, tool.Roles = who.Scopes, who.Roles
 		var h ferry.ToolHandler
@@ -36,6 +38,16 @@ func (t *table) register() {
 		}
 		srv.AddTool(tool, refusing(h))
 	}
+}
+
+// toolTimeout is the deadline of the entity's tools: a little beyond its
+// own timeout ([Options.Timeout]), past the context [table.run] gives a
+// call; zero, the server's, when the entity has none of its own.
+func (t *table) toolTimeout() time.Duration {
+	if t.o.Timeout <= 0 {
+		return 0
+	}
+	return t.timeout + t.timeout/5 + time.Second
 }
 
 // refusing turns a handler's refusals into results carrying their code

@@ -12,12 +12,12 @@ import (
 )
 
 // run runs fn in the call's transaction: a read-only one for reads, under
-// the Set's timeout, committed when fn succeeds and rolled back when it
+// the entity's timeout, committed when fn succeeds and rolled back when it
 // fails. The call first takes a connection of the pool, waiting within
 // its deadline. With a Querier that cannot begin transactions (a
 // *sql.Tx), fn runs in it.
 func (t *table) run(ctx context.Context, readOnly bool, fn func(ctx context.Context, tx Querier) error) error {
-	if to := t.set.timeout; to > 0 {
+	if to := t.timeout; to > 0 {
 		// The engine's own timeout is the same; the context's comes a
 		// little later, so that the engine usually answers first.
 		var cancel context.CancelFunc
@@ -41,7 +41,7 @@ func (t *table) run(ctx context.Context, readOnly bool, fn func(ctx context.Cont
 		return t.dbError(err)
 	}
 	defer release()
-	tx, end, err := t.d.begin(ctx, conn, readOnly, t.set.timeout)
+	tx, end, err := t.d.begin(ctx, conn, readOnly, t.timeout)
 	if err != nil {
 		return t.dbError(err)
 	}

@@ -142,7 +142,7 @@ func (t *table) insert(ctx context.Context, tx Querier, vals map[string]any) (an
 		q.add(" (", strings.Join(cols, ", "), ") VALUES (", strings.Join(phs, ", "), ")")
 	}
 	if given, ok := vals[t.key.Name]; ok && !t.key.Generated {
-		if _, err := tx.ExecContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...); err != nil {
+		if _, err := tx.ExecContext(ctx, t.d.statement(q.sql.String(), t.timeout), q.args...); err != nil {
 			return nil, t.writeError(err, Create, vals)
 		}
 		return encode(t.d.engine(), t.key.Type, given)
@@ -150,12 +150,12 @@ func (t *table) insert(ctx context.Context, tx Querier, vals map[string]any) (an
 	if t.d.returning() {
 		q.add(" RETURNING ", t.valueOf(t.key, t.d.quote(t.key.Column)))
 		var key any
-		if err := tx.QueryRowContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...).Scan(&key); err != nil {
+		if err := tx.QueryRowContext(ctx, t.d.statement(q.sql.String(), t.timeout), q.args...).Scan(&key); err != nil {
 			return nil, t.writeError(err, Create, vals)
 		}
 		return key, nil
 	}
-	res, err := tx.ExecContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...)
+	res, err := tx.ExecContext(ctx, t.d.statement(q.sql.String(), t.timeout), q.args...)
 	if err != nil {
 		return nil, t.writeError(err, Create, vals)
 	}
@@ -270,7 +270,7 @@ func (t *table) change(ctx context.Context, tx Querier, vals map[string]any, key
 		sets[i] = t.d.quote(f.Column) + " = " + q.bind(vs[i])
 	}
 	q.add("UPDATE ", t.into, " SET ", strings.Join(sets, ", "), t.keyWhere(q, key, scope))
-	if _, err := tx.ExecContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...); err != nil {
+	if _, err := tx.ExecContext(ctx, t.d.statement(q.sql.String(), t.timeout), q.args...); err != nil {
 		return t.writeError(err, Update, vals)
 	}
 	return nil
@@ -315,7 +315,7 @@ func (t *table) remove(ctx context.Context, req *ferry.CallToolRequest) (*ferry.
 		}
 		q := &query{d: t.d}
 		q.add("DELETE FROM ", t.into, t.keyWhere(q, key, scope))
-		if _, err := tx.ExecContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...); err != nil {
+		if _, err := tx.ExecContext(ctx, t.d.statement(q.sql.String(), t.timeout), q.args...); err != nil {
 			return t.writeError(err, Delete, nil)
 		}
 		rec = old

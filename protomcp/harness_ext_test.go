@@ -77,7 +77,9 @@ func newMCPServer() *mcpServer {
 	logs := new(ferrytest.Buffer)
 	srv := ferry.NewServer("protomcp-test", "1.0.0", &ferry.ServerOptions{
 		Logger: logs.Logger(),
-		Limits: ferry.Limits{MaxCallsPerCaller: -1, CallRate: -1},
+		// The result budget is the core's to test; the attacks here bound
+		// refusals themselves.
+		Limits: ferry.Limits{MaxCallsPerCaller: -1, CallRate: -1, MaxResultBytes: -1},
 	})
 	return &mcpServer{srv: srv, logs: logs}
 }

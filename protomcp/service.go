@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"buf.build/go/protovalidate"
+	"connectrpc.com/connect"
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/schema"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -157,7 +159,7 @@ func messageType(types *protoregistry.Types, md protoreflect.MessageDescriptor) 
 func (t *tool) ferryTool() ferry.Tool {
 	s := t.spec
 	ft := ferry.Tool{Name: s.Name, Title: s.Title, Description: s.Description, ReadOnly: s.ReadOnly, Idempotent: s.Idempotent,
-		Additive: s.Additive, ClosedWorld: s.ClosedWorld,
+		Additive: s.Additive, ClosedWorld: s.ClosedWorld, Timeout: s.Timeout,
 		RawInputSchema: s.InputSchema, RawOutputSchema: s.OutputSchema}
 	if len(ft.RawInputSchema) == 0 {
 		ft.RawInputSchema = json.RawMessage(`{"type":"object"}`)
@@ -187,6 +189,11 @@ func (t *tool) call(ctx context.Context, req *ferry.CallToolRequest) (*ferry.Too
 	}
 	out, err := t.d.Invoke(ctx, t.method, in, t.hdr.build(ctx, t.spec.Name))
 	if err != nil {
+		if pastDeadline(ctx, err) {
+			// Past the call's deadline: the server answers that the tool
+			// timed out, naming its deadline, whatever the service said.
+			return nil, fmt.Errorf("protomcp: %s: %w (%w)", t.method.FullName(), ctx.Err(), err)
+		}
 		return nil, toolError(err)
 	}
 	if out == nil || out.ProtoReflect().Descriptor().FullName() != t.method.Output().FullName() {
@@ -247,4 +254,26 @@ func stripSpace(data []byte) []byte {
 		out = append(out, c)
 	}
 	return out
+}
+
+// deadlineSlack is how early a Connect handler may end a call at its
+// deadline: the deadline travels as a whole number of milliseconds
+// (Connect-Timeout-Ms, grpc-timeout), rounded down.
+const deadlineSlack = 50 * time.Millisecond
+
+// pastDeadline reports whether err ended the call because its deadline
+// passed: ctx ended with its deadline, or the service answered
+// deadline_exceeded within deadlineSlack of it (a handler that ran with
+// the deadline the request carried, rounded down), in which case it waits
+// for ctx to end, so that the server reads the call as timed out.
+func pastDeadline(ctx context.Context, err error) bool {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return true
+	}
+	d, ok := ctx.Deadline()
+	if !ok || connect.CodeOf(err) != connect.CodeDeadlineExceeded || time.Until(d) > deadlineSlack {
+		return false
+	}
+	<-ctx.Done()
+	return errors.Is(ctx.Err(), context.DeadlineExceeded)
 }

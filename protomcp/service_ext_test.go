@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/protomcp"
@@ -401,5 +403,40 @@ func TestConcurrentCallsEachGetTheirOwnAnswer(t *testing.T) {
 	wg.Wait()
 	if m.calls.Load() != 16 {
 		t.Errorf("%d calls", m.calls.Load())
+	}
+}
+
+// A tool's own Timeout on its spec bounds the dispatch: an interceptor
+// that waits for its context is ended at the tool's deadline, not the
+// server's, and the model reads that the tool timed out, naming it.
+func TestAToolSpecTimeoutEndsTheDispatch(t *testing.T) {
+	s := testShop(t)
+	spec := *s.spec
+	spec.Tools = slices.Clone(spec.Tools)
+	for i := range spec.Tools {
+		if spec.Tools[i].Name == "get_item" {
+			spec.Tools[i].Timeout = 50 * time.Millisecond
+		}
+	}
+	ended := make(chan error, 1)
+	interceptor := connect.UnaryInterceptorFunc(func(next connect.UnaryFunc) connect.UnaryFunc {
+		return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
+			<-ctx.Done() // a backend that does not answer
+			ended <- ctx.Err()
+			return nil, connect.NewError(connect.CodeDeadlineExceeded, ctx.Err())
+		}
+	})
+	m := newMCPServer()
+	calls := new(testservice.Calls)
+	if err := protomcp.AddService(m.srv, &spec, protomcp.Handler(testservice.Handler(s.sd, calls, connect.WithInterceptors(interceptor))), &protomcp.Options{Files: s.files}); err != nil {
+		t.Fatal(err)
+	}
+	m.serve(t)
+	r := m.call(t, "get_item", `{"sku":"BOOK-1"}`)
+	if !r.IsError || r.Text != "unavailable: the tool timed out after 50ms" {
+		t.Errorf("got %+v", r)
+	}
+	if err := <-ended; !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("the dispatch's context ended with %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package protomcp
 
 import (
 	"encoding/json"
+	"time"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -58,6 +59,12 @@ type ToolSpec struct {
 	Idempotent  bool
 	Additive    bool
 	ClosedWorld bool
+	// Timeout is the tool's own deadline ([ferry.Tool.Timeout]) in place
+	// of the server's CallTimeout: set it on the spec [Describe] returns
+	// before [AddService]. The dispatcher's context carries it, so an
+	// in-process Connect handler and a [Client]'s request both end with
+	// it. If zero, the server's.
+	Timeout time.Duration
 }
 
 // PromptSpec describes one prompt declared with (ferry.v1.prompts).

@@ -44,8 +44,9 @@ func newMCPServer(t *testing.T) *mcpServer {
 		Logger:      logs.Logger(),
 		SigningKeys: [][]byte{[]byte("route-test-key")},
 		// One anonymous caller sends every test's calls, some hundreds at
-		// once: the per-caller limits are the core's to test, not these.
-		Limits: ferry.Limits{MaxCallsPerCaller: -1, CallRate: -1},
+		// once: the per-caller limits are the core's to test, not these,
+		// and so is the result budget (the binding's echoes are large).
+		Limits: ferry.Limits{MaxCallsPerCaller: -1, CallRate: -1, MaxResultBytes: -1},
 	})
 	return &mcpServer{srv: srv, logs: logs}
 }

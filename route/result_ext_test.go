@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -236,6 +237,44 @@ func TestAHeadAnswerHasNoBody(t *testing.T) {
 	for _, e := range eras {
 		if got := m.call(t, e, "has_order", `{"id":"A-1"}`); got.Text != route.DoneText || got.IsError {
 			t.Errorf("%s: %+v", e, got)
+		}
+	}
+}
+
+// An answer that is a JSON array over the tool's result budget is cut at
+// a whole item: the model reads valid JSON, the first items in order, and
+// a notice saying how many were kept.
+func TestAnArrayOverTheResultBudgetIsCutAtAnItem(t *testing.T) {
+	m := newMCPServer(t)
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /all", func(w http.ResponseWriter, _ *http.Request) {
+		items := make([]map[string]any, 5000)
+		for i := range items {
+			items[i] = map[string]any{"id": i + 1, "name": "item " + strconv.Itoa(i+1)}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(items)
+	})
+	b := route.New(m.srv, mux, nil)
+	route.AddTool[noIn](b, ferry.Tool{Name: "list_all", Description: "Lists every item.", ReadOnly: true, MaxResultBytes: 20_000}, "GET /all")
+	m.serve(t)
+	for _, e := range eras {
+		got := m.call(t, e, "list_all", `{}`)
+		body, notice, ok := strings.Cut(got.Text, "\n\n")
+		var items []struct{ ID int }
+		if !ok || got.IsError || json.Unmarshal([]byte(body), &items) != nil || len(items) < 100 || len(items) >= 5000 {
+			t.Fatalf("%s: %d items, isError %v: %.200s", e, len(items), got.IsError, got.Text)
+		}
+		for i, it := range items {
+			if it.ID != i+1 {
+				t.Fatalf("%s: item %d has id %d", e, i, it.ID)
+			}
+		}
+		if want := "[the list was cut at " + strconv.Itoa(len(items)) + " of 5,000 items to fit the result budget of 20,000 bytes: ask for the next page"; !strings.HasPrefix(notice, want) {
+			t.Errorf("%s: notice %q, want %q...", e, notice, want)
+		}
+		if len(got.Raw) > 20_000+200 {
+			t.Errorf("%s: %d bytes", e, len(got.Raw))
 		}
 	}
 }

@@ -54,6 +54,28 @@ func TestCancellingTheCallCancelsTheRoutesContext(t *testing.T) {
 	}
 }
 
+// A route tool's own Timeout bounds the route's context, in place of the
+// server's CallTimeout, in both eras: the call is answered as timed out,
+// naming the tool's deadline, long before the server's.
+func TestToolTimeoutEndsTheRoutesContext(t *testing.T) {
+	for _, e := range eras {
+		t.Run(string(e), func(t *testing.T) {
+			slow := &slowRoute{started: make(chan struct{}), done: make(chan error, 1)}
+			m := newMCPServer(t)
+			b := testBinding(m, service(slow), nil)
+			route.AddTool[noIn](b, ferry.Tool{Name: "slow", Description: "Takes its time.", Timeout: 50 * time.Millisecond}, "GET /slow")
+			m.serve(t)
+			got := m.call(t, e, "slow", `{}`)
+			if !got.IsError || got.Text != "unavailable: the tool timed out after 50ms" {
+				t.Errorf("answer: %+v", got)
+			}
+			if err := <-slow.done; !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("the route's context ended with %v, want context.DeadlineExceeded", err)
+			}
+		})
+	}
+}
+
 // Calls in flight at once each get their own answer: the pooled response
 // buffers are never shared.
 func TestConcurrentCallsKeepTheirOwnAnswers(t *testing.T) {

@@ -58,7 +58,11 @@ running at once (default 32) and make -call-rate calls a second on average
 (default 50), -call-burst at once above that (default 100); 0 lifts a
 limit. A call over a limit is refused, without running, as "unavailable"
 naming the limit and its flag; a client that sends calls quickly from one
-key should back off and retry. The start-up lines say the limits.
+key should back off and retry. Each tool result holds at most
+-max-result-bytes (default 100000, about what Claude Code takes whole): a
+larger one is cut, a list at a whole row with hasMore set, so the client
+pages on. A table's timeout in the config file (below) replaces
+-statement-timeout for its calls. The start-up lines say the limits.
 
 The optional -config YAML file sets per table a description, a natural key,
 hidden columns (per table: a view showing one needs its own entry), the
@@ -74,6 +78,7 @@ may sum, average and take the least and greatest of:
       sort: [name, price]
       search: [name, description]
       aggregate: [price]
+      timeout: 30s       # its calls' SQL, in place of -statement-timeout
       fields:
         price: The unit price in euros.
       access:
@@ -381,6 +386,8 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 	s.say("%d tools, %s%s; ready in %s", served.tools, mode, schemas, time.Since(start).Round(time.Millisecond))
 	s.sayConnections(db)
 	s.say("limits per caller: %s", &s.cfg.limits)
+	s.say("result budget: %s", s.cfg.limits.budget())
+	s.say("deadlines: %s", s.cfg.deadlines(served.timeouts))
 	return srv, db, nil
 }
 

@@ -95,6 +95,9 @@ type servedTables struct {
 	tools   int
 	secrets []string // served columns that look like credentials, as table.column
 	notes   []string // what tables leave out, and why (see tableNotes)
+	// timeouts are the tables with a timeout of their own (the config's
+	// timeout), as "table 30s".
+	timeouts []string
 }
 
 // addEntities registers on srv the tools of the database's tables
@@ -163,6 +166,9 @@ func (s *server) addTables(ctx context.Context, set *entity.Set, db *openedDB, c
 		// scan per table on SQLite).
 		indexed := slices.ContainsFunc(e.Fields, func(f *entity.Field) bool { return f.Searchable })
 		if t := tableConfig(conf, e.Table); t != nil {
+			if o.Timeout = t.Timeout; o.Timeout > 0 {
+				out.timeouts = append(out.timeouts, tableName(e.Table)+" "+o.Timeout.String())
+			}
 			if o.Searcher, err = s.configure(ctx, db, e, t, indexed); err != nil {
 				return err
 			}

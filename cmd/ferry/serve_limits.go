@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/entity"
 )
 
 // callerLimits are the per-caller limits on tool calls that ferry serve
@@ -16,6 +19,10 @@ type callerLimits struct {
 	maxCalls int     // calls at once; 0: no limit
 	rate     float64 // calls a second on average; 0: no limit
 	burst    int     // calls at once above the rate
+	// resultBytes bounds each call's result (ferry.Limits.MaxResultBytes);
+	// 0: no bound. It is per call, not per caller, but set and said with
+	// these.
+	resultBytes int
 }
 
 // register adds the limit flags to fs, their defaults the server's.
@@ -23,6 +30,8 @@ func (l *callerLimits) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxCalls, "max-calls-per-caller", ferry.DefaultMaxCallsPerCaller, "the tool calls one caller may have running at once (0: no limit)")
 	fs.Float64Var(&l.rate, "call-rate", ferry.DefaultCallRate, "the tool calls a second one caller may make on average (0: no limit)")
 	fs.IntVar(&l.burst, "call-burst", ferry.DefaultCallBurst, "the tool calls one caller may make at once above -call-rate")
+	fs.IntVar(&l.resultBytes, "max-result-bytes", ferry.DefaultMaxResultBytes,
+		"the bytes of one tool result; a larger one is cut, lists at a whole row with hasMore set (0: no bound)")
 }
 
 // check returns the usage problem of a limit that means nothing, or nil.
@@ -34,6 +43,8 @@ func (l *callerLimits) check() error {
 		return fmt.Errorf("-call-rate %v: give calls a second above 0, such as 50 (0: no limit)", l.rate)
 	case l.burst < 1:
 		return fmt.Errorf("-call-burst %d: give a whole number of at least 1", l.burst)
+	case l.resultBytes < 0 || l.resultBytes > 0 && l.resultBytes < minResultBytes:
+		return fmt.Errorf("-max-result-bytes %d: give at least %d (0: no bound)", l.resultBytes, minResultBytes)
 	}
 	return nil
 }
@@ -49,6 +60,22 @@ func (l *callerLimits) apply(opts *ferry.ServerOptions) {
 	if l.rate == 0 {
 		lim.CallRate = -1
 	}
+	lim.MaxResultBytes = l.resultBytes
+	if l.resultBytes == 0 {
+		lim.MaxResultBytes = -1
+	}
+}
+
+// minResultBytes is the smallest result bound ferry serve takes: room for
+// a row and the notice that the result was cut.
+const minResultBytes = 1000
+
+// budget is the start-up line's account of the result bound.
+func (l *callerLimits) budget() string {
+	if l.resultBytes == 0 {
+		return "none (-max-result-bytes)"
+	}
+	return strconv.Itoa(l.resultBytes) + " bytes per tool result; a larger one is cut, a list at a whole row with hasMore set (-max-result-bytes)"
 }
 
 // String is the start-up line's account of the limits.
@@ -78,4 +105,28 @@ func callsAtOnce(n int) string {
 		return "1 call at once"
 	}
 	return strconv.Itoa(n) + " calls at once"
+}
+
+// deadlines says how long a call may run: each call's deadline, its
+// SQL's, and the tables with a timeout of their own (as "products 30s"),
+// each with the setting that changes it.
+func (c *serveConfig) deadlines(tables []string) string {
+	call, stmt := c.callTimeout, c.timeout
+	if call == 0 {
+		call = ferry.DefaultCallTimeout
+	}
+	if stmt == 0 {
+		stmt = entity.DefaultTimeout
+	}
+	describe := func(d time.Duration) string {
+		if d < 0 {
+			return "none"
+		}
+		return d.String()
+	}
+	out := "each call " + describe(call) + " (-call-timeout), its SQL " + describe(stmt) + " (-statement-timeout)"
+	if len(tables) > 0 {
+		out += "; tables of their own (config timeout): " + strings.Join(tables, ", ")
+	}
+	return out
 }

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -17,6 +20,9 @@ func TestServeLimits(t *testing.T) {
 	set := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-max-calls-per-caller", "4", "-call-rate", "0.001", "-call-burst", "1"})
 	if want := "ferry serve: limits per caller: 4 calls at once, 0.001 a second with bursts of 1 (-max-calls-per-caller, -call-rate, -call-burst)\n"; !strings.Contains(set.stderr.String(), want) {
 		t.Errorf("stderr lacks %q:\n%s", want, set.stderr.String())
+	}
+	if want := "ferry serve: result budget: 100000 bytes per tool result; a larger one is cut, a list at a whole row with hasMore set (-max-result-bytes)\n"; !strings.Contains(def.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, def.stderr.String())
 	}
 	if r := set.call(t, "list_products", nil); r.IsError {
 		t.Fatalf("first call: %s", r.text())
@@ -70,5 +76,50 @@ func TestDescribeLimits(t *testing.T) {
 		if got := describeLimits(c.maxCalls, c.rate, c.burst); got != c.want {
 			t.Errorf("describeLimits(%d, %g, %d) = %q, want %q", c.maxCalls, c.rate, c.burst, got, c.want)
 		}
+	}
+}
+
+// ferry serve says each call's deadlines, the flags that set them and
+// the tables whose config gives a timeout of their own; a table's
+// timeout bounds its calls' SQL in place of -statement-timeout.
+func TestServeDeadlines(t *testing.T) {
+	d := sqliteTestDB(t)
+	d.shop(t)
+	def := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0"})
+	if want := "ferry serve: deadlines: each call 1m0s (-call-timeout), its SQL 10s (-statement-timeout)\n"; !strings.Contains(def.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, def.stderr.String())
+	}
+	conf := filepath.Join(t.TempDir(), "serve.yaml")
+	if err := os.WriteFile(conf, []byte("tables:\n  products:\n    timeout: 2m\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	set := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-call-timeout", "5s", "-statement-timeout", "3s", "-config", conf})
+	if want := "ferry serve: deadlines: each call 5s (-call-timeout), its SQL 3s (-statement-timeout); tables of their own (config timeout): products 2m0s\n"; !strings.Contains(set.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, set.stderr.String())
+	}
+	if r := set.call(t, "list_products", nil); r.IsError {
+		t.Errorf("list_products: %s", r.text())
+	}
+}
+
+// -max-result-bytes bounds each result: a list over it keeps whole rows
+// with hasMore set, and says so.
+func TestServeResultBudget(t *testing.T) {
+	d := sqliteTestDB(t)
+	d.shop(t)
+	if _, err := d.db.Exec(`WITH RECURSIVE c(x) AS (SELECT 10 UNION ALL SELECT x + 1 FROM c WHERE x < 60)
+		INSERT INTO products (sku, name, price, cost_price) SELECT 'SKU-' || x, 'Product ' || x, x, 1 FROM c`); err != nil {
+		t.Fatal(err)
+	}
+	s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-max-result-bytes", "2000"})
+	if want := "ferry serve: result budget: 2000 bytes per tool result"; !strings.Contains(s.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, s.stderr.String())
+	}
+	r := s.call(t, "list_products", nil)
+	if r.IsError || !strings.Contains(r.text(), "items to fit the result budget of 2,000 bytes; hasMore is set") {
+		t.Errorf("list_products: %s", r.text())
+	}
+	if _, err := parseServeFlags([]string{"-db", "x.db", "-max-result-bytes", "10"}, &env{stdout: io.Discard, stderr: io.Discard, getenv: envFunc(nil)}); err == nil || !strings.Contains(err.Error(), "-max-result-bytes 10: give at least 1000") {
+		t.Errorf("-max-result-bytes 10: %v", err)
 	}
 }

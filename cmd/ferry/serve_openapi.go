@@ -80,6 +80,7 @@ func (s *server) sayServed(srv *ferry.Server, start time.Time) {
 	}
 	s.say("%d tools, %s; ready in %s", len(tools)-writes*boolInt(!s.cfg.writes), mode, time.Since(start).Round(time.Millisecond))
 	s.say("limits per caller: %s", &s.cfg.limits)
+	s.say("result budget: %s", s.cfg.limits.budget())
 }
 
 func boolInt(b bool) int {

@@ -13,6 +13,7 @@
 //	    sort: [name, price]
 //	    search: [name, description]          # text fields; default: a full-text index's, if any
 //	    aggregate: [price, stock]            # serves aggregate_products over these; default: no such tool
+//	    timeout: 30s                         # this table's calls; default: -statement-timeout
 //	    fields:
 //	      price: The unit price in euros, tax included.
 //	    access:                               # who may call the tools (see Access)
@@ -34,6 +35,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -78,7 +80,11 @@ type Table struct {
 	// Access says who may read, write and delete the table's records;
 	// nil lets every caller.
 	Access *Access
-	file   string
+	// Timeout, if not zero, bounds the table's calls in place of
+	// -statement-timeout, with the tools' deadline a little beyond it
+	// (entity.Options.Timeout).
+	Timeout time.Duration
+	file    string
 }
 
 // FieldDoc is a field's description and where the file gives it.
@@ -240,6 +246,7 @@ func (p *parser) table(k, v *yaml.Node) (*Table, error) {
 			t.Aggregate, err = p.list(k, v, what)
 			return err
 		},
+		"timeout": func(k, v *yaml.Node) (err error) { t.Timeout, err = p.duration(k, v, what); return err },
 		"fields": func(_, v *yaml.Node) error {
 			t.Fields = map[string]FieldDoc{}
 			return p.mapping(v, what+" fields", nil, func(k, v *yaml.Node) error {
@@ -261,6 +268,23 @@ func (p *parser) text(k, v *yaml.Node, what string) (string, error) {
 		return "", p.errorf(v, "%s: %s is empty", what, k.Value)
 	}
 	return v.Value, nil
+}
+
+// MaxTimeout bounds a table's timeout: a call that needs longer is better
+// served by a narrower one.
+const MaxTimeout = time.Hour
+
+// duration reads a positive Go duration ("30s", "2m") of at most
+// MaxTimeout.
+func (p *parser) duration(k, v *yaml.Node, what string) (time.Duration, error) {
+	if v.Kind != yaml.ScalarNode {
+		return 0, p.errorf(v, "%s: %s must be a duration such as 30s or 2m", what, k.Value)
+	}
+	d, err := time.ParseDuration(v.Value)
+	if err != nil || d <= 0 || d > MaxTimeout {
+		return 0, p.errorf(v, "%s: %s %q must be a duration such as 30s or 2m, above 0 and at most %s", what, k.Value, v.Value, MaxTimeout)
+	}
+	return d, nil
 }
 
 // list reads a sequence of names; the empty sequence gives an empty,

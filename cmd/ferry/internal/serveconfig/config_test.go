@@ -19,6 +19,7 @@ const full = `tables:
     sort: []
     search: [name]
     aggregate: [id, sku]
+    timeout: 1m30s
     fields:
       name: The display name.
   "order items": {}
@@ -35,6 +36,9 @@ func TestParseReadsEverySetting(t *testing.T) {
 	p := c.Tables["products"]
 	if p.Description != "What we sell." || p.NaturalKey.Value != "sku" || p.NaturalKey.Line != 4 {
 		t.Errorf("products = %+v", p)
+	}
+	if p.Timeout != 90*time.Second || c.Tables["order items"].Timeout != 0 {
+		t.Errorf("timeouts: products %v, order items %v", p.Timeout, c.Tables["order items"].Timeout)
 	}
 	if p.Sort == nil || len(p.Sort) != 0 || c.Tables["order items"].Filter != nil {
 		t.Errorf("an empty list must be given-but-empty and an absent one nil: sort %v, filter %v", p.Sort, c.Tables["order items"].Filter)
@@ -54,6 +58,10 @@ func TestParseRefusesWhatItDoesNotKnow(t *testing.T) {
 		{"tables:\n  p:\n    filter: [[a]]\n", "s.yaml:3:14: table p: filter must list column names"},
 		{"tables:\n  p:\n    fields:\n      a: [x]\n", "s.yaml:4:10: table p fields: a must be text"},
 		{"tables:\n  p:\n    <<: {description: x}\n", "merge keys"},
+		{"tables:\n  p:\n    timeout: soon\n", `s.yaml:3:14: table p: timeout "soon" must be a duration such as 30s or 2m`},
+		{"tables:\n  p:\n    timeout: -1s\n", `table p: timeout "-1s" must be a duration`},
+		{"tables:\n  p:\n    timeout: 2h\n", "above 0 and at most 1h0m0s"},
+		{"tables:\n  p:\n    timeout: [1s]\n", "table p: timeout must be a duration"},
 		{"tables: x\n", "s.yaml:1:9: tables must be a mapping"},
 		{"- tables\n", "s.yaml:1:1: the file must be a mapping"},
 		{"tables:\n  ? [a]\n  : {}\n", "a key of tables must be a plain name"},

@@ -22,5 +22,5 @@ func ExampleParse() {
 	fmt.Println(err)
 	// Output:
 	// Products the shop sells. [products.cost_price]
-	// serve.yaml:3:5: unknown key "hiden" in table products (known: access, aggregate, description, fields, filter, hidden, natural_key, search, sort)
+	// serve.yaml:3:5: unknown key "hiden" in table products (known: access, aggregate, description, fields, filter, hidden, natural_key, search, sort, timeout)
 }
