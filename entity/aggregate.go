@@ -146,11 +146,8 @@ func (t *table) aggregate(ctx context.Context, req *ferry.CallToolRequest) (*fer
 			return nil, ferry.Invalid("the arguments do not fit the tool's schema")
 		}
 	}
-	switch {
-	case in.Top < 1 || in.Top > MaxTop:
-		return nil, invalidField("top", "must be from 1 to %d, got %d", MaxTop, in.Top)
-	case in.Skip < 0:
-		return nil, invalidField("skip", "must be at least 0, got %d", in.Skip)
+	if err := checkPage(in.Top, in.Skip); err != nil {
+		return nil, err
 	}
 	call, err := t.checkAggregate(&in)
 	if err != nil {

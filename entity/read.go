@@ -169,6 +169,17 @@ type listArgs struct {
 	Expand  []string `json:"expand"`
 }
 
+// checkPage refuses a page's top and skip outside their ranges.
+func checkPage(top, skip int64) error {
+	switch {
+	case top < 1 || top > MaxTop:
+		return invalidField("top", "must be from 1 to %d, got %d", MaxTop, top)
+	case skip < 0:
+		return invalidField("skip", "must be at least 0, got %d", skip)
+	}
+	return nil
+}
+
 // list serves list_Xs.
 func (t *table) list(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 	in := listArgs{Top: DefaultTop}
@@ -177,12 +188,10 @@ func (t *table) list(ctx context.Context, req *ferry.CallToolRequest) (*ferry.To
 			return nil, ferry.Invalid("the arguments do not fit the tool's schema")
 		}
 	}
-	switch {
-	case in.Top < 1 || in.Top > MaxTop:
-		return nil, invalidField("top", "must be from 1 to %d, got %d", MaxTop, in.Top)
-	case in.Skip < 0:
-		return nil, invalidField("skip", "must be at least 0, got %d", in.Skip)
-	case utf8.RuneCountInString(in.Search) > MaxSearchText:
+	if err := checkPage(in.Top, in.Skip); err != nil {
+		return nil, err
+	}
+	if utf8.RuneCountInString(in.Search) > MaxSearchText {
 		return nil, invalidField("search", "must be at most %d characters", MaxSearchText)
 	}
 	order, err := t.parseOrder(in.OrderBy)
