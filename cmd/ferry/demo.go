@@ -117,6 +117,17 @@ func demo(ctx context.Context, args []string, e *env) error {
 		}
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+	var ln net.Listener
+	if !*stdio {
+		// The address first: a busy port stops the demo before it creates
+		// and seeds a database.
+		l, err := listenDemo(*addr)
+		if err != nil {
+			return err
+		}
+		defer l.Close()
+		ln = l
+	}
 	db, err := shop.Open(ctx, path, e.stderr)
 	if err != nil {
 		return err
@@ -125,7 +136,20 @@ func demo(ctx context.Context, args []string, e *env) error {
 	if *stdio {
 		return demoStdio(ctx, e, logger, db, path)
 	}
-	return demoHTTP(ctx, e, logger, db, path, *addr, k, source)
+	return demoHTTP(ctx, e, logger, db, path, ln, k, source)
+}
+
+// listenDemo listens on addr, or says how to pick another address.
+func listenDemo(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		hint := "--http ADDR picks another address"
+		if errors.Is(err, syscall.EADDRINUSE) {
+			hint = "is another server using the port? --http ADDR picks another (--http 127.0.0.1:0 a free one)"
+		}
+		return nil, fmt.Errorf("demo: %w; %s", err, hint)
+	}
+	return ln, nil
 }
 
 // checkDemoKey refuses an API key the demo would not accept, before anything
@@ -161,18 +185,9 @@ const (
 	keyGenerated = "generated for this run; set FERRY_DEMO_API_KEY to keep one"
 )
 
-// demoHTTP serves the shop at addr until ctx is done, then stops it
+// demoHTTP serves the shop on ln until ctx is done, then stops it
 // gracefully.
-func demoHTTP(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path, addr, key, source string) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		hint := "--http ADDR picks another address"
-		if errors.Is(err, syscall.EADDRINUSE) {
-			hint = "is another server using the port? --http ADDR picks another (--http 127.0.0.1:0 a free one)"
-		}
-		return fmt.Errorf("demo: %w; %s", err, hint)
-	}
-	defer ln.Close()
+func demoHTTP(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path string, ln net.Listener, key, source string) error {
 	tcp, _ := ln.Addr().(*net.TCPAddr)
 	loopback := tcp != nil && tcp.IP.IsLoopback()
 	opts := &shop.Options{Keys: map[string]*ferry.Principal{key: {Subject: "demo"}}, Logger: logger}

@@ -168,9 +168,9 @@ func TestDemoRefuses(t *testing.T) {
 	if data, _ := os.ReadFile(foreign); !bytes.Equal(data, bytes.Repeat([]byte("my notes\n"), 1000)) {
 		t.Error("the foreign file was changed")
 	}
-	for _, name := range []string{"a.db", "b.db", "c.db", "d.db"} {
+	for _, name := range []string{"a.db", "b.db", "c.db", "d.db", "e.db"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			t.Errorf("%s was created although the key was refused", name)
+			t.Errorf("%s was created although the demo refused to start", name)
 		}
 	}
 }
