@@ -93,9 +93,10 @@ func (s *Set) newQueryTool(ctx context.Context, q *Query) (*queryTool, error) {
 }
 
 // queryTable is the entity-like table whose transactions and refusals a
-// query uses: it carries the Set and the query's name only.
+// query uses: it carries the Set, the query's name and the Set's
+// statement timeout.
 func (s *Set) queryTable(q *Query) *table {
-	return &table{set: s, d: s.d, e: &Entity{Name: q.Name}, o: &Options{}}
+	return &table{set: s, d: s.d, e: &Entity{Name: q.Name}, o: &Options{}, timeout: s.timeout}
 }
 
 // checkDefaults refuses a default that the parameter's type refuses.
