@@ -79,11 +79,13 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 	hs := ferry.NewHTTPServer(addr, mux)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	s.say("listening on http://%s/mcp", addr)
-	s.sayConnect("http://"+addr+"/mcp", a)
+	// The note comes before the listening line, which a script (and the
+	// tests) take as the end of start-up.
 	if !isLoopback(addr) && len(s.cfg.allowHosts) == 0 && s.cfg.resource == "" {
 		s.say("note: only requests for a loopback host are served; give -allow-host NAME (or -resource-url URL) for the name other machines use")
 	}
+	s.say("listening on http://%s/mcp", addr)
+	s.sayConnect("http://"+addr+"/mcp", a)
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serving %s: %w", addr, err)
