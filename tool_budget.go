@@ -18,21 +18,26 @@ import (
 // again, so a call within it pays one comparison.
 
 // MetaMaxResultBytes is the _meta member of a tools/call in which a
-// client states its own bound on the result, in bytes (a positive
-// integer): the call's result is held to the smaller of it and the
-// tool's (see [Limits.MaxResultBytes]). It binds tools that opted out of
-// the server's bound too.
+// client states its own bound on the result, in bytes (an integer of at
+// least [MinClientResultBytes]): the call's result is held to the smaller
+// of it and the tool's (see [Limits.MaxResultBytes]). It binds tools that
+// opted out of the server's bound too.
 const MetaMaxResultBytes = "io.github.ferry-mcp/maxResultBytes"
 
-// decodeMaxResult decodes the client's bound: a positive integer, or null
-// for none.
+// MinClientResultBytes is the smallest bound a client may state in
+// [MetaMaxResultBytes]: below it even the notice that says a result was
+// cut does not fit, and every result would be that notice alone.
+const MinClientResultBytes = 1024
+
+// decodeMaxResult decodes the client's bound: an integer of at least
+// [MinClientResultBytes], or null for none.
 func decodeMaxResult(dst *int64, value []byte) error {
 	if jsontext.TypeOf(value) == jsontext.Null {
 		return nil
 	}
 	n, err := strconv.ParseInt(string(value), 10, 64)
-	if err != nil || n <= 0 {
-		return errors.New(memberPath("_meta", MetaMaxResultBytes) + " must be a positive integer (a number of bytes)")
+	if err != nil || n < MinClientResultBytes {
+		return errors.New(memberPath("_meta", MetaMaxResultBytes) + " must be a whole number of bytes, at least " + strconv.Itoa(MinClientResultBytes))
 	}
 	*dst = n
 	return nil

@@ -237,7 +237,7 @@ func logLine(records, s string) string {
 
 // A client that states its own limit in _meta gets the smaller of it and
 // the tool's, for a tool that opted out of the server's too; a limit that
-// is not a positive integer is refused as invalid params.
+// is not a whole number of at least 1024 bytes is refused as invalid params.
 func TestClientStatedResultLimit(t *testing.T) {
 	srv, _ := budgetServer(t, &ferry.ServerOptions{Limits: ferry.Limits{MaxResultBytes: 50_000}})
 	ts := httptest.NewServer(ferry.NewHTTPHandler(srv, nil))
@@ -263,9 +263,10 @@ func TestClientStatedResultLimit(t *testing.T) {
 			t.Errorf("%s with %s: %d bytes, %s; want at most %d and %q", tt.tool, tt.limit, r.size, r.text[max(0, len(r.text)-200):], tt.max, tt.want)
 		}
 	}
-	for _, bad := range []string{"0", "-5", "1.5", `"2000"`, "1e3"} {
+	// Below MinClientResultBytes the cut notice alone would not fit.
+	for _, bad := range []string{"0", "-5", "1", "1023", "1.5", `"2000"`, "1e3"} {
 		got := call("small", bad)
-		if !strings.Contains(got, `"code":-32602`) || !strings.Contains(got, `must be a positive integer`) {
+		if !strings.Contains(got, `"code":-32602`) || !strings.Contains(got, `must be a whole number of bytes, at least 1024`) {
 			t.Errorf("limit %s: %s", bad, got)
 		}
 	}
