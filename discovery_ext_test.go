@@ -149,3 +149,17 @@ func TestDiscoveryModeCheck(t *testing.T) {
 		t.Errorf("Check = %v", err)
 	}
 }
+
+// The query's bound is counted in characters, as its schema's maxLength
+// is: 500 letters of two bytes each are a query, 501 are refused.
+func TestDiscoverySearchQueryLengthInCharacters(t *testing.T) {
+	c := ferrytest.NewClient(t, discoveryServer(t, ferry.ServerOptions{}), nil)
+	ok := c.CallTool(context.Background(), "search_tools", map[string]any{"query": strings.Repeat("é", 500)})
+	if ok.IsError {
+		t.Errorf("500 characters refused: %v", ok.Content)
+	}
+	long := c.CallTool(context.Background(), "search_tools", map[string]any{"query": strings.Repeat("é", 501)})
+	if !long.IsError {
+		t.Error("501 characters accepted")
+	}
+}

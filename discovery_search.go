@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // This file holds the search of discovery mode: a ranked search over the
@@ -241,7 +242,7 @@ func (s *Server) searchTools(ctx context.Context, req *CallToolRequest) (*ToolRe
 		Query string `json:"query"`
 		Limit int    `json:"limit"`
 	}
-	if err := json.Unmarshal(req.Arguments, &in); err != nil || strings.TrimSpace(in.Query) == "" || len(in.Query) > 500 {
+	if err := json.Unmarshal(req.Arguments, &in); err != nil || strings.TrimSpace(in.Query) == "" || utf8.RuneCountInString(in.Query) > 500 {
 		return NewErrorResult("invalid arguments: query needs the task in a few words (1 to 500 characters)"), nil
 	}
 	if in.Limit <= 0 {
