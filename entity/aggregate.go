@@ -141,10 +141,8 @@ type aggregateCall struct {
 // aggregate serves aggregate_Xs.
 func (t *table) aggregate(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 	in := aggregateArgs{Top: DefaultTop}
-	if len(req.Arguments) > 0 {
-		if err := json.Unmarshal(req.Arguments, &in); err != nil {
-			return nil, ferry.Invalid("the arguments do not fit the tool's schema")
-		}
+	if err := decodeInto(req.Arguments, &in); err != nil {
+		return nil, err
 	}
 	if err := checkPage(in.Top, in.Skip); err != nil {
 		return nil, err

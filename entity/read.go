@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -26,6 +27,28 @@ func decodeArgs(raw json.RawMessage) (map[string]any, error) {
 		return nil, ferry.Invalid("the arguments are not a JSON object")
 	}
 	return args, nil
+}
+
+// decodeInto reads a read tool's arguments into in. The core has checked
+// them against the tool's schema, so what can still fail is a number the
+// schema allows but an int64 cannot hold (a skip of 2^63, 1e30): the
+// refusal names that field and its range rather than the whole call.
+func decodeInto(raw json.RawMessage, in any) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	err := json.Unmarshal(raw, in)
+	if err == nil {
+		return nil
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		if lit, ok := strings.CutPrefix(te.Value, "number "); ok {
+			return invalidField(te.Field, "%s is out of range: it must be a whole number from 0 to %d", lit, int64(math.MaxInt64))
+		}
+		return invalidField(te.Field, "%s does not fit this field", te.Value)
+	}
+	return ferry.Invalid("the arguments do not fit the tool's schema")
 }
 
 // identity finds the field and value naming one record: the key or the
@@ -183,10 +206,8 @@ func checkPage(top, skip int64) error {
 // list serves list_Xs.
 func (t *table) list(ctx context.Context, req *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 	in := listArgs{Top: DefaultTop}
-	if len(req.Arguments) > 0 {
-		if err := json.Unmarshal(req.Arguments, &in); err != nil {
-			return nil, ferry.Invalid("the arguments do not fit the tool's schema")
-		}
+	if err := decodeInto(req.Arguments, &in); err != nil {
+		return nil, err
 	}
 	if err := checkPage(in.Top, in.Skip); err != nil {
 		return nil, err

@@ -133,6 +133,13 @@ func TestAttackPagingValues(t *testing.T) {
 				t.Errorf("list_products(%s) = %s; want a refusal", args, clip(string(o.raw), 200))
 			}
 		}
+		// A number the schema allows but skip cannot hold is refused
+		// naming skip, not as a call that does not fit the schema.
+		for _, args := range []string{`{"skip":9223372036854775808}`, `{"skip":1e30}`} {
+			if o := c.attempt("list_products", args); !strings.HasPrefix(o.text, "invalid: skip: ") || !strings.Contains(o.text, "out of range") {
+				t.Errorf("list_products(%s) = %q; want a refusal naming skip's range", args, o.text)
+			}
+		}
 		for _, skip := range []string{"1000000000", "9223372036854775807", "9223372036854775000"} {
 			p := listOf(t, c.ok("list_products", `{"top":1000,"skip":`+skip+`}`))
 			if len(p.Data) != 0 || p.Paging.HasMore || p.Paging.TotalCount == nil || *p.Paging.TotalCount != 5 {
