@@ -34,7 +34,9 @@ create_product, update_product and delete_product. Read-only by default.
 Over HTTP (MCP at /mcp) a client needs a credential: -api-key-env NAME
 (accepted keys, comma-separated, in $NAME; sent as X-API-Key or
 "Authorization: Bearer") or -jwt-jwks, -jwt-issuer and -jwt-audience (JWT
-bearer tokens; RFC 9728 metadata is served), or both. A key's caller is
+bearer tokens; RFC 9728 metadata is served; -jwt-require-typ also
+refuses tokens whose typ header is not at+jwt, as RFC 9068 access tokens
+carry it), or both. A key's caller is
 named api-key-1, api-key-2 (its place in the list) and a token's is its
 sub: the two are never one caller (session, limits), even with one name.
 With neither, only a loopback address is served, unless -insecure. -stdio
@@ -168,6 +170,7 @@ type serveConfig struct {
 	apiKeyEnv            string
 	jwks, issuer         string
 	audience, resource   string
+	jwtTyp               bool
 	insecure             bool
 	allowHosts           []string
 	configFile           string
@@ -202,6 +205,7 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	fs.StringVar(&c.jwks, "jwt-jwks", "", "accept JWT bearer tokens signed by a key of this JWKS URL (https, or http on loopback)")
 	fs.StringVar(&c.issuer, "jwt-issuer", "", "the issuer (iss) JWTs must have; required with -jwt-jwks")
 	fs.StringVar(&c.audience, "jwt-audience", "", "an audience (aud) JWTs must hold (default the resource URL)")
+	fs.BoolVar(&c.jwtTyp, "jwt-require-typ", false, "accept only JWTs whose typ header is at+jwt (RFC 9068 access tokens); turn on when the authorization server sets it")
 	fs.StringVar(&c.resource, "resource-url", "", "the public URL of the MCP endpoint, for RFC 9728 metadata (default http://ADDR/mcp)")
 	fs.BoolVar(&c.insecure, "insecure", false, "serve a non-loopback address with no authentication")
 	fs.Func("allow-host", "a Host header value to serve besides loopback ones (comma-separated, repeatable)", listFlag(&c.allowHosts))
@@ -235,8 +239,8 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 		return nil, serveUsage("-http and -stdio exclude each other; give one")
 	case c.db != "" && c.dbEnv != "":
 		return nil, serveUsage("-db and -db-env exclude each other; give one")
-	case c.jwks == "" && (c.issuer != "" || c.audience != ""):
-		return nil, serveUsage("-jwt-issuer and -jwt-audience need -jwt-jwks URL")
+	case c.jwks == "" && (c.issuer != "" || c.audience != "" || c.jwtTyp):
+		return nil, serveUsage("-jwt-issuer, -jwt-audience and -jwt-require-typ need -jwt-jwks URL")
 	case c.jwks != "" && c.issuer == "":
 		return nil, serveUsage("-jwt-jwks needs -jwt-issuer ISSUER (the iss tokens must carry)")
 	case set["db-max-conns"] && c.maxConns < 1:

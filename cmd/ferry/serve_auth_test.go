@@ -52,7 +52,8 @@ func TestServeAPIKey(t *testing.T) {
 // it.
 type jwksServer struct {
 	url    string
-	signer jose.Signer
+	signer jose.Signer // typ at+jwt
+	plain  jose.Signer // typ JWT, as an ID token or many servers' access tokens
 }
 
 func newJWKSServer(t *testing.T) *jwksServer {
@@ -74,7 +75,11 @@ func newJWKSServer(t *testing.T) *jwksServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &jwksServer{url: hs.URL + "/jwks.json", signer: signer}
+	plain, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{Key: key, KeyID: "k1"}}, (&jose.SignerOptions{}).WithType("JWT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &jwksServer{url: hs.URL + "/jwks.json", signer: signer, plain: plain}
 }
 
 func (j *jwksServer) token(t *testing.T, iss, aud string, ttl time.Duration) string {
@@ -144,6 +149,40 @@ func TestServeJWT(t *testing.T) {
 	}
 	if e := s.stderr.String(); !contains(e, "auth: JWT bearer tokens of "+iss) || contains(e, "warning") {
 		t.Errorf("stderr does not name the auth mode:\n%s", s.stderr.String())
+	}
+}
+
+// -jwt-require-typ refuses a token typed JWT (an ID token, say) that
+// carries the right issuer and audience; without it, both are served.
+func TestServeJWTRequireTyp(t *testing.T) {
+	d := sqliteTestDB(t)
+	d.shop(t)
+	keys := newJWKSServer(t)
+	const iss = "https://login.example.com"
+	for _, strict := range []bool{false, true} {
+		args := []string{"-db", d.url, "-http", "127.0.0.1:0", "-jwt-jwks", keys.url, "-jwt-issuer", iss}
+		if strict {
+			args = append(args, "-jwt-require-typ")
+		}
+		s := startServe(t, args)
+		good := keys.token(t, iss, s.url, time.Hour)
+		plain, err := jwt.Signed(keys.plain).Claims(jwt.Claims{
+			Issuer: iss, Subject: "agent-7", Audience: jwt.Audience{s.url},
+			IssuedAt: jwt.NewNumericDate(time.Now().Add(-time.Minute)), Expiry: jwt.NewNumericDate(time.Now().Add(time.Hour)),
+		}).Serialize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := s.post(t, "tools/list", nil, "Authorization", "Bearer "+good); r.Status != http.StatusOK {
+			t.Errorf("strict %v: an at+jwt token: status %d; want 200", strict, r.Status)
+		}
+		want := http.StatusOK
+		if strict {
+			want = http.StatusUnauthorized
+		}
+		if r := s.post(t, "tools/list", nil, "Authorization", "Bearer "+plain); r.Status != want {
+			t.Errorf("strict %v: a token typed JWT: status %d; want %d", strict, r.Status, want)
+		}
 	}
 }
 

@@ -206,7 +206,7 @@ func (s *server) authentication(a *authSetup, resource string) (func(http.Handle
 		if aud == "" {
 			aud = res.URI()
 		}
-		jwt, err := auth.NewJWT(&auth.JWTOptions{Keys: a.jwks, Issuer: s.cfg.issuer, Audiences: []string{aud}})
+		jwt, err := auth.NewJWT(&auth.JWTOptions{Keys: a.jwks, Issuer: s.cfg.issuer, Audiences: []string{aud}, RequireType: s.cfg.jwtTyp})
 		if err != nil {
 			return nil, nil, serveUsage("-jwt-issuer or -jwt-audience: " + err.Error())
 		}
