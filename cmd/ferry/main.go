@@ -13,6 +13,7 @@
 //	ferry read TARGET URI       read a resource
 //	ferry lint TARGET           list the portability and quality problems of a server
 //	ferry gen -type T [-dir .] [-out file]   write the tool descriptions of a type's methods
+//	ferry install CLIENT NAME URL  add a server to Claude Code, Claude Desktop, Cursor or VS Code
 //	ferry help [CMD]            print the help of ferry or of one command
 //	ferry -version              print the version
 //
@@ -156,6 +157,7 @@ var commands = []command{
 	{"read", "read a resource of an MCP server", read},
 	{"lint", "list the portability and quality problems of an MCP server", lint},
 	{"gen", "write the tool descriptions of a type's methods from their doc comments", genCommand},
+	{"install", "add an MCP server to Claude Code, Claude Desktop, Cursor or VS Code", install},
 }
 
 // run runs ferry with args (without the program name) and returns its exit
