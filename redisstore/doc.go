@@ -59,7 +59,9 @@
 // sooner, so a Redis that is down makes requests fail quickly rather than
 // hang: the handler answers them with an internal error naming the store
 // ("redis"). go-redis reconnects on later calls, and the relay's
-// subscription is restored by itself once Redis is back. The store logs
+// subscription is restored by itself once Redis is back. [Store.Check]
+// pings Redis, so that a [ferry.HealthHandler] watching a handler of the
+// store answers not ready while Redis is down. The store logs
 // nothing; go-redis reports failed dials through its own logger, which
 // redis.SetLogger replaces.
 //
