@@ -290,9 +290,10 @@ func listFlag(dst *[]string) func(string) error {
 
 // server is one run of ferry serve.
 type server struct {
-	cfg *serveConfig
-	env *env
-	log *slog.Logger
+	cfg    *serveConfig
+	env    *env
+	log    *slog.Logger
+	checks []ferry.HealthCheck // what /readyz checks: one per database (serve_health.go)
 }
 
 // say prints a start-up line on stderr.
@@ -389,6 +390,7 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 	}
 	s.say("%d tools, %s%s; ready in %s", served.tools, mode, schemas, time.Since(start).Round(time.Millisecond))
 	s.sayConnections(db)
+	s.checks = append(s.checks, databaseCheck(db.name, db.db))
 	s.say("limits per caller: %s", &s.cfg.limits)
 	s.say("result budget: %s", s.cfg.limits.budget())
 	s.say("deadlines: %s", s.cfg.deadlines(served.timeouts))

@@ -76,6 +76,7 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 		return err
 	}
 	mux.Handle("/mcp", mw(h))
+	s.mountHealth(mux, h, "http://"+addr)
 	hs := ferry.NewHTTPServer(addr, mux)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -93,7 +94,8 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
+	// The MCP handler first: /readyz fails from the start of its drain.
+	if err := ferry.ShutdownHTTPServer(sctx, hs, h); err != nil {
 		// Streams still open (a GET stream, subscriptions/listen) are
 		// cut: the user asked to stop.
 		s.say("stopping: connections still open after %s are closed", shutdownTimeout)
