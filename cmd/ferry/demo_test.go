@@ -90,6 +90,8 @@ func TestDemoHTTPInProcess(t *testing.T) {
 		"creating the shop database " + db,
 		"12 tools, 2 prompts, 4 resources and 3 resource templates",
 		`ferry demo: limits per caller (here, the API key): 32 calls at once, 50 a second with bursts of 100; a call over them is refused as "unavailable", so a load test must back off and retry` + "\n",
+		"ferry demo: guardrails: each tool call ends after 1m (entity SQL after 10s); a result holds at most 100000 bytes, a larger one is cut (a list at a whole row, with hasMore)\n",
+		"ferry demo: health: " + base + "/healthz (alive), " + base + "/readyz (ready: not draining and the database answering), no key needed\n",
 		`claude mcp add --transport http shop ` + base + `/mcp --header "Authorization: Bearer ` + key + `"`,
 		`npx @modelcontextprotocol/inspector --server-url ` + base + `/mcp --transport http --header "Authorization: Bearer ` + key + `"`,
 		`curl -s -H "Authorization: Bearer ` + key + `" ` + base + `/api/orders/1`,
@@ -103,6 +105,17 @@ func TestDemoHTTPInProcess(t *testing.T) {
 	}
 	if r := mcpPost(t, base+"/mcp", "tools/list", nil); r.Status != http.StatusUnauthorized {
 		t.Errorf("tools/list without a key: %d %+v", r.Status, r.Error)
+	}
+	for _, path := range []string{"/healthz", "/readyz"} {
+		resp, err := http.Get(base + path) // no key: a probe carries none
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || path == "/readyz" && !strings.Contains(string(body), `{"name":"database","ok":true`) {
+			t.Errorf("GET %s: %d %s", path, resp.StatusCode, body)
+		}
 	}
 	c := ferrytest.DialHTTP(t, base+"/mcp", &ferrytest.Options{Header: http.Header{"Authorization": {"Bearer " + key}}})
 	if res := c.CallTool(t.Context(), "get_order", map[string]any{"id": 1}); res.IsError || !strings.Contains(string(res.Raw), `"customer_id"`) {
@@ -212,7 +225,7 @@ func TestDemoStdioInProcess(t *testing.T) {
 	if !strings.Contains(text(3), `"event\":\"placed\"`) && !strings.Contains(text(3), `"event":"placed"`) {
 		t.Errorf("order_history: %s", text(3))
 	}
-	if !strings.Contains(stderr.String(), "serving MCP on stdio: 12 tools") {
+	if !strings.Contains(stderr.String(), "serving MCP on stdio: 12 tools") || !strings.Contains(stderr.String(), "ferry demo: guardrails: each tool call ends after 1m ") {
 		t.Errorf("stderr: %s", stderr.String())
 	}
 }

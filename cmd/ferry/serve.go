@@ -41,6 +41,10 @@ named api-key-1, api-key-2 (its place in the list) and a token's is its
 sub: the two are never one caller (session, limits), even with one name.
 With neither, only a loopback address is served, unless -insecure. -stdio
 serves one local client.
+/healthz answers 200 while the process serves, and /readyz 200 while it
+is not stopping and its database answers, 503 otherwise, with each
+dependency's state in a JSON body; both take no credential, for a
+platform's probes (docs/replicas.md shows a Kubernetes setup).
 
 Columns of types not served yet (json, arrays, bytes, intervals, ...) are
 left out, a table without a single-column primary key gets a list tool
