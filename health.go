@@ -111,11 +111,11 @@ type HealthHandler struct {
 	logger   *slog.Logger
 	draining atomic.Bool // StartDraining was called
 
-	mu       sync.Mutex // guards the fields below
-	last     []HealthState
-	lastAt   time.Time     // when last's round ended; zero before the first
-	round    chan struct{} // closed when the round in flight ends; nil when none runs
-	notReady bool          // the last round failed: the next success is logged
+	mu      sync.Mutex // guards the fields below
+	last    []HealthState
+	lastAt  time.Time     // when last's round ended; zero before the first
+	round   chan struct{} // closed when the round in flight ends; nil when none runs
+	failing string        // the names and errors of the last round's failed checks, "" when none failed: a change is logged
 }
 
 // NewHealthHandler returns a handler of the process's health. opts may be
@@ -370,7 +370,8 @@ func (h *HealthHandler) results(ctx context.Context) ([]HealthState, time.Time, 
 }
 
 // runRound runs every check at once, keeps their results and closes done.
-// It returns within the timeout, whatever the checks do.
+// It returns within the timeout, whatever the checks do. It logs when the
+// failed checks change, not at every round.
 func (h *HealthHandler) runRound(done chan struct{}) {
 	states := make([]HealthState, len(h.deps))
 	var wg sync.WaitGroup
@@ -378,26 +379,24 @@ func (h *HealthHandler) runRound(done chan struct{}) {
 		wg.Go(func() { states[i] = d.run(h.timeout) })
 	}
 	wg.Wait()
+	var failed []any
+	var failing strings.Builder
+	for _, s := range states {
+		if !s.OK {
+			failed = append(failed, slog.String(s.Name, s.Error))
+			fmt.Fprintf(&failing, "%q: %q\n", s.Name, s.Error)
+		}
+	}
 	h.mu.Lock()
 	h.last, h.lastAt, h.round = states, time.Now(), nil
-	wasNotReady := h.notReady
-	h.notReady = false
-	for _, s := range states {
-		h.notReady = h.notReady || !s.OK
-	}
-	notReady := h.notReady
+	was := h.failing
+	h.failing = failing.String()
 	h.mu.Unlock()
 	close(done)
 	switch {
-	case notReady:
-		var failed []any
-		for _, s := range states {
-			if !s.OK {
-				failed = append(failed, slog.String(s.Name, s.Error))
-			}
-		}
+	case failing.Len() > 0 && failing.String() != was:
 		h.logger.Warn("ferry: not ready: a dependency does not answer", slog.Group("failed", failed...))
-	case wasNotReady:
+	case failing.Len() == 0 && was != "":
 		h.logger.Info("ferry: ready again: every dependency answers")
 	}
 }

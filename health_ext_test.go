@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/ferrytest"
 )
 
 // readyBody is the readiness body.
@@ -360,5 +362,27 @@ func TestHealthRefusesBadChecks(t *testing.T) {
 			}()
 			ferry.NewHealthHandler(&ferry.HealthOptions{Checks: tt.checks})
 		})
+	}
+}
+
+// Readiness logs when the failed checks change, not at every round.
+func TestHealthLogsChanges(t *testing.T) {
+	var db switchable
+	var logs ferrytest.Buffer
+	h := ferry.NewHealthHandler(&ferry.HealthOptions{CacheFor: -1, Logger: slog.New(slog.NewTextHandler(&logs, nil)),
+		Checks: []ferry.HealthCheck{{Name: "db", Check: db.Check}}})
+	h.Ready(t.Context())
+	db.set(errors.New("connection refused"))
+	for range 3 {
+		h.Ready(t.Context())
+	}
+	db.set(errors.New("no route to host"))
+	h.Ready(t.Context())
+	db.set(nil)
+	h.Ready(t.Context())
+	h.Ready(t.Context())
+	got := logs.String()
+	if strings.Count(got, "not ready") != 2 || !strings.Contains(got, `failed.db="connection refused"`) || !strings.Contains(got, `failed.db="no route to host"`) || strings.Count(got, "ready again") != 1 {
+		t.Errorf("logs:\n%s", got)
 	}
 }
