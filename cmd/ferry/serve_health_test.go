@@ -1,15 +1,20 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-mcp/ferry/ferrytest"
 )
 
 // tcpProxy forwards connections to a server, and can stop (closing every
@@ -169,5 +174,91 @@ func TestServeReadinessFollowsTheDatabase(t *testing.T) {
 	waitReadyz(t, base, check, http.StatusOK)
 	if r := s.call(t, "list_products", map[string]any{}); r.IsError {
 		t.Errorf("a call once the database is back: %s", r.text())
+	}
+}
+
+// When ferry serve is stopped, /readyz answers 503 naming the drain while
+// a call still runs, and the call finishes: readiness fails from the
+// start of the drain, not once the process is gone.
+func TestServeReadinessFailsDuringTheDrain(t *testing.T) {
+	d := postgresTestDB(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "slow.sql"), []byte("-- name: slow :one\n-- Sleeps three seconds.\nSELECT pg_sleep(3)::text AS slept\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	var stderr ferrytest.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: envFunc(nil)}
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "-db", d.url, "-tables", "", "-queries", dir, "-http", "127.0.0.1:0"}, e)
+	}()
+	var endpoint string
+	for deadline := time.Now().Add(60 * time.Second); endpoint == ""; time.Sleep(10 * time.Millisecond) {
+		if m := listening.FindStringSubmatch(stderr.String()); m != nil {
+			endpoint = m[1]
+		} else if time.Now().After(deadline) {
+			t.Fatalf("ferry serve did not listen: %s", stderr.String())
+		}
+	}
+	base := strings.TrimSuffix(endpoint, "/mcp")
+	if code, _, raw := readyz(t, base, "drain"); code != http.StatusOK {
+		t.Fatalf("before the stop: %s", raw)
+	}
+
+	answer := make(chan string, 1)
+	go func() {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{},` +
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+		req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "slow")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			answer <- err.Error()
+			return
+		}
+		raw, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		answer <- string(raw)
+	}()
+	// The call runs once its statement does.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var n int
+		if err := d.db.QueryRow("SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(3)%' AND pid <> pg_backend_pid()").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the call did not start: %s", stderr.String())
+		}
+	}
+
+	stop()
+	why, raw := waitReadyz(t, base, "drain", http.StatusServiceUnavailable)
+	if !strings.Contains(why, "shutting down") {
+		t.Errorf("during the drain: %s", raw)
+	}
+	select {
+	case a := <-answer:
+		t.Fatalf("the call ended before the probe: %s", a)
+	default:
+	}
+	if a := <-answer; !strings.Contains(a, "slept") {
+		t.Errorf("the call's answer: %s", a)
+	}
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("ferry serve exited %d: %s", code, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("ferry serve did not stop")
 	}
 }
