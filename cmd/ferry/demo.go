@@ -258,16 +258,25 @@ func printHTTPStart(out io.Writer, path string, addr net.Addr, loopback bool, in
 		fmt.Fprintf(&w, "ferry demo: listening on %s, not only loopback: anyone who can reach it and has the key can place orders; there is no TLS\n", addr)
 	}
 	auth := "Authorization: Bearer " + shown
+	// ferry install writes a variable as the client's own reference, so
+	// a key from the environment stays out of the client's file; a key
+	// made for this run is written as it is (and changes at the next).
+	installAuth := "Authorization: Bearer " + key
+	if source == keyFromEnv {
+		installAuth = "Authorization: Bearer ${FERRY_DEMO_API_KEY}"
+	}
 	fmt.Fprintf(&w, `
 Connect Claude Code:
   claude mcp add --transport http shop %[1]s/mcp --header "%[2]s"
+Or write it into Claude Code's, Claude Desktop's, Cursor's or VS Code's configuration:
+  ferry install claude-code shop %[1]s/mcp -header '%[3]s'
 Open the MCP Inspector:
   npx @modelcontextprotocol/inspector --server-url %[1]s/mcp --transport http --header "%[2]s"
 Call the REST API:
   curl -s -H "%[2]s" %[1]s/api/orders/1
 
 Press Ctrl-C to stop.
-`, base, auth)
+`, base, auth, installAuth)
 }
 
 // demoStdio serves the shop's MCP server on the env's stdin and stdout.

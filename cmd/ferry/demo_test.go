@@ -117,6 +117,32 @@ func TestDemoHTTPInProcess(t *testing.T) {
 			t.Errorf("GET %s: %d %s", path, resp.StatusCode, body)
 		}
 	}
+	// The banner's ferry install line, run, writes an entry with which a
+	// client connects.
+	_, line, _ := strings.Cut(out, "\n  ferry install ")
+	line, _, _ = strings.Cut(line, "\n")
+	words, err := shellWords(line)
+	if err != nil || len(words) < 3 {
+		t.Fatalf("no ferry install line (%v): %s", err, out)
+	}
+	file := filepath.Join(t.TempDir(), "claude.json")
+	if code, stdout, stderr := runFerry(t, append([]string{"install", "-file", file}, words...)); code != 0 {
+		t.Fatalf("the banner's ferry install: exit %d: %s%s", code, stdout, stderr)
+	}
+	var conf struct {
+		MCPServers map[string]struct {
+			URL     string            `json:"url"`
+			Headers map[string]string `json:"headers"`
+		} `json:"mcpServers"`
+	}
+	if b, err := os.ReadFile(file); err != nil || json.Unmarshal(b, &conf) != nil { //nolint:gosec // the test's own file
+		t.Fatalf("the installed file: %s, %v", b, err)
+	}
+	entry := conf.MCPServers["shop"]
+	installed := ferrytest.DialHTTP(t, entry.URL, &ferrytest.Options{Header: http.Header{"Authorization": {entry.Headers["Authorization"]}}})
+	if res := installed.CallTool(t.Context(), "get_order", map[string]any{"id": 1}); res.IsError {
+		t.Errorf("get_order with the installed entry: %s", res.Raw)
+	}
 	c := ferrytest.DialHTTP(t, base+"/mcp", &ferrytest.Options{Header: http.Header{"Authorization": {"Bearer " + key}}})
 	if res := c.CallTool(t.Context(), "get_order", map[string]any{"id": 1}); res.IsError || !strings.Contains(string(res.Raw), `"customer_id"`) {
 		t.Errorf("get_order: %s", res.Raw)

@@ -110,15 +110,18 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 // sayConnect prints the commands that list the tools and connect Claude
 // Code, with the header the authentication asks for (never a key).
 func (s *server) sayConnect(endpoint string, a *authSetup) {
-	header := ""
+	header, install := "", ""
 	switch {
 	case a.apiKeys.StaticKeys != nil:
 		header = ` -header "X-API-Key: <a key of $` + s.cfg.apiKeyEnv + `>"`
+		install = ` -header 'X-API-Key: ${DB_MCP_KEY}' (with one key in $DB_MCP_KEY where the client runs)`
 	case a.jwks != nil:
 		header = ` -header "Authorization: Bearer <token>"`
+		install = ` -header 'Authorization: Bearer ${DB_MCP_TOKEN}' (with a token in $DB_MCP_TOKEN where the client runs)`
 	}
 	s.say("list the tools: ferry tools%s %s", header, endpoint)
 	s.say("connect Claude Code: claude mcp add --transport http db %s%s", endpoint, strings.Replace(header, "-header", "--header", 1))
+	s.say("or write a client's configuration (claude-code, claude-desktop, cursor, vscode): ferry install claude-code db %s%s", endpoint, install)
 }
 
 // newHandler is ferry.NewHTTPHandler with its start-up check's panic
