@@ -101,7 +101,7 @@ func (t *table) newAggregates() error {
 		return nil
 	}
 	for _, f := range t.e.Fields {
-		if !f.Filterable {
+		if !f.Filterable || structured(f.Type) {
 			continue
 		}
 		bys := []string{""}

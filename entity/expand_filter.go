@@ -62,7 +62,7 @@ func (t *table) buildRelatedFilter() {
 	var fs []filter.Field
 	var cols []filterCol
 	for _, f := range t.fidx {
-		fs = append(fs, filter.Field{Name: f.Name, Type: f.Type, Nullable: t.nullable(f), NonFinite: t.nonFinite(f)})
+		fs = append(fs, filter.Field{Name: f.Name, Type: f.Type, Items: f.Items, Nullable: t.nullable(f), NonFinite: t.nonFinite(f)})
 		cols = append(cols, filterCol{f: f, j: -1})
 	}
 	var rels []joined
@@ -74,7 +74,7 @@ func (t *table) buildRelatedFilter() {
 		j := len(rels)
 		rels = append(rels, joined{x: expansion{relation: r, to: rt, key: rt.e.Field(r.f.References.Field)}, alias: "r" + itoa(j+1)})
 		for _, f := range rt.fidx {
-			fs = append(fs, filter.Field{Name: r.name + "." + f.Name, Type: f.Type, Nullable: true, NonFinite: rt.nonFinite(f)})
+			fs = append(fs, filter.Field{Name: r.name + "." + f.Name, Type: f.Type, Items: f.Items, Nullable: true, NonFinite: rt.nonFinite(f)})
 			cols = append(cols, filterCol{f: f, j: j})
 		}
 	}

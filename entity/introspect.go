@@ -167,7 +167,9 @@ type rawColumn struct {
 	name       string
 	dbType     string // as the catalog spells it, for notes
 	typ        Type   // 0: not mapped
+	items      Type   // an Array's items
 	enum       []string
+	checkEnum  []string // the values a CHECK allows
 	notNull    bool
 	hasDefault bool
 	generated  bool
@@ -266,9 +268,9 @@ func buildFields(e *Entity, t *rawTable, o *IntrospectOptions) []string {
 			name = snake(name)
 		}
 		f := &Field{
-			Name: uniqueName(name, taken), Column: c.name, Type: c.typ,
+			Name: uniqueName(name, taken), Column: c.name, Type: c.typ, Items: c.items,
 			Nullable: !c.notNull, Generated: c.generated, HasDefault: c.hasDefault,
-			Filterable: true, Sortable: true, Description: c.comment, Enum: c.enum,
+			Filterable: true, Sortable: !structured(c.typ), Description: c.comment, Enum: c.enum,
 			MaxLength: c.size.maxLength, Padded: c.size.padded, Precision: c.size.precision, Scale: c.size.scale,
 			Minimum: c.size.min, Maximum: c.size.max, TimeStep: c.size.timeStep,
 		}
