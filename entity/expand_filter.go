@@ -104,10 +104,17 @@ func (t *table) relatedNote() string {
 // column is the SQL of the environment's field c.
 func (t *table) column(c filterCol, rels []joined) string {
 	if c.j < 0 {
+		if structured(c.f.Type) {
+			return t.col(c.f) // the column itself, for its indexes
+		}
 		return t.value(c.f)
 	}
 	j := rels[c.j]
-	return j.x.to.valueOf(c.f, j.alias+"."+t.d.quote(c.f.Column))
+	col := j.alias + "." + t.d.quote(c.f.Column)
+	if structured(c.f.Type) {
+		return col
+	}
+	return j.x.to.valueOf(c.f, col)
 }
 
 // joins writes into q, before anything else is bound, the LEFT JOINs of

@@ -139,7 +139,7 @@ func checkName(tk sqltext.Token) (string, bool) {
 }
 
 // checkString is a string literal's value: quotes doubled inside; a
-// backslash (an escape on MySQL, or PostgreSQL's E'') is not read.
+// backslash (an escape on MySQL, or PostgreSQL's E”) is not read.
 func checkString(tk sqltext.Token, d sqltext.Dialect) (string, bool) {
 	if tk.Kind != sqltext.String || !strings.HasPrefix(tk.Text, "'") {
 		return "", false

@@ -165,9 +165,12 @@ func pgReadColumns(ctx context.Context, db Querier, schema string, byName map[st
 				c.typ, c.items = Array, it
 			}
 		}
-		if len(enum) > 0 {
+		switch {
+		case len(enum) > 0:
 			c.enum = enum
-		} else {
+		case c.typ == Array:
+			pgSize(c, elem, strings.TrimSuffix(base, "[]")) // its items' size
+		default:
 			pgSize(c, typname, base)
 		}
 		if identity || strings.HasPrefix(def, "nextval(") {

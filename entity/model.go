@@ -89,7 +89,8 @@ type Field struct {
 	// set them on the entity [Of] returns. The write tools' schemas say
 	// them (maxLength, multipleOf, minimum, maximum), and a value the
 	// column would cut, round or refuse is refused with a sentence
-	// naming the field before it reaches the database.
+	// naming the field before it reaches the database. For an Array
+	// field they are its items' (varchar(20)[], integer[]).
 
 	// MaxLength, if not zero, is the most characters a text column holds
 	// (varchar(n), char(n)).

@@ -31,7 +31,7 @@ import (
 // number.
 
 // MaxJSONDepth is the deepest nesting of a JSON value a write takes.
-const MaxJSONDepth = 64
+const MaxJSONDepth = 32
 
 // structured reports whether t is a type served as JSON of its own.
 func structured(t Type) bool { return t == JSON || t == Array }
@@ -161,12 +161,13 @@ func encodeArray(f *Field, v any) (any, error) {
 			b.WriteString("NULL")
 			continue
 		}
-		enc, err := encode(PostgreSQL, f.Items, item)
-		if err == nil && (f.Items == Text || f.Items == UUID) {
-			err = checkSize(&Field{Type: Text}, item)
+		err := checkSize(f.itemField(), item)
+		var enc any
+		if err == nil {
+			enc, err = encode(PostgreSQL, f.Items, item)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("item %d %s", i, err)
+			return nil, fmt.Errorf("item %d: %s", i, err)
 		}
 		switch x := enc.(type) {
 		case string:
@@ -257,4 +258,12 @@ func example(it Type) string {
 		return "true"
 	}
 	return `"x"`
+}
+
+// itemField is an array field's items as a field of their own, with the
+// sizes the array's column gives them (varchar(20)[], int4[]).
+func (f *Field) itemField() *Field {
+	c := *f
+	c.Type, c.Items, c.Nullable = f.Items, 0, true
+	return &c
 }
