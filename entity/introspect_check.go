@@ -138,17 +138,44 @@ func checkName(tk sqltext.Token) (string, bool) {
 	return "", false
 }
 
-// checkString is a string literal's value: quotes doubled inside; a
-// backslash (an escape on MySQL, or PostgreSQL's E”) is not read.
+// checkString is a string literal's value: quotes doubled inside, and on
+// MySQL its backslash escapes (MariaDB writes 'it\'s').
 func checkString(tk sqltext.Token, d sqltext.Dialect) (string, bool) {
 	if tk.Kind != sqltext.String || !strings.HasPrefix(tk.Text, "'") {
 		return "", false
 	}
-	s := tk.Text[1 : len(tk.Text)-1]
-	if d == sqltext.MySQL && strings.Contains(s, `\`) {
-		return "", false
+	s := strings.ReplaceAll(tk.Text[1:len(tk.Text)-1], "''", "'")
+	if d != sqltext.MySQL || !strings.Contains(s, `\`) {
+		return s, true
 	}
-	return strings.ReplaceAll(s, "''", "'"), true
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch c := s[i]; c {
+		case '0':
+			return "", false // NUL: no text field holds one
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'b':
+			b.WriteByte('\b')
+		case 'Z':
+			b.WriteByte(0x1a)
+		case '%', '_':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
 }
 
 // checkClauses returns the CHECK clauses of a SQLite CREATE TABLE

@@ -167,7 +167,7 @@ func encodeArray(f *Field, v any) (any, error) {
 			enc, err = encode(PostgreSQL, f.Items, item)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("item %d: %s", i, err)
+			return nil, fmt.Errorf("item %d: %w", i, err)
 		}
 		switch x := enc.(type) {
 		case string:
