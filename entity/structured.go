@@ -208,6 +208,13 @@ func appendJSON(b []byte, v any) []byte {
 		return appendJSONText(b, []byte(x))
 	case []byte:
 		return appendJSONText(b, x)
+	case nil:
+		return append(b, "null"...)
+	case map[string]any, []any, bool, json.Number:
+		// A driver that decodes JSON itself.
+		if j, err := json.Marshal(x); err == nil {
+			return append(b, j...)
+		}
 	}
 	return appendString(b, textOf(v))
 }

@@ -79,6 +79,13 @@ func TestJSONColumns(t *testing.T) {
 				t.Errorf("after update_doc: attrs = %v", got["attrs"])
 			}
 			c.ok("update_doc", `{"id": 3, "attrs": null}`)
+			var q struct {
+				Data []map[string]any `json:"data"`
+			}
+			if err := json.Unmarshal(c.ok("doc_attrs", `{"name": "one"}`), &q); err != nil || len(q.Data) != 1 ||
+				!reflect.DeepEqual(q.Data[0]["attrs"], decode(t, docs[0])["attrs"]) {
+				t.Errorf("doc_attrs, a SQL tool: %+v %v", q, err)
+			}
 
 			before := tableText(t, db, "docs")
 			answers[e.Name] = map[string][]string{}
@@ -227,6 +234,17 @@ func introspectedExcluding(t *testing.T, db *sql.DB, hidden ...string) (*client,
 			t.Fatal(err)
 		}
 		served = append(served, s)
+	}
+	qs, err := entity.ParseQueries("docs.sql", `-- name: doc_attrs :many
+-- The attrs of the docs named.
+-- @param name text The doc's name.
+-- @column attrs json
+SELECT name, attrs FROM docs WHERE name = @name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := set.AddQuery(t.Context(), qs[0]); err != nil {
+		t.Fatal(err)
 	}
 	if err := srv.Check(); err != nil {
 		t.Fatal(err)
