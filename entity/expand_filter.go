@@ -68,11 +68,11 @@ func (t *table) buildRelatedFilter() {
 	var rels []joined
 	for _, r := range t.rels {
 		rt := t.set.tableNamed(r.f.References.Entity)
-		if rt == nil || rt.e.Field(r.f.References.Field) == nil || len(rt.fidx) == 0 {
+		if rt == nil || rt.refField(r.f.References.Field) == nil || len(rt.fidx) == 0 {
 			continue
 		}
 		j := len(rels)
-		rels = append(rels, joined{x: expansion{relation: r, to: rt, key: rt.e.Field(r.f.References.Field)}, alias: "r" + itoa(j+1)})
+		rels = append(rels, joined{x: expansion{relation: r, to: rt, key: rt.refField(r.f.References.Field)}, alias: "r" + itoa(j+1)})
 		for _, f := range rt.fidx {
 			fs = append(fs, filter.Field{Name: r.name + "." + f.Name, Type: f.Type, Items: f.Items, Nullable: true, NonFinite: rt.nonFinite(f)})
 			cols = append(cols, filterCol{f: f, j: j})

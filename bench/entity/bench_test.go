@@ -116,7 +116,7 @@ func BenchmarkGetProduct(b *testing.B) { benchCalls(b, getCalls) }
 // benchmarks cannot promise.
 func BenchmarkRatio(b *testing.B) {
 	for _, engine := range engines {
-		for _, calls := range [][]struct{ side, tool, args string }{listCalls, getCalls, queryCalls, aggregateCalls} {
+		for _, calls := range [][]struct{ side, tool, args string }{listCalls, getCalls, queryCalls, aggregateCalls, expandCalls} {
 			for _, hand := range calls[1:] {
 				b.Run(calls[0].tool+"/"+string(engine)+"/"+hand.side, func(b *testing.B) {
 					f := open(b, engine)
