@@ -51,7 +51,7 @@ func TestOf(t *testing.T) {
 }
 
 type badType struct {
-	ID   int64    `json:"id" entity:"key"`
+	ID   int64       `json:"id" entity:"key"`
 	Tags []time.Time `json:"tags"`
 }
 
