@@ -46,8 +46,14 @@ is not stopping and its database answers, 503 otherwise, with each
 dependency's state in a JSON body; both take no credential, for a
 platform's probes (docs/replicas.md shows a Kubernetes setup).
 
-Columns of types not served yet (json, arrays, bytes, intervals, ...) are
-left out, a table without a single-column primary key gets a list tool
+JSON columns (PostgreSQL json and jsonb, MySQL and MariaDB JSON, a SQLite
+column declared JSON or checked by json_valid) are served as JSON values,
+written as given (checked, bound), and filtered by member:
+attrs.color == "red", attrs["a-b"].n != 3, attrs == null. PostgreSQL
+arrays of text, numbers, booleans or UUIDs are served as JSON arrays and
+filtered by membership: "x" in tags. A CHECK (col IN (...)) on a text
+column becomes its enum. Columns of other types (bytes, intervals, ...)
+are left out, a table without a single-column primary key gets a list tool
 only, and one with a hidden or left-out column that is NOT NULL with no
 default gets no create tool (no insert could succeed); start-up says
 which tables, and why. The write tools' schemas say
