@@ -56,11 +56,11 @@ func (s *Server) callTool(ctx context.Context, r *request, b []byte) ([]byte, er
 		if place != nil {
 			defer s.limits.release(place)
 		}
-		if e.confirm != nil {
-			res, err = s.confirmCall(ctx, r)
+		if e.confirm != nil { // a person confirms the call first (confirm.go)
+			if res, err = s.confirmCall(ctx, r); res != nil || err != nil {
+				return s.appendCallResult(ctx, r, b, res, err, logging, start)
+			}
 		}
-	}
-	if res == nil && err == nil {
 		if c := s.callContext(ctx, r); c != nil {
 			defer c.finish()
 			ctx = c
