@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -177,7 +178,7 @@ func tsConfirm(t *testing.T, url string, d *testDB, unchanged string) {
 		out, err := exec.CommandContext(ctx, node, "testdata/ts_confirm_client.mjs", url, mode, "2").Output()
 		if err != nil {
 			stderr := ""
-			if ee, ok := err.(*exec.ExitError); ok {
+			if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 				stderr = string(ee.Stderr)
 			}
 			t.Fatalf("node ts_confirm_client.mjs %s: %v\n%s\n%s", mode, err, out, stderr)
