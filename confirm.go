@@ -282,11 +282,25 @@ func confirmArgs(args json.RawMessage) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(k)
+		b.WriteString(argName(k))
 		b.WriteByte('=')
 		b.WriteString(cutValue(compactJSON(m[k])))
 	}
 	return b.String()
+}
+
+// argName is an argument's name as the person reads it: as it is when it
+// is a plain name, and otherwise quoted as JSON and cut, so that a name
+// (of a tool without an input schema, which takes any) cannot pass for
+// another line of the message.
+func argName(k string) string {
+	for _, c := range k {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			q, _ := json.Marshal(k)
+			return cutValue(string(q))
+		}
+	}
+	return cutValue(k)
 }
 
 // compactJSON is v without spacing.
