@@ -261,3 +261,43 @@ func TestConfirmApprovalIsBoundToTheCall(t *testing.T) {
 		t.Errorf("the tool ran %d times, want 1", n)
 	}
 }
+
+// A task of a tool that confirms parks on the question before the tool
+// runs, whatever answer its first call carried; tasks/update answers it,
+// and a decline ends the task with the refusal, the tool not run.
+func TestConfirmInATask(t *testing.T) {
+	for _, tt := range []struct {
+		action string
+		runs   int64
+		want   string
+	}{
+		{"decline", 0, "declined: the user declined wipe_all"},
+		{"accept", 1, "wiped"},
+	} {
+		t.Run(tt.action, func(t *testing.T) {
+			srv, h := newTaskServer(t, &ferry.TaskOptions{})
+			var ran atomic.Int64
+			srv.AddTool(ferry.Tool{Name: "wipe_all", Description: "Wipes every note, in the background.",
+				TaskSupport: ferry.TaskOptional, Confirm: ferry.ConfirmAlways},
+				func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+					ran.Add(1)
+					return ferry.NewResult(ferry.Text("wiped")), nil
+				})
+			c := &taskClient{t: t, h: h, caps: tasksCaps}
+			started := c.send("tools/call", "wipe_all",
+				`"name":"wipe_all","arguments":{},"inputResponses":{"`+ferry.ConfirmKey+`":{"action":"accept"}}`)
+			id := str(started.Result, "taskId")
+			parked := c.waitStatus(id, "input_required")
+			if !strings.Contains(string(parked.Result["inputRequests"]), ferry.ConfirmKey) || ran.Load() != 0 {
+				t.Fatalf("the parked task asks %s; the tool ran %d times", parked.Result["inputRequests"], ran.Load())
+			}
+			if ack := c.task("tasks/update", id, `,"inputResponses":{"`+ferry.ConfirmKey+`":{"action":"`+tt.action+`"}}`); ack.Error != nil {
+				t.Fatalf("tasks/update: %+v", ack.Error)
+			}
+			done := c.waitStatus(id, "completed")
+			if !strings.Contains(string(done.Result["result"]), tt.want) || ran.Load() != tt.runs {
+				t.Errorf("the task's result is %s; the tool ran %d times, want %d", done.Result["result"], ran.Load(), tt.runs)
+			}
+		})
+	}
+}
