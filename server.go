@@ -123,6 +123,23 @@ type ServerOptions struct {
 	// still lists it; [Server.Allows] says it is refused.
 	ReadOnly bool
 
+	// Confirm has a person confirm each call of a destructive tool
+	// ([ToolInfo.Destructive]) before it runs, unless the tool says
+	// otherwise ([Tool.Confirm]). The person reads the tool's title and
+	// name, its arguments and what it will change ([Tool.Summarize]): in
+	// a legacy session as an elicitation the call waits for (at most
+	// [Limits.ConfirmTimeout]), in the 2026-07-28 era as an
+	// input_required result whose question the client puts to its user
+	// before it retries with the answer (see [ConfirmKey]); that answer
+	// is bound to the call, its arguments and its caller by the signed
+	// request state, so it cannot be replayed for another. Only "accept"
+	// runs the tool. A decline, a cancel or no answer is a refusal the
+	// model reads ("declined: the user declined ..."), and so is a client
+	// that cannot ask (it did not declare elicitation, or its session is
+	// stateless legacy HTTP, which has no stream for the question). If
+	// false, only tools whose policy is [ConfirmAlways] ask.
+	Confirm bool
+
 	// Limits bound what one caller can make the server do. The zero
 	// value holds the defaults (see [Limits]).
 	Limits Limits

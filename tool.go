@@ -115,6 +115,19 @@ type Tool struct {
 	// for a tool whose large answer the user asked for (a file, an image),
 	// though a client's own limit still holds.
 	MaxResultBytes int
+	// Confirm says whether a call waits for a person to confirm it before
+	// it runs (see [ServerOptions.Confirm]). If zero, a call of a
+	// destructive tool does, when the server confirms.
+	Confirm ConfirmPolicy
+	// Summarize, if not nil, says what a call will change, in a sentence
+	// or two the person confirming it reads below the tool's name and
+	// arguments ("Deletes order 42 and its 3 lines; the customer is told
+	// by mail."). It gets the arguments checked against the input schema.
+	// A refusal it returns ([NotFound] for an order that does not exist)
+	// is the call's answer, and nobody is asked; any other error is masked
+	// as a handler's is. If nil, the person reads that the tool may
+	// delete or overwrite data.
+	Summarize func(ctx context.Context, req *CallToolRequest) (string, error)
 
 	// Icons are images a client may show for the tool.
 	Icons []Icon
@@ -180,6 +193,9 @@ type toolEntry struct {
 	// [Server.mayHide]), fixed at registration with the server's options:
 	// resolving a call of a tool everyone sees judges nothing.
 	hideable bool
+	// confirm, when not nil, puts each call to a person before it runs
+	// (confirm.go).
+	confirm *confirmation
 	// doc is the tool's words for discovery mode's search, nil when the
 	// server has no discovery mode (discovery_search.go).
 	doc searchDoc
@@ -258,6 +274,7 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	problems = append(problems, s.checkTaskSupport(&t)...)
 	info.Timeout = s.toolTimeout(t.Timeout)
 	info.MaxResultBytes = s.toolBudget(t.MaxResultBytes)
+	info.Confirm = s.confirms(&t, &info)
 	data, err := json.Marshal(wireTool{Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: ts.input, OutputSchema: ts.output, Icons: t.Icons, Meta: t.Meta, Execution: t.execution(),
 		Annotations: wireAnnotations{Title: t.Title, ReadOnlyHint: info.ReadOnly, DestructiveHint: info.Destructive,
@@ -271,7 +288,7 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 		problems = append(problems, fmt.Errorf("tool %q: %s", t.Name, p))
 	}
 	e := &toolEntry{tool: t, info: info, handler: s.wrapTool(h), json: data, params: params, in: ts.input, out: ts.output,
-		hideable: s.mayHide(&info)}
+		hideable: s.mayHide(&info), confirm: s.newConfirmation(&t, &info, ts.validator)}
 	if s.discovery != nil {
 		e.doc = newSearchDoc(&t, ts.input, info.Groups)
 	}

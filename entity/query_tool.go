@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ferry-mcp/ferry"
@@ -123,6 +124,17 @@ func (qt *queryTool) tool() ferry.Tool {
 		tool.ReadOnly = true
 	case !c.Destructive:
 		tool.Additive = true
+	}
+	if c.Write {
+		// An UPDATE is additive by the hints, but it overwrites values: a
+		// server that confirms destructive calls confirms it too.
+		if c.Verb == "UPDATE" {
+			tool.Confirm = ferry.ConfirmWrites
+		}
+		if qt.q.Confirm != ferry.ConfirmDestructive {
+			tool.Confirm = qt.q.Confirm
+		}
+		tool.Summarize = summary("Runs this statement on the database: " + strings.Join(strings.Fields(qt.q.SQL), " "))
 	}
 	return tool
 }

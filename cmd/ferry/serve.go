@@ -76,6 +76,18 @@ larger one is cut, a list at a whole row with hasMore set, so the client
 pages on. A table's timeout in the config file (below) replaces
 -statement-timeout for its calls. The start-up lines say the limits.
 
+-confirm has a person confirm each call that may destroy or overwrite data
+(delete_, update_, a query's DELETE or UPDATE, a remote API's DELETE, PUT,
+PATCH or POST) before it runs: the client shows its user the tool, the
+arguments and what the call changes (an elicitation in a 2025 session; in
+2026-07-28 an input_required answer the client retries with the user's
+answer, bound to that call's arguments and caller). Only "accept" runs the
+tool; "decline", "cancel", no answer within -confirm-timeout (default 2m;
+a 2026-07-28 client has 10 minutes to retry), and a client that
+cannot ask (no elicitation capability) get a refusal the model reads, and
+nothing changes. With -confirm, HTTP keeps each 2025 client's session in
+memory (so that the question can reach it): one process serves them.
+
 The optional -config YAML file sets per table a description, a natural key,
 hidden columns (per table: a view showing one needs its own entry), the
 fields filter, sort and search may use, and the fields an aggregate tool
@@ -175,6 +187,8 @@ type serveConfig struct {
 	noTables             bool   // -tables '': serve the queries only
 	queries              string // -queries DIR
 	writes               bool
+	confirm              bool // -confirm: a person confirms each destructive call (serve_confirm.go)
+	confirmTimeout       time.Duration
 	httpAddr             string
 	stdio                bool
 	apiKeyEnv            string
@@ -209,6 +223,8 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	fs.Func("exclude-tables", "leave these tables out (comma-separated)", listFlag(&c.exclude))
 	fs.StringVar(&c.queries, "queries", "", "serve the named SQL statements of this directory's .sql files as tools (see above)")
 	fs.BoolVar(&c.writes, "writes", false, "add the create, update and delete tools (default read-only)")
+	fs.BoolVar(&c.confirm, "confirm", false, "have a person confirm each delete, update and other destructive call, through the client, before it runs")
+	fs.DurationVar(&c.confirmTimeout, "confirm-timeout", ferry.DefaultConfirmTimeout, "with -confirm, how long a 2025 session's call waits for the person's answer")
 	fs.StringVar(&c.httpAddr, "http", "127.0.0.1:8080", "serve MCP over HTTP at this address, at /mcp")
 	fs.BoolVar(&c.stdio, "stdio", false, "serve one client over standard input and output instead of HTTP")
 	fs.StringVar(&c.apiKeyEnv, "api-key-env", "", "accept the API keys listed (comma-separated) in this environment variable")
@@ -368,7 +384,8 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 		Instructions: instructions(s.cfg.writes, !s.cfg.noTables, s.cfg.queries != ""),
 		Logger:       s.log,
 		ReadOnly:     !s.cfg.writes,
-		Limits:       ferry.Limits{CallTimeout: s.cfg.callTimeout},
+		Confirm:      s.cfg.confirm,
+		Limits:       ferry.Limits{CallTimeout: s.cfg.callTimeout, ConfirmTimeout: s.cfg.confirmTimeout},
 	}
 	s.cfg.limits.apply(opts)
 	srv := ferry.NewServer("ferry-serve", version(), opts)
@@ -404,6 +421,7 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 	s.say("limits per caller: %s", &s.cfg.limits)
 	s.say("result budget: %s", s.cfg.limits.budget())
 	s.say("deadlines: %s", s.cfg.deadlines(served.timeouts))
+	s.sayConfirm(srv)
 	return srv, db, nil
 }
 

@@ -65,7 +65,10 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 	if u, err := url.Parse(resource); err == nil && u.Host != "" {
 		hosts = append(hosts, u.Host)
 	}
-	hopts := &ferry.HTTPOptions{AllowedHosts: hosts}
+	// With -confirm, a 2025 client's session is kept, so that the
+	// confirmation can be asked in it (a stateless one has no stream for
+	// the question); the 2026-07-28 era is stateless either way.
+	hopts := &ferry.HTTPOptions{AllowedHosts: hosts, Stateful: s.cfg.confirm}
 	mux := http.NewServeMux()
 	if res != nil {
 		res.Mount(mux)
