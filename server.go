@@ -149,6 +149,13 @@ type ServerOptions struct {
 	// allows it runs as a task for a client that declared the extension,
 	// polled with tasks/get. See [TaskOptions].
 	Tasks *TaskOptions
+
+	// Skills, if not nil, turns on the skills extension
+	// (io.modelcontextprotocol/skills): the skills added with
+	// [Server.AddSkill], [Server.AddSkills] and [Server.AddToolSkill] are
+	// listed with skills/list and their files served as skill://
+	// resources. See [SkillOptions].
+	Skills *SkillOptions
 }
 
 // Server is an MCP server: a registry of tools, prompts and resources served
@@ -184,6 +191,8 @@ type Server struct {
 	extensions map[Extension]any
 	// tasks are the tasks extension's tasks, or nil when it is off.
 	tasks *tasks
+	// skills are the skills extension's skills, or nil when it is off.
+	skills *skillSet
 	// serving is set, under mu, once a transport has started serving: a
 	// problem found later is logged instead of collected.
 	serving bool
@@ -240,6 +249,10 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 	if s.opts.Tasks != nil {
 		s.tasks = newTasks(s.opts.Tasks)
 		s.serveExtension(ExtensionTasks, nil)
+	}
+	if s.opts.Skills != nil {
+		s.skills = newSkillSet(s.opts.Skills)
+		s.serveExtension(ExtensionSkills, map[string]any{"directoryRead": true})
 	}
 	s.discovery = newDiscovery(s, s.opts.Discovery)
 	s.maxDepth = s.opts.Limits.MaxJSONDepth
