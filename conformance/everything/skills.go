@@ -23,4 +23,6 @@ func addSkills(srv *ferry.Server) {
 		panic(err) // the embedded directory is there: a build without it does not compile
 	}
 	srv.AddSkills(sub, ferry.Skill{})
+	srv.AddToolSkill(ferry.ToolSkill{Name: "task-tools", Tools: []string{"greet", "slow_compute", "failing_job", "confirm_delete"},
+		Instructions: "The fixture's tools of the tasks extension: slow_compute and failing_job run as tasks for a client that declared it."})
 }
