@@ -120,7 +120,7 @@ func (s *Server) skillTools(ts *ToolSkill) ([]skillTool, string, error) {
 const (
 	rankFind      = iota // reads, and finds things: list, search
 	rankRead             // reads one thing
-	rankAdd              // writes, adding only
+	rankAdd              // writes, destroying nothing
 	rankOverwrite        // writes over what is there
 	rankDestroy          // may destroy
 )
@@ -176,7 +176,7 @@ func toolSkillMarkdown(ts *ToolSkill, tools []skillTool, groupDoc string) []byte
 	}{
 		{rankFind, "Look first with %s: they only read, so call them freely to find what the user means and the keys the other tools take."},
 		{rankRead, "Read one thing with %s, by the key found."},
-		{rankAdd, "Add with %s: they create and never overwrite; check first that what you add is not there already."},
+		{rankAdd, "Then write with %s: they change data but destroy none; read first, so as not to add what is there already."},
 		{rankOverwrite, "Change with %s: they overwrite what is there; read it first, and change only what the user asked."},
 		{rankDestroy, "Last, and only once the user agreed: %s may destroy data that cannot be brought back."},
 	}
@@ -215,9 +215,9 @@ func effectOf(info *ToolInfo) string {
 	case info.Destructive:
 		return "may destroy data"
 	case info.Idempotent:
-		return "adds; calling it again with the same arguments changes nothing more"
+		return "writes, destroys nothing; calling it again with the same arguments changes nothing more"
 	}
-	return "adds"
+	return "writes, destroys nothing"
 }
 
 // argumentsOf describes the arguments of an input schema: each

@@ -53,9 +53,9 @@ func TestAddToolSkill(t *testing.T) {
 	md := contents[0].Text
 	// The order of calls: find, read one, add, overwrite, destroy.
 	order := []string{"Orders are never edited", "Orders: what customers bought.",
-		"### `list_orders` (reads only)", "### `get_order` (reads only)", "### `create_order` (adds)",
+		"### `list_orders` (reads only)", "### `get_order` (reads only)", "### `create_order` (writes, destroys nothing)",
 		"### `update_order` (overwrites;", "### `delete_order` (may destroy data)",
-		"1. Look first with `list_orders`", "2. Read one thing with `get_order`", "3. Add with `create_order`",
+		"1. Look first with `list_orders`", "2. Read one thing with `get_order`", "3. Then write with `create_order`",
 		"4. Change with `update_order`", "5. Last, and only once the user agreed: `delete_order`",
 		"`delete_order` reach outside this service"}
 	at := 0

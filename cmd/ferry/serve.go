@@ -66,6 +66,13 @@ larger one is cut, a list at a whole row with hasMore set, so the client
 pages on. A table's timeout in the config file (below) replaces
 -statement-timeout for its calls. The start-up lines say the limits.
 
+-skills serves a skill (the MCP skills extension) per table, named after
+it: a SKILL.md, written from the tools' descriptions and hints, that says
+what each of the table's tools is for and in which order to call them
+(list and search first, then get, then create and update, delete last).
+Clients that speak the extension list them with skills/list; any client
+reads them as skill://TABLE/SKILL.md resources.
+
 The optional -config YAML file sets per table a description, a natural key,
 hidden columns (per table: a view showing one needs its own entry), the
 fields filter, sort and search may use, and the fields an aggregate tool
@@ -165,6 +172,7 @@ type serveConfig struct {
 	noTables             bool   // -tables '': serve the queries only
 	queries              string // -queries DIR
 	writes               bool
+	skills               bool // -skills: a skill per table
 	httpAddr             string
 	stdio                bool
 	apiKeyEnv            string
@@ -212,6 +220,7 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	fs.StringVar(&c.configFile, "config", "", "a YAML file of per-table settings (see above)")
 	fs.DurationVar(&c.timeout, "statement-timeout", 0, "bound each call's SQL on the engine (default 10s)")
 	fs.DurationVar(&c.callTimeout, "call-timeout", 0, "bound each tool call (default the server's)")
+	fs.BoolVar(&c.skills, "skills", false, "serve a skill per table (the skills extension) saying what its tools are for and in which order to call them")
 	fs.IntVar(&c.maxConns, "db-max-conns", 0, "at most this many database connections at once (default 10; SQLite 2 per CPU, at least 4; see above)")
 	c.limits.register(fs)
 	c.remote.register(fs)
@@ -359,9 +368,15 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 		ReadOnly:     !s.cfg.writes,
 		Limits:       ferry.Limits{CallTimeout: s.cfg.callTimeout},
 	}
+	if s.cfg.skills {
+		opts.Skills = &ferry.SkillOptions{}
+	}
 	s.cfg.limits.apply(opts)
 	srv := ferry.NewServer("ferry-serve", version(), opts)
 	served, err := s.addEntities(ctx, srv, db)
+	if err == nil && s.cfg.skills {
+		served.skills = addTableSkills(srv, served.added)
+	}
 	if err == nil {
 		if err = srv.Check(); err != nil {
 			err = fmt.Errorf("the database's tables cannot be served: %s", joinLines(err))
@@ -376,6 +391,9 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 	}
 	if s.cfg.queries != "" {
 		s.say("serving %d %s of %s: %s", len(served.queries), plural(len(served.queries), "query", "queries"), s.cfg.queries, nameList(served.queries, maxListed))
+	}
+	if s.cfg.skills {
+		s.say("serving %d %s (skills/list, skill://NAME/SKILL.md): %s", len(served.skills), plural(len(served.skills), "skill", "skills"), nameList(served.skills, maxListed))
 	}
 	s.sayNotes(served.notes)
 	s.saySecrets(served.secrets)
