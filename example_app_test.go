@@ -25,7 +25,9 @@ func ExampleServer_AddApp() {
 		Celsius float64 `json:"celsius"`
 	}
 	ferry.AddTool(srv, ferry.Tool{Name: "weather", Description: "Today's weather in a city.", ReadOnly: true, App: "ui://weather/today"},
-		func(_ context.Context, in weatherIn) (weather, error) { return weather{City: in.City, Celsius: 21.5}, nil })
+		func(_ context.Context, in weatherIn) (weather, error) {
+			return weather{City: in.City, Celsius: 21.5}, nil
+		})
 	srv.AddApp(ferry.App{URI: "ui://weather/today", Name: "today's weather",
 		HTML: []byte(`<!doctype html><html><head><title>Weather</title></head><body><div id="sky"></div><script>/* the bridge */</script></body></html>`),
 		CSP:  &ferry.AppCSP{ResourceDomains: []string{"https://tiles.example.com"}}})
