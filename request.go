@@ -226,7 +226,7 @@ func (s *Server) resolve(r *request) {
 	case targetResource, targetURI:
 		r.target.name = r.params.URI
 	}
-	if m.extension != 0 && !r.caps.ext.has(m.extension) {
+	if m.extension != 0 && !m.undeclared && !r.caps.ext.has(m.extension) {
 		r.err = missingExtension(m.extension)
 		return
 	}

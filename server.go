@@ -166,6 +166,19 @@ type ServerOptions struct {
 	// allows it runs as a task for a client that declared the extension,
 	// polled with tasks/get. See [TaskOptions].
 	Tasks *TaskOptions
+
+	// Skills, if not nil, turns on the skills extension
+	// (io.modelcontextprotocol/skills): the skills added with
+	// [Server.AddSkill], [Server.AddSkills] and [Server.AddToolSkill] are
+	// listed with skills/list and their files served as skill://
+	// resources. See [SkillOptions].
+	Skills *SkillOptions
+
+	// Apps, if not nil, turns on the apps extension
+	// (io.modelcontextprotocol/ui, MCP Apps): the apps added with
+	// [Server.AddApp] are served to clients that declared the extension,
+	// and a tool's [Tool.App] links it to one. See [AppOptions].
+	Apps *AppOptions
 }
 
 // Server is an MCP server: a registry of tools, prompts and resources served
@@ -201,6 +214,10 @@ type Server struct {
 	extensions map[Extension]any
 	// tasks are the tasks extension's tasks, or nil when it is off.
 	tasks *tasks
+	// skills are the skills extension's skills, or nil when it is off.
+	skills *skillSet
+	// apps are the apps extension's settings, or nil when it is off.
+	apps *AppOptions
 	// serving is set, under mu, once a transport has started serving: a
 	// problem found later is logged instead of collected.
 	serving bool
@@ -257,6 +274,14 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 	if s.opts.Tasks != nil {
 		s.tasks = newTasks(s.opts.Tasks)
 		s.serveExtension(ExtensionTasks, nil)
+	}
+	if s.opts.Skills != nil {
+		s.skills = newSkillSet(s.opts.Skills)
+		s.serveExtension(ExtensionSkills, map[string]any{"directoryRead": true})
+	}
+	if s.opts.Apps != nil {
+		s.apps = s.opts.Apps
+		s.serveExtension(ExtensionUI, nil)
 	}
 	s.discovery = newDiscovery(s, s.opts.Discovery)
 	s.maxDepth = s.opts.Limits.MaxJSONDepth

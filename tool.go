@@ -133,6 +133,12 @@ type Tool struct {
 	Icons []Icon
 	// Meta is sent as the tool's _meta member.
 	Meta map[string]any
+	// App is the ui:// URI of the app (see [App]) that shows the tool's
+	// results, for a client that declared the apps extension: it reads
+	// _meta.ui.resourceUri in tools/list. Other clients see the tool
+	// without it, and read its results as text: the result's content must
+	// say all. The app must be added with [Server.AddApp].
+	App string
 }
 
 // CallToolRequest is a tools/call as a tool handler sees it.
@@ -187,6 +193,7 @@ type toolEntry struct {
 	info    ToolInfo    // resolved once, shared by every call
 	handler ToolHandler // wrapped in the middleware chain
 	json    []byte
+	plain   []byte          // json without the tool's app, or nil when it has none
 	params  []paramHeader   // arguments mirrored in Mcp-Param-* headers
 	in, out json.RawMessage // the schemas as sent
 	// hideable says some caller may not see the tool (see
@@ -275,10 +282,17 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	info.Timeout = s.toolTimeout(t.Timeout)
 	info.MaxResultBytes = s.toolBudget(t.MaxResultBytes)
 	info.Confirm = s.confirms(&t, &info)
-	data, err := json.Marshal(wireTool{Name: t.Name, Title: t.Title, Description: t.Description,
+	wt := wireTool{Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: ts.input, OutputSchema: ts.output, Icons: t.Icons, Meta: t.Meta, Execution: t.execution(),
 		Annotations: wireAnnotations{Title: t.Title, ReadOnlyHint: info.ReadOnly, DestructiveHint: info.Destructive,
-			IdempotentHint: info.Idempotent, OpenWorldHint: info.OpenWorld}})
+			IdempotentHint: info.Idempotent, OpenWorldHint: info.OpenWorld}}
+	data, err := json.Marshal(wt)
+	var plain []byte // without the app, for clients that do not speak apps
+	if err == nil && t.App != "" {
+		problems = append(problems, s.checkToolApp(&t)...)
+		plain, wt.Meta = data, withAppMeta(t.Meta, t.App)
+		data, err = json.Marshal(wt)
+	}
 	if err != nil {
 		s.admit("tool", t.Name, append(problems, fmt.Errorf("tool %q: its schemas are not valid JSON: %w", t.Name, err)), nil, nil)
 		return
@@ -287,7 +301,7 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	for _, p := range headerProblems {
 		problems = append(problems, fmt.Errorf("tool %q: %s", t.Name, p))
 	}
-	e := &toolEntry{tool: t, info: info, handler: s.wrapTool(h), json: data, params: params, in: ts.input, out: ts.output,
+	e := &toolEntry{tool: t, info: info, handler: s.wrapTool(h), json: data, plain: plain, params: params, in: ts.input, out: ts.output,
 		hideable: s.mayHide(&info), confirm: s.newConfirmation(&t, &info, ts.validator)}
 	if s.discovery != nil {
 		e.doc = newSearchDoc(&t, ts.input, info.Groups)

@@ -88,6 +88,13 @@ cannot ask (no elicitation capability) get a refusal the model reads, and
 nothing changes. With -confirm, HTTP keeps each 2025 client's session in
 memory (so that the question can reach it): one process serves them.
 
+-skills serves a skill (the MCP skills extension) per table, named after
+it: a SKILL.md, written from the tools' descriptions and hints, that says
+what each of the table's tools is for and in which order to call them
+(list and search first, then get, then create and update, delete last).
+Clients that speak the extension list them with skills/list; any client
+reads them as skill://TABLE/SKILL.md resources.
+
 The optional -config YAML file sets per table a description, a natural key,
 hidden columns (per table: a view showing one needs its own entry), the
 fields filter, sort and search may use, and the fields an aggregate tool
@@ -189,6 +196,7 @@ type serveConfig struct {
 	writes               bool
 	confirm              bool // -confirm: a person confirms each destructive call (serve_confirm.go)
 	confirmTimeout       time.Duration
+	skills               bool // -skills: a skill per table
 	httpAddr             string
 	stdio                bool
 	apiKeyEnv            string
@@ -238,6 +246,7 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	fs.StringVar(&c.configFile, "config", "", "a YAML file of per-table settings (see above)")
 	fs.DurationVar(&c.timeout, "statement-timeout", 0, "bound each call's SQL on the engine (default 10s)")
 	fs.DurationVar(&c.callTimeout, "call-timeout", 0, "bound each tool call (default the server's)")
+	fs.BoolVar(&c.skills, "skills", false, "serve a skill per table (the skills extension) saying what its tools are for and in which order to call them")
 	fs.IntVar(&c.maxConns, "db-max-conns", 0, "at most this many database connections at once (default 10; SQLite 2 per CPU, at least 4; see above)")
 	c.limits.register(fs)
 	c.remote.register(fs)
@@ -387,9 +396,15 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 		Confirm:      s.cfg.confirm,
 		Limits:       ferry.Limits{CallTimeout: s.cfg.callTimeout, ConfirmTimeout: s.cfg.confirmTimeout},
 	}
+	if s.cfg.skills {
+		opts.Skills = &ferry.SkillOptions{}
+	}
 	s.cfg.limits.apply(opts)
 	srv := ferry.NewServer("ferry-serve", version(), opts)
 	served, err := s.addEntities(ctx, srv, db)
+	if err == nil && s.cfg.skills {
+		served.skills = addTableSkills(srv, served.added)
+	}
 	if err == nil {
 		if err = srv.Check(); err != nil {
 			err = fmt.Errorf("the database's tables cannot be served: %s", joinLines(err))
@@ -404,6 +419,9 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 	}
 	if s.cfg.queries != "" {
 		s.say("serving %d %s of %s: %s", len(served.queries), plural(len(served.queries), "query", "queries"), s.cfg.queries, nameList(served.queries, maxListed))
+	}
+	if s.cfg.skills {
+		s.say("serving %d %s (skills/list, skill://NAME/SKILL.md): %s", len(served.skills), plural(len(served.skills), "skill", "skills"), nameList(served.skills, maxListed))
 	}
 	s.sayNotes(served.notes)
 	s.saySecrets(served.secrets)

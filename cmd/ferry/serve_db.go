@@ -90,8 +90,10 @@ func (s *server) openDatabase(ctx context.Context) (*openedDB, error) {
 
 // servedTables is what addEntities registered.
 type servedTables struct {
-	tables  []string // table names, in entity order
-	queries []string // query tools, in the files' order
+	tables  []string         // table names, in entity order
+	added   []*entity.Entity // the tables' entities as the set completed them
+	skills  []string         // the tables' skills, with -skills
+	queries []string         // query tools, in the files' order
 	tools   int
 	secrets []string // served columns that look like credentials, as table.column
 	notes   []string // what tables leave out, and why (see tableNotes)
@@ -183,6 +185,7 @@ func (s *server) addTables(ctx context.Context, set *entity.Set, db *openedDB, c
 			return fmt.Errorf("table %s: %s", tableName(e.Table), joinLines(err))
 		}
 		out.tables = append(out.tables, e.Table)
+		out.added = append(out.added, se)
 		out.notes = append(out.notes, tableNotes(se, s.cfg.writes)...)
 		out.secrets = append(out.secrets, secretColumns(e)...)
 	}
