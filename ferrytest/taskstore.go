@@ -52,11 +52,17 @@ func RunTaskStoreTests(t *testing.T, newStore func(t *testing.T) ferry.TaskStore
 }
 
 // sampleTask returns a working task of owner with every field set.
+// kitStart is when the package was loaded: the sample tasks' times start
+// there, so that two made apart compare equal.
+var kitStart = time.Now().Truncate(time.Millisecond)
+
+// sampleTask returns a working task of owner with every field set, whose
+// lease passes an hour after kitStart and which expires an hour later.
 func sampleTask(id, owner string) *ferry.TaskRecord {
-	now := time.Now().Truncate(time.Millisecond)
+	now := kitStart
 	return &ferry.TaskRecord{
 		ID: id, Owner: owner, Status: ferry.TaskWorking, Message: "starting",
-		Created: now, Updated: now, Expires: now.Add(time.Hour), Lease: now.Add(time.Minute),
+		Created: now, Updated: now, Expires: now.Add(2 * time.Hour), Lease: now.Add(time.Hour),
 		Requests: map[string]json.RawMessage{"q": json.RawMessage(`{"method":"elicitation/create"}`)},
 		Answers:  map[string]json.RawMessage{"a": json.RawMessage(`{"action":"accept"}`)},
 	}
