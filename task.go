@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -114,6 +115,90 @@ type runningTask struct {
 	cancel    context.CancelFunc
 	wake      chan struct{} // signalled when the task may have changed
 	dirty     atomic.Bool   // a check of the task is pending (see changed)
+
+	// With an observer, the tools/call that started the task is observed
+	// until the task ends: end tells the observer.
+	end   func(ctx context.Context, obs *observation, e RequestEnd)
+	omu   sync.Mutex      // guards obs, octx and final
+	obs   *observation    // the call's observation, once serve handed it over
+	octx  context.Context // the context the observer's Start returned
+	final *RequestEnd     // how the task ended, once it did
+}
+
+// observed takes over the observation of the tools/call that started the
+// task, once its answer is ready: the observer's End is called when the
+// task ends, at once if it did already. What the observation holds of the
+// request is copied, since the request does not outlive its answer.
+func (rt *runningTask) observed(ctx context.Context, obs *observation) {
+	in := &obs.info
+	in.Method, in.Name, in.ID, in.ProtocolVersion, in.SessionID = strings.Clone(in.Method), strings.Clone(in.Name),
+		strings.Clone(in.ID), strings.Clone(in.ProtocolVersion), strings.Clone(in.SessionID)
+	in.Trace = TraceContext{strings.Clone(in.Trace.TraceParent), strings.Clone(in.Trace.TraceState), strings.Clone(in.Trace.Baggage)}
+	in.Arguments = slices.Clone(in.Arguments)
+	rt.omu.Lock()
+	final := rt.final
+	if final == nil {
+		rt.obs, rt.octx = obs, context.WithoutCancel(ctx)
+	}
+	rt.omu.Unlock()
+	if final != nil {
+		rt.end(ctx, obs, *final)
+	}
+}
+
+// finished records how the task ended and, if its call's observation was
+// handed over, ends it.
+func (rt *runningTask) finished(e RequestEnd) {
+	if rt.end == nil {
+		return
+	}
+	rt.omu.Lock()
+	obs, ctx := rt.obs, rt.octx
+	if rt.final == nil {
+		rt.final = &e
+	} else {
+		obs = nil // ended already
+	}
+	rt.obs = nil
+	rt.omu.Unlock()
+	if obs != nil {
+		rt.end(ctx, obs, e)
+	}
+}
+
+// observeTaskEnd tells the observer how a task-augmented call ended: when
+// its task did, as the task reads.
+func (s *Server) observeTaskEnd(ctx context.Context, obs *observation, e RequestEnd) {
+	e.Duration = time.Since(obs.start)
+	defer func() {
+		if v := recover(); v != nil {
+			s.observerPanicked(ctx, "End", &obs.info, v)
+		}
+	}()
+	s.opts.Observer.End(ctx, &obs.info, e)
+}
+
+// taskEnd is how a task that ended in status, with result or errObj,
+// reads to an observer.
+func taskEnd(status TaskStatus, result, errObj []byte) RequestEnd {
+	e := RequestEnd{Task: status}
+	switch status {
+	case TaskCompleted:
+		e.Result = result
+		var r struct {
+			IsError bool `json:"isError"`
+		}
+		_ = json.Unmarshal(result, &r)
+		e.ToolError = r.IsError
+	case TaskFailed:
+		var o struct {
+			Code    Code   `json:"code"`
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(errObj, &o)
+		e.ErrorCode, e.ErrorMessage = o.Code, o.Message
+	}
+	return e
 }
 
 func newTasks(o *TaskOptions) *tasks {
@@ -317,8 +402,10 @@ func (r *TaskRecord) fail(now time.Time, msg string, code Code) {
 func (ts *tasks) settle(ctx context.Context, rt *runningTask, status TaskStatus, message string, result, errObj []byte) {
 	ctx, cancel := storeCtx(ctx)
 	defer cancel()
+	end := taskEnd(status, result, errObj)
 	_ = ts.store.Update(ctx, rt.owner, rt.id, func(r *TaskRecord) error {
 		if r.Status.Terminal() {
+			end = taskEnd(r.Status, r.Result, r.Error)
 			return errTaskEnded
 		}
 		r.Status, r.Result, r.Error, r.Requests, r.Lease, r.Updated = status, result, errObj, nil, time.Time{}, time.Now()
@@ -328,6 +415,7 @@ func (ts *tasks) settle(ctx context.Context, rt *runningTask, status TaskStatus,
 		return nil
 	})
 	rt.cancel()
+	rt.finished(end)
 }
 
 // wantsTask reports whether a tools/call runs as a task: the server serves
@@ -368,6 +456,9 @@ func (s *Server) startTask(ctx context.Context, r *request, b []byte) ([]byte, e
 		Expires: now.Add(ts.opts.TTL), Lease: now.Add(ts.opts.Lease), Answers: answers}
 	tctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	rt := &runningTask{id: rec.ID, owner: rec.Owner, cancel: cancel, wake: make(chan struct{}, 1)}
+	if s.opts.Observer != nil {
+		rt.end = s.observeTaskEnd
+	}
 	// The run is known here before the store has it, so that no signal
 	// of a cancellation is missed.
 	ts.enter(rt)
@@ -382,6 +473,9 @@ func (s *Server) startTask(ctx context.Context, r *request, b []byte) ([]byte, e
 	// The answer is written before the run starts: it reads working.
 	b = s.appendTask(b, rec)
 	r.reply.task = true
+	if rt.end != nil {
+		r.reply.started = rt
+	}
 	// A run counts as active in its transport's drain: a shutdown gives
 	// it the drain's deadline, then cancels it.
 	tr := s.taskRun(r)
