@@ -121,7 +121,7 @@ type runningTask struct {
 	end   func(ctx context.Context, obs *observation, e RequestEnd)
 	omu   sync.Mutex      // guards obs, octx and final
 	obs   *observation    // the call's observation, once serve handed it over
-	octx  context.Context // the context the observer's Start returned
+	octx  context.Context //nolint:containedctx // the span the observer's Start began, which End ends
 	final *RequestEnd     // how the task ended, once it did
 }
 
