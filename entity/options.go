@@ -124,6 +124,11 @@ type Options struct {
 	// the tools have the server's deadline); if negative, the calls have
 	// no statement timeout, only the server's deadline.
 	Timeout time.Duration
+	// TaskSupport says whether the entity's tools may run as tasks of the
+	// tasks extension ([ferry.Tool.TaskSupport]): a client that speaks
+	// tasks may then poll a slow list or aggregate rather than wait on
+	// it. If zero, they never do.
+	TaskSupport ferry.TaskSupport
 	// Hooks run before the entity's tools read and write.
 	Hooks Hooks
 	// Scope, if not nil, restricts every read and write to the rows whose

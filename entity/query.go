@@ -3,6 +3,8 @@ package entity
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/ferry-mcp/ferry"
 )
 
 // QueryMode is what a query's tool returns: [Many] rows, [One] row, or,
@@ -66,6 +68,10 @@ type Query struct {
 	// Access names the callers who may see and call the tool; the zero
 	// value lets every caller.
 	Access Callers
+	// TaskSupport says whether the query's tool may run as a task of the
+	// tasks extension ([ferry.Tool.TaskSupport]), as a long report might.
+	// If zero, it never does.
+	TaskSupport ferry.TaskSupport
 
 	// sqlLine is the line of the file where SQL starts, or 0.
 	sqlLine int

@@ -65,6 +65,10 @@ type ToolSpec struct {
 	// in-process Connect handler and a [Client]'s request both end with
 	// it. If zero, the server's.
 	Timeout time.Duration
+	// TaskSupport says whether the tool may run as a task of the tasks
+	// extension ([ferry.Tool.TaskSupport]): set it on the spec [Describe]
+	// returns before [AddService]. If zero, it never does.
+	TaskSupport ferry.TaskSupport
 }
 
 // PromptSpec describes one prompt declared with (ferry.v1.prompts).
