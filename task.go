@@ -400,6 +400,11 @@ func (r *TaskRecord) fail(now time.Time, msg string, code Code) {
 // terminal already (a cancelled task stays cancelled whatever its handler
 // returns).
 func (ts *tasks) settle(ctx context.Context, rt *runningTask, status TaskStatus, message string, result, errObj []byte) {
+	// The run is forgotten first: the store's signal of this very update
+	// has nothing to wake.
+	ts.mu.Lock()
+	delete(ts.local, rt.id)
+	ts.mu.Unlock()
 	ctx, cancel := storeCtx(ctx)
 	defer cancel()
 	end := taskEnd(status, result, errObj)

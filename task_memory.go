@@ -11,17 +11,19 @@ import (
 // concurrent use. Servers in one process that share one MemoryTaskStore
 // share their tasks, as replicas sharing a Redis do.
 type MemoryTaskStore struct {
-	mu     sync.Mutex             // guards every field below
-	byID   map[string]*TaskRecord // every task kept, by id
-	kept   map[string]int         // how many tasks each owner has kept
-	swept  time.Time              // when the expired tasks were last dropped
-	nextW  int                    // the key of the next watcher
+	mu     sync.Mutex                        // guards every field below
+	byID   map[string]*TaskRecord            // every task kept, by id
+	kept   map[string]int                    // how many tasks each owner has kept
+	live   map[string]map[string]*TaskRecord // each owner's tasks not terminal, by id
+	swept  time.Time                         // when the expired tasks were last dropped
+	nextW  int                               // the key of the next watcher
 	watchs map[int]func(id string)
 }
 
 // NewMemoryTaskStore returns an empty store.
 func NewMemoryTaskStore() *MemoryTaskStore {
-	return &MemoryTaskStore{byID: map[string]*TaskRecord{}, kept: map[string]int{}, watchs: map[int]func(string){}}
+	return &MemoryTaskStore{byID: map[string]*TaskRecord{}, kept: map[string]int{}, live: map[string]map[string]*TaskRecord{},
+		watchs: map[int]func(string){}}
 }
 
 // sweepLocked drops the expired tasks, at most once a second unless
@@ -34,6 +36,7 @@ func (m *MemoryTaskStore) sweepLocked(now time.Time, force bool) {
 	for id, t := range m.byID {
 		if !now.Before(t.Expires) {
 			delete(m.byID, id)
+			m.setLiveLocked(t.Owner, id, nil)
 			if m.kept[t.Owner]--; m.kept[t.Owner] <= 0 {
 				delete(m.kept, t.Owner)
 			}
@@ -57,23 +60,40 @@ func (m *MemoryTaskStore) Create(_ context.Context, t *TaskRecord, caps TaskCaps
 	if _, taken := m.byID[t.ID]; taken {
 		return ErrTooManyTasks // ids are random: never reached
 	}
-	m.byID[t.ID] = t.Clone()
+	c := t.Clone()
+	m.byID[t.ID] = c
 	m.kept[t.Owner]++
+	m.setLiveLocked(t.Owner, t.ID, c)
 	return nil
 }
 
 // runningLocked counts owner's running tasks. The caller holds m.mu.
 func (m *MemoryTaskStore) runningLocked(owner string, now time.Time) int {
-	if m.kept[owner] == 0 {
-		return 0
-	}
 	n := 0
-	for _, t := range m.byID {
-		if t.Owner == owner && t.Running(now) && now.Before(t.Expires) {
+	for _, t := range m.live[owner] {
+		if t.Running(now) && now.Before(t.Expires) {
 			n++
 		}
 	}
 	return n
+}
+
+// setLiveLocked records owner's task id as t, or forgets it when t is nil
+// or terminal, among the tasks not terminal. The caller holds m.mu.
+func (m *MemoryTaskStore) setLiveLocked(owner, id string, t *TaskRecord) {
+	l := m.live[owner]
+	if t != nil && !t.Status.Terminal() {
+		if l == nil {
+			l = map[string]*TaskRecord{}
+			m.live[owner] = l
+		}
+		l[id] = t
+		return
+	}
+	delete(l, id)
+	if len(l) == 0 {
+		delete(m.live, owner)
+	}
 }
 
 // findLocked returns owner's live task id, or nil. The caller holds m.mu.
@@ -114,6 +134,7 @@ func (m *MemoryTaskStore) Update(_ context.Context, owner, id string, f func(*Ta
 	}
 	c.ID, c.Owner, c.Created, c.Expires = t.ID, t.Owner, t.Created, t.Expires
 	m.byID[id] = c
+	m.setLiveLocked(c.Owner, id, c)
 	watchers := make([]func(string), 0, len(m.watchs))
 	for _, w := range m.watchs {
 		watchers = append(watchers, w)
