@@ -74,7 +74,8 @@ type TaskOptions struct {
 	// Lease bounds how long a task reads working after the server running
 	// it died: the server renews the lease of each task it runs every
 	// third of it, and a task whose lease passed reads failed on every
-	// server sharing the store. If zero, defaults to [DefaultTaskLease].
+	// server sharing the store. If zero, defaults to [DefaultTaskLease];
+	// it is at least 100ms.
 	Lease time.Duration
 	// MaxRunning bounds the tasks of one caller that run at once; a call
 	// over it gets an IsError result saying so. If zero, defaults to
@@ -95,6 +96,10 @@ const (
 	DefaultMaxRunningTasks  = 16
 	DefaultMaxKeptTasks     = 256
 )
+
+// minTaskLease is the shortest lease: a third of it is the renewal's
+// period, which must leave the store time to answer.
+const minTaskLease = 100 * time.Millisecond
 
 // tasks is the tasks side of a server: the options, the store, and the
 // tasks whose handlers run here.
@@ -216,6 +221,7 @@ func newTasks(o *TaskOptions) *tasks {
 	if t.opts.Lease <= 0 {
 		t.opts.Lease = DefaultTaskLease
 	}
+	t.opts.Lease = max(t.opts.Lease, minTaskLease)
 	if t.opts.MaxRunning <= 0 {
 		t.opts.MaxRunning = DefaultMaxRunningTasks
 	}
