@@ -17,13 +17,29 @@ type MemoryTaskStore struct {
 	live   map[string]map[string]*TaskRecord // each owner's tasks not terminal, by id
 	swept  time.Time                         // when the expired tasks were last dropped
 	nextW  int                               // the key of the next watcher
-	watchs map[int]func(id string)
+	watchs map[int]*memoryWatch              // the watches, by key
+}
+
+// memoryWatch is one [MemoryTaskStore.Watch].
+type memoryWatch struct {
+	f       func(id string)
+	mu      sync.Mutex // guards stopped; held while f runs
+	stopped bool
+}
+
+// signal calls f with id, unless the watch was stopped.
+func (w *memoryWatch) signal(id string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.stopped {
+		w.f(id)
+	}
 }
 
 // NewMemoryTaskStore returns an empty store.
 func NewMemoryTaskStore() *MemoryTaskStore {
 	return &MemoryTaskStore{byID: map[string]*TaskRecord{}, kept: map[string]int{}, live: map[string]map[string]*TaskRecord{},
-		watchs: map[int]func(string){}}
+		watchs: map[int]*memoryWatch{}}
 }
 
 // sweepLocked drops the expired tasks, at most once a second unless
@@ -135,13 +151,13 @@ func (m *MemoryTaskStore) Update(_ context.Context, owner, id string, f func(*Ta
 	c.ID, c.Owner, c.Created, c.Expires = t.ID, t.Owner, t.Created, t.Expires
 	m.byID[id] = c
 	m.setLiveLocked(c.Owner, id, c)
-	watchers := make([]func(string), 0, len(m.watchs))
+	watchers := make([]*memoryWatch, 0, len(m.watchs))
 	for _, w := range m.watchs {
 		watchers = append(watchers, w)
 	}
 	m.mu.Unlock()
 	for _, w := range watchers {
-		w(id)
+		w.signal(id)
 	}
 	return nil
 }
@@ -160,11 +176,15 @@ func (m *MemoryTaskStore) Watch(f func(id string)) (stop func()) {
 	m.mu.Lock()
 	k := m.nextW
 	m.nextW++
-	m.watchs[k] = f
+	w := &memoryWatch{f: f}
+	m.watchs[k] = w
 	m.mu.Unlock()
 	return func() {
 		m.mu.Lock()
 		delete(m.watchs, k)
 		m.mu.Unlock()
+		w.mu.Lock()
+		w.stopped = true
+		w.mu.Unlock()
 	}
 }
