@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -253,4 +254,24 @@ func TestTasksAcrossReplicasOwnersCapsAndTTL(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	a.start(t, "alice", "t") // room again
+}
+
+// The Redis task store plugs into readiness: /readyz names it "task store
+// (redis)" and fails while Redis does not answer.
+func TestTaskStoreIsCheckedForReadiness(t *testing.T) {
+	t.Parallel()
+	rs := newReplicas(t, 1, ferry.TaskOptions{}, func(*ferry.Server) {})
+	h := ferry.NewHealthHandler(&ferry.HealthOptions{CacheFor: -1, Handlers: []*ferry.HTTPHandler{ferry.NewHTTPHandler(rs[0].srv, nil)}})
+	probe := func() (int, string) {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/readyz", nil))
+		return w.Code, w.Body.String()
+	}
+	if code, body := probe(); code != http.StatusOK || !strings.Contains(body, `"task store (redis)"`) {
+		t.Fatalf("with Redis up: %d %s", code, body)
+	}
+	_ = rs[0].store.c.Close()
+	if code, body := probe(); code != http.StatusServiceUnavailable || !strings.Contains(body, `"task store (redis)","ok":false`) {
+		t.Errorf("with Redis gone: %d %s", code, body)
+	}
 }
