@@ -195,10 +195,10 @@ func storeDeps(handlers []*HTTPHandler) []*healthDep {
 	return deps
 }
 
-// taskStore is what holds the server's tasks, for readiness: a
-// [HealthChecker] when it can tell whether it answers. Today tasks live in
-// this process's memory, always ready.
-func (s *Server) taskStore() any { return s.tasks }
+// taskStore is what holds the server's tasks, for readiness: its
+// [TaskOptions.Store], a [HealthChecker] when it can tell whether it
+// answers (redisstore's pings Redis); the memory store is always ready.
+func (s *Server) taskStore() any { return s.tasks.store }
 
 // dependency is the check of a store: its Check when it implements
 // [HealthChecker], named as the errors of the handler name it ("session
@@ -207,7 +207,7 @@ func dependency(kind string, store any) *healthDep {
 	d := &healthDep{name: kind}
 	if s, ok := store.(fmt.Stringer); ok {
 		d.name += " (" + s.String() + ")"
-	} else if _, ok := store.(*tasks); ok {
+	} else if _, ok := store.(*MemoryTaskStore); ok {
 		d.name += " (memory)"
 	} else if _, ok := store.(*MemorySessionStore); ok {
 		d.name += " (memory)"

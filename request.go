@@ -126,6 +126,9 @@ type reply struct {
 	// "task"), or is a run of one (see task.go).
 	task    bool
 	refusal RefusalCode
+	// started is the task a task-augmented tools/call started, which the
+	// observer's End waits for (see [runningTask.observed]).
+	started *runningTask
 	// failed is the code of the error the request was answered with, or 0.
 	failed Code
 	// resultMeta holds the _meta entries of the result (a modern one's

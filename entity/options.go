@@ -133,6 +133,11 @@ type Options struct {
 	// [ferry.ConfirmAlways] before each, whatever the server's option.
 	// The person reads the tool, its arguments and what it changes.
 	Confirm ferry.ConfirmPolicy
+	// TaskSupport says whether the entity's tools may run as tasks of the
+	// tasks extension ([ferry.Tool.TaskSupport]): a client that speaks
+	// tasks may then poll a slow list or aggregate rather than wait on
+	// it. If zero, they never do.
+	TaskSupport ferry.TaskSupport
 	// Hooks run before the entity's tools read and write.
 	Hooks Hooks
 	// Scope, if not nil, restricts every read and write to the rows whose

@@ -73,6 +73,10 @@ type Query struct {
 	// asks a person before a DELETE, MERGE, REPLACE or UPDATE runs, not
 	// before an INSERT. The person reads the statement and its arguments.
 	Confirm ferry.ConfirmPolicy
+	// TaskSupport says whether the query's tool may run as a task of the
+	// tasks extension ([ferry.Tool.TaskSupport]), as a long report might.
+	// If zero, it never does.
+	TaskSupport ferry.TaskSupport
 
 	// sqlLine is the line of the file where SQL starts, or 0.
 	sqlLine int

@@ -73,6 +73,10 @@ type ToolSpec struct {
 	// (one whose (ferry.v1.tool).destructive is not false).
 	Confirm   ferry.ConfirmPolicy
 	Summarize func(ctx context.Context, req *ferry.CallToolRequest) (string, error)
+	// TaskSupport says whether the tool may run as a task of the tasks
+	// extension ([ferry.Tool.TaskSupport]): set it on the spec [Describe]
+	// returns before [AddService]. If zero, it never does.
+	TaskSupport ferry.TaskSupport
 }
 
 // PromptSpec describes one prompt declared with (ferry.v1.prompts).

@@ -1,6 +1,8 @@
 // Package redisstore keeps the stateful sessions of a [ferry.HTTPHandler]
 // in Redis, so that several replicas serve one session: it implements
-// [ferry.SessionStore], and [ferry.SessionRelay] with Redis pub/sub.
+// [ferry.SessionStore], and [ferry.SessionRelay] with Redis pub/sub. Its
+// [Store.Tasks] keeps the tasks of the tasks extension
+// ([ferry.TaskStore]), so that replicas serve each other's tasks.
 //
 //	store, err := redisstore.Dial(ctx, "redis://127.0.0.1:6379/0", &redisstore.Options{Prefix: "orders:"})
 //	if err != nil {
