@@ -78,6 +78,11 @@ type peer struct {
 	// groups are the groups the endpoint serves, nil for all (see
 	// [HTTPOptions.Groups]): an entry of none of them is hidden.
 	groups *groupSet
+	// narrowed says the legacy session chose its groups (legacy
+	// toolsets, toolset.go): groups are then the endpoint's that the
+	// session enabled, and endpoint the endpoint's own.
+	narrowed bool
+	endpoint *groupSet
 }
 
 // target is the entry a request names, looked up once by
@@ -190,12 +195,16 @@ type legacySession struct {
 	caps    clientCaps
 	level   LogLevel
 	state   legacyState
+	groups  *groupSet // the groups the session enabled (toolset.go), nil for all
 }
 
 // join makes r a request of the legacy session ls.
 func (r *request) join(ls legacySession) {
 	r.peer.session, r.peer.state = ls.id, ls.state
 	r.version, r.caps, r.level = ls.version, ls.caps, ls.level
+	if ls.groups != nil {
+		r.peer.narrowed, r.peer.endpoint, r.peer.groups = true, r.peer.groups, r.peer.groups.narrow(ls.groups)
+	}
 }
 
 // stateless reports whether r is a request of a legacy HTTP session that
@@ -253,7 +262,7 @@ func (s *Server) resolve(r *request) {
 // to it. A tool the caller may not see answers as one that does not
 // exist. The caller holds s.mu.
 func (s *Server) findTool(r *request) {
-	if s.discovery != nil && s.resolveMeta(r) {
+	if s.discovery != nil && s.resolveMeta(r) || s.toolsets != nil && s.resolveToolset(r) {
 		return
 	}
 	name := r.target.name
