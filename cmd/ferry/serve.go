@@ -46,6 +46,14 @@ is not stopping and its database answers, 503 otherwise, with each
 dependency's state in a JSON body; both take no credential, for a
 platform's probes (docs/replicas.md shows a Kubernetes setup).
 
+Above 80 tools (-discovery auto, the default) tools/list carries two tools
+instead of every tool: search_tools finds the tools that fit a task and
+call_tool calls one, under every rule of a direct call. -discovery on or
+off forces it either way. Each table's tools are in two groups, its schema
+(the database's name for SQLite and MySQL) and its plural name;
+-group-endpoints also serves each group at /mcp/{group} and prints the
+URLs, for a client that needs only a part.
+
 JSON columns (PostgreSQL json and jsonb, MySQL and MariaDB JSON, a SQLite
 column declared JSON or checked by json_valid) are served as JSON values,
 written as given (checked, bound), and filtered by member:
@@ -210,6 +218,7 @@ type serveConfig struct {
 	maxConns             int
 	limits               callerLimits
 	remote               upstreamConfig // -openapi or -proto
+	groups               groupConfig    // -discovery, -group-endpoints (serve_groups.go)
 }
 
 // serve runs ferry serve.
@@ -250,6 +259,7 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	fs.IntVar(&c.maxConns, "db-max-conns", 0, "at most this many database connections at once (default 10; SQLite 2 per CPU, at least 4; see above)")
 	c.limits.register(fs)
 	c.remote.register(fs)
+	c.groups.register(fs)
 	if err := parseFlags(fs, args, serveHelp, e.stdout, e.stderr); err != nil {
 		return nil, err
 	}
@@ -350,6 +360,7 @@ func (s *server) run(ctx context.Context) error {
 		return err
 	}
 	defer closeAll()
+	s.applyDiscovery(srv)
 	if s.cfg.stdio {
 		s.say("serving MCP over stdio")
 		err := srv.Run(ctx, &ferry.IOTransport{Reader: s.env.stdin, Writer: s.env.stdout})
