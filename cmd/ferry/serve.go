@@ -52,7 +52,9 @@ call_tool calls one, under every rule of a direct call. -discovery on or
 off forces it either way. Each table's tools are in two groups, its schema
 (the database's name for SQLite and MySQL) and its plural name;
 -group-endpoints also serves each group at /mcp/{group} and prints the
-URLs, for a client that needs only a part.
+URLs, for a client that needs only a part. With -stdio, -toolsets starts a
+legacy (2025) client with a toolsets tool instead, with which it enables
+the groups it needs (its lists then change, and it is told).
 
 JSON columns (PostgreSQL json and jsonb, MySQL and MariaDB JSON, a SQLite
 column declared JSON or checked by json_valid) are served as JSON values,
@@ -350,6 +352,9 @@ func (s *server) run(ctx context.Context) error {
 	if err := s.cfg.checkExposure(); err != nil {
 		return err
 	}
+	if s.cfg.groups.toolsets && !s.cfg.stdio {
+		return &exitError{code: exitUsage, err: errors.New("-toolsets needs -stdio: over HTTP ferry serve keeps no session to hold a client's choice (use -group-endpoints or discovery mode there)")}
+	}
 	a, err := s.prepareAuth()
 	if err != nil {
 		return err
@@ -406,6 +411,7 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 		ReadOnly:     !s.cfg.writes,
 		Confirm:      s.cfg.confirm,
 		Limits:       ferry.Limits{CallTimeout: s.cfg.callTimeout, ConfirmTimeout: s.cfg.confirmTimeout},
+		Toolsets:     s.cfg.groups.toolsetOptions(),
 	}
 	if s.cfg.skills {
 		opts.Skills = &ferry.SkillOptions{}

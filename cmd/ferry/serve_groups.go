@@ -21,6 +21,7 @@ const discoveryThreshold = 80
 type groupConfig struct {
 	discovery string // "auto", "on" or "off"
 	endpoints bool   // -group-endpoints
+	toolsets  bool   // -toolsets
 }
 
 func (c *groupConfig) register(fs *flag.FlagSet) {
@@ -34,6 +35,7 @@ func (c *groupConfig) register(fs *flag.FlagSet) {
 			}
 			return fmt.Errorf("%q: give on, off or auto", v)
 		})
+	fs.BoolVar(&c.toolsets, "toolsets", false, "with -stdio, a legacy (2025) client starts with a toolsets tool and enables the groups it needs; its lists then change")
 	fs.BoolVar(&c.endpoints, "group-endpoints", false, "also serve each group of tools at its own endpoint, /mcp/{group} (a table's group is its schema and its plural name)")
 }
 
@@ -73,6 +75,14 @@ func groupOf(name string) string {
 		return ""
 	}
 	return g
+}
+
+// toolsets returns the legacy toolsets -toolsets asks for, or nil.
+func (c *groupConfig) toolsetOptions() *ferry.ToolsetOptions {
+	if !c.toolsets {
+		return nil
+	}
+	return &ferry.ToolsetOptions{}
 }
 
 // applyDiscovery turns discovery mode on when -discovery says so, or, by
