@@ -26,7 +26,7 @@ func (s *Server) listTools(ctx context.Context, r *request, b []byte) ([]byte, e
 		}
 		b, err = listPage(s, r, b, &s.tools, f)
 	}
-	if r.peer.narrowed && err == nil {
+	if s.toolsets != nil && err == nil && toolsetsOf(r) != nil {
 		b = s.listToolset(r, b, start)
 	}
 	return b, err

@@ -78,11 +78,6 @@ type peer struct {
 	// groups are the groups the endpoint serves, nil for all (see
 	// [HTTPOptions.Groups]): an entry of none of them is hidden.
 	groups *groupSet
-	// narrowed says the legacy session chose its groups (legacy
-	// toolsets, toolset.go): groups are then the endpoint's that the
-	// session enabled, and endpoint the endpoint's own.
-	narrowed bool
-	endpoint *groupSet
 }
 
 // target is the entry a request names, looked up once by
@@ -202,8 +197,9 @@ type legacySession struct {
 func (r *request) join(ls legacySession) {
 	r.peer.session, r.peer.state = ls.id, ls.state
 	r.version, r.caps, r.level = ls.version, ls.caps, ls.level
-	if ls.groups != nil {
-		r.peer.narrowed, r.peer.endpoint, r.peer.groups = true, r.peer.groups, r.peer.groups.narrow(ls.groups)
+	if ls.groups != nil { // legacy toolsets (toolset.go): the endpoint's groups the session enabled
+		r.peer.state = &toolsetSession{legacyState: ls.state, endpoint: r.peer.groups}
+		r.peer.groups = r.peer.groups.narrow(ls.groups)
 	}
 }
 

@@ -112,6 +112,22 @@ func (v *groupSet) narrow(session *groupSet) *groupSet {
 	return &out
 }
 
+// toolsetSession is the state of a legacy session that chooses its
+// toolsets, as a request of it holds it: the session's own, and the
+// groups of the endpoint the request came through (its groups are then
+// those of them the session enabled).
+type toolsetSession struct {
+	legacyState
+	endpoint *groupSet
+}
+
+// toolsetsOf returns the state of r's session if it chooses its toolsets,
+// or nil.
+func toolsetsOf(r *request) *toolsetSession {
+	ts, _ := r.peer.state.(*toolsetSession)
+	return ts
+}
+
 // toolsetState is a legacy session that keeps its toolsets: a stored
 // HTTP session or a stdio connection.
 type toolsetState interface {
@@ -166,7 +182,7 @@ func (s *Server) storedToolsets(st *SessionState) *groupSet {
 // finds it: to any other, and to every 2026-07-28 request, it does not
 // exist. The caller holds s.mu.
 func (s *Server) resolveToolset(r *request) bool {
-	if !r.peer.narrowed || r.target.name != s.toolsets.entry.tool.Name {
+	if r.target.name != s.toolsets.entry.tool.Name || toolsetsOf(r) == nil {
 		return false
 	}
 	r.target.tool = s.toolsets.entry
@@ -177,7 +193,7 @@ func (s *Server) resolveToolset(r *request) bool {
 // tools/list that begins at start in b, for a session that chooses its
 // toolsets.
 func (s *Server) listToolset(r *request, b []byte, start int) []byte {
-	if !r.peer.narrowed || r.params.Cursor != nil && *r.params.Cursor != "" {
+	if r.params.Cursor != nil && *r.params.Cursor != "" {
 		return b
 	}
 	open := bytes.IndexByte(b[start:], '[')
@@ -259,9 +275,12 @@ func (s *Server) visibleGroups(ctx context.Context, v *groupSet) []groupView {
 // the groups.
 func (s *Server) chooseToolsets(ctx context.Context, req *CallToolRequest) (*ToolResult, error) {
 	r := requestFrom(ctx)
+	var ts *toolsetSession
 	var st toolsetState
-	if r != nil && r.peer.narrowed {
-		st, _ = r.peer.state.(toolsetState)
+	if r != nil {
+		if ts = toolsetsOf(r); ts != nil {
+			st, _ = ts.legacyState.(toolsetState)
+		}
 	}
 	if st == nil {
 		return NewErrorResult("toolsets are chosen only in a legacy session that keeps state"), nil
@@ -277,7 +296,7 @@ func (s *Server) chooseToolsets(ctx context.Context, req *CallToolRequest) (*Too
 			return NewErrorResult("invalid arguments: give enable and disable, each a list of at most 256 group names, or nothing to list the groups"), nil
 		}
 	}
-	groups := s.visibleGroups(ctx, r.peer.endpoint)
+	groups := s.visibleGroups(ctx, ts.endpoint)
 	known := func(name string) bool {
 		_, ok := slices.BinarySearchFunc(groups, name, func(g groupView, n string) int { return strings.Compare(g.Name, n) })
 		return ok
