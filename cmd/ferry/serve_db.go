@@ -162,7 +162,7 @@ func (s *server) addTables(ctx context.Context, set *entity.Set, db *openedDB, c
 		return err
 	}
 	for _, e := range entities {
-		o := &entity.Options{}
+		o := &entity.Options{Groups: tableGroups(e, db)}
 		// Introspection marks the fields a full-text index covers: a
 		// table with none has no index to look for (which costs a catalog
 		// scan per table on SQLite).
