@@ -137,7 +137,7 @@ func TestDemoHTTPInProcess(t *testing.T) {
 			Headers map[string]string `json:"headers"`
 		} `json:"mcpServers"`
 	}
-	if b, err := os.ReadFile(file); err != nil || json.Unmarshal(b, &conf) != nil { //nolint:gosec // the test's own file
+	if b, err := os.ReadFile(file); err != nil || json.Unmarshal(b, &conf) != nil {
 		t.Fatalf("the installed file: %s, %v", b, err)
 	}
 	entry := conf.MCPServers["shop"]

@@ -343,7 +343,7 @@ func writeEntry(path, key, name string, entry ordered, inputs []installInput, sc
 		if scope == "project" {
 			mode = 0o644
 		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 			return false, "", err
 		}
 	} else {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -283,13 +285,7 @@ type edit struct {
 // apply makes edits, which must not overlap, on b.
 func apply(b []byte, edits []edit) []byte {
 	// Applied from the end, so earlier spans keep their offsets.
-	for i := range edits {
-		for j := i + 1; j < len(edits); j++ {
-			if edits[j].start > edits[i].start {
-				edits[i], edits[j] = edits[j], edits[i]
-			}
-		}
-	}
+	slices.SortStableFunc(edits, func(a, b edit) int { return cmp.Compare(b.start, a.start) })
 	out := append([]byte(nil), b...)
 	for _, e := range edits {
 		out = append(out[:e.start:e.start], append([]byte(e.text), out[e.end:]...)...)

@@ -21,7 +21,7 @@ func installHome(t *testing.T) string {
 
 func readJSONFile(t *testing.T, path string) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(path) //nolint:gosec // the test's own file
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,8 +127,8 @@ func TestInstallKeepsTheRest(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s%s", code, stdout, stderr)
 			}
-			after, _ := os.ReadFile(path)           //nolint:gosec // the test's own file
-			backup, _ := os.ReadFile(path + ".bak") //nolint:gosec // the test's own file
+			after, _ := os.ReadFile(path)
+			backup, _ := os.ReadFile(path + ".bak")
 			if string(after) != tt.after {
 				t.Errorf("after:\n%s\nwant:\n%s", after, tt.after)
 			}
@@ -233,7 +233,7 @@ func TestInstallRefusals(t *testing.T) {
 				}
 			}
 			if tt.before != "" {
-				if b, _ := os.ReadFile(path); string(b) != tt.before { //nolint:gosec // the test's own file
+				if b, _ := os.ReadFile(path); string(b) != tt.before {
 					t.Errorf("the file changed: %q", b)
 				}
 			}
