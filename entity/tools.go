@@ -18,7 +18,7 @@ func (t *table) register() {
 			continue
 		}
 		tool := ferry.Tool{Name: t.toolName(op), Title: t.title(op), Description: t.describe(op), ClosedWorld: true,
-			Timeout: t.toolTimeout()}
+			Timeout: t.toolTimeout(), Groups: t.set.groupsOf()}
 		who := t.o.Access.callers(op)
 		tool.Scopes, tool.Roles = who.Scopes, who.Roles
 		var h ferry.ToolHandler
