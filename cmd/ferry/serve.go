@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/cmd/ferry/internal/serveconfig"
 )
 
 const serveHelp = `usage: ferry serve -db URL [flags]
@@ -178,6 +179,7 @@ type serveConfig struct {
 	maxConns             int
 	limits               callerLimits
 	remote               upstreamConfig // -openapi or -proto
+	given                map[string]bool // the flags given
 }
 
 // serve runs ferry serve.
@@ -230,6 +232,7 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	c.given = set
 	c.noTables = set["tables"] && len(c.tables) == 0
 	if _, _, err := net.SplitHostPort(c.httpAddr); err != nil && !c.stdio {
 		return nil, serveUsage(fmt.Sprintf("-http %q: want HOST:PORT, such as 127.0.0.1:8080 (127.0.0.1:0 picks a free port)", c.httpAddr))
@@ -293,6 +296,9 @@ type server struct {
 	cfg *serveConfig
 	env *env
 	log *slog.Logger
+	// srcs are the databases served, once build has opened them (see
+	// checks).
+	srcs []*source
 }
 
 // say prints a start-up line on stderr.
@@ -334,65 +340,114 @@ func (s *server) buildAny(ctx context.Context) (srv *ferry.Server, closeAll func
 	case s.cfg.remote.proto != "":
 		srv, err = s.buildProto(ctx)
 	default:
-		var db *openedDB
-		if srv, db, err = s.build(ctx); err == nil {
-			return srv, func() { _ = db.db.Close() }, nil
+		var closeDBs func()
+		if srv, closeDBs, err = s.build(ctx); err == nil {
+			return srv, closeDBs, nil
 		}
 	}
 	return srv, func() {}, err
 }
 
-// build opens the database and makes the server of its tables, checked,
-// saying on stderr what it serves. The caller closes the database.
-func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
+// build opens the databases (-db's, or the config file's sources:) and
+// makes the server of their tables and queries, checked, saying on
+// stderr what it serves. closeDBs closes the databases.
+func (s *server) build(ctx context.Context) (srv *ferry.Server, closeDBs func(), err error) {
 	start := time.Now()
-	db, err := s.openDatabase(ctx)
+	var conf *serveconfig.Config
+	if s.cfg.configFile != "" {
+		if conf, err = serveconfig.Load(s.cfg.configFile); err != nil {
+			return nil, nil, err
+		}
+	}
+	srcs, err := s.sources(conf)
 	if err != nil {
 		return nil, nil, err
 	}
-	// Clients see the database's name, never its host, user or path.
+	if err := s.openSources(ctx, srcs); err != nil {
+		return nil, nil, err
+	}
+	tables, queries := servedTools(srcs)
+	// Clients see the databases' names, never their hosts, users or paths.
 	opts := &ferry.ServerOptions{
-		Title:        "ferry serve: " + db.name,
-		Description:  "The tables of the " + string(db.engine) + " database " + db.name + " as entity tools.",
-		Instructions: instructions(s.cfg.writes, !s.cfg.noTables, s.cfg.queries != ""),
+		Title:        "ferry serve: " + sourceNames(srcs),
+		Description:  describeSources(srcs),
+		Instructions: instructions(s.cfg.writes, tables, queries) + severalSources(srcs),
 		Logger:       s.log,
 		ReadOnly:     !s.cfg.writes,
 		Limits:       ferry.Limits{CallTimeout: s.cfg.callTimeout},
 	}
 	s.cfg.limits.apply(opts)
-	srv := ferry.NewServer("ferry-serve", version(), opts)
-	served, err := s.addEntities(ctx, srv, db)
+	srv = ferry.NewServer("ferry-serve", version(), opts)
+	err = s.addSources(ctx, srv, srcs)
 	if err == nil {
 		if err = srv.Check(); err != nil {
 			err = fmt.Errorf("the database's tables cannot be served: %s", joinLines(err))
 		}
 	}
 	if err != nil {
-		_ = db.db.Close()
+		closeSources(srcs)
 		return nil, nil, err
 	}
-	if !s.cfg.noTables {
-		s.say("serving %d %s of %s: %s", len(served.tables), plural(len(served.tables), "table", "tables"), db.display, nameList(served.tables, maxListed))
+	s.srcs = srcs
+	s.sayDatabases(srv, srcs, start)
+	return srv, func() { closeSources(srcs) }, nil
+}
+
+// describeSources is the server's description: the database, or the
+// sources, by engine and name.
+func describeSources(srcs []*source) string {
+	if len(srcs) == 1 {
+		db := srcs[0].db
+		return "The tables of the " + string(db.engine) + " database " + db.name + " as entity tools."
 	}
-	if s.cfg.queries != "" {
-		s.say("serving %d %s of %s: %s", len(served.queries), plural(len(served.queries), "query", "queries"), s.cfg.queries, nameList(served.queries, maxListed))
+	parts := make([]string, len(srcs))
+	for i, src := range srcs {
+		parts[i] = fmt.Sprintf("%s (%s database %s)", src.name, src.db.engine, src.db.name)
 	}
-	s.sayNotes(served.notes)
-	s.saySecrets(served.secrets)
+	return "The tables of several databases as entity tools: " + strings.Join(parts, ", ") + "."
+}
+
+// severalSources is what the instructions add for several sources.
+func severalSources(srcs []*source) string {
+	if len(srcs) == 1 {
+		return ""
+	}
+	return " The tools serve several databases (" + sourceNames(srcs) + "): each one's tools are in a group of its name and its schemas at NAME://entities; where two have a table or query of one name, its tools are named with the database's prefix (such as " + srcs[0].toolPrefix + "list_...)."
+}
+
+// sayDatabases prints what the server serves, per source.
+func (s *server) sayDatabases(srv *ferry.Server, srcs []*source, start time.Time) {
+	var schemas, timeouts []string
+	for _, src := range srcs {
+		served := &src.served
+		if !src.noTables {
+			s.say("%sserving %d %s of %s: %s", src.where(), len(served.tables), plural(len(served.tables), "table", "tables"), src.db.display, nameList(served.tables, maxListed))
+			schemas = append(schemas, fmt.Sprintf("%s://entities and %s://relationships", src.scheme, src.scheme))
+		}
+		if src.queries != "" {
+			s.say("%sserving %d %s of %s: %s", src.where(), len(served.queries), plural(len(served.queries), "query", "queries"), src.queries, nameList(served.queries, maxListed))
+		}
+		s.sayNotes(src.where(), served.notes)
+		s.saySecrets(served.secrets)
+		for _, t := range served.timeouts {
+			timeouts = append(timeouts, src.where()+t)
+		}
+	}
 	mode := "read-only (give -writes for create, update and delete)"
 	if s.cfg.writes {
 		mode = "with writes (create, update, delete)"
 	}
-	schemas := fmt.Sprintf("; schemas at %s://entities and %s://relationships", resourceScheme, resourceScheme)
-	if s.cfg.noTables {
-		schemas = ""
+	where := ""
+	if len(schemas) > 0 {
+		where = "; schemas at " + strings.Join(schemas, ", ")
 	}
-	s.say("%d tools, %s%s; ready in %s", served.tools, mode, schemas, time.Since(start).Round(time.Millisecond))
-	s.sayConnections(db)
+	s.say("%d tools, %s%s; ready in %s", len(srv.Catalog().Tools()), mode, where, time.Since(start).Round(time.Millisecond))
+	for _, src := range srcs {
+		s.sayConnections(src)
+	}
 	s.say("limits per caller: %s", &s.cfg.limits)
 	s.say("result budget: %s", s.cfg.limits.budget())
-	s.say("deadlines: %s", s.cfg.deadlines(served.timeouts))
-	return srv, db, nil
+	s.say("deadlines: %s", s.cfg.deadlines(srcs, timeouts))
 }
 
 // instructions tell the model how the tools work together.
