@@ -178,7 +178,7 @@ type serveConfig struct {
 	timeout, callTimeout time.Duration
 	maxConns             int
 	limits               callerLimits
-	remote               upstreamConfig // -openapi or -proto
+	remote               upstreamConfig  // -openapi or -proto
 	given                map[string]bool // the flags given
 }
 

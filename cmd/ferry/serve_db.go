@@ -121,7 +121,6 @@ func (s *server) databaseURL(src *source) (raw, password string, err error) {
 type servedTables struct {
 	tables  []string // table names, in entity order
 	queries []string // query tools, in the files' order
-	tools   int
 	secrets []string // served columns that look like credentials, as table.column
 	notes   []string // what tables leave out, and why (see tableNotes)
 	// timeouts are the tables with a timeout of their own (the config's
