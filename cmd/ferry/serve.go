@@ -138,6 +138,37 @@ Groups are told apart by code point whatever the column's collation, NULL
 is a group of its own, days are UTC's, and the answer is the same on every
 engine. A filter may compare two fields of one type: stock < reorder_level.
 
+The config file may instead name several databases, of any engines, one
+ferry serve serving them all:
+
+  sources:
+    shop:
+      db: shop.db              # a SQLite path (relative to the file) or a URL
+      queries_dir: queries     # as -queries, relative to the file
+      tables:                  # and queries:, as above, per source
+        products: {hidden: [cost_price]}
+    billing:
+      db_env: BILLING_DB       # the URL from $BILLING_DB
+      password_env: BILLING_PW # the password of a URL that has none
+      statement_timeout: 5s    # as -statement-timeout, for this source
+      max_conns: 5             # as -db-max-conns, for this source
+      only_tables: [invoices, customers]   # as -tables (exclude_tables too)
+      prefix: clash            # clash (default), always or never
+      tool_prefix: billing_    # the default: the source's name and _
+
+A source's name (lowercase letters, digits, hyphens) is its group and its
+schemas' scheme (billing://entities). Where two sources have a table or a
+query whose tool names are the same, each one's tools get its prefix
+(billing_list_customers, shop_list_customers), all the tools of that
+table alike; prefix: always prefixes every tool of the source, never none
+(a name two never-sources share stops start-up). A db: URL holding a
+password is refused: secrets come from the environment. -db, -db-env,
+-tables, -exclude-tables, -queries, -statement-timeout and -db-max-conns
+do not go with sources: (each source has its key). A source that does not
+answer at start-up stops it, naming the source; one that goes down later
+makes its own tools answer "unavailable", and the other sources' tools
+go on.
+
 Each call in flight holds one database connection until it ends.
 -db-max-conns bounds them: 10 by default on PostgreSQL and MySQL/MariaDB,
 and on SQLite twice the CPUs, at least 4. A call past the bound waits for
