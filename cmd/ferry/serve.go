@@ -458,7 +458,7 @@ func (s *server) sayDatabases(srv *ferry.Server, srcs []*source, start time.Time
 		if src.queries != "" {
 			s.say("%sserving %d %s of %s: %s", src.where(), len(served.queries), plural(len(served.queries), "query", "queries"), src.queries, nameList(served.queries, maxListed))
 		}
-		s.sayNotes(src.where(), served.notes)
+		s.sayNotes(src.where(), src.scheme, served.notes)
 		s.saySecrets(served.secrets)
 		for _, t := range served.timeouts {
 			timeouts = append(timeouts, src.where()+t)

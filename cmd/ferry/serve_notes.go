@@ -58,11 +58,12 @@ func printable(s string) string {
 }
 
 // sayNotes prints the tables' notes, at most maxNotes of them.
-// where leads each ("source NAME: " with several sources).
-func (s *server) sayNotes(where string, notes []string) {
+// where leads each ("source NAME: " with several sources), and
+// scheme://entities describes the tables.
+func (s *server) sayNotes(where, scheme string, notes []string) {
 	for i, n := range notes {
 		if i == maxNotes {
-			s.say("%s%d more notes like these; %s://entities describes every table", where, len(notes)-i, resourceScheme)
+			s.say("%s%d more notes like these; %s://entities describes every table", where, len(notes)-i, scheme)
 			return
 		}
 		s.say("%s%s", where, n)

@@ -119,8 +119,9 @@ func (p *parser) source(k, v *yaml.Node, dir string) (*Source, error) {
 			if s.DB, err = p.text(k, v, what); err != nil {
 				return err
 			}
-			if u, err := url.Parse(s.DB); err == nil && u.User != nil {
-				if _, ok := u.User.Password(); ok {
+			if u, err := url.Parse(s.DB); err == nil {
+				_, inUser := u.User.Password()
+				if inUser || u.Query().Has("password") {
 					return p.errorf(v, "%s: db: the URL holds a password; a config file holds none: name the variable holding it with password_env: (or the whole URL's with db_env:)", what)
 				}
 			}

@@ -51,6 +51,7 @@ func TestParseSources(t *testing.T) {
 func TestParseSourcesRefuses(t *testing.T) {
 	for _, c := range []struct{ yaml, want string }{
 		{"sources:\n  shop:\n    db: postgres://u:secret@h/db\n", "s.yaml:3:9: source shop: db: the URL holds a password; a config file holds none: name the variable holding it with password_env: (or the whole URL's with db_env:)"},
+		{"sources:\n  shop:\n    db: postgres://u@h/db?password=secret\n", "s.yaml:3:9: source shop: db: the URL holds a password"},
 		{"sources:\n  shop:\n    db: a.db\ntables:\n  x: {}\n", "s.yaml: with sources:, give tables: and queries: inside each source, under its name"},
 		{"sources:\n  Shop_1:\n    db: a.db\n", `s.yaml:2:3: source name "Shop_1": give 1 to 32 lowercase letters, digits and hyphens`},
 		{"sources:\n  shop:\n    queries_dir: q\n", "s.yaml:2:3: source shop: give db: (a SQLite path or a URL) or db_env: (the variable holding the URL)"},
