@@ -26,6 +26,9 @@ type inputState struct {
 	invalid  *Error                     // the first answer that did not decode
 	used     map[string]bool            // keys of the answers the handler read
 	named    map[string]bool            // keys asked so far in this run of the handler
+	// confirmAsked says the request state showed the confirmation asked
+	// (confirm_input.go).
+	confirmAsked bool
 }
 
 // ask answers a question from the client's responses, or records it as
@@ -162,6 +165,8 @@ type savedState struct {
 	Digest  []byte                     `json:"d"`
 	Expires int64                      `json:"x"`
 	Answers map[string]json.RawMessage `json:"a,omitempty"`
+	// Confirm says the confirmation of the call was asked (confirm_input.go).
+	Confirm bool `json:"c,omitempty"`
 }
 
 // paramsDigest binds request state to the request it belongs to: the
@@ -218,7 +223,7 @@ func (s *Server) loadInput(in *inputState, method, name string, args, responses 
 		if time.Now().Unix() > st.Expires {
 			return nil, NewError(CodeInvalidParams, "requestState has expired: retry the request from the start")
 		}
-		in.answers = st.Answers
+		in.answers, in.confirmAsked = st.Answers, st.Confirm
 	}
 	if len(responses) > 0 && string(responses) != "null" {
 		var fresh map[string]json.RawMessage
@@ -258,7 +263,7 @@ func (s *Server) appendInputRequests(b []byte, method, name string, args json.Ra
 		kept[k] = in.answers[k]
 	}
 	st := savedState{Method: method, Digest: paramsDigest(method, name, args),
-		Expires: time.Now().Add(requestStateTTL).Unix(), Answers: kept}
+		Expires: time.Now().Add(requestStateTTL).Unix(), Answers: kept, Confirm: in.askedConfirm()}
 	payload, _ := json.Marshal(st)
 	b = appendKey(b, "inputRequests")
 	b = append(b, '{')
@@ -316,7 +321,10 @@ func (s *Server) loadModernInput(ctx context.Context, r *request) error {
 		return nil
 	}
 	p := r.params
-	_, err := s.loadInput(r.inputState(), r.method, stateKey(ctx, r.target.name), p.Arguments, p.InputResponses, p.RequestState)
+	in, err := s.loadInput(r.inputState(), r.method, stateKey(ctx, r.target.name), p.Arguments, p.InputResponses, p.RequestState)
+	if r.target.tool != nil && r.target.tool.confirm != nil {
+		return s.loadConfirmInput(ctx, r, in, err)
+	}
 	return err
 }
 

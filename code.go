@@ -128,6 +128,7 @@ const (
 	RefusalForbidden   RefusalCode = "forbidden"   // the caller may not do this
 	RefusalInvalid     RefusalCode = "invalid"     // well-formed arguments that make no sense together
 	RefusalUnavailable RefusalCode = "unavailable" // something needed is down or busy: try later
+	RefusalDeclined    RefusalCode = "declined"    // the person asked to confirm the call did not (see [ServerOptions.Confirm])
 )
 
 // The sentinel errors callers branch on, with [errors.Is].

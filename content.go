@@ -78,6 +78,9 @@ type ResourceContents struct {
 	MIMEType string
 	Text     string
 	Blob     []byte
+	// Meta, if not nil, is sent as the contents' _meta member: a JSON
+	// object (an app's CSP and permissions, see [App]).
+	Meta json.RawMessage
 }
 
 // Text returns a [*TextContent] holding s.
@@ -139,6 +142,10 @@ func (rc *ResourceContents) appendJSON(b []byte) []byte {
 	} else {
 		b = append(b, `,"text":`...)
 		b = jsontext.AppendString(b, rc.Text)
+	}
+	if rc.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		b = append(b, rc.Meta...)
 	}
 	return append(b, '}')
 }

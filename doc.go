@@ -108,7 +108,9 @@
 // template against it: a caller who lacks them does not see the entry,
 // and using it reads as using one that does not exist
 // ([ServerOptions.StepUp] asks for missing scopes instead, with HTTP 403).
-// [ServerOptions.ReadOnly] hides and refuses every tool that writes.
+// [ServerOptions.ReadOnly] hides and refuses every tool that writes;
+// [ServerOptions.Confirm] has a person confirm each destructive call
+// before it runs, through the client, in either era.
 // Every call has a deadline ([Limits.CallTimeout], or the tool's own
 // [Tool.Timeout]) and a result budget ([Limits.MaxResultBytes]: a larger
 // result is cut, a list at a whole item), each caller a

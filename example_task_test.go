@@ -3,6 +3,7 @@ package ferry_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -57,4 +58,33 @@ func ExampleTaskOptions() {
 	// Output:
 	// task working
 	// completed report ready
+}
+
+// A task store keeps the tasks servers sharing it serve: here the memory
+// store, used as a server uses it. A task belongs to its owner: another
+// owner's Get finds nothing.
+func ExampleNewMemoryTaskStore() {
+	store := ferry.NewMemoryTaskStore()
+	ctx := context.Background()
+	now := time.Now()
+	task := &ferry.TaskRecord{ID: "t1", Owner: "alice", Status: ferry.TaskWorking,
+		Created: now, Updated: now, Expires: now.Add(time.Hour), Lease: now.Add(time.Minute)}
+	if err := store.Create(ctx, task, ferry.TaskCaps{MaxRunning: 1, MaxKept: 10}); err != nil {
+		fmt.Println(err)
+	}
+	err := store.Create(ctx, &ferry.TaskRecord{ID: "t2", Owner: "alice", Status: ferry.TaskWorking,
+		Created: now, Updated: now, Expires: now.Add(time.Hour), Lease: now.Add(time.Minute)}, ferry.TaskCaps{MaxRunning: 1, MaxKept: 10})
+	fmt.Println(errors.Is(err, ferry.ErrTooManyTasks))
+	_ = store.Update(ctx, "alice", "t1", func(t *ferry.TaskRecord) error {
+		t.Status, t.Result, t.Lease = ferry.TaskCompleted, json.RawMessage(`{"content":[]}`), time.Time{}
+		return nil
+	})
+	got, _ := store.Get(ctx, "alice", "t1")
+	fmt.Println(got.Status)
+	_, err = store.Get(ctx, "bob", "t1")
+	fmt.Println(errors.Is(err, ferry.ErrTaskNotFound))
+	// Output:
+	// true
+	// completed
+	// true
 }

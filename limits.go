@@ -158,6 +158,12 @@ type Limits struct {
 	// [DefaultCallTimeout]; if negative, calls have no deadline but their
 	// transport's.
 	CallTimeout time.Duration
+	// ConfirmTimeout bounds how long a legacy session's call waits for a
+	// person to confirm it (see [ServerOptions.Confirm]), apart from its
+	// CallTimeout, which starts once the call is confirmed; a call not
+	// answered within it is refused ("declined: the user did not answer
+	// ..."). If zero, [DefaultConfirmTimeout].
+	ConfirmTimeout time.Duration
 	// MaxCallsPerCaller limits the tools/call requests one caller has in
 	// flight at once; one beyond it is refused, without running, with
 	// "unavailable: too many calls at once: a caller may have 32 running

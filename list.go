@@ -16,9 +16,13 @@ func (s *Server) listTools(ctx context.Context, r *request, b []byte) ([]byte, e
 	if s.discovery != nil {
 		return s.listDiscovery(ctx, r, b)
 	}
-	return listPage(s, r, b, &s.tools, listFilter[*toolEntry]{
+	f := listFilter[*toolEntry]{
 		visible: func(e *toolEntry) bool { return s.visibleTool(ctx, &e.info) },
-		always:  s.opts.ReadOnly || s.opts.Visible != nil, hook: s.opts.Visible != nil})
+		always:  s.opts.ReadOnly || s.opts.Visible != nil, hook: s.opts.Visible != nil}
+	if s.apps != nil {
+		f.wire, f.hook = s.appToolWire(r), true
+	}
+	return listPage(s, r, b, &s.tools, f)
 }
 
 // listPrompts answers prompts/list.
@@ -30,7 +34,9 @@ func (s *Server) listPrompts(ctx context.Context, r *request, b []byte) ([]byte,
 // listResources answers resources/list.
 func (s *Server) listResources(ctx context.Context, r *request, b []byte) ([]byte, error) {
 	return listPage(s, r, b, &s.resources, listFilter[*resourceEntry]{
-		visible: func(e *resourceEntry) bool { return s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) }})
+		visible: func(e *resourceEntry) bool {
+			return s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) && (e.ext == 0 || r.caps.ext.has(e.ext))
+		}})
 }
 
 // listTemplates answers resources/templates/list.
@@ -47,8 +53,12 @@ type listFilter[T entry] struct {
 	// server's tools, a Visible hook).
 	always bool
 	// hook marks a filter that depends on the caller beyond the entries'
-	// requirements ([ServerOptions.Visible]).
+	// requirements ([ServerOptions.Visible], the client's extensions).
 	hook bool
+	// wire, if not nil, is an entry's JSON for this caller, in place of
+	// its wire(): a tool without its app for a client that does not speak
+	// apps.
+	wire func(T) []byte
 }
 
 // listPage appends one page of a list method's result, in the member
@@ -84,7 +94,11 @@ func listPage[T entry](s *Server, r *request, b []byte, reg *registry[T], f list
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, it.wire()...)
+		if f.wire != nil {
+			b = append(b, f.wire(it)...)
+		} else {
+			b = append(b, it.wire()...)
+		}
 	}
 	last := ""
 	if more {

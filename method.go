@@ -85,6 +85,10 @@ type method struct {
 	// core protocol: it exists only when the server serves the extension,
 	// and a client that did not declare the extension gets -32021.
 	extension Extension
+	// undeclared says the extension's method is answered to a client that
+	// did not declare the extension (skills: it asks nothing of the
+	// client).
+	undeclared bool
 	// asks says the method's handler may ask the client something
 	// ([Elicit] and the like): in the 2026-07-28 era it answers
 	// input_required, and its retry carries the answers.
@@ -127,6 +131,9 @@ func init() {
 		{name: "tasks/get", eras: eraBoth, target: targetTask, extension: ExtensionTasks, serve: (*Server).getTask},
 		{name: "tasks/update", eras: eraBoth, target: targetTask, extension: ExtensionTasks, serve: (*Server).updateTask},
 		{name: "tasks/cancel", eras: eraBoth, target: targetTask, extension: ExtensionTasks, serve: (*Server).cancelTask},
+		{name: "skills/list", eras: eraBoth, extension: ExtensionSkills, undeclared: true, page: "skills", serve: (*Server).listSkills},
+		{name: "skills/get", eras: eraBoth, extension: ExtensionSkills, undeclared: true, serve: (*Server).getSkill},
+		{name: "resources/directory/read", eras: eraBoth, extension: ExtensionSkills, undeclared: true, serve: (*Server).readSkillDirectory},
 	}
 	methodIndex = make(map[string]*method, len(methods))
 	for i := range methods {

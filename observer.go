@@ -113,6 +113,11 @@ type RequestEnd struct {
 	// ToolError says a tools/call's result has isError set: the tool
 	// failed (or refused) and the model reads why.
 	ToolError bool
+	// Task is the status a task-augmented tools/call's task ended in
+	// (completed, failed or cancelled): such a call is observed as the
+	// call it is, from its request until its task ends, with the task's
+	// result or error; empty for any other request.
+	Task TaskStatus
 	// Result is the answer's result member (raw JSON; nil for an error
 	// answer). It is valid only until End returns, and holds what the
 	// tool or resource returned: record it only with consent.

@@ -126,6 +126,9 @@ type reply struct {
 	// "task"), or is a run of one (see task.go).
 	task    bool
 	refusal RefusalCode
+	// started is the task a task-augmented tools/call started, which the
+	// observer's End waits for (see [runningTask.observed]).
+	started *runningTask
 	// failed is the code of the error the request was answered with, or 0.
 	failed Code
 	// resultMeta holds the _meta entries of the result (a modern one's
@@ -226,7 +229,7 @@ func (s *Server) resolve(r *request) {
 	case targetResource, targetURI:
 		r.target.name = r.params.URI
 	}
-	if m.extension != 0 && !r.caps.ext.has(m.extension) {
+	if m.extension != 0 && !m.undeclared && !r.caps.ext.has(m.extension) {
 		r.err = missingExtension(m.extension)
 		return
 	}

@@ -75,9 +75,15 @@ type resourceEntry struct {
 	res     Resource
 	handler ResourceHandler
 	json    []byte
+	// ext, if not 0, is the extension a client must declare to see the
+	// resource (an app's, [Server.AddApp]).
+	ext Extension
 }
 
-func (e *resourceEntry) key() string  { return e.res.URI }
+func (e *resourceEntry) key() string { return e.res.URI }
+func (e *resourceEntry) guarded() bool {
+	return e.requirement.guarded() || e.ext != 0
+}
 func (e *resourceEntry) wire() []byte { return e.json }
 
 type templateEntry struct {
@@ -102,6 +108,12 @@ func (e *templateEntry) hasVar(name string) bool {
 
 // AddResource registers a resource, replacing any of the same URI.
 func (s *Server) AddResource(r Resource, h ResourceHandler) {
+	s.addResource(r, h, 0)
+}
+
+// addResource registers a resource that only clients that declared ext
+// see, or every client if ext is 0.
+func (s *Server) addResource(r Resource, h ResourceHandler, ext Extension) {
 	if h == nil {
 		panic("ferry: AddResource needs a handler") //nolint:forbidigo // a programmer error at registration, as for AddTool
 	}
@@ -125,7 +137,7 @@ func (s *Server) AddResource(r Resource, h ResourceHandler) {
 		s.problem(fmt.Errorf("resource %q: %w", r.URI, err))
 		return
 	}
-	e := &resourceEntry{requirement: requirement{r.Scopes, r.Roles}, res: r, handler: h, json: data}
+	e := &resourceEntry{requirement: requirement{r.Scopes, r.Roles}, res: r, handler: h, json: data, ext: ext}
 	s.mu.Lock()
 	s.resources.add(e)
 	s.mu.Unlock()
@@ -206,7 +218,7 @@ func (s *Server) findResourceLocked(r *request) {
 	}
 	ctx := r.context()
 	if e, ok := s.resources.get(uri); ok {
-		if r.peer.groups.admits(e.res.Groups) && s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) {
+		if r.peer.groups.admits(e.res.Groups) && s.allowsEntry(ctx, e.res.Scopes, e.res.Roles) && (e.ext == 0 || r.caps.ext.has(e.ext)) {
 			r.target.read = e.handler
 		} else {
 			r.err = resourceNotFound(r)

@@ -32,7 +32,11 @@ func (s *Server) serve(ctx context.Context, r *request, b []byte) (out []byte) {
 			out = s.failed(r, b[:start], internalError(ref))
 		}
 		if obs != nil {
-			s.observeEnd(ctx, r, obs, out[start:])
+			if rt := r.reply.started; rt != nil && r.reply.failed == 0 {
+				rt.observed(ctx, obs) // the call ends when its task does
+			} else {
+				s.observeEnd(ctx, r, obs, out[start:])
+			}
 		}
 	}()
 	out = jsonrpc.AppendResultHead(b, r.id)

@@ -123,6 +123,23 @@ type ServerOptions struct {
 	// still lists it; [Server.Allows] says it is refused.
 	ReadOnly bool
 
+	// Confirm has a person confirm each call of a destructive tool
+	// ([ToolInfo.Destructive]) before it runs, unless the tool says
+	// otherwise ([Tool.Confirm]). The person reads the tool's title and
+	// name, its arguments and what it will change ([Tool.Summarize]): in
+	// a legacy session as an elicitation the call waits for (at most
+	// [Limits.ConfirmTimeout]), in the 2026-07-28 era as an
+	// input_required result whose question the client puts to its user
+	// before it retries with the answer (see [ConfirmKey]); that answer
+	// is bound to the call, its arguments and its caller by the signed
+	// request state, so it cannot be replayed for another. Only "accept"
+	// runs the tool. A decline, a cancel or no answer is a refusal the
+	// model reads ("declined: the user declined ..."), and so is a client
+	// that cannot ask (it did not declare elicitation, or its session is
+	// stateless legacy HTTP, which has no stream for the question). If
+	// false, only tools whose policy is [ConfirmAlways] ask.
+	Confirm bool
+
 	// Limits bound what one caller can make the server do. The zero
 	// value holds the defaults (see [Limits]).
 	Limits Limits
@@ -149,6 +166,19 @@ type ServerOptions struct {
 	// allows it runs as a task for a client that declared the extension,
 	// polled with tasks/get. See [TaskOptions].
 	Tasks *TaskOptions
+
+	// Skills, if not nil, turns on the skills extension
+	// (io.modelcontextprotocol/skills): the skills added with
+	// [Server.AddSkill], [Server.AddSkills] and [Server.AddToolSkill] are
+	// listed with skills/list and their files served as skill://
+	// resources. See [SkillOptions].
+	Skills *SkillOptions
+
+	// Apps, if not nil, turns on the apps extension
+	// (io.modelcontextprotocol/ui, MCP Apps): the apps added with
+	// [Server.AddApp] are served to clients that declared the extension,
+	// and a tool's [Tool.App] links it to one. See [AppOptions].
+	Apps *AppOptions
 }
 
 // Server is an MCP server: a registry of tools, prompts and resources served
@@ -184,6 +214,10 @@ type Server struct {
 	extensions map[Extension]any
 	// tasks are the tasks extension's tasks, or nil when it is off.
 	tasks *tasks
+	// skills are the skills extension's skills, or nil when it is off.
+	skills *skillSet
+	// apps are the apps extension's settings, or nil when it is off.
+	apps *AppOptions
 	// serving is set, under mu, once a transport has started serving: a
 	// problem found later is logged instead of collected.
 	serving bool
@@ -240,6 +274,14 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 	if s.opts.Tasks != nil {
 		s.tasks = newTasks(s.opts.Tasks)
 		s.serveExtension(ExtensionTasks, nil)
+	}
+	if s.opts.Skills != nil {
+		s.skills = newSkillSet(s.opts.Skills)
+		s.serveExtension(ExtensionSkills, map[string]any{"directoryRead": true})
+	}
+	if s.opts.Apps != nil {
+		s.apps = s.opts.Apps
+		s.serveExtension(ExtensionUI, nil)
 	}
 	s.discovery = newDiscovery(s, s.opts.Discovery)
 	s.maxDepth = s.opts.Limits.MaxJSONDepth

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -51,6 +53,11 @@ func (t TaskSupport) String() string {
 // TaskOptions turn on the tasks extension (io.modelcontextprotocol/tasks)
 // and bound the tasks a server keeps. The zero value holds the defaults.
 type TaskOptions struct {
+	// Store keeps the tasks. Replicas behind one address share one (see
+	// redisstore), so that any of them answers for a task running on
+	// another. If nil, each server keeps its own tasks in memory
+	// ([NewMemoryTaskStore]).
+	Store TaskStore
 	// TTL is how long a task is kept from its creation, its result
 	// included: after it, tasks/get answers as for an unknown task. If
 	// zero, defaults to [DefaultTaskTTL].
@@ -58,6 +65,18 @@ type TaskOptions struct {
 	// PollInterval is how often the server suggests a client poll
 	// tasks/get. If zero, defaults to [DefaultTaskPollInterval].
 	PollInterval time.Duration
+	// Timeout bounds a task's run, in place of the call's deadline
+	// ([ServerOptions.CallTimeout] or [Tool.Timeout]), which a task
+	// outlives: a run past it has its context cancelled, as a plain call
+	// past its deadline does. If zero, defaults to [DefaultTaskTimeout];
+	// it is at most TTL.
+	Timeout time.Duration
+	// Lease bounds how long a task reads working after the server running
+	// it died: the server renews the lease of each task it runs every
+	// third of it, and a task whose lease passed reads failed on every
+	// server sharing the store. If zero, defaults to [DefaultTaskLease];
+	// it is at least 100ms.
+	Lease time.Duration
 	// MaxRunning bounds the tasks of one caller that run at once; a call
 	// over it gets an IsError result saying so. If zero, defaults to
 	// [DefaultMaxRunningTasks].
@@ -72,68 +91,149 @@ type TaskOptions struct {
 const (
 	DefaultTaskTTL          = time.Hour
 	DefaultTaskPollInterval = 500 * time.Millisecond
+	DefaultTaskTimeout      = 30 * time.Minute
+	DefaultTaskLease        = 15 * time.Second
 	DefaultMaxRunningTasks  = 16
 	DefaultMaxKeptTasks     = 256
 )
 
-// The statuses of a task.
-const (
-	taskWorking       = "working"
-	taskInputRequired = "input_required"
-	taskCompleted     = "completed"
-	taskFailed        = "failed"
-	taskCancelled     = "cancelled"
-)
+// minTaskLease is the shortest lease: a third of it is the renewal's
+// period, which must leave the store time to answer.
+const minTaskLease = 100 * time.Millisecond
 
-// tasks is the tasks of a server, in memory: each caller's, bounded.
+// tasks is the tasks side of a server: the options, the store, and the
+// tasks whose handlers run here.
 type tasks struct {
-	opts TaskOptions
+	opts  TaskOptions
+	store TaskStore
+	caps  TaskCaps
+	watch sync.Once // subscribes to the store's signals, once a task runs here
 
-	mu     sync.Mutex             // guards byID, owners, swept and the tasks' mutable fields
-	byID   map[string]*task       // every task kept, by id
-	owners map[string]*ownerTasks // the counts of each owner's tasks
-	swept  time.Time              // when the expired tasks were last dropped
+	mu      sync.Mutex              // guards local and beating
+	local   map[string]*runningTask // the tasks running on this server
+	beating bool                    // the lease renewal's goroutine runs
 }
 
-// ownerTasks counts one owner's tasks, kept and running.
-type ownerTasks struct{ kept, running int }
+// runningTask is a task whose handler runs on this server.
+type runningTask struct {
+	id, owner string
+	cancel    context.CancelFunc
+	wake      chan struct{} // signalled when the task may have changed
+	dirty     atomic.Bool   // a check of the task is pending (see changed)
+
+	// With an observer, the tools/call that started the task is observed
+	// until the task ends: end tells the observer.
+	end   func(ctx context.Context, obs *observation, e RequestEnd)
+	omu   sync.Mutex      // guards obs, octx and final
+	obs   *observation    // the call's observation, once serve handed it over
+	octx  context.Context //nolint:containedctx // the span the observer's Start began, which End ends
+	final *RequestEnd     // how the task ended, once it did
+}
+
+// observed takes over the observation of the tools/call that started the
+// task, once its answer is ready: the observer's End is called when the
+// task ends, at once if it did already. What the observation holds of the
+// request is copied, since the request does not outlive its answer.
+func (rt *runningTask) observed(ctx context.Context, obs *observation) {
+	in := &obs.info
+	in.Method, in.Name, in.ID, in.ProtocolVersion, in.SessionID = strings.Clone(in.Method), strings.Clone(in.Name),
+		strings.Clone(in.ID), strings.Clone(in.ProtocolVersion), strings.Clone(in.SessionID)
+	in.Trace = TraceContext{strings.Clone(in.Trace.TraceParent), strings.Clone(in.Trace.TraceState), strings.Clone(in.Trace.Baggage)}
+	in.Arguments = slices.Clone(in.Arguments)
+	rt.omu.Lock()
+	final := rt.final
+	if final == nil {
+		rt.obs, rt.octx = obs, context.WithoutCancel(ctx)
+	}
+	rt.omu.Unlock()
+	if final != nil {
+		rt.end(ctx, obs, *final)
+	}
+}
+
+// finished records how the task ended and, if its call's observation was
+// handed over, ends it.
+func (rt *runningTask) finished(e RequestEnd) {
+	if rt.end == nil {
+		return
+	}
+	rt.omu.Lock()
+	obs, ctx := rt.obs, rt.octx
+	if rt.final == nil {
+		rt.final = &e
+	} else {
+		obs = nil // ended already
+	}
+	rt.obs = nil
+	rt.omu.Unlock()
+	if obs != nil {
+		rt.end(ctx, obs, e)
+	}
+}
+
+// observeTaskEnd tells the observer how a task-augmented call ended: when
+// its task did, as the task reads.
+func (s *Server) observeTaskEnd(ctx context.Context, obs *observation, e RequestEnd) {
+	e.Duration = time.Since(obs.start)
+	defer func() {
+		if v := recover(); v != nil {
+			s.observerPanicked(ctx, "End", &obs.info, v)
+		}
+	}()
+	s.opts.Observer.End(ctx, &obs.info, e)
+}
+
+// taskEnd is how a task that ended in status, with result or errObj,
+// reads to an observer.
+func taskEnd(status TaskStatus, result, errObj []byte) RequestEnd {
+	e := RequestEnd{Task: status}
+	switch status {
+	case TaskCompleted:
+		e.Result = result
+		var r struct {
+			IsError bool `json:"isError"`
+		}
+		_ = json.Unmarshal(result, &r)
+		e.ToolError = r.IsError
+	case TaskFailed:
+		var o struct {
+			Code    Code   `json:"code"`
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(errObj, &o)
+		e.ErrorCode, e.ErrorMessage = o.Code, o.Message
+	}
+	return e
+}
 
 func newTasks(o *TaskOptions) *tasks {
-	t := &tasks{opts: *o, byID: map[string]*task{}, owners: map[string]*ownerTasks{}}
+	t := &tasks{opts: *o, local: map[string]*runningTask{}}
 	if t.opts.TTL <= 0 {
 		t.opts.TTL = DefaultTaskTTL
 	}
 	if t.opts.PollInterval <= 0 {
 		t.opts.PollInterval = DefaultTaskPollInterval
 	}
+	if t.opts.Timeout <= 0 {
+		t.opts.Timeout = DefaultTaskTimeout
+	}
+	t.opts.Timeout = min(t.opts.Timeout, t.opts.TTL)
+	if t.opts.Lease <= 0 {
+		t.opts.Lease = DefaultTaskLease
+	}
+	t.opts.Lease = max(t.opts.Lease, minTaskLease)
 	if t.opts.MaxRunning <= 0 {
 		t.opts.MaxRunning = DefaultMaxRunningTasks
 	}
 	if t.opts.MaxKept <= 0 {
 		t.opts.MaxKept = DefaultMaxKeptTasks
 	}
+	t.store = t.opts.Store
+	if t.store == nil {
+		t.store = NewMemoryTaskStore()
+	}
+	t.caps = TaskCaps{MaxRunning: t.opts.MaxRunning, MaxKept: t.opts.MaxKept}
 	return t
-}
-
-// task is one task. Its fields after owner are guarded by tasks.mu.
-type task struct {
-	id, owner string
-	created   time.Time
-	expires   time.Time
-	cancel    context.CancelFunc
-
-	updated  time.Time
-	status   string
-	message  string
-	result   []byte                     // a completed task's result object
-	err      *Error                     // a failed task's error
-	requests map[string]json.RawMessage // the questions open, when input_required
-	answers  map[string]json.RawMessage // every answer the client gave
-	wake     chan struct{}              // signalled when the open questions are all answered
-}
-
-func (t *task) terminal() bool {
-	return t.status == taskCompleted || t.status == taskFailed || t.status == taskCancelled
 }
 
 // ownerOf is who a task belongs to: the caller's issuer and subject, or
@@ -157,103 +257,176 @@ func newTaskID() string {
 // errTaskCaps is the refusal of a task over a per-caller bound.
 var errTaskCaps = errors.New("too many tasks: wait for one to finish, or cancel one")
 
-// add keeps a new task of owner, or refuses it over a bound. It drops the
-// expired tasks first.
-func (ts *tasks) add(owner string, cancel context.CancelFunc) (*task, error) {
-	now := time.Now()
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	if now.Sub(ts.swept) > time.Second {
-		ts.sweepLocked(now)
-	}
-	n := ts.owners[owner]
-	if n != nil && (n.kept >= ts.opts.MaxKept || n.running >= ts.opts.MaxRunning) {
-		// The owner's expired tasks may not be swept yet.
-		ts.sweepOwnerLocked(owner, now)
-		if n = ts.owners[owner]; n != nil && (n.kept >= ts.opts.MaxKept || n.running >= ts.opts.MaxRunning) {
-			return nil, errTaskCaps
-		}
-	}
-	if n == nil {
-		n = new(ownerTasks)
-		ts.owners[owner] = n
-	}
-	t := &task{id: newTaskID(), owner: owner, created: now, expires: now.Add(ts.opts.TTL), cancel: cancel,
-		updated: now, status: taskWorking, wake: make(chan struct{}, 1)}
-	ts.byID[t.id] = t
-	n.kept++
-	n.running++
-	return t, nil
-}
-
-// sweepLocked drops the tasks past their TTL, cancelling any still
-// running. The caller holds ts.mu.
-func (ts *tasks) sweepLocked(now time.Time) {
-	ts.swept = now
-	for _, t := range ts.byID {
-		if now.After(t.expires) {
-			ts.dropLocked(t)
-		}
-	}
-}
-
-// sweepOwnerLocked drops owner's tasks past their TTL. The caller holds
-// ts.mu.
-func (ts *tasks) sweepOwnerLocked(owner string, now time.Time) {
-	for _, t := range ts.byID {
-		if t.owner == owner && now.After(t.expires) {
-			ts.dropLocked(t)
-		}
-	}
-}
-
-// dropLocked forgets t, cancelling it if it still runs. The caller holds
-// ts.mu.
-func (ts *tasks) dropLocked(t *task) {
-	t.cancel()
-	delete(ts.byID, t.id)
-	n := ts.owners[t.owner]
-	if !t.terminal() {
-		n.running--
-	}
-	if n.kept--; n.kept <= 0 {
-		delete(ts.owners, t.owner)
-	}
-}
-
-// get returns owner's task id, or nil: another owner's task, and an
-// expired one, read as one that does not exist. The caller holds ts.mu.
-func (ts *tasks) getLocked(owner, id string) *task {
-	// The expired tasks are dropped on reads too, at most once a second,
-	// so that a task past its TTL stops running when no new task comes.
-	if now := time.Now(); now.Sub(ts.swept) > time.Second {
-		ts.sweepLocked(now)
-	}
-	t := ts.byID[id]
-	if t == nil || t.owner != owner || time.Now().After(t.expires) {
-		return nil
-	}
-	return t
-}
+// errTaskEnded stops an update of a task that ended meanwhile.
+var errTaskEnded = errors.New("ferry: task ended")
 
 // unknownTask is the answer for a task id the caller has no task of.
 func unknownTask(id string) error {
 	return NewError(CodeInvalidParams, "unknown task %q", id)
 }
 
-// settle moves t to a terminal status, unless it is terminal already (a
-// cancelled task stays cancelled whatever its handler returns).
-func (ts *tasks) settle(t *task, status string, result []byte, err *Error) {
+// storeError is the answer when the task store fails: id unknown for
+// [ErrTaskNotFound], the store being unavailable otherwise.
+func (s *Server) storeError(ctx context.Context, id string, err error) error {
+	if errors.Is(err, ErrTaskNotFound) {
+		return unknownTask(id)
+	}
+	s.logError(ctx, "task store failed", "task", id, "err", err)
+	return NewError(CodeInternalError, "the task store is unavailable")
+}
+
+// storeCtx is the context of the store calls a task's run makes: ctx's
+// values, bounded, whatever ended ctx.
+func storeCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+}
+
+// enter records a task run here, and starts the lease renewal and the
+// store's signals if they do not run.
+func (ts *tasks) enter(rt *runningTask) {
+	ts.watch.Do(func() { ts.store.Watch(ts.changed) })
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	if t.terminal() {
+	ts.local[rt.id] = rt
+	if !ts.beating {
+		ts.beating = true
+		go ts.renew()
+	}
+}
+
+// leave forgets a task run here.
+func (ts *tasks) leave(rt *runningTask) {
+	ts.mu.Lock()
+	delete(ts.local, rt.id)
+	ts.mu.Unlock()
+	rt.cancel()
+}
+
+// changed is the store's signal that task id changed: a task running
+// here that was cancelled, expired or answered elsewhere hears it. The
+// store is read on a goroutine of its own, at most one waiting per task.
+func (ts *tasks) changed(id string) {
+	ts.mu.Lock()
+	rt := ts.local[id]
+	ts.mu.Unlock()
+	if rt == nil || rt.dirty.Swap(true) {
 		return
 	}
-	if n := ts.byID[t.id]; n == t {
-		ts.owners[t.owner].running--
+	go ts.check(rt)
+}
+
+// check reads a task running here from the store: a task that ended
+// (cancelled elsewhere) or is gone has its run's context cancelled, and
+// a parked one is woken to read its answers.
+func (ts *tasks) check(rt *runningTask) {
+	rt.dirty.Store(false) // a signal from now on checks again
+	ctx, cancel := context.WithTimeout(context.Background(), ts.opts.Lease/3)
+	rec, err := ts.store.Get(ctx, rt.owner, rt.id)
+	cancel()
+	if errors.Is(err, ErrTaskNotFound) || err == nil && rec.Status.Terminal() {
+		rt.cancel()
 	}
-	t.status, t.result, t.err, t.requests, t.updated = status, result, err, nil, time.Now()
-	t.cancel()
+	rt.poke()
+}
+
+// poke wakes the task's run if it waits for answers.
+func (rt *runningTask) poke() {
+	select {
+	case rt.wake <- struct{}{}:
+	default:
+	}
+}
+
+// renew renews the lease of every task running here, every third of the
+// lease, until none runs. Each renewal reads the task too, so that a
+// cancellation whose signal was lost ends its run within a renewal.
+func (ts *tasks) renew() {
+	tick := time.NewTicker(ts.opts.Lease / 3)
+	defer tick.Stop()
+	for range tick.C {
+		ts.mu.Lock()
+		if len(ts.local) == 0 {
+			ts.beating = false
+			ts.mu.Unlock()
+			return
+		}
+		runs := make([]*runningTask, 0, len(ts.local))
+		for _, rt := range ts.local {
+			runs = append(runs, rt)
+		}
+		ts.mu.Unlock()
+		for _, rt := range runs {
+			ctx, cancel := context.WithTimeout(context.Background(), ts.opts.Lease/3)
+			err := ts.store.Update(ctx, rt.owner, rt.id, func(r *TaskRecord) error {
+				if r.Status.Terminal() {
+					return errTaskEnded
+				}
+				r.Lease = time.Now().Add(ts.opts.Lease)
+				return nil
+			})
+			cancel()
+			if errors.Is(err, errTaskEnded) || errors.Is(err, ErrTaskNotFound) {
+				rt.cancel()
+			}
+			rt.poke()
+		}
+	}
+}
+
+// load returns owner's task id from the store; a task whose lease passed
+// (the server running it died) is marked failed first.
+func (ts *tasks) load(ctx context.Context, owner, id string) (*TaskRecord, error) {
+	t, err := ts.store.Get(ctx, owner, id)
+	if err != nil || t.Status.Terminal() || time.Now().Before(t.Lease) {
+		return t, err
+	}
+	err = ts.store.Update(ctx, owner, id, func(r *TaskRecord) error {
+		if r.Status.Terminal() || time.Now().Before(r.Lease) {
+			return errTaskEnded // settled or renewed meanwhile
+		}
+		r.fail(time.Now(), "the server running the task stopped", CodeInternalError)
+		return nil
+	})
+	if err != nil && !errors.Is(err, errTaskEnded) {
+		return nil, err
+	}
+	return ts.store.Get(ctx, owner, id)
+}
+
+// fail moves r to failed, with an error saying msg.
+func (r *TaskRecord) fail(now time.Time, msg string, code Code) {
+	e, _ := json.Marshal(struct {
+		Code    Code   `json:"code"`
+		Message string `json:"message"`
+	}{code, msg})
+	r.Status, r.Message, r.Error, r.Requests, r.Lease, r.Updated = TaskFailed, msg, e, nil, time.Time{}, now
+}
+
+// settle moves owner's task id to a terminal status, unless it is
+// terminal already (a cancelled task stays cancelled whatever its handler
+// returns).
+func (ts *tasks) settle(ctx context.Context, rt *runningTask, status TaskStatus, message string, result, errObj []byte) {
+	// The run is forgotten first: the store's signal of this very update
+	// has nothing to wake.
+	ts.mu.Lock()
+	delete(ts.local, rt.id)
+	ts.mu.Unlock()
+	ctx, cancel := storeCtx(ctx)
+	defer cancel()
+	end := taskEnd(status, result, errObj)
+	_ = ts.store.Update(ctx, rt.owner, rt.id, func(r *TaskRecord) error {
+		if r.Status.Terminal() {
+			end = taskEnd(r.Status, r.Result, r.Error)
+			return errTaskEnded
+		}
+		r.Status, r.Result, r.Error, r.Requests, r.Lease, r.Updated = status, result, errObj, nil, time.Time{}, time.Now()
+		if message != "" {
+			r.Message = message
+		}
+		return nil
+	})
+	rt.cancel()
+	rt.finished(end)
 }
 
 // wantsTask reports whether a tools/call runs as a task: the server serves
@@ -281,6 +454,7 @@ func (s *Server) wantsTask(r *request) (bool, error) {
 // is kept before the answer is written, so that a tasks/get right after
 // it finds the task.
 func (s *Server) startTask(ctx context.Context, r *request, b []byte) ([]byte, error) {
+	ts := s.tasks
 	var answers map[string]json.RawMessage
 	if r.carriesAnswers() {
 		if err := s.loadModernInput(ctx, r); err != nil {
@@ -288,21 +462,34 @@ func (s *Server) startTask(ctx context.Context, r *request, b []byte) ([]byte, e
 		}
 		answers = r.reply.input.answers
 	}
+	now := time.Now()
+	rec := &TaskRecord{ID: newTaskID(), Owner: ownerOf(ctx), Status: TaskWorking, Created: now, Updated: now,
+		Expires: now.Add(ts.opts.TTL), Lease: now.Add(ts.opts.Lease), Answers: answers}
 	tctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	t, err := s.tasks.add(ownerOf(ctx), cancel)
-	if err != nil {
-		cancel()
-		setOutcome(ctx, outcomeLimited, RefusalUnavailable)
-		return (&ToolResult{Content: []Content{Text(err.Error())}, IsError: true}).appendMembers(b, false)
+	rt := &runningTask{id: rec.ID, owner: rec.Owner, cancel: cancel, wake: make(chan struct{}, 1)}
+	if s.opts.Observer != nil {
+		rt.end = s.observeTaskEnd
+	}
+	// The run is known here before the store has it, so that no signal
+	// of a cancellation is missed.
+	ts.enter(rt)
+	if err := ts.store.Create(ctx, rec, ts.caps); err != nil {
+		ts.leave(rt)
+		if errors.Is(err, ErrTooManyTasks) {
+			setOutcome(ctx, outcomeLimited, RefusalUnavailable)
+			return (&ToolResult{Content: []Content{Text(errTaskCaps.Error())}, IsError: true}).appendMembers(b, false)
+		}
+		return b, s.storeError(ctx, rec.ID, err)
 	}
 	// The answer is written before the run starts: it reads working.
-	s.tasks.mu.Lock()
-	t.answers = answers
-	b = s.appendTask(b, t)
-	s.tasks.mu.Unlock()
+	b = s.appendTask(b, rec)
 	r.reply.task = true
+	if rt.end != nil {
+		r.reply.started = rt
+	}
 	// A run counts as active in its transport's drain: a shutdown gives
 	// it the drain's deadline, then cancels it.
+	tr := s.taskRun(r)
 	d := r.peer.drain
 	if d != nil {
 		d.enter()
@@ -310,10 +497,10 @@ func (s *Server) startTask(ctx context.Context, r *request, b []byte) ([]byte, e
 		go func() {
 			defer d.leave()
 			defer stop()
-			s.runTask(tctx, t, s.taskRun(r))
+			s.runTask(tctx, rt, tr)
 		}()
 	} else {
-		go s.runTask(tctx, t, s.taskRun(r))
+		go s.runTask(tctx, rt, tr)
 	}
 	if !r.modern {
 		b = appendKey(b, "resultType")
@@ -323,7 +510,8 @@ func (s *Server) startTask(ctx context.Context, r *request, b []byte) ([]byte, e
 }
 
 // taskRun is what a task's runs of the call are made from: r, without
-// its stream, its session or the reply it is being answered with.
+// its stream, its session or the reply it is being answered with, and
+// with the task's bound ([TaskOptions.Timeout]) in place of the call's.
 type taskRun struct {
 	r request
 }
@@ -331,10 +519,14 @@ type taskRun struct {
 func (s *Server) taskRun(r *request) *taskRun {
 	p := *r.params
 	p.InputResponses, p.RequestState = nil, ""
+	e := *r.target.tool
+	e.info.Timeout = s.tasks.opts.Timeout
+	tg := r.target
+	tg.tool = &e
 	return &taskRun{r: request{
 		peer: peer{header: r.peer.header, remote: r.peer.remote, host: r.peer.host, drain: r.peer.drain},
 		id:   r.id, method: r.method, params: &p, modern: true, version: r.version, caps: r.caps,
-		level: levelOff, caller: r.caller, row: r.row, target: r.target,
+		level: levelOff, caller: r.caller, row: r.row, target: tg,
 	}}
 }
 
@@ -353,25 +545,19 @@ func (tr *taskRun) next(ctx context.Context, answers map[string]json.RawMessage)
 // the task in input_required until tasks/update answers every open
 // question, and then the call runs again from the start with every answer
 // given, as a 2026-07-28 retry would.
-func (s *Server) runTask(ctx context.Context, t *task, tr *taskRun) {
+func (s *Server) runTask(ctx context.Context, rt *runningTask, tr *taskRun) {
 	ts := s.tasks
+	defer ts.leave(rt)
 	defer func() {
 		if tr.r.peer.drain.hardStopped() {
-			ts.mu.Lock()
-			if !t.terminal() {
-				t.message = "the server shut down before the task ended"
-			}
-			ts.mu.Unlock()
-			ts.settle(t, taskCancelled, nil, nil)
+			ts.settle(ctx, rt, TaskCancelled, "the server shut down before the task ended", nil, nil)
 		}
 	}()
+	answers := map[string]json.RawMessage{}
+	if rec, err := ts.store.Get(ctx, rt.owner, rt.id); err == nil {
+		answers = rec.Answers
+	}
 	for {
-		ts.mu.Lock()
-		answers := make(map[string]json.RawMessage, len(t.answers))
-		for k, v := range t.answers {
-			answers[k] = v
-		}
-		ts.mu.Unlock()
 		r := tr.next(ctx, answers)
 		out, err := s.runTaskOnce(r)
 		if tr.r.peer.drain.hardStopped() {
@@ -380,24 +566,35 @@ func (s *Server) runTask(ctx context.Context, t *task, tr *taskRun) {
 		switch {
 		case errors.Is(err, errInputPending):
 			if failed := r.reply.input.failure(); failed != nil {
-				ts.settle(t, taskFailed, nil, asError(failed))
+				ts.settle(ctx, rt, TaskFailed, "", nil, errorObject(asError(failed)))
 				return
 			}
-			if !s.parkTask(ctx, t, r.reply.input) {
-				ts.settle(t, taskCancelled, nil, nil)
+			var ok bool
+			if answers, ok = s.parkTask(ctx, rt, r.reply.input); !ok {
+				ts.settle(ctx, rt, TaskCancelled, "", nil, nil)
 				return
 			}
 			continue
 		case err != nil:
-			ts.settle(t, taskFailed, nil, asError(s.protocolError(ctx, "task", t.id, err)))
+			ts.settle(ctx, rt, TaskFailed, "", nil, errorObject(asError(s.protocolError(ctx, "task", rt.id, err))))
 		default:
 			if len(r.reply.resultMeta) > 0 {
 				out = appendMeta(out, r.reply.resultMeta, nil)
 			}
-			ts.settle(t, taskCompleted, append(out, '}'), nil)
+			ts.settle(ctx, rt, TaskCompleted, "", append(out, '}'), nil)
 		}
 		return
 	}
+}
+
+// errorObject returns e as a JSON-RPC error object.
+func errorObject(e *Error) []byte {
+	data, _ := json.Marshal(struct {
+		Code    Code   `json:"code"`
+		Message string `json:"message"`
+		Data    any    `json:"data,omitempty"`
+	}{e.Code, e.Message, e.Data})
+	return data
 }
 
 // runTaskOnce runs the call once, appending its result's members to an
@@ -414,24 +611,40 @@ func (s *Server) runTaskOnce(r *request) (out []byte, err error) {
 }
 
 // parkTask records the questions a run left open and waits for their
-// answers; false says the task ended (cancelled, expired) meanwhile.
-func (s *Server) parkTask(ctx context.Context, t *task, in *inputState) bool {
+// answers, which it returns, every answer given so far; false says the
+// task ended (cancelled, expired) meanwhile.
+func (s *Server) parkTask(ctx context.Context, rt *runningTask, in *inputState) (map[string]json.RawMessage, bool) {
 	ts := s.tasks
 	in.mu.Lock()
 	requests := in.requests
 	in.mu.Unlock()
-	ts.mu.Lock()
-	if t.terminal() {
-		ts.mu.Unlock()
-		return false
+	sctx, cancel := storeCtx(ctx)
+	err := ts.store.Update(sctx, rt.owner, rt.id, func(r *TaskRecord) error {
+		if r.Status.Terminal() {
+			return errTaskEnded
+		}
+		r.Status, r.Requests, r.Updated = TaskInputRequired, requests, time.Now()
+		return nil
+	})
+	cancel()
+	if err != nil {
+		return nil, false
 	}
-	t.status, t.requests, t.updated = taskInputRequired, requests, time.Now()
-	ts.mu.Unlock()
-	select {
-	case <-t.wake:
-		return true
-	case <-ctx.Done():
-		return false
+	for {
+		select {
+		case <-rt.wake:
+		case <-ctx.Done():
+			return nil, false
+		}
+		sctx, cancel := storeCtx(ctx)
+		rec, err := ts.store.Get(sctx, rt.owner, rt.id)
+		cancel()
+		switch {
+		case errors.Is(err, ErrTaskNotFound) || err == nil && rec.Status.Terminal():
+			return nil, false
+		case err == nil && rec.Status == TaskWorking:
+			return rec.Answers, true
+		}
 	}
 }
 

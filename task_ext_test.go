@@ -3,6 +3,7 @@ package ferry_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -372,5 +373,117 @@ func TestTaskShutdownCancelsWhatOutlivesTheDrain(t *testing.T) {
 	got := c.waitStatus(id, "cancelled")
 	if !strings.Contains(str(got.Result, "statusMessage"), "shut down") {
 		t.Errorf("the cancelled task says %q", str(got.Result, "statusMessage"))
+	}
+}
+
+// The observer sees a task-augmented call as the call it is: its End comes
+// when the task ends (not when the task is created), with the task's
+// result, inside the span Start began (the handler runs in it too); the
+// call log records the run once it ended.
+func TestTaskIsObservedUntilItEnds(t *testing.T) {
+	obs := &recorder{}
+	srv, logs := newLogged(t, &ferry.ServerOptions{Observer: obs, Tasks: &ferry.TaskOptions{}})
+	release := make(chan struct{})
+	srv.AddTool(ferry.Tool{Name: "slow", Description: "Waits.", TaskSupport: ferry.TaskRequired},
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			<-release
+			span, _ := ctx.Value(obsKey{}).(string)
+			return ferry.NewResult(ferry.Text("ran in " + span)), nil
+		})
+	srv.AddTool(ferry.Tool{Name: "broken", Description: "Fails.", TaskSupport: ferry.TaskRequired},
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			return nil, ferry.Refuse(ferry.RefusalNotFound, "no such order")
+		})
+	c := &taskClient{t: t, h: ferry.NewHTTPHandler(srv, nil), caps: tasksCaps}
+	id := str(c.call("slow", `{}`).Result, "taskId")
+	time.Sleep(50 * time.Millisecond)
+	obs.mu.Lock()
+	ended := len(obs.seen)
+	obs.mu.Unlock()
+	if ended != 0 {
+		t.Fatalf("the call was observed as ended while its task ran: %+v", obs.seen)
+	}
+	if n := len(logs.records(t, "tool call")); n != 0 {
+		t.Errorf("the call log has %d records while the task runs", n)
+	}
+	close(release)
+	c.waitStatus(id, "completed")
+	var got observed
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		obs.mu.Lock()
+		for _, s := range obs.seen {
+			if s.info.Method == "tools/call" {
+				got = s
+			}
+		}
+		obs.mu.Unlock()
+		if got.info.Method != "" || time.Now().After(deadline) {
+			break
+		}
+	}
+	if got.end.Task != ferry.TaskCompleted || got.info.Name != "slow" || got.end.Duration < 50*time.Millisecond ||
+		!strings.Contains(string(got.end.Result), "ran in span of tools/call") || got.ctx != "span of tools/call" {
+		t.Errorf("the task's call was observed as %+v (result %s)", got, got.end.Result)
+	}
+	recs := logs.records(t, "tool call")
+	if len(recs) != 1 || recs[0]["tool"] != "slow" || recs[0]["outcome"] != "ok" {
+		t.Errorf("the call log has %v, want one ok record of slow", recs)
+	}
+
+	c.waitStatus(str(c.call("broken", `{}`).Result, "taskId"), "completed")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		var last observed
+		obs.mu.Lock()
+		for _, s := range obs.seen {
+			if s.info.Method == "tools/call" && s.info.Name == "broken" {
+				last = s
+			}
+		}
+		obs.mu.Unlock()
+		if last.info.Name == "broken" {
+			if last.end.Task != ferry.TaskCompleted || !last.end.ToolError {
+				t.Errorf("a task whose tool failed was observed as %+v", last.end)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the failed tool's task was not observed")
+		}
+	}
+}
+
+// A task runs under its own bound, TaskOptions.Timeout, not the server's
+// CallTimeout, which it outlives; past its own bound, its context ends.
+func TestTaskHasItsOwnTimeout(t *testing.T) {
+	srv := ferry.NewServer("tasks", "1", &ferry.ServerOptions{Limits: ferry.Limits{CallTimeout: 20 * time.Millisecond},
+		Tasks: &ferry.TaskOptions{Timeout: time.Second}})
+	srv.AddTool(ferry.Tool{Name: "slow", Description: "Outlives the call timeout.", TaskSupport: ferry.TaskRequired},
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			select {
+			case <-time.After(200 * time.Millisecond):
+				return ferry.NewResult(ferry.Text("done")), nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		})
+	srv.AddTool(ferry.Tool{Name: "forever", Description: "Outlives the task's bound.", TaskSupport: ferry.TaskRequired},
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			<-ctx.Done()
+			d, _ := ctx.Deadline()
+			return nil, fmt.Errorf("stopped: deadline %v away at the start", time.Until(d))
+		})
+	c := &taskClient{t: t, h: ferry.NewHTTPHandler(srv, nil), caps: tasksCaps}
+	done := c.waitStatus(str(c.call("slow", `{}`).Result, "taskId"), "completed")
+	if !strings.Contains(string(done.Result["result"]), `"done"`) {
+		t.Errorf("a task past the server's CallTimeout read %s", done.Result["result"])
+	}
+	start := time.Now()
+	id := str(c.call("forever", `{}`).Result, "taskId")
+	ended := c.waitStatus(id, "completed")
+	if took := time.Since(start); took < 900*time.Millisecond {
+		t.Errorf("the task's context ended after %v, before its bound of 1s", took)
+	}
+	if !strings.Contains(string(ended.Result["result"]), `"isError":true`) {
+		t.Errorf("a task past its bound read %s", ended.Result["result"])
 	}
 }

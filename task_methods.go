@@ -3,6 +3,7 @@ package ferry
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"time"
 
@@ -16,20 +17,20 @@ import (
 // caller finds only its own tasks: another's reads as an unknown one.
 
 // appendTask appends the members of a task as CreateTaskResult and
-// tasks/get carry them. The caller holds s.tasks.mu.
-func (s *Server) appendTask(b []byte, t *task) []byte {
+// tasks/get carry them.
+func (s *Server) appendTask(b []byte, t *TaskRecord) []byte {
 	b = appendKey(b, "taskId")
-	b = jsontext.AppendString(b, t.id)
+	b = jsontext.AppendString(b, t.ID)
 	b = appendKey(b, "status")
-	b = jsontext.AppendString(b, t.status)
-	if t.message != "" {
+	b = jsontext.AppendString(b, string(t.Status))
+	if t.Message != "" {
 		b = appendKey(b, "statusMessage")
-		b = jsontext.AppendString(b, t.message)
+		b = jsontext.AppendString(b, t.Message)
 	}
 	b = appendKey(b, "createdAt")
-	b = jsontext.AppendString(b, t.created.UTC().Format(time.RFC3339Nano))
+	b = jsontext.AppendString(b, t.Created.UTC().Format(time.RFC3339Nano))
 	b = appendKey(b, "lastUpdatedAt")
-	b = jsontext.AppendString(b, t.updated.UTC().Format(time.RFC3339Nano))
+	b = jsontext.AppendString(b, t.Updated.UTC().Format(time.RFC3339Nano))
 	b = appendKey(b, "ttlMs")
 	b = strconv.AppendInt(b, s.tasks.opts.TTL.Milliseconds(), 10)
 	b = appendKey(b, "pollIntervalMs")
@@ -40,36 +41,28 @@ func (s *Server) appendTask(b []byte, t *task) []byte {
 // result (exactly as the plain call's) or its error; the open questions
 // while it waits for input.
 func (s *Server) getTask(ctx context.Context, r *request, b []byte) ([]byte, error) {
-	ts := s.tasks
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	t := ts.getLocked(ownerOf(ctx), r.target.name)
-	if t == nil {
-		return b, unknownTask(r.target.name)
+	t, err := s.tasks.load(ctx, ownerOf(ctx), r.target.name)
+	if err != nil {
+		return b, s.storeError(ctx, r.target.name, err)
 	}
 	b = s.appendTask(b, t)
-	switch t.status {
-	case taskCompleted:
+	switch t.Status {
+	case TaskCompleted:
 		b = appendKey(b, "result")
-		b = append(b, t.result...)
-	case taskFailed:
-		data, _ := json.Marshal(struct {
-			Code    Code   `json:"code"`
-			Message string `json:"message"`
-			Data    any    `json:"data,omitempty"`
-		}{t.err.Code, t.err.Message, t.err.Data})
+		b = append(b, t.Result...)
+	case TaskFailed:
 		b = appendKey(b, "error")
-		b = append(b, data...)
-	case taskInputRequired:
+		b = append(b, t.Error...)
+	case TaskInputRequired:
 		b = appendKey(b, "inputRequests")
 		b = append(b, '{')
-		for i, k := range sortedKeys(t.requests) {
+		for i, k := range sortedKeys(t.Requests) {
 			if i > 0 {
 				b = append(b, ',')
 			}
 			b = jsontext.AppendString(b, k)
 			b = append(b, ':')
-			b = append(b, t.requests[k]...)
+			b = append(b, t.Requests[k]...)
 		}
 		b = append(b, '}')
 	}
@@ -78,7 +71,8 @@ func (s *Server) getTask(ctx context.Context, r *request, b []byte) ([]byte, err
 
 // updateTask answers tasks/update: the answers to the task's open
 // questions are kept (others are ignored), and once every open question
-// is answered the task runs again. The answer is an empty result.
+// is answered the task runs again, on the server that runs it. The answer
+// is an empty result.
 func (s *Server) updateTask(ctx context.Context, r *request, b []byte) ([]byte, error) {
 	var fresh map[string]json.RawMessage
 	if p := r.params.InputResponses; len(p) > 0 && string(p) != "null" {
@@ -87,46 +81,60 @@ func (s *Server) updateTask(ctx context.Context, r *request, b []byte) ([]byte, 
 		}
 	}
 	ts := s.tasks
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	t := ts.getLocked(ownerOf(ctx), r.target.name)
-	if t == nil {
-		return b, unknownTask(r.target.name)
+	owner, id := ownerOf(ctx), r.target.name
+	if _, err := ts.load(ctx, owner, id); err != nil {
+		return b, s.storeError(ctx, id, err)
 	}
-	if t.status != taskInputRequired {
-		return b, nil
-	}
-	for k, v := range fresh {
-		if _, open := t.requests[k]; !open {
-			continue
+	err := ts.store.Update(ctx, owner, id, func(t *TaskRecord) error {
+		if t.Status != TaskInputRequired {
+			return errTaskEnded
 		}
-		if t.answers == nil {
-			t.answers = make(map[string]json.RawMessage)
+		for k, v := range fresh {
+			if _, open := t.Requests[k]; !open {
+				continue
+			}
+			if t.Answers == nil {
+				t.Answers = make(map[string]json.RawMessage)
+			}
+			t.Answers[k] = v
+			delete(t.Requests, k)
 		}
-		t.answers[k] = v
-		delete(t.requests, k)
-	}
-	if len(t.requests) == 0 {
-		t.status, t.requests, t.updated = taskWorking, nil, time.Now()
-		select {
-		case t.wake <- struct{}{}:
-		default:
+		if len(t.Requests) == 0 {
+			t.Status, t.Requests, t.Updated = TaskWorking, nil, time.Now()
 		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errTaskEnded) {
+		return b, s.storeError(ctx, id, err)
 	}
 	return b, nil
 }
 
-// cancelTask answers tasks/cancel: a running task's context is cancelled
-// and the task reads cancelled; a task that ended already is left as it
+// cancelTask answers tasks/cancel: a running task reads cancelled, and the
+// server running it cancels its context (at once when it is this one, on
+// the store's signal otherwise); a task that ended already is left as it
 // is. The answer is an empty result either way.
 func (s *Server) cancelTask(ctx context.Context, r *request, b []byte) ([]byte, error) {
 	ts := s.tasks
-	ts.mu.Lock()
-	t := ts.getLocked(ownerOf(ctx), r.target.name)
-	ts.mu.Unlock()
-	if t == nil {
-		return b, unknownTask(r.target.name)
+	owner, id := ownerOf(ctx), r.target.name
+	if _, err := ts.load(ctx, owner, id); err != nil {
+		return b, s.storeError(ctx, id, err)
 	}
-	ts.settle(t, taskCancelled, nil, nil)
+	err := ts.store.Update(ctx, owner, id, func(t *TaskRecord) error {
+		if t.Status.Terminal() {
+			return errTaskEnded
+		}
+		t.Status, t.Requests, t.Lease, t.Updated = TaskCancelled, nil, time.Time{}, time.Now()
+		return nil
+	})
+	if err != nil && !errors.Is(err, errTaskEnded) {
+		return b, s.storeError(ctx, id, err)
+	}
+	ts.mu.Lock()
+	rt := ts.local[id]
+	ts.mu.Unlock()
+	if rt != nil && rt.owner == owner {
+		rt.cancel()
+	}
 	return b, nil
 }

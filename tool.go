@@ -115,11 +115,30 @@ type Tool struct {
 	// for a tool whose large answer the user asked for (a file, an image),
 	// though a client's own limit still holds.
 	MaxResultBytes int
+	// Confirm says whether a call waits for a person to confirm it before
+	// it runs (see [ServerOptions.Confirm]). If zero, a call of a
+	// destructive tool does, when the server confirms.
+	Confirm ConfirmPolicy
+	// Summarize, if not nil, says what a call will change, in a sentence
+	// or two the person confirming it reads below the tool's name and
+	// arguments ("Deletes order 42 and its 3 lines; the customer is told
+	// by mail."). It gets the arguments checked against the input schema.
+	// A refusal it returns ([NotFound] for an order that does not exist)
+	// is the call's answer, and nobody is asked; any other error is masked
+	// as a handler's is. If nil, the person reads that the tool may
+	// delete or overwrite data.
+	Summarize func(ctx context.Context, req *CallToolRequest) (string, error)
 
 	// Icons are images a client may show for the tool.
 	Icons []Icon
 	// Meta is sent as the tool's _meta member.
 	Meta map[string]any
+	// App is the ui:// URI of the app (see [App]) that shows the tool's
+	// results, for a client that declared the apps extension: it reads
+	// _meta.ui.resourceUri in tools/list. Other clients see the tool
+	// without it, and read its results as text: the result's content must
+	// say all. The app must be added with [Server.AddApp].
+	App string
 }
 
 // CallToolRequest is a tools/call as a tool handler sees it.
@@ -174,12 +193,16 @@ type toolEntry struct {
 	info    ToolInfo    // resolved once, shared by every call
 	handler ToolHandler // wrapped in the middleware chain
 	json    []byte
+	plain   []byte          // json without the tool's app, or nil when it has none
 	params  []paramHeader   // arguments mirrored in Mcp-Param-* headers
 	in, out json.RawMessage // the schemas as sent
 	// hideable says some caller may not see the tool (see
 	// [Server.mayHide]), fixed at registration with the server's options:
 	// resolving a call of a tool everyone sees judges nothing.
 	hideable bool
+	// confirm, when not nil, puts each call to a person before it runs
+	// (confirm.go).
+	confirm *confirmation
 	// doc is the tool's words for discovery mode's search, nil when the
 	// server has no discovery mode (discovery_search.go).
 	doc searchDoc
@@ -258,10 +281,18 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	problems = append(problems, s.checkTaskSupport(&t)...)
 	info.Timeout = s.toolTimeout(t.Timeout)
 	info.MaxResultBytes = s.toolBudget(t.MaxResultBytes)
-	data, err := json.Marshal(wireTool{Name: t.Name, Title: t.Title, Description: t.Description,
+	info.Confirm = s.confirms(&t, &info)
+	wt := wireTool{Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: ts.input, OutputSchema: ts.output, Icons: t.Icons, Meta: t.Meta, Execution: t.execution(),
 		Annotations: wireAnnotations{Title: t.Title, ReadOnlyHint: info.ReadOnly, DestructiveHint: info.Destructive,
-			IdempotentHint: info.Idempotent, OpenWorldHint: info.OpenWorld}})
+			IdempotentHint: info.Idempotent, OpenWorldHint: info.OpenWorld}}
+	data, err := json.Marshal(wt)
+	var plain []byte // without the app, for clients that do not speak apps
+	if err == nil && t.App != "" {
+		problems = append(problems, s.checkToolApp(&t)...)
+		plain, wt.Meta = data, withAppMeta(t.Meta, t.App)
+		data, err = json.Marshal(wt)
+	}
 	if err != nil {
 		s.admit("tool", t.Name, append(problems, fmt.Errorf("tool %q: its schemas are not valid JSON: %w", t.Name, err)), nil, nil)
 		return
@@ -270,8 +301,8 @@ func (s *Server) addTool(t Tool, h ToolHandler) {
 	for _, p := range headerProblems {
 		problems = append(problems, fmt.Errorf("tool %q: %s", t.Name, p))
 	}
-	e := &toolEntry{tool: t, info: info, handler: s.wrapTool(h), json: data, params: params, in: ts.input, out: ts.output,
-		hideable: s.mayHide(&info)}
+	e := &toolEntry{tool: t, info: info, handler: s.wrapTool(h), json: data, plain: plain, params: params, in: ts.input, out: ts.output,
+		hideable: s.mayHide(&info), confirm: s.newConfirmation(&t, &info, ts.validator)}
 	if s.discovery != nil {
 		e.doc = newSearchDoc(&t, ts.input, info.Groups)
 	}

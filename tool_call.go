@@ -26,7 +26,9 @@ import (
 // returns without error is kept, however late. Errors were mapped inside
 // the chain: only an [*Error] (or a modern handler's question to the
 // client) comes out of it. A tool shown for step-up ([ServerOptions.StepUp])
-// and a call a per-caller limit refuses get a refusal, without running.
+// and a call a per-caller limit refuses get a refusal, without running; a
+// call a person must confirm ([ServerOptions.Confirm]) is put to them
+// first (confirm.go).
 func (s *Server) callTool(ctx context.Context, r *request, b []byte) ([]byte, error) {
 	if r.carriesAnswers() {
 		if err := s.loadModernInput(ctx, r); err != nil {
@@ -53,6 +55,11 @@ func (s *Server) callTool(ctx context.Context, r *request, b []byte) ([]byte, er
 	if res == nil {
 		if place != nil {
 			defer s.limits.release(place)
+		}
+		if e.confirm != nil { // a person confirms the call first (confirm.go)
+			if res, err = s.confirmCall(ctx, r); res != nil || err != nil {
+				return s.appendCallResult(ctx, r, b, res, err, logging, start)
+			}
 		}
 		if c := s.callContext(ctx, r); c != nil {
 			defer c.finish()

@@ -40,6 +40,9 @@ type ToolInfo struct {
 	// [Tool.MaxResultBytes], or else the server's [Limits.MaxResultBytes];
 	// zero when it has none (a client may still state one).
 	MaxResultBytes int
+	// Confirm says a call waits for a person to confirm it (see
+	// [ServerOptions.Confirm] and [Tool.Confirm]).
+	Confirm bool
 }
 
 // Writes reports whether the tool may change anything: an approval step

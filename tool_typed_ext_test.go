@@ -9,8 +9,10 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/client"
 	"github.com/ferry-mcp/ferry/ferrytest"
 	"github.com/ferry-mcp/ferry/schema"
 	"github.com/google/go-cmp/cmp"
@@ -539,5 +541,34 @@ func TestTypedToolTakesThePrincipal(t *testing.T) {
 		if !strings.Contains(out, `"isError":true`) || !strings.Contains(out, "invalid arguments") || got != nil {
 			t.Errorf("injected %s: %s (handler saw %v)", args, out, got)
 		}
+	}
+}
+
+// A typed tool runs as a task like any other: its output comes back from
+// the task as structured content, exactly as from a plain call.
+func TestTypedToolRunsAsATask(t *testing.T) {
+	srv := ferry.NewServer("typed", "1", &ferry.ServerOptions{Tasks: &ferry.TaskOptions{PollInterval: time.Millisecond}})
+	type sumIn struct {
+		A int `json:"a"`
+		B int `json:"b"`
+	}
+	type sumOut struct {
+		Sum int `json:"sum"`
+	}
+	ferry.AddTool(srv, ferry.Tool{Name: "sum", Description: "Adds.", TaskSupport: ferry.TaskOptional},
+		func(_ context.Context, in sumIn) (sumOut, error) { return sumOut{in.A + in.B}, nil })
+	c, err := client.DialHandler(t.Context(), ferry.NewHTTPHandler(srv, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var task string
+	res, err := c.CallToolAsTask(t.Context(), "sum", map[string]int{"a": 2, "b": 3}, func(tk *client.Task) { task = tk.ID })
+	if err != nil || res.IsError || task == "" || string(res.StructuredContent) != `{"sum":5}` {
+		t.Errorf("as a task: %+v (structured %s), %v (task %q)", res, res.StructuredContent, err, task)
+	}
+	plain, err := c.CallTool(t.Context(), "sum", map[string]int{"a": 2, "b": 3})
+	if err != nil || string(plain.StructuredContent) != string(res.StructuredContent) {
+		t.Errorf("plainly: %+v, %v", plain, err)
 	}
 }

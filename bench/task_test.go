@@ -18,10 +18,23 @@ import (
 // declare the extension (the call runs at once); "start" is the same call
 // from a client that did, answered with a new task (the run goes on in the
 // background and is not measured); "get" is a tasks/get of a completed
-// task, which inlines the call's result. The memory store keeps the tasks.
+// task, which inlines the call's result. The memory store and the Redis
+// one keep the tasks, side by side: "start" pays Redis a Lua script (the
+// create under the caps) and "get" a GET, and each start's run pays the
+// store again in the background (its settle), unmeasured but sharing the
+// machine.
 func BenchmarkTaskCall(b *testing.B) {
+	b.Run("memory", func(b *testing.B) {
+		benchTaskCall(b, ferry.NewMemoryTaskStore())
+	})
+	b.Run("redis", func(b *testing.B) {
+		benchTaskCall(b, benchRedisStore(b).Tasks())
+	})
+}
+
+func benchTaskCall(b *testing.B, store ferry.TaskStore) {
 	srv := ferry.NewServer("bench", "1", &ferry.ServerOptions{Tasks: &ferry.TaskOptions{
-		TTL: time.Minute, MaxRunning: 1 << 30, MaxKept: 1 << 30}})
+		Store: store, TTL: time.Minute, MaxRunning: 1 << 30, MaxKept: 1 << 30}})
 	srv.AddTool(ferry.Tool{Name: "add", Description: "Adds.", ReadOnly: true, TaskSupport: ferry.TaskOptional},
 		func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 			return ferry.NewResult(ferry.Text("3")), nil

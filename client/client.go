@@ -307,6 +307,8 @@ func routingName(method string, p map[string]json.RawMessage) string {
 		key = "name"
 	case "resources/read":
 		key = "uri"
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		key = "taskId"
 	default:
 		return ""
 	}

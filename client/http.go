@@ -70,7 +70,7 @@ func (t *httpTransport) post(ctx context.Context, body []byte, r *outgoing) (*ht
 	}
 	if r != nil && version >= Version20260728 {
 		req.Header.Set("Mcp-Method", r.method)
-		if r.method == "tools/call" || r.method == "prompts/get" || r.method == "resources/read" {
+		if r.name != "" || r.method == "tools/call" || r.method == "prompts/get" || r.method == "resources/read" {
 			req.Header.Set("Mcp-Name", headerValue(r.name))
 		}
 		for k, vs := range r.header {

@@ -101,7 +101,7 @@ func (t *table) newAggregates() error {
 		return nil
 	}
 	for _, f := range t.e.Fields {
-		if !f.Filterable {
+		if !f.Filterable || structured(f.Type) {
 			continue
 		}
 		bys := []string{""}
@@ -136,6 +136,8 @@ type aggregateCall struct {
 	measures []*measure
 	groups   []*grouping
 	order    []string // ORDER BY terms
+	// byMeasure says the call orders groups by an aggregate.
+	byMeasure bool
 }
 
 // aggregate serves aggregate_Xs.
@@ -221,6 +223,7 @@ func (t *table) checkAggregate(in *aggregateArgs) (*aggregateCall, error) {
 				return nil, t.aggOrderError(c, words[0]+" is given twice")
 			}
 			ordered[words[0]] = true
+			c.byMeasure = c.byMeasure || t.agg.measures[words[0]] != nil
 			desc := false
 			if len(words) == 2 {
 				switch strings.ToLower(words[1]) {
@@ -256,11 +259,44 @@ func (t *table) aggOrderError(c *aggregateCall, problem string) error {
 }
 
 // groups runs the aggregate statement and writes the result.
+//
+// A number column that may hold NaN or an infinity (PostgreSQL, SQLite)
+// is aggregated without them, which costs a guard per row and aggregate.
+// Unless the call orders by an aggregate, the statement first runs
+// without the guard: when every group's aggregates of such a column come
+// out finite (see clean), no value the guard would drop was there, and
+// the answer is the same; otherwise it runs again with the guard.
 func (t *table) groups(ctx context.Context, tx Querier, in *aggregateArgs, c *aggregateCall, scope any) ([]byte, error) {
+	if !c.byMeasure && t.guarded(c) != nil {
+		b, clean, err := t.groupsOnce(ctx, tx, in, c, scope, true)
+		if err != nil || clean {
+			return b, err
+		}
+	}
+	b, _, err := t.groupsOnce(ctx, tx, in, c, scope, false)
+	return b, err
+}
+
+// guarded lists the fields of c's sums, averages, least and greatest
+// values that may hold a number JSON cannot write, once each.
+func (t *table) guarded(c *aggregateCall) []*Field {
+	var fs []*Field
+	for _, m := range c.measures {
+		if m.f != nil && t.nonFinite(m.f) && !slices.Contains(fs, m.f) {
+			fs = append(fs, m.f)
+		}
+	}
+	return fs
+}
+
+// groupsOnce runs the aggregate statement, without the guard when
+// unguarded is set, and reports, then, whether every group's guarded
+// columns held finite numbers only (clean).
+func (t *table) groupsOnce(ctx context.Context, tx Querier, in *aggregateArgs, c *aggregateCall, scope any, unguarded bool) (_ []byte, clean bool, _ error) {
 	q := &query{d: t.d}
 	whereSQL, _, err := t.conditions(ctx, q, &listArgs{Filter: in.Filter}, scope, true)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	var sel, groupBy []string
 	truncated := false
@@ -273,13 +309,26 @@ func (t *table) groups(ctx context.Context, tx Querier, in *aggregateArgs, c *ag
 	// is selected once; cols holds each measure's columns.
 	cols := make([][]int, len(c.measures))
 	for k, m := range c.measures {
-		for _, e := range t.measureSQL(m) {
+		for _, e := range t.measureSQLAs(m, unguarded) {
 			i := slices.Index(sel[len(c.groups):], e)
 			if i < 0 {
 				sel = append(sel, e)
 				i = len(sel) - len(c.groups) - 1
 			}
 			cols[k] = append(cols[k], len(c.groups)+i)
+		}
+	}
+	// Unguarded, each guarded field's values counted, beside its
+	// aggregates, tell whether one was not finite (see clean).
+	counts := map[*Field]int{}
+	if unguarded {
+		for _, f := range t.guarded(c) {
+			e := "COUNT(" + t.col(f) + ")"
+			i := slices.Index(sel, e)
+			if i < 0 {
+				sel, i = append(sel, e), len(sel)
+			}
+			counts[f] = i
 		}
 	}
 	q.add("SELECT ", strings.Join(sel, ", "), " FROM ", t.from, whereSQL)
@@ -294,12 +343,12 @@ func (t *table) groups(ctx context.Context, tx Querier, in *aggregateArgs, c *ag
 		// A timestamptz's day is the session's: make it UTC's, for this
 		// transaction only.
 		if _, err := tx.ExecContext(ctx, "SET LOCAL TimeZone = 'UTC'"); err != nil {
-			return nil, t.dbError(err)
+			return nil, false, t.dbError(err)
 		}
 	}
 	rows, err := tx.QueryContext(ctx, t.d.statement(q.sql.String(), t.set.timeout), q.args...)
 	if err != nil {
-		return nil, t.dbError(err)
+		return nil, false, t.dbError(err)
 	}
 	defer rows.Close()
 	vals, ptrs := scanTargets(len(sel))
@@ -312,7 +361,10 @@ func (t *table) groups(ctx context.Context, tx Querier, in *aggregateArgs, c *ag
 			break
 		}
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, t.dbError(err)
+			return nil, false, t.dbError(err)
+		}
+		if unguarded && !t.clean(c, vals, cols, counts) {
+			return nil, false, rows.Close()
 		}
 		before := len(b)
 		if n > 0 {
@@ -326,10 +378,10 @@ func (t *table) groups(ctx context.Context, tx Querier, in *aggregateArgs, c *ag
 		n++
 	}
 	if err := rows.Err(); err != nil {
-		return nil, t.dbError(err)
+		return nil, false, t.dbError(err)
 	}
 	if err := rows.Close(); err != nil {
-		return nil, t.dbError(err)
+		return nil, false, t.dbError(err)
 	}
 	b = append(b, `],"paging":{"skip":`...)
 	b = strconv.AppendInt(b, in.Skip, 10)
@@ -337,7 +389,48 @@ func (t *table) groups(ctx context.Context, tx Querier, in *aggregateArgs, c *ag
 	b = strconv.AppendInt(b, in.Top, 10)
 	b = append(b, `,"hasMore":`...)
 	b = strconv.AppendBool(b, more)
-	return append(b, "}}"...), nil
+	return append(b, "}}"...), true, nil
+}
+
+// clean reports whether a group's aggregates, computed over the bare
+// columns, met no number JSON cannot write: the least and greatest
+// values are finite (an infinity or NaN among the values would be one of
+// them, or the least or greatest finite one is the same either way), and
+// so is every sum (which such a value makes infinite or NaN; SQLite
+// gives NaN as NULL, told from a sum of no value by the count).
+func (t *table) clean(c *aggregateCall, vals []any, cols [][]int, counts map[*Field]int) bool {
+	for k, m := range c.measures {
+		if m.f == nil || !t.nonFinite(m.f) {
+			continue
+		}
+		v := vals[cols[k][0]]
+		if !allFinite([]any{v}) {
+			return false
+		}
+		if (m.fn == "sum" || m.fn == "avg") && v == nil && vals[counts[m.f]] != nil && textOf(vals[counts[m.f]]) != "0" {
+			return false
+		}
+	}
+	return true
+}
+
+// allFinite reports whether no value of vals is a number JSON cannot
+// write (NaN, an infinity), as a driver scans it.
+func allFinite(vals []any) bool {
+	for _, v := range vals {
+		switch x := v.(type) {
+		case float64:
+			if math.IsInf(x, 0) || math.IsNaN(x) {
+				return false
+			}
+		case string, []byte:
+			switch textOf(x) {
+			case "NaN", "Infinity", "-Infinity":
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // appendGroup appends one group's JSON object: its groups' values, then
@@ -406,15 +499,22 @@ func appendAverage(b []byte, sum, count any) []byte {
 }
 
 // measureSQL is the SELECT terms of m: one, or a sum and a count for avg.
-func (t *table) measureSQL(m *measure) []string {
-	switch m.fn {
-	case "count":
+func (t *table) measureSQL(m *measure) []string { return t.measureSQLAs(m, false) }
+
+// measureSQLAs is measureSQL, over the bare column of a number that may
+// not be finite when unguarded is set.
+func (t *table) measureSQLAs(m *measure, unguarded bool) []string {
+	if m.fn == "count" {
 		return []string{"COUNT(*)"}
-	case "avg":
-		v := t.aggValue(m.f)
+	}
+	v := t.aggValue(m.f)
+	if unguarded && t.nonFinite(m.f) {
+		v = t.col(m.f)
+	}
+	if m.fn == "avg" {
 		return []string{"SUM(" + v + ")", "COUNT(" + v + ")"}
 	}
-	return []string{strings.ToUpper(m.fn) + "(" + t.aggValue(m.f) + ")"}
+	return []string{strings.ToUpper(m.fn) + "(" + v + ")"}
 }
 
 // measureOrder is the SQL ordering groups by m.

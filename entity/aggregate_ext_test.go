@@ -510,6 +510,25 @@ func TestAggregateNonFiniteIsNull(t *testing.T) {
 			if !sameGroups(got, want) {
 				t.Errorf("grouped: got %v, want %v", got, want)
 			}
+			// Without the guard first, where no group holds such a
+			// number; again with it where one does, or where the order
+			// is by an aggregate.
+			for args, want := range map[string][]map[string]any{
+				`{"aggregates":["sum(kg)","min(kg)"],"filter":"kg < 100.0"}`:                          {{"count": nil, "sum(kg)": 4.0, "min(kg)": 1.5}},
+				`{"aggregates":["sum(kg)","max(kg)"],"groupBy":["id"],"filter":"id == 2 || id == 4"}`: {{"id": 2.0, "sum(kg)": nil, "max(kg)": nil}, {"id": 4.0, "sum(kg)": 2.5, "max(kg)": 2.5}},
+				`{"aggregates":["avg(kg)"],"groupBy":["id"],"filter":"id == 3"}`:                      {{"id": 3.0, "avg(kg)": nil}},
+				`{"aggregates":["sum(kg)"],"groupBy":["id"],"orderBy":"sum(kg) desc","top":2}`:        {{"id": 4.0, "sum(kg)": 2.5}, {"id": 1.0, "sum(kg)": 1.5}},
+			} {
+				got, _ := groupsOf(t, c.ok("aggregate_i24agg_weights", args))
+				for _, g := range want {
+					if g["count"] == nil {
+						delete(g, "count")
+					}
+				}
+				if !sameGroups(got, want) {
+					t.Errorf("%s: got %v, want %v", args, got, want)
+				}
+			}
 		})
 	}
 }

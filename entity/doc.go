@@ -120,6 +120,20 @@
 // a DECIMAL or NUMERIC is served digit for digit as the database writes
 // it, and written from the digits the call sent.
 //
+// A JSON field ([JSON]: PostgreSQL json and jsonb, MySQL's JSON,
+// MariaDB's JSON (a LONGTEXT with a json_valid CHECK), a SQLite column
+// declared JSON or so checked) is served as the value it holds, its
+// output schema any JSON value; a write takes the value itself, checked
+// (no NUL character, no number beyond a double's range, at most
+// [MaxJSONDepth] levels) and bound as its JSON text. A filter compares a
+// member, named by path, with a literal by == or != or in [...]
+// (attrs.color == "red", attrs["first-name"] != "x"; a missing member
+// makes the comparison null, as CEL's error) and tests the whole with
+// == null. A PostgreSQL array of text, integers, numbers, booleans or
+// UUIDs ([Array]) is served as a JSON array, its schema an array of its
+// items (with their column's sizes), written from one and filtered by
+// membership ("x" in tags). Neither is sorted, grouped or aggregated.
+//
 // What a record shows is what a filter matches, on every engine. A
 // char(n) value comes without the spaces that pad it, as PostgreSQL
 // compares char(n) values and MySQL reads them. A number JSON cannot
@@ -135,8 +149,9 @@
 //
 // What a column holds ([Field]'s MaxLength, Padded, Precision, Scale,
 // Minimum, Maximum and TimeStep, which [Introspect] reads on PostgreSQL
-// and MySQL) is in the create and update schemas (maxLength, multipleOf,
-// minimum, maximum), and a value the column would round, cut or refuse
+// and MySQL, and Enum, which it reads from an enum type or a
+// CHECK (col IN (...)) on every engine) is in the create and update
+// schemas (maxLength, multipleOf, minimum, maximum, enum), and a value the column would round, cut or refuse
 // is refused with a sentence naming the field: a numeric(8,2) column
 // refuses 1.239 rather than store 1.24, a char(n) one "ab " rather than
 // store "ab", a timestamp(0) or MySQL datetime one 05.6 seconds rather

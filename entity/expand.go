@@ -106,7 +106,7 @@ func (t *table) expansions(ctx context.Context, names []string) ([]expansion, er
 		to := t.set.tableNamed(r.f.References.Entity)
 		var key *Field
 		if to != nil {
-			key = to.e.Field(r.f.References.Field)
+			key = to.refField(r.f.References.Field)
 		}
 		if to == nil || key == nil {
 			return nil, invalidField(path, "%s: the %s records %s refers to are not served", name, r.f.References.Entity, r.f.Name)
@@ -320,4 +320,13 @@ func expandArgument(args map[string]any) ([]string, error) {
 		names[i] = s
 	}
 	return names, nil
+}
+
+// refField is the field a reference names: its Field, or the key when
+// it names none (a Go type's ref:"category").
+func (t *table) refField(name string) *Field {
+	if name == "" {
+		return t.key
+	}
+	return t.e.Field(name)
 }

@@ -232,3 +232,18 @@ func TestFilterOnRelatedFields(t *testing.T) {
 		})
 	}
 }
+
+// TestExpandGoTypeReference expands a Go type's reference that names the
+// entity alone (ref:"category"), which refers to its key; it was refused
+// as not served before.
+func TestExpandGoTypeReference(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, db *sql.DB) {
+		c, _ := shop(t, db, nil, nil)
+		c.ok("create_category", `{"name": "Tea"}`)
+		c.ok("create_product", `{"sku": "A-1", "name": "Green", "category_id": 1}`)
+		got := string(c.ok("list_products", `{"expand": ["category"], "filter": "category.name == \"Tea\""}`))
+		if !strings.Contains(got, `"category":{"id":1,"name":"Tea"}`) {
+			t.Errorf("list_products with expand: %s", got)
+		}
+	})
+}

@@ -62,19 +62,19 @@ func (t *table) buildRelatedFilter() {
 	var fs []filter.Field
 	var cols []filterCol
 	for _, f := range t.fidx {
-		fs = append(fs, filter.Field{Name: f.Name, Type: f.Type, Nullable: t.nullable(f), NonFinite: t.nonFinite(f)})
+		fs = append(fs, filter.Field{Name: f.Name, Type: f.Type, Items: f.Items, Nullable: t.nullable(f), NonFinite: t.nonFinite(f)})
 		cols = append(cols, filterCol{f: f, j: -1})
 	}
 	var rels []joined
 	for _, r := range t.rels {
 		rt := t.set.tableNamed(r.f.References.Entity)
-		if rt == nil || rt.e.Field(r.f.References.Field) == nil || len(rt.fidx) == 0 {
+		if rt == nil || rt.refField(r.f.References.Field) == nil || len(rt.fidx) == 0 {
 			continue
 		}
 		j := len(rels)
-		rels = append(rels, joined{x: expansion{relation: r, to: rt, key: rt.e.Field(r.f.References.Field)}, alias: "r" + itoa(j+1)})
+		rels = append(rels, joined{x: expansion{relation: r, to: rt, key: rt.refField(r.f.References.Field)}, alias: "r" + itoa(j+1)})
 		for _, f := range rt.fidx {
-			fs = append(fs, filter.Field{Name: r.name + "." + f.Name, Type: f.Type, Nullable: true, NonFinite: rt.nonFinite(f)})
+			fs = append(fs, filter.Field{Name: r.name + "." + f.Name, Type: f.Type, Items: f.Items, Nullable: true, NonFinite: rt.nonFinite(f)})
 			cols = append(cols, filterCol{f: f, j: j})
 		}
 	}
@@ -104,10 +104,17 @@ func (t *table) relatedNote() string {
 // column is the SQL of the environment's field c.
 func (t *table) column(c filterCol, rels []joined) string {
 	if c.j < 0 {
+		if structured(c.f.Type) {
+			return t.col(c.f) // the column itself, for its indexes
+		}
 		return t.value(c.f)
 	}
 	j := rels[c.j]
-	return j.x.to.valueOf(c.f, j.alias+"."+t.d.quote(c.f.Column))
+	col := j.alias + "." + t.d.quote(c.f.Column)
+	if structured(c.f.Type) {
+		return col
+	}
+	return j.x.to.valueOf(c.f, col)
 }
 
 // joins writes into q, before anything else is bound, the LEFT JOINs of

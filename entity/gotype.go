@@ -35,7 +35,9 @@ type TableNamer interface {
 // and json:"-" leave it out. A pointer is nullable. The types: string
 // (Text, or UUID or Date with the uuid or date option), integers
 // (Integer), floats and json.Number (Number), bool (Boolean), time.Time
-// (Timestamp, or Date with the date option).
+// (Timestamp, or Date with the date option), json.RawMessage, a map with
+// string keys or an interface (JSON), a slice of one of the scalar types
+// but time.Time (Array, which only a PostgreSQL Set serves).
 //
 // The entity tag is one comma-separated list of the field's roles in the
 // tools, one concept (what the tools may do with the field) in one tag:
@@ -97,7 +99,27 @@ func OfType(t reflect.Type) (*Entity, error) {
 var (
 	timeType   = reflect.TypeFor[time.Time]()
 	numberType = reflect.TypeFor[json.Number]()
+	rawType    = reflect.TypeFor[json.RawMessage]()
 )
+
+// goFieldKind is the type of a Go field's values, and of its items when
+// it is an array: json.RawMessage, a map with string keys or an
+// interface is JSON, a slice of strings, integers, floats or booleans
+// an Array (served on PostgreSQL).
+func goFieldKind(t reflect.Type, opts map[string]bool) (Type, Type, error) {
+	switch {
+	case t == rawType, t.Kind() == reflect.Interface, t.Kind() == reflect.Map && t.Key().Kind() == reflect.String:
+		return JSON, 0, nil
+	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8:
+		items, err := goFieldType(t.Elem(), opts)
+		if err != nil || structured(items) || items == Timestamp || items == Date {
+			return 0, 0, fmt.Errorf("type %s cannot be a column (a slice holds strings, integers, floats or booleans)", t)
+		}
+		return Array, items, nil
+	}
+	ft, err := goFieldType(t, opts)
+	return ft, 0, err
+}
 
 // goField maps one struct field, or returns nil for a hidden one.
 func goField(e *Entity, sf reflect.StructField, s *schema.Schema) (*Field, error) {
@@ -124,8 +146,11 @@ func goField(e *Entity, sf reflect.StructField, s *schema.Schema) (*Field, error
 	if typ.Kind() == reflect.Pointer {
 		f.Nullable, typ = true, typ.Elem()
 	}
-	if f.Type, err = goFieldType(typ, opts); err != nil {
+	if f.Type, f.Items, err = goFieldKind(typ, opts); err != nil {
 		return nil, err
+	}
+	if structured(f.Type) && typ.Kind() != reflect.Struct {
+		f.Nullable = true // nil marshals as null
 	}
 	if err := applyRoles(e, f, opts); err != nil {
 		return nil, err
@@ -199,14 +224,14 @@ func goFieldType(t reflect.Type, opts map[string]bool) (Type, error) {
 	case reflect.Bool:
 		return Boolean, nil
 	}
-	return 0, fmt.Errorf("type %s cannot be a column (use string, an integer, a float, bool, time.Time or json.Number, or a pointer to one)", t)
+	return 0, fmt.Errorf("type %s cannot be a column (use string, an integer, a float, bool, time.Time, json.Number, a pointer to one, a slice of one, or json.RawMessage or a map for JSON)", t)
 }
 
 // applyRoles sets what the entity tag says.
 func applyRoles(e *Entity, f *Field, opts map[string]bool) error {
 	f.Filterable, f.Sortable, f.Searchable, f.Aggregatable = opts["filter"], opts["sort"], opts["search"], opts["aggregate"]
 	f.Generated, f.HasDefault = opts["generated"], opts["default"]
-	if (opts["uuid"] || opts["date"]) && f.Type != UUID && f.Type != Date {
+	if (opts["uuid"] || opts["date"]) && f.Type != UUID && f.Type != Date && f.Items != UUID {
 		return fmt.Errorf("entity tag: uuid and date apply to strings (and date to time.Time)")
 	}
 	if f.Searchable && f.Type != Text {

@@ -51,8 +51,8 @@ func TestOf(t *testing.T) {
 }
 
 type badType struct {
-	ID   int64    `json:"id" entity:"key"`
-	Tags []string `json:"tags"`
+	ID   int64       `json:"id" entity:"key"`
+	Tags []time.Time `json:"tags"`
 }
 
 type badTag struct {
@@ -78,7 +78,7 @@ func TestOfErrors(t *testing.T) {
 		of   func() (*Entity, error)
 		want string
 	}{
-		{"slice", Of[badType], "entity: badType.Tags: type []string cannot be a column"},
+		{"slice", Of[badType], "entity: badType.Tags: type []time.Time cannot be a column"},
 		{"unknown option", Of[badTag], `entity: badTag.ID: entity tag: unknown option "filtr"`},
 		{"two keys", Of[twoKeys], "entity: twoKeys.B: entity tag: a second key (the first is a)"},
 		{"pointer key", Of[nullKey], "entity: nullKey.A: entity tag: a key cannot be a pointer"},

@@ -48,11 +48,16 @@ type IntrospectOptions struct {
 //     in which case it is made snake_case too.
 //   - Types: integers, floating and decimal numbers, booleans (PostgreSQL
 //     boolean, MySQL tinyint(1), SQLite BOOLEAN), text of any length and
-//     enums (Enum holds a PostgreSQL enum's or MySQL ENUM's labels),
-//     timestamps, dates and UUIDs; SQLite's free-text declared types map
-//     by its affinity rules. A column of any other type (bytes, JSON on
-//     PostgreSQL, arrays, intervals, a SQLite column with no declared
-//     type) is left out, listed in the entity's Unserved and noted in its
+//     enums (Enum holds a PostgreSQL enum's or MySQL ENUM's labels, or
+//     the values of a CHECK (col IN ('a', 'b')) on a text column),
+//     timestamps, dates, UUIDs, JSON (PostgreSQL json and jsonb, MySQL
+//     JSON, a text column a CHECK (json_valid(col)) covers, as MariaDB's
+//     JSON is, a SQLite column whose declared type says JSON) and
+//     PostgreSQL arrays of one dimension of text, integers, numbers,
+//     booleans or UUIDs; SQLite's free-text declared types map by its
+//     affinity rules. A column of any other type (bytes, intervals,
+//     arrays of other items, a SQLite column with no declared type) is
+//     left out, listed in the entity's Unserved and noted in its
 //     Description.
 //   - Sizes, where the engine enforces them (PostgreSQL and MySQL; SQLite
 //     keeps what it is given): varchar(n) and char(n) set MaxLength,
@@ -60,7 +65,8 @@ type IntrospectOptions struct {
 //     32-bit integers Minimum and Maximum (unsigned ones from 0), and a
 //     timestamp that keeps less than the microsecond (MySQL's datetime,
 //     timestamp(3)) TimeStep.
-//   - Every mapped field is Filterable and Sortable. Searchable marks the
+//   - Every mapped field is Filterable, and Sortable but for JSON and
+//     arrays. Searchable marks the
 //     fields a full-text index covers ([FindSearchIndex]); the index's
 //     own tsvector column is not a field.
 //   - A single-column primary key is the Key; it and identity, serial and
@@ -167,7 +173,9 @@ type rawColumn struct {
 	name       string
 	dbType     string // as the catalog spells it, for notes
 	typ        Type   // 0: not mapped
+	items      Type   // an Array's items
 	enum       []string
+	checkEnum  []string // the values a CHECK allows
 	notNull    bool
 	hasDefault bool
 	generated  bool
@@ -266,9 +274,9 @@ func buildFields(e *Entity, t *rawTable, o *IntrospectOptions) []string {
 			name = snake(name)
 		}
 		f := &Field{
-			Name: uniqueName(name, taken), Column: c.name, Type: c.typ,
+			Name: uniqueName(name, taken), Column: c.name, Type: c.typ, Items: c.items,
 			Nullable: !c.notNull, Generated: c.generated, HasDefault: c.hasDefault,
-			Filterable: true, Sortable: true, Description: c.comment, Enum: c.enum,
+			Filterable: true, Sortable: !structured(c.typ), Description: c.comment, Enum: c.enum,
 			MaxLength: c.size.maxLength, Padded: c.size.padded, Precision: c.size.precision, Scale: c.size.scale,
 			Minimum: c.size.min, Maximum: c.size.max, TimeStep: c.size.timeStep,
 		}

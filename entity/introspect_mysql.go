@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/ferry-mcp/ferry/entity/internal/sqltext"
 )
 
 // introspectMySQL reads a database's tables and views from MySQL's or
@@ -31,6 +33,9 @@ func introspectMySQL(ctx context.Context, db Querier, schema string) ([]*rawTabl
 		return nil, err
 	}
 	if err := myReadIndexes(ctx, db, schema, byName); err != nil {
+		return nil, err
+	}
+	if err := myReadChecks(ctx, db, schema, byName); err != nil {
 		return nil, err
 	}
 	return tables, myReadForeignKeys(ctx, db, schema, byName)
@@ -105,8 +110,7 @@ FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDI
 }
 
 // myType maps a MySQL or MariaDB column type to a field type, or 0 for
-// one not served (blobs, binary, bit, set, json on MySQL, time, year,
-// spatial types). tinyint(1) is MySQL's boolean.
+// one not served (blobs, binary, bit, set, time, year, spatial types). tinyint(1) is MySQL's boolean.
 func myType(dataType, columnType string) Type {
 	switch dataType {
 	case "tinyint":
@@ -126,6 +130,8 @@ func myType(dataType, columnType string) Type {
 		return Date
 	case "uuid":
 		return UUID
+	case "json":
+		return JSON // MySQL's; MariaDB's JSON is a LONGTEXT with a json_valid CHECK
 	}
 	return 0
 }
@@ -275,4 +281,49 @@ ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`, schema)
 		fk.refColumns = append(fk.refColumns, refCol)
 	}
 	return rows.Err()
+}
+
+// The CHECK constraints: MariaDB's CHECK_CONSTRAINTS names each one's
+// table (its column constraints are named after the column, so names
+// repeat across tables); MySQL's does not, and its constraint names are
+// unique in a schema, so TABLE_CONSTRAINTS gives the table.
+const (
+	mariaDBChecks = `SELECT TABLE_NAME, CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS
+WHERE CONSTRAINT_SCHEMA = ? ORDER BY TABLE_NAME, CONSTRAINT_NAME`
+	mySQLChecks = `SELECT tc.TABLE_NAME, cc.CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS cc
+JOIN information_schema.TABLE_CONSTRAINTS tc ON tc.CONSTRAINT_SCHEMA = cc.CONSTRAINT_SCHEMA
+  AND tc.CONSTRAINT_NAME = cc.CONSTRAINT_NAME AND tc.CONSTRAINT_TYPE = 'CHECK'
+WHERE cc.CONSTRAINT_SCHEMA = ? ORDER BY tc.TABLE_NAME, cc.CONSTRAINT_NAME`
+)
+
+// myReadChecks applies the CHECK constraints that say one thing of one
+// column (an enum, or json_valid for MariaDB's JSON) to the columns. A
+// server with no CHECK_CONSTRAINTS (MySQL before 8.0.16) has none to
+// apply.
+func myReadChecks(ctx context.Context, db Querier, schema string, byName map[string]*rawTable) error {
+	rows, err := db.QueryContext(ctx, mariaDBChecks, schema)
+	if err != nil {
+		if rows, err = db.QueryContext(ctx, mySQLChecks, schema); err != nil {
+			return nil //nolint:nilerr // no CHECK_CONSTRAINTS: no checks to read
+		}
+	}
+	defer rows.Close()
+	facts := map[*rawTable][]checkFact{}
+	for rows.Next() {
+		var table, clause string
+		if err := rows.Scan(&table, &clause); err != nil {
+			return fmt.Errorf("entity: reading the checks: %w", err)
+		}
+		t := byName[table]
+		if f, ok := readCheck(clause, sqltext.MySQL); ok && t != nil {
+			facts[t] = append(facts[t], f)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("entity: reading the checks: %w", err)
+	}
+	for t, fs := range facts {
+		applyChecks(t, fs, true)
+	}
+	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ferry-mcp/ferry/entity/internal/sqltext"
 )
 
 // The PostgreSQL catalog queries read pg_catalog, which shows every
@@ -28,7 +30,9 @@ SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod),
   COALESCE(col_description(c.oid, a.attnum), ''),
   COALESCE((SELECT json_agg(e.enumlabel ORDER BY e.enumsortorder) FROM pg_enum e
     WHERE e.enumtypid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END), '[]')::text,
-  CASE WHEN t.typtype = 'd' THEN format_type(t.typbasetype, t.typtypmod) ELSE format_type(a.atttypid, a.atttypmod) END
+  CASE WHEN t.typtype = 'd' THEN format_type(t.typbasetype, t.typtypmod) ELSE format_type(a.atttypid, a.atttypmod) END,
+  CASE WHEN t.typcategory = 'A' THEN COALESCE((SELECT et.typname FROM pg_type et WHERE et.oid = t.typelem AND et.typtype = 'b'), '') ELSE '' END,
+  a.attndims
 FROM pg_class c
 JOIN pg_namespace n ON n.oid = c.relnamespace
 JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
@@ -65,6 +69,16 @@ JOIN pg_class c ON c.oid = i.indrelid
 JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE n.nspname = $1 AND i.indisunique AND NOT i.indisprimary AND i.indpred IS NULL AND i.indexprs IS NULL
 ORDER BY c.relname, i.indexrelid`
+
+	// pgChecks lists the CHECK constraints on one column.
+	pgChecks = `
+SELECT c.relname, a.attname, pg_get_constraintdef(con.oid)
+FROM pg_constraint con
+JOIN pg_class c ON c.oid = con.conrelid
+JOIN pg_namespace n ON n.oid = c.relnamespace
+JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
+WHERE n.nspname = $1 AND con.contype = 'c' AND cardinality(con.conkey) = 1
+ORDER BY c.relname, con.conname`
 )
 
 // pgCurrentSchema returns the connection's current_schema().
@@ -90,6 +104,9 @@ func introspectPostgres(ctx context.Context, db Querier, schema string) ([]*rawT
 		return nil, err
 	}
 	if err := pgReadConstraints(ctx, db, schema, byName); err != nil {
+		return nil, err
+	}
+	if err := pgReadChecks(ctx, db, schema, byName); err != nil {
 		return nil, err
 	}
 	return tables, pgReadUniques(ctx, db, schema, byName)
@@ -124,12 +141,13 @@ func pgReadColumns(ctx context.Context, db Querier, schema string, byName map[st
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var table, typname, def, base string
+		var table, typname, def, base, elem string
 		var identity bool
 		var enum jsonStrings
+		var dims int
 		c := &rawColumn{}
 		err := rows.Scan(&table, &c.name, &c.dbType, &typname, &c.notNull, &identity, &c.generated,
-			&c.hasDefault, &def, &c.comment, &enum, &base)
+			&c.hasDefault, &def, &c.comment, &enum, &base, &elem, &dims)
 		if err != nil {
 			return fmt.Errorf("entity: reading the columns: %w", err)
 		}
@@ -138,9 +156,21 @@ func pgReadColumns(ctx context.Context, db Querier, schema string, byName map[st
 			continue
 		}
 		c.typ = pgType(typname, len(enum) > 0)
-		if len(enum) > 0 {
+		if elem != "" && dims <= 1 && elem != "bpchar" {
+			// An array of one dimension (PostgreSQL does not enforce the
+			// declared ones; more is not served) of served items. A
+			// char(n) pads its items, which to_json keeps: not served.
+			switch it := pgType(elem, false); it {
+			case Text, Integer, Number, Boolean, UUID:
+				c.typ, c.items = Array, it
+			}
+		}
+		switch {
+		case len(enum) > 0:
 			c.enum = enum
-		} else {
+		case c.typ == Array:
+			pgSize(c, elem, strings.TrimSuffix(base, "[]")) // its items' size
+		default:
 			pgSize(c, typname, base)
 		}
 		if identity || strings.HasPrefix(def, "nextval(") {
@@ -154,7 +184,7 @@ func pgReadColumns(ctx context.Context, db Querier, schema string, byName map[st
 }
 
 // pgType maps a PostgreSQL type name (a domain's base type) to a field
-// type, or 0 for one not served (bytea, json, arrays, intervals, ...).
+// type, or 0 for one not served (bytea, intervals, ...).
 func pgType(typname string, enum bool) Type {
 	if enum {
 		return Text
@@ -174,6 +204,8 @@ func pgType(typname string, enum bool) Type {
 		return Date
 	case "uuid":
 		return UUID
+	case "json", "jsonb":
+		return JSON
 	}
 	return 0
 }
@@ -261,4 +293,32 @@ func pgReadUniques(ctx context.Context, db Querier, schema string, byName map[st
 		}
 	}
 	return rows.Err()
+}
+
+// pgReadChecks applies the single-column CHECK constraints (an enum of
+// text values) to the columns.
+func pgReadChecks(ctx context.Context, db Querier, schema string, byName map[string]*rawTable) error {
+	rows, err := db.QueryContext(ctx, pgChecks, schema)
+	if err != nil {
+		return fmt.Errorf("entity: reading the checks: %w", err)
+	}
+	defer rows.Close()
+	facts := map[*rawTable][]checkFact{}
+	for rows.Next() {
+		var table, column, def string
+		if err := rows.Scan(&table, &column, &def); err != nil {
+			return fmt.Errorf("entity: reading the checks: %w", err)
+		}
+		t := byName[table]
+		if f, ok := readCheck(def, sqltext.PostgreSQL); ok && t != nil && f.column == column {
+			facts[t] = append(facts[t], f)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("entity: reading the checks: %w", err)
+	}
+	for t, fs := range facts {
+		applyChecks(t, fs, false)
+	}
+	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+
+	"github.com/ferry-mcp/ferry/entity/internal/sqltext"
 )
 
 // introspectSQLite reads a schema's tables and views through SQLite's
@@ -44,6 +46,9 @@ WHERE schema = ? AND type IN ('table', 'view') AND name NOT LIKE 'sqlite\_%' ESC
 			return nil, err
 		}
 		if err := sqliteForeignKeys(ctx, db, schema, t); err != nil {
+			return nil, err
+		}
+		if err := sqliteChecks(ctx, db, schema, t); err != nil {
 			return nil, err
 		}
 	}
@@ -99,11 +104,18 @@ FROM pragma_table_xinfo(?, ?) ORDER BY cid`, t.name, schema)
 
 // sqliteType maps a declared column type by SQLite's affinity rules,
 // after the names SQLite gives no affinity of their own but programs use
-// for booleans, timestamps, dates and UUIDs. Of the NUMERIC affinity only
-// the numeric names (NUMERIC, DECIMAL, NUMBER) map: a JSON or STRING
-// column has NUMERIC affinity yet holds text, so it is left out.
+// for booleans, timestamps, dates, UUIDs and JSON. Of the NUMERIC
+// affinity only the numeric names (NUMERIC, DECIMAL, NUMBER) map, and
+// JSON: a STRING column has NUMERIC affinity yet holds text, so it is
+// left out.
 func sqliteType(decl string) Type {
 	u := strings.ToUpper(decl)
+	if strings.Contains(u, "JSON") {
+		// JSON, JSONB: the column holds JSON text (by convention: SQLite
+		// checks it only with a CHECK (json_valid(col)), which makes a
+		// TEXT column JSON too).
+		return JSON
+	}
 	has := func(s ...string) bool {
 		for _, x := range s {
 			if strings.Contains(u, x) {
@@ -210,4 +222,27 @@ ORDER BY id, seq`, t.name, schema)
 		}
 	}
 	return rows.Err()
+}
+
+// sqliteChecks applies the table's CHECK constraints that say one thing
+// of one column (an enum, or json_valid) to its columns, read from its
+// CREATE TABLE statement. The schema's name is the operator's, quoted.
+func sqliteChecks(ctx context.Context, db Querier, schema string, t *rawTable) error {
+	if t.view {
+		return nil
+	}
+	var create sql.NullString
+	err := db.QueryRowContext(ctx, `SELECT sql FROM `+quoteWith(schema, '"')+`.sqlite_schema WHERE type = 'table' AND name = ?`,
+		t.name).Scan(&create)
+	if err != nil {
+		return fmt.Errorf("entity: reading the checks of %s: %w", t.name, err)
+	}
+	var facts []checkFact
+	for _, clause := range checkClauses(create.String) {
+		if f, ok := readCheck(clause, sqltext.SQLite); ok {
+			facts = append(facts, f)
+		}
+	}
+	applyChecks(t, facts, true)
+	return nil
 }

@@ -24,6 +24,12 @@ import (
 // tags).
 func sized(s *schema.Schema, f *Field) {
 	switch f.Type {
+	case Array:
+		if s.Items != nil {
+			item := *s.Items
+			sized(&item, f.itemField())
+			s.Items = &item
+		}
 	case Text:
 		if f.MaxLength > 0 && (s.MaxLength == nil || *s.MaxLength > f.MaxLength) {
 			s.MaxLength = ptr(f.MaxLength)

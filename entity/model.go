@@ -9,7 +9,7 @@ import (
 
 // Type is the kind of a field's values, as tools and filters see them.
 // Its String method returns its name: "text", "integer", "number",
-// "boolean", "timestamp", "date" or "uuid". It is the filter language's
+// "boolean", "timestamp", "date", "uuid", "json" or "array". It is the filter language's
 // own type, so that a field's type needs no translation to be filtered.
 type Type = filter.Type
 
@@ -30,6 +30,15 @@ const (
 	Date Type = filter.Date
 	// UUID is a UUID, served as its canonical text.
 	UUID Type = filter.UUID
+	// JSON is any JSON value (PostgreSQL json and jsonb, MySQL's JSON,
+	// MariaDB's JSON alias, a SQLite column declared JSON), served as
+	// the value itself. A filter compares a member by path
+	// (attrs.color == "red") or tests the whole for null.
+	JSON Type = filter.JSON
+	// Array is a PostgreSQL array (text[], integer[], ...) of the field's
+	// Items, served as a JSON array. A filter tests membership
+	// ("x" in tags) or null. Other engines have no arrays.
+	Array Type = filter.Array
 )
 
 // Field is one column of an entity, as its tools name and treat it.
@@ -42,6 +51,9 @@ type Field struct {
 	Column string
 	// Type is the kind of the field's values.
 	Type Type
+	// Items is the type of an Array field's elements: Text, Integer,
+	// Number, Boolean or UUID. Elements may be null.
+	Items Type
 	// Nullable says the column accepts NULL.
 	Nullable bool
 	// Generated says the database computes the value (identity, serial,
@@ -77,7 +89,8 @@ type Field struct {
 	// set them on the entity [Of] returns. The write tools' schemas say
 	// them (maxLength, multipleOf, minimum, maximum), and a value the
 	// column would cut, round or refuse is refused with a sentence
-	// naming the field before it reaches the database.
+	// naming the field before it reaches the database. For an Array
+	// field they are its items' (varchar(20)[], integer[]).
 
 	// MaxLength, if not zero, is the most characters a text column holds
 	// (varchar(n), char(n)).
@@ -139,12 +152,13 @@ type Entity struct {
 	// CreateNote says why a table that is written has no create tool,
 	// when [Introspect] knows: a column left out of Fields (by
 	// ExcludeColumns, or of a type not served) is NOT NULL with no
-	// default, so no insert could leave it out: "its column meta (jsonb)
+	// default, so no insert could leave it out: "its column meta (bytea)
 	// is required and not served". Get, list, update and delete are
 	// served as usual.
 	CreateNote string
 	// Unserved lists the columns [Introspect] left out because their
-	// types are not served (json, arrays, bytes, ...), in column order;
+	// types are not served (bytes, intervals, arrays of dates, ...), in
+	// column order;
 	// columns left out on purpose (ExcludeColumns) are not listed.
 	Unserved []Column
 }
@@ -153,8 +167,8 @@ type Entity struct {
 type Column struct {
 	// Name is the column's name in the database.
 	Name string
-	// Type is its type as the database writes it: "jsonb", "text[]",
-	// "varbinary(10)".
+	// Type is its type as the database writes it: "bytea",
+	// "interval", "varbinary(10)".
 	Type string
 }
 

@@ -136,6 +136,20 @@ type Options struct {
 	// the tools have the server's deadline); if negative, the calls have
 	// no statement timeout, only the server's deadline.
 	Timeout time.Duration
+	// Confirm is the confirmation policy of the entity's create, update
+	// and delete tools: whether a person confirms a call before it runs
+	// (see [ferry.ServerOptions.Confirm]). If zero, a server that
+	// confirms asks before a delete (a destructive tool) and an update
+	// (which overwrites values: [ferry.ConfirmWrites]), not before a
+	// create; [ferry.ConfirmNever] asks before none of them,
+	// [ferry.ConfirmAlways] before each, whatever the server's option.
+	// The person reads the tool, its arguments and what it changes.
+	Confirm ferry.ConfirmPolicy
+	// TaskSupport says whether the entity's tools may run as tasks of the
+	// tasks extension ([ferry.Tool.TaskSupport]): a client that speaks
+	// tasks may then poll a slow list or aggregate rather than wait on
+	// it. If zero, they never do.
+	TaskSupport ferry.TaskSupport
 	// Hooks run before the entity's tools read and write.
 	Hooks Hooks
 	// Scope, if not nil, restricts every read and write to the rows whose

@@ -3,6 +3,8 @@ package entity
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/ferry-mcp/ferry"
 )
 
 // QueryMode is what a query's tool returns: [Many] rows, [One] row, or,
@@ -66,6 +68,15 @@ type Query struct {
 	// Access names the callers who may see and call the tool; the zero
 	// value lets every caller.
 	Access Callers
+	// Confirm is the confirmation policy of a query that writes (see
+	// [ferry.ServerOptions.Confirm]): if zero, a server that confirms
+	// asks a person before a DELETE, MERGE, REPLACE or UPDATE runs, not
+	// before an INSERT. The person reads the statement and its arguments.
+	Confirm ferry.ConfirmPolicy
+	// TaskSupport says whether the query's tool may run as a task of the
+	// tasks extension ([ferry.Tool.TaskSupport]), as a long report might.
+	// If zero, it never does.
+	TaskSupport ferry.TaskSupport
 
 	// sqlLine is the line of the file where SQL starts, or 0.
 	sqlLine int

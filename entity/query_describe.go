@@ -184,6 +184,8 @@ func dbType(e Engine, name string) Type {
 		return Date
 	case "UUID":
 		return UUID
+	case "JSON", "JSONB":
+		return JSON
 	}
 	if e == SQLite && n != "" {
 		// SQLite's declared types, read by affinity.

@@ -199,8 +199,11 @@ func (q *Query) parseHeadLine(file string, line int, c string) error {
 			return fail("want @column NAME TYPE")
 		}
 		t, ok := typeNamed(f[1])
+		if !ok && strings.EqualFold(f[1], "json") {
+			t, ok = JSON, true // a result column's value served as JSON
+		}
 		if !ok {
-			return fail("@column %s: unknown type %q (text, integer, number, boolean, timestamp, date, uuid)", f[0], f[1])
+			return fail("@column %s: unknown type %q (text, integer, number, boolean, timestamp, date, uuid, json)", f[0], f[1])
 		}
 		q.Columns = append(q.Columns, QueryColumn{Name: f[0], Type: t})
 	case "@param":

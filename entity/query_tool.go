@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ferry-mcp/ferry"
@@ -117,12 +118,24 @@ func (qt *queryTool) tool() ferry.Tool {
 	c := qt.p.class
 	tool := ferry.Tool{Name: qt.q.Name, Title: qt.q.Title, Description: qt.describe(), ClosedWorld: true,
 		InputSchema: qt.inputSchema(), OutputSchema: qt.outputSchema(),
-		Scopes: slices.Clone(qt.q.Access.Scopes), Roles: slices.Clone(qt.q.Access.Roles), Groups: qt.set.groupsOf()}
+		Scopes: slices.Clone(qt.q.Access.Scopes), Roles: slices.Clone(qt.q.Access.Roles), TaskSupport: qt.q.TaskSupport,
+		Groups: qt.set.groupsOf()}
 	switch {
 	case !c.Write:
 		tool.ReadOnly = true
 	case !c.Destructive:
 		tool.Additive = true
+	}
+	if c.Write {
+		// An UPDATE is additive by the hints, but it overwrites values: a
+		// server that confirms destructive calls confirms it too.
+		if c.Verb == "UPDATE" {
+			tool.Confirm = ferry.ConfirmWrites
+		}
+		if qt.q.Confirm != ferry.ConfirmDestructive {
+			tool.Confirm = qt.q.Confirm
+		}
+		tool.Summarize = summary("Runs this statement on the database: " + strings.Join(strings.Fields(qt.q.SQL), " "))
 	}
 	return tool
 }

@@ -40,6 +40,12 @@ func baseSchema(f *Field) schema.Schema {
 		s.Type, s.Format = "string", "date"
 	case UUID:
 		s.Type, s.Format = "string", "uuid"
+	case JSON:
+		// Any JSON value: no type keyword.
+	case Array:
+		item := baseSchema(&Field{Type: f.Items})
+		item.Nullable = true
+		s.Type, s.Items = "array", &item
 	default:
 		s.Type = "string"
 		for _, v := range f.Enum {
@@ -58,6 +64,9 @@ func (t *table) outputValue(f *Field) *schema.Schema {
 	b.Enum = nil
 	b.Description = f.Description
 	b.Nullable = t.nullable(f)
+	if f.Type == JSON && b.Description == "" {
+		b.Description = "Any JSON value."
+	}
 	return &b
 }
 
@@ -144,7 +153,7 @@ func (t *table) listInput() *schema.Schema {
 	var props []schema.Prop
 	if t.filter != nil {
 		f := described("A CEL expression the records must meet, such as " + t.filterExample() +
-			": comparisons (== != < <= > >=) with a value or another field (stock < reorder_level), && || !, in [..], contains/startsWith/endsWith, == null, timestamp(\"2026-01-02T00:00:00Z\"). Fields: " + t.typedFieldList() + "." + t.relatedNote())
+			": comparisons (== != < <= > >=) with a value or another field (stock < reorder_level), && || !, in [..], contains/startsWith/endsWith, == null, timestamp(\"2026-01-02T00:00:00Z\")." + t.structuredNote() + " Fields: " + t.typedFieldList() + "." + t.relatedNote())
 		props = append(props, schema.Optional("filter", withMaxLength(f, filter.DefaultMaxLength)))
 	}
 	if t.o.Searcher != nil {
@@ -248,8 +257,8 @@ func (t *table) typedFieldList() string {
 		if b.Len() > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(f.Name + " (" + f.Type.String())
-		if t.nullable(f) {
+		b.WriteString(f.Name + " (" + typeName(f))
+		if t.nullable(f) && f.Type != JSON {
 			b.WriteString(" or null")
 		}
 		b.WriteString(")")

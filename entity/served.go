@@ -8,6 +8,8 @@ package entity
 //     PostgreSQL itself compares char(n) values ('ab' = 'ab   '), and as
 //     MySQL reads them; an enum or citext column comes as the text of its
 //     value.
+//   - On PostgreSQL a JSON field is read as its text, and an array as
+//     the text of its JSON (to_json), which structured.go compacts.
 //   - A number JSON cannot write (NaN, Infinity, -Infinity: PostgreSQL's
 //     numeric, real and double precision hold them, SQLite's REAL the
 //     infinities) is served as null (see appendNumber), and filters treat
@@ -23,8 +25,14 @@ func (t *table) value(f *Field) string { return t.valueOf(f, t.col(f)) }
 
 // valueOf is the SQL of f's value as served, col being its column's SQL.
 func (t *table) valueOf(f *Field, col string) string {
-	if t.d.engine() == PostgreSQL && f.Type == Text {
+	if t.d.engine() != PostgreSQL {
+		return col
+	}
+	switch f.Type {
+	case Text, JSON:
 		return "CAST(" + col + " AS text)"
+	case Array:
+		return "CAST(to_json(" + col + ") AS text)"
 	}
 	return col
 }

@@ -193,6 +193,9 @@ func (s *Set) newTable(in *Entity, o *Options) (*table, error) {
 	if err := checkEntity(e); err != nil {
 		return nil, err
 	}
+	if err := checkEngineTypes(e, s.d.engine()); err != nil {
+		return nil, err
+	}
 	t := &table{set: s, e: e, o: o, d: s.d, maxRes: o.MaxResultBytes}
 	if t.maxRes <= 0 {
 		t.maxRes = DefaultMaxResultBytes
@@ -244,7 +247,7 @@ func (t *table) newFilter() error {
 			t.unnameable = append(t.unnameable, f.Name)
 		}
 		if f.Filterable {
-			fs = append(fs, filter.Field{Name: f.Name, Type: f.Type, Nullable: t.nullable(f), NonFinite: t.nonFinite(f)})
+			fs = append(fs, filter.Field{Name: f.Name, Type: f.Type, Items: f.Items, Nullable: t.nullable(f), NonFinite: t.nonFinite(f)})
 			t.fidx = append(t.fidx, f)
 		}
 	}
@@ -292,10 +295,13 @@ func checkEntity(e *Entity) error {
 			return fmt.Errorf("entity: %s: a field without a name or a column", e.Name)
 		case seen[f.Name]:
 			return fmt.Errorf("entity: %s.%s: two fields of that name", e.Name, f.Name)
-		case f.Type < Text || f.Type > UUID:
+		case f.Type < Text || f.Type > Array:
 			return fmt.Errorf("entity: %s.%s: unknown type %d", e.Name, f.Name, f.Type)
 		case strings.ContainsRune(f.Column, 0) || strings.ContainsRune(e.Table+e.Schema, 0):
 			return fmt.Errorf("entity: %s.%s: a NUL in a name", e.Name, f.Name)
+		}
+		if err := checkStructured(e, f); err != nil {
+			return err
 		}
 		seen[f.Name] = true
 	}

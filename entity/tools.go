@@ -18,7 +18,7 @@ func (t *table) register() {
 			continue
 		}
 		tool := ferry.Tool{Name: t.toolName(op), Title: t.title(op), Description: t.describe(op), ClosedWorld: true,
-			Timeout: t.toolTimeout(), Groups: t.set.groupsOf()}
+			Timeout: t.toolTimeout(), TaskSupport: t.o.TaskSupport, Groups: t.set.groupsOf()}
 		who := t.o.Access.callers(op)
 		tool.Scopes, tool.Roles = who.Scopes, who.Roles
 		var h ferry.ToolHandler
@@ -31,10 +31,16 @@ func (t *table) register() {
 			tool.Additive, tool.InputSchema, tool.OutputSchema, h = true, t.createInput(), t.oneSchema(), t.create
 		case Update:
 			tool.Additive, tool.Idempotent, tool.InputSchema, tool.OutputSchema, h = true, true, t.updateInput(), t.oneSchema(), t.update
+			tool.Confirm = ferry.ConfirmWrites // additive by the hints, but it overwrites values
+			tool.Summarize = summary("Overwrites the fields given of one " + t.e.Name + "; their values now are lost.")
 		case Delete:
 			tool.InputSchema, tool.OutputSchema, h = t.getInput(), t.oneSchema(), t.remove // destructive: the zero hints
+			tool.Summarize = summary("Deletes one " + t.e.Name + " for good.")
 		case Aggregate:
 			tool.ReadOnly, tool.InputSchema, tool.OutputSchema, h = true, t.aggregateInput(), t.aggregateSchema(), t.aggregate
+		}
+		if t.o.Confirm != ferry.ConfirmDestructive && !tool.ReadOnly {
+			tool.Confirm = t.o.Confirm
 		}
 		srv.AddTool(tool, refusing(h))
 	}
@@ -48,6 +54,12 @@ func (t *table) toolTimeout() time.Duration {
 		return 0
 	}
 	return t.timeout + t.timeout/5 + time.Second
+}
+
+// summary is a summarizer of a tool's calls (see [ferry.Tool.Summarize])
+// that says what every call changes.
+func summary(text string) func(context.Context, *ferry.CallToolRequest) (string, error) {
+	return func(context.Context, *ferry.CallToolRequest) (string, error) { return text, nil }
 }
 
 // refusing turns a handler's refusals into results carrying their code

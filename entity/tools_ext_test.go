@@ -3,10 +3,16 @@ package entity_test
 import (
 	"database/sql"
 	"encoding/json"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ferry-mcp/ferry"
+	mcpclient "github.com/ferry-mcp/ferry/client"
+	"github.com/ferry-mcp/ferry/entity"
 )
 
 // record decodes {"data": {...}}.
@@ -75,6 +81,37 @@ func TestCRUD(t *testing.T) {
 		}
 		if got := c.refused("delete_product", `{"id":1}`); got != "not-found: no product with id 1" {
 			t.Errorf("second delete = %q", got)
+		}
+	})
+}
+
+// Options.TaskSupport and Query.TaskSupport make an entity's tools and a
+// query's tool run as tasks for a client that speaks tasks: the list and
+// the query answer from their tasks as they do plainly.
+func TestEntityToolsRunAsTasks(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, db *sql.DB) {
+		srv := ferry.NewServer("shop", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler),
+			Tasks: &ferry.TaskOptions{PollInterval: time.Millisecond}})
+		c, set := shopOn(t, srv, db, nil, &entity.Options{TaskSupport: ferry.TaskOptional})
+		if err := set.AddQuery(t.Context(), &entity.Query{Name: "skus", Description: "Lists the SKUs.", Mode: entity.Many,
+			SQL: "SELECT sku FROM products", TaskSupport: ferry.TaskRequired}); err != nil {
+			t.Fatal(err)
+		}
+		c.ok("create_product", `{"sku":"TEA-1","name":"Tea","cost":2}`)
+		mc, err := mcpclient.DialHTTP(t.Context(), c.url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer mc.Close()
+		for _, tool := range []string{"list_products", "skus"} {
+			var task string
+			res, err := mc.CallToolAsTask(t.Context(), tool, map[string]any{}, func(tk *mcpclient.Task) { task = tk.ID })
+			if err != nil || res.IsError || task == "" || !strings.Contains(string(res.StructuredContent), "TEA-1") {
+				t.Errorf("%s as a task: %+v, %v (task %q)", tool, res, err, task)
+			}
+		}
+		if res, err := mc.CallTool(t.Context(), "list_products", nil); err != nil || !strings.Contains(string(res.StructuredContent), "TEA-1") {
+			t.Errorf("list_products plainly: %+v, %v", res, err)
 		}
 	})
 }

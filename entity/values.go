@@ -2,6 +2,7 @@ package entity
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -65,6 +66,10 @@ func encode(e Engine, t Type, v any) (any, error) {
 		return encodeTimestamp(e, v)
 	case Date:
 		return encodeDate(v)
+	case JSON:
+		return encodeJSON(v)
+	case Array:
+		return nil, errors.New("an array is encoded with its items' type (encodeArray)")
 	}
 	s, ok := v.(string)
 	if !ok {
@@ -184,6 +189,8 @@ func appendValue(b []byte, t Type, v any) []byte {
 		return append(b, "null"...)
 	}
 	switch t {
+	case JSON, Array:
+		return appendJSON(b, v)
 	case Integer, Number:
 		return appendNumber(b, v)
 	case Boolean:

@@ -111,7 +111,13 @@ func (t *table) columns(vals map[string]any) ([]*Field, []any, error) {
 		if err := checkSize(f, v); err != nil {
 			return nil, nil, invalidField(f.Name, "%s", err)
 		}
-		enc, err := encode(t.d.engine(), f.Type, v)
+		var enc any
+		var err error
+		if f.Type == Array && v != nil {
+			enc, err = encodeArray(f, v)
+		} else {
+			enc, err = encode(t.d.engine(), f.Type, v)
+		}
 		if err != nil {
 			return nil, nil, invalidField(f.Name, "%s", err)
 		}
@@ -137,7 +143,7 @@ func (t *table) insert(ctx context.Context, tx Querier, vals map[string]any) (an
 	} else {
 		cols, phs := make([]string, len(fs)), make([]string, len(fs))
 		for i, f := range fs {
-			cols[i], phs[i] = t.d.quote(f.Column), q.bind(vs[i])
+			cols[i], phs[i] = t.d.quote(f.Column), t.param(f, q.bind(vs[i]))
 		}
 		q.add(" (", strings.Join(cols, ", "), ") VALUES (", strings.Join(phs, ", "), ")")
 	}
@@ -267,7 +273,7 @@ func (t *table) change(ctx context.Context, tx Querier, vals map[string]any, key
 	q := &query{d: t.d}
 	sets := make([]string, len(fs))
 	for i, f := range fs {
-		sets[i] = t.d.quote(f.Column) + " = " + q.bind(vs[i])
+		sets[i] = t.d.quote(f.Column) + " = " + t.param(f, q.bind(vs[i]))
 	}
 	q.add("UPDATE ", t.into, " SET ", strings.Join(sets, ", "), t.keyWhere(q, key, scope))
 	if _, err := tx.ExecContext(ctx, t.d.statement(q.sql.String(), t.timeout), q.args...); err != nil {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/baggage"
@@ -440,4 +441,69 @@ func readAll(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// A task-augmented call's span is the call's: it ends when the task ends,
+// not when the task is created, and the handler runs inside it.
+func TestTaskSpanEndsWhenTheTaskEnds(t *testing.T) {
+	spans := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
+	obs, err := otelferry.New(&otelferry.Options{TracerProvider: tp, MeterProvider: sdkmetric.NewMeterProvider()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler), Observer: obs, Tasks: &ferry.TaskOptions{}})
+	release := make(chan struct{})
+	inTool := make(chan trace.SpanContext, 1)
+	srv.AddTool(ferry.Tool{Name: "slow", Description: "Waits.", TaskSupport: ferry.TaskRequired},
+		func(ctx context.Context, _ *ferry.CallToolRequest) (*ferry.ToolResult, error) {
+			<-release
+			inTool <- trace.SpanContextFromContext(ctx)
+			return ferry.NewResult(ferry.Text("done")), nil
+		})
+	ts := httptest.NewServer(ferry.NewHTTPHandler(srv, nil))
+	defer ts.Close()
+	send := func(method, name, params string) map[string]json.RawMessage {
+		body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{` + params + `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+			`"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`
+		out, _ := post(t, ts.URL, "", body, "Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", method, "Mcp-Name", name)
+		var msg struct{ Result map[string]json.RawMessage }
+		if err := json.Unmarshal([]byte(out), &msg); err != nil {
+			t.Fatalf("%s: %s: %v", method, out, err)
+		}
+		return msg.Result
+	}
+	var id string
+	_ = json.Unmarshal(send("tools/call", "slow", `"name":"slow","arguments":{}`)["taskId"], &id)
+	for _, s := range spans.Ended() {
+		if s.Name() == "tools/call slow" {
+			t.Fatal("the call's span ended while its task ran")
+		}
+	}
+	close(release)
+	sc := <-inTool
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var found sdktrace.ReadOnlySpan
+		for _, s := range spans.Ended() {
+			if s.Name() == "tools/call slow" {
+				found = s
+			}
+		}
+		if found != nil {
+			if found.SpanContext().SpanID() != sc.SpanID() || found.Status().Code == codes.Error {
+				t.Errorf("the span %v (status %v) is not the one the handler ran in, %v", found.SpanContext(), found.Status(), sc)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the call's span did not end within 10s of its task's end")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	var status string
+	_ = json.Unmarshal(send("tasks/get", id, `"taskId":"`+id+`"`)["status"], &status)
+	if status != "completed" {
+		t.Errorf("the task reads %q", status)
+	}
 }

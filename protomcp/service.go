@@ -159,7 +159,7 @@ func messageType(types *protoregistry.Types, md protoreflect.MessageDescriptor) 
 func (t *tool) ferryTool() ferry.Tool {
 	s := t.spec
 	ft := ferry.Tool{Name: s.Name, Title: s.Title, Description: s.Description, ReadOnly: s.ReadOnly, Idempotent: s.Idempotent,
-		Additive: s.Additive, ClosedWorld: s.ClosedWorld, Timeout: s.Timeout,
+		Additive: s.Additive, ClosedWorld: s.ClosedWorld, Timeout: s.Timeout, Confirm: s.Confirm, Summarize: s.Summarize, TaskSupport: s.TaskSupport,
 		RawInputSchema: s.InputSchema, RawOutputSchema: s.OutputSchema}
 	if len(ft.RawInputSchema) == 0 {
 		ft.RawInputSchema = json.RawMessage(`{"type":"object"}`)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/client"
 	"github.com/ferry-mcp/ferry/protomcp"
 	"github.com/ferry-mcp/ferry/protomcp/internal/testservice"
 	"google.golang.org/protobuf/proto"
@@ -438,5 +439,37 @@ func TestAToolSpecTimeoutEndsTheDispatch(t *testing.T) {
 	}
 	if err := <-ended; !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("the dispatch's context ended with %v", err)
+	}
+}
+
+// A tool spec's TaskSupport makes the tool run as a task: a client that
+// speaks tasks gets one and reads the dispatch's answer from it; one that
+// does not gets -32021 for a tool that requires a task.
+func TestAToolSpecTaskSupportRunsItAsATask(t *testing.T) {
+	s := testShop(t)
+	spec := *s.spec
+	spec.Tools = slices.Clone(spec.Tools)
+	for i := range spec.Tools {
+		if spec.Tools[i].Name == "get_item" {
+			spec.Tools[i].TaskSupport = ferry.TaskRequired
+		}
+	}
+	srv := ferry.NewServer("protomcp-test", "1.0.0", &ferry.ServerOptions{Tasks: &ferry.TaskOptions{PollInterval: time.Millisecond}})
+	if err := protomcp.AddService(srv, &spec, protomcp.Handler(testservice.Handler(s.sd, new(testservice.Calls))), &protomcp.Options{Files: s.files}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.DialHandler(t.Context(), ferry.NewHTTPHandler(srv, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var task string
+	res, err := c.CallToolAsTask(t.Context(), "get_item", map[string]string{"sku": "BOOK-1"}, func(tk *client.Task) { task = tk.ID })
+	if err != nil || res.IsError || task == "" || !strings.Contains(string(res.StructuredContent), "BOOK-1") {
+		t.Errorf("as a task: %+v, %v (task %q)", res, err, task)
+	}
+	var ce *client.Error
+	if _, err := c.CallTool(t.Context(), "get_item", map[string]string{"sku": "BOOK-1"}); !errors.As(err, &ce) || ce.Code != ferry.CodeMissingClientCapability {
+		t.Errorf("without tasks: %v, want -32021", err)
 	}
 }

@@ -1,6 +1,7 @@
 package protomcp
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 
@@ -65,6 +66,17 @@ type ToolSpec struct {
 	// in-process Connect handler and a [Client]'s request both end with
 	// it. If zero, the server's.
 	Timeout time.Duration
+	// Confirm ([ferry.Tool.Confirm]) and Summarize ([ferry.Tool.Summarize])
+	// say whether a person confirms a call before it runs and what they
+	// read: set them on the spec [Describe] returns before [AddService].
+	// If zero, a server that confirms asks before a destructive method
+	// (one whose (ferry.v1.tool).destructive is not false).
+	Confirm   ferry.ConfirmPolicy
+	Summarize func(ctx context.Context, req *ferry.CallToolRequest) (string, error)
+	// TaskSupport says whether the tool may run as a task of the tasks
+	// extension ([ferry.Tool.TaskSupport]): set it on the spec [Describe]
+	// returns before [AddService]. If zero, it never does.
+	TaskSupport ferry.TaskSupport
 }
 
 // PromptSpec describes one prompt declared with (ferry.v1.prompts).

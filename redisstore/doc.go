@@ -1,6 +1,8 @@
 // Package redisstore keeps the stateful sessions of a [ferry.HTTPHandler]
 // in Redis, so that several replicas serve one session: it implements
-// [ferry.SessionStore], and [ferry.SessionRelay] with Redis pub/sub.
+// [ferry.SessionStore], and [ferry.SessionRelay] with Redis pub/sub. Its
+// [Store.Tasks] keeps the tasks of the tasks extension
+// ([ferry.TaskStore]), so that replicas serve each other's tasks.
 //
 //	store, err := redisstore.Dial(ctx, "redis://127.0.0.1:6379/0", &redisstore.Options{Prefix: "orders:"})
 //	if err != nil {
@@ -59,7 +61,9 @@
 // sooner, so a Redis that is down makes requests fail quickly rather than
 // hang: the handler answers them with an internal error naming the store
 // ("redis"). go-redis reconnects on later calls, and the relay's
-// subscription is restored by itself once Redis is back. The store logs
+// subscription is restored by itself once Redis is back. [Store.Check]
+// pings Redis, so that a [ferry.HealthHandler] watching a handler of the
+// store answers not ready while Redis is down. The store logs
 // nothing; go-redis reports failed dials through its own logger, which
 // redis.SetLogger replaces.
 //

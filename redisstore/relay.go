@@ -80,6 +80,11 @@ func (sub *subscription) stop() {
 // go-redis from closing the connection sooner. Subscribe after
 // [Store.Close] delivers nothing.
 func (s *Store) Subscribe(deliver func(msg []byte)) (stop func()) {
+	return s.subscribe(s.channel, deliver)
+}
+
+// subscribe is [Store.Subscribe] on any channel of the store.
+func (s *Store) subscribe(channel string, deliver func(msg []byte)) (stop func()) {
 	s.mu.Lock()
 	closed := s.closed
 	s.mu.Unlock()
@@ -88,7 +93,7 @@ func (s *Store) Subscribe(deliver func(msg []byte)) (stop func()) {
 	}
 	ctx, cancel := s.bound(context.Background())
 	defer cancel()
-	ps := s.c.Subscribe(ctx, s.channel)
+	ps := s.c.Subscribe(ctx, channel)
 	// Wait for the confirmation, so that every message published after
 	// Subscribe returns is delivered. A failure here (Redis down) leaves
 	// the channel registered: the PubSub subscribes when it reconnects.

@@ -173,6 +173,19 @@ func (s *Store) Close() error {
 // errors clients see. It names no address.
 func (s *Store) String() string { return "redis" }
 
+// Check pings Redis, bounded by [Options.Timeout], and returns nil when it
+// answers: it implements [ferry.HealthChecker], so that a
+// [ferry.HealthHandler] watching a handler of this store is ready only
+// while Redis answers. The error names no password.
+func (s *Store) Check(ctx context.Context) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	if err := s.c.Ping(ctx).Err(); err != nil {
+		return fail(ctx, "ping", err)
+	}
+	return nil
+}
+
 // timeoutError is the cause of a call's context ending at the store's
 // timeout, so that the error says so rather than only "context deadline
 // exceeded".

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/ferry-mcp/ferry"
@@ -224,6 +225,11 @@ func (b *Binding) add(t ferry.Tool, text string, tags map[string]string) {
 		return
 	}
 	applyHints(&t, pl.pat.method)
+	if t.Summarize == nil && !t.ReadOnly {
+		// What a person confirming a call reads (ferry.ServerOptions.Confirm).
+		sent := "Sends " + strings.Join(strings.Fields(text), " ") + " to the service."
+		t.Summarize = func(context.Context, *ferry.CallToolRequest) (string, error) { return sent, nil }
+	}
 	b.mu.Lock()
 	b.plans = append(b.plans, pl)
 	b.mu.Unlock()

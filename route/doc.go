@@ -107,7 +107,12 @@
 // PATCH tools not idempotent unless it sets [ferry.Tool.Idempotent].
 // The server's [ferry.Catalog] holds these hints, so an authorizer that
 // reads [ferry.ParseToolCalls] learns whether a route-bound tool writes as
-// it does for any other.
+// it does for any other. So a server that confirms destructive calls
+// ([ferry.ServerOptions.Confirm]) asks a person before a DELETE, PUT,
+// PATCH or POST tool runs, unless the tool is Additive or says otherwise
+// ([ferry.Tool.Confirm]); the person reads the tool, its arguments and,
+// unless the tool has its own [ferry.Tool.Summarize], "Sends DELETE
+// /notes/{id} to the service."
 //
 // # Job tools
 //

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/client"
 	"github.com/ferry-mcp/ferry/route"
 )
 
@@ -97,4 +99,23 @@ func TestConcurrentCallsKeepTheirOwnAnswers(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// A route tool whose ferry.Tool says TaskSupport runs as a task for a
+// client that speaks tasks: the route is served in the task, after the
+// call's request ended, and its answer is the task's result.
+func TestRouteToolRunsAsATask(t *testing.T) {
+	srv := ferry.NewServer("route-test", "1.0.0", &ferry.ServerOptions{Tasks: &ferry.TaskOptions{PollInterval: time.Millisecond}})
+	b := route.New(srv, service(nil), nil)
+	route.AddTool[orderIn](b, ferry.Tool{Name: "get_order", Description: "Fetches an order.", TaskSupport: ferry.TaskRequired}, "GET /orders/{id}")
+	c, err := client.DialHandler(t.Context(), ferry.NewHTTPHandler(srv, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var task string
+	res, err := c.CallToolAsTask(t.Context(), "get_order", map[string]any{"id": "A-7"}, func(tk *client.Task) { task = tk.ID })
+	if err != nil || res.IsError || task == "" || !strings.Contains(res.Text()+string(res.StructuredContent), "A-7") {
+		t.Errorf("as a task: %+v, %v (task %q)", res, err, task)
+	}
 }

@@ -9,7 +9,7 @@
 #                       --requirements REV (2025-11-25 or 2026-07-28): exactly the scenarios that
 #                       revision requires, at its wire. Only those are scored; the others it runs
 #                       (extensions, pending) are listed as "not scored". Without it, 0.1.16 --suite all.
-#   --extension EXT     run conformance 0.2.0-alpha.12's scenarios of the extension EXT (tasks), one
+#   --extension EXT     run conformance 0.2.0-alpha.12's scenarios of the extension EXT (tasks, skills), one
 #                       by one: the suite does not score them, so each one counts here, and any
 #                       failed check fails the run (but those kept out by name, see EXT_KEEP_OUT).
 #   --bin PATH          run this server binary instead of building ./conformance/everything
@@ -41,6 +41,7 @@ declare -A KEEP_OUT=()
 # The scenarios of each extension --extension runs, and those kept out of it.
 declare -A EXTENSION_SCENARIOS=(
   [tasks]="tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal tasks-mrtr-input tasks-request-headers tasks-dispatch-and-envelope tasks-status-notifications tasks-required-task-error tasks-mrtr-composition"
+  [skills]="sep-2640-skills-directory sep-2640-skills-enumeration sep-2640-skills-manifest"
 )
 declare -A EXT_KEEP_OUT=()
 

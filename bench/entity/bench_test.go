@@ -116,9 +116,13 @@ func BenchmarkGetProduct(b *testing.B) { benchCalls(b, getCalls) }
 // benchmarks cannot promise.
 func BenchmarkRatio(b *testing.B) {
 	for _, engine := range engines {
-		for _, calls := range [][]struct{ side, tool, args string }{listCalls, getCalls, queryCalls, aggregateCalls} {
+		for _, calls := range [][]struct{ side, tool, args string }{listCalls, getCalls, queryCalls, aggregateCalls, expandCalls} {
 			for _, hand := range calls[1:] {
-				b.Run(calls[0].tool+"/"+string(engine)+"/"+hand.side, func(b *testing.B) {
+				name := calls[0].tool
+				if &calls[0] == &expandCalls[0] {
+					name += "_expand"
+				}
+				b.Run(name+"/"+string(engine)+"/"+hand.side, func(b *testing.B) {
 					f := open(b, engine)
 					eb, eh := request(calls[0].tool, calls[0].args)
 					hb, hh := request(hand.tool, hand.args)

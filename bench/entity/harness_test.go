@@ -49,7 +49,7 @@ type Product struct {
 	Description *string   `json:"description"`
 	Price       float64   `json:"price" entity:"filter,sort,aggregate"`
 	Stock       *int64    `json:"stock" entity:"filter,sort"`
-	CategoryID  int64     `json:"category_id" entity:"filter"`
+	CategoryID  int64     `json:"category_id" entity:"filter" ref:"category"`
 	CreatedAt   time.Time `json:"created_at" entity:"filter,sort"`
 }
 
@@ -73,6 +73,9 @@ var seedSQL = map[entity.Engine][]string{
 			(i * 37 %% 1000) + 0.5, CASE WHEN i %% 7 = 0 THEN NULL ELSE i %% 50 END, i %% 10 + 1,
 			strftime('%%Y-%%m-%%dT%%H:%%M:%%S.000000Z', 1767600000 + i * 60, 'unixepoch') FROM n`, rows),
 		`CREATE INDEX products_category ON products (category_id, price)`,
+		`CREATE TABLE categories (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10)
+			INSERT INTO categories SELECT i, 'category ' || i FROM n`,
 		`ANALYZE`,
 	},
 	entity.PostgreSQL: {
@@ -84,6 +87,8 @@ var seedSQL = map[entity.Engine][]string{
 			to_timestamp(1767600000 + i * 60) FROM generate_series(1, %d) i`, rows),
 		`CREATE INDEX products_category ON products (category_id, price)`,
 		`ANALYZE products`,
+		`CREATE TABLE categories (id bigint PRIMARY KEY, name text NOT NULL)`,
+		`INSERT INTO categories SELECT i, 'category ' || i FROM generate_series(1, 10) i`,
 	},
 }
 
@@ -203,6 +208,9 @@ func newHandler(db *sql.DB, engine entity.Engine) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, err := entity.Add[Category](set, nil); err != nil {
+		return nil, err
+	}
 	if _, err := set.Add(e, &entity.Options{Searcher: searcher}); err != nil {
 		return nil, err
 	}
@@ -215,6 +223,8 @@ func newHandler(db *sql.DB, engine entity.Engine) (http.Handler, error) {
 			ClosedWorld: true}, h.getTool(tx))
 		srv.AddTool(ferry.Tool{Name: prefix + "aggregate_products", Description: "Totals products per category by hand.", ReadOnly: true,
 			ClosedWorld: true}, h.aggregateTool(tx))
+		srv.AddTool(ferry.Tool{Name: prefix + "list_products_expanded", Description: "Lists products with their category by hand.",
+			ReadOnly: true, ClosedWorld: true}, h.expandTool(tx))
 	}
 	if err := addQueryTools(srv, set, h); err != nil {
 		return nil, err

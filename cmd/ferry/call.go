@@ -22,14 +22,26 @@ too, and call exits 1. call cannot answer a tool's questions to the user
 or the client's model (elicitation, sampling, roots): such a tool fails,
 and call exits 1 saying so.
 
+With -task, call runs the tool as a task of the tasks extension
+(io.modelcontextprotocol/tasks, 2026-07-28 servers): the server answers
+at once with the task, which call polls until it ends, printing each new
+status on stderr (unless -quiet), and then prints the result as a plain
+call does. A tool that does not run as a task is called plainly; a task
+that fails or is cancelled exits 1; -timeout bounds the whole wait, and
+past it the task is cancelled.
+
   ferry call http://127.0.0.1:8080/mcp get_order '{"id": 7}'
   echo '{"id": 7}' | ferry call http://127.0.0.1:8080/mcp get_order -
+  ferry call -task -timeout 10m http://127.0.0.1:8080/mcp build_report
 
 ` + targetHelp
 
 // call calls one tool and prints its result.
 func call(ctx context.Context, args []string, e *env) error {
-	fs, f, t, rest, err := parseCommand("call", callHelp, args, e, nil)
+	var asTask bool
+	fs, f, t, rest, err := parseCommand("call", callHelp, args, e, func(fs *flag.FlagSet) {
+		fs.BoolVar(&asTask, "task", false, "run the tool as a task and poll it until it ends, printing its status")
+	})
 	if err != nil {
 		return err
 	}
@@ -44,6 +56,9 @@ func call(ctx context.Context, args []string, e *env) error {
 	return withSession(ctx, t, f, e, func(ctx context.Context, s *session) error {
 		s.invalidHint = `; check the tool's name and arguments with "ferry tools"`
 		res, err := ask(ctx, s, "calling "+name, func(ctx context.Context) (*client.ToolResult, error) {
+			if asTask {
+				return s.CallToolAsTask(ctx, name, arguments, s.taskProgress())
+			}
 			return s.CallTool(ctx, name, arguments)
 		})
 		if err != nil {
@@ -133,5 +148,28 @@ func readStdin(ctx context.Context, r io.Reader, limit int64) ([]byte, error) {
 			return nil, fmt.Errorf("reading the arguments from stdin: %w", rd.err)
 		}
 		return rd.data, nil
+	}
+}
+
+// taskProgress returns what prints a task's status on stderr as it
+// changes, unless -quiet: its id first, then each new status and message.
+func (s *session) taskProgress() func(*client.Task) {
+	if s.flags.quiet {
+		return nil
+	}
+	var last string
+	return func(t *client.Task) {
+		line := t.Status
+		if t.StatusMessage != "" {
+			line += ": " + t.StatusMessage
+		}
+		if line == last {
+			return
+		}
+		if last == "" {
+			fmt.Fprintf(s.stderr, "ferry: task %s\n", oneLine(t.ID))
+		}
+		last = line
+		fmt.Fprintf(s.stderr, "ferry: task %s\n", oneLine(line))
 	}
 }

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
+	"log/slog"
 	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/ferry-mcp/ferry"
 )
 
 func TestCall(t *testing.T) {
@@ -133,5 +138,55 @@ func TestEverythingServer(t *testing.T) {
 	want := "tool json_schema_2020_12_tool: input schema: $ref at address, which some clients reject: inline the schema [schema-unportable]"
 	if code != exitFailed || !strings.Contains(stdout, want+"\n") {
 		t.Errorf("lint: exit %d, want %d and the line %q in:\n%s", code, exitFailed, want, stdout)
+	}
+}
+
+// taskServer is a server of tasks with a tool that reports progress as a
+// task and finishes once told to, and one that fails.
+func taskServer(release <-chan struct{}) *ferry.Server {
+	srv := ferry.NewServer("reports", "1.0.0", &ferry.ServerOptions{Logger: slog.New(slog.DiscardHandler),
+		Tasks: &ferry.TaskOptions{PollInterval: 10 * time.Millisecond}})
+	ferry.AddTool(srv, ferry.Tool{Name: "build_report", Description: "Builds the report.", ReadOnly: true, TaskSupport: ferry.TaskOptional},
+		func(ctx context.Context, _ struct{}) (order, error) {
+			<-release
+			return order{ID: 1, Status: "built"}, nil
+		})
+	ferry.AddTool(srv, ferry.Tool{Name: "broken_report", Description: "Fails.", ReadOnly: true, TaskSupport: ferry.TaskRequired},
+		func(ctx context.Context, _ struct{}) (order, error) {
+			return order{}, ferry.NotFound("no data for the report")
+		})
+	return srv
+}
+
+// call -task runs a tool as a task: its id and status on stderr, then the
+// result on stdout as a plain call prints it; a tool failing in its task
+// exits 1 with its error result.
+func TestCallTask(t *testing.T) {
+	release := make(chan struct{})
+	url := httpServer(t, taskServer(release), nil)
+	time.AfterFunc(300*time.Millisecond, func() { close(release) })
+	code, stdout, stderr := runFerry(t, []string{"call", "-task", url, "build_report"})
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var got struct {
+		StructuredContent order `json:"structuredContent"`
+		IsError           bool  `json:"isError"`
+	}
+	decodeStdout(t, stdout, &got)
+	if got.StructuredContent != (order{ID: 1, Status: "built"}) || got.IsError {
+		t.Errorf("result %+v", got)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "ferry: task ") || lines[1] != "ferry: task working" || lines[2] != "ferry: task completed" {
+		t.Errorf("stderr %q, want the task's id, working, completed", stderr)
+	}
+	code, stdout, stderr = runFerry(t, []string{"call", "-task", "-quiet", url, "broken_report"})
+	if code != exitFailed || !strings.Contains(stdout, "no data for the report") || !strings.Contains(stderr, "error result") {
+		t.Errorf("a failing task: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	// Without -task, a tool that requires one is refused by the server.
+	if code, _, stderr := runFerry(t, []string{"call", url, "broken_report"}); code == exitOK || !strings.Contains(stderr, "tasks") {
+		t.Errorf("a required-task tool without -task: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -9,10 +9,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -20,6 +23,7 @@ import (
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/auth"
 	"github.com/ferry-mcp/ferry/cmd/ferry/internal/shop"
+	"github.com/ferry-mcp/ferry/entity"
 )
 
 const demoHelp = `usage: ferry demo [--http ADDR | --stdio] [--db PATH] [--api-key KEY]
@@ -29,7 +33,8 @@ products, customers, orders and their lines on an SQLite file, created and
 seeded on first start (the same rows every time) and reused after.
 
 Over HTTP it serves MCP at /mcp and its REST API at /api, both behind one
-API key sent as "Authorization: Bearer KEY". The key comes from --api-key,
+API key sent as "Authorization: Bearer KEY", and /healthz (alive) and
+/readyz (ready: not stopping, the database answers) without it, for probes. The key comes from --api-key,
 else $FERRY_DEMO_API_KEY (which is then not printed), else a new random one
 printed at start. Because a key is always required, --http may name a
 non-loopback address; the demo has no TLS, so put a TLS proxy in front of
@@ -208,7 +213,7 @@ func demoHTTP(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path
 	hs := ferry.NewHTTPServer(ln.Addr().String(), svc.Handler())
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	printHTTPStart(e.stderr, path, ln.Addr(), loopback, inv, key, source)
+	printHTTPStart(e.stderr, path, ln.Addr(), loopback, inv, guardrails(svc.MCP.Catalog()), key, source)
 	select {
 	case err := <-errc:
 		return fmt.Errorf("demo: %w", err)
@@ -228,7 +233,7 @@ func demoHTTP(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, path
 
 // printHTTPStart says where the demo listens and how to connect to it,
 // in one write, so that no log record lands in the middle.
-func printHTTPStart(out io.Writer, path string, addr net.Addr, loopback bool, inv shop.Inventory, key, source string) {
+func printHTTPStart(out io.Writer, path string, addr net.Addr, loopback bool, inv shop.Inventory, rails, key, source string) {
 	var w strings.Builder
 	defer func() { _, _ = io.WriteString(out, w.String()) }()
 	host := addr.String()
@@ -249,20 +254,31 @@ func printHTTPStart(out io.Writer, path string, addr net.Addr, loopback bool, in
 	}
 	fmt.Fprintf(&w, "ferry demo: API key: %s (%s)\n", shown, source)
 	fmt.Fprintf(&w, "ferry demo: limits per caller (here, the API key): %s; a call over them is refused as \"unavailable\", so a load test must back off and retry\n", demoLimits)
+	fmt.Fprintf(&w, "ferry demo: guardrails: %s\n", rails)
+	fmt.Fprintf(&w, "ferry demo: health: %s/healthz (alive), %s/readyz (ready: not draining and the database answering), no key needed\n", base, base)
 	if !loopback {
 		fmt.Fprintf(&w, "ferry demo: listening on %s, not only loopback: anyone who can reach it and has the key can place orders; there is no TLS\n", addr)
 	}
 	auth := "Authorization: Bearer " + shown
+	// ferry install writes a variable as the client's own reference, so
+	// a key from the environment stays out of the client's file; a key
+	// made for this run is written as it is (and changes at the next).
+	installAuth := "Authorization: Bearer " + key
+	if source == keyFromEnv {
+		installAuth = "Authorization: Bearer ${FERRY_DEMO_API_KEY}"
+	}
 	fmt.Fprintf(&w, `
 Connect Claude Code:
   claude mcp add --transport http shop %[1]s/mcp --header "%[2]s"
+Or write it into Claude Code's, Claude Desktop's, Cursor's or VS Code's configuration:
+  ferry install claude-code shop %[1]s/mcp -header '%[3]s'
 Open the MCP Inspector:
   npx @modelcontextprotocol/inspector --server-url %[1]s/mcp --transport http --header "%[2]s"
 Call the REST API:
   curl -s -H "%[2]s" %[1]s/api/orders/1
 
 Press Ctrl-C to stop.
-`, base, auth)
+`, base, auth, installAuth)
 }
 
 // demoStdio serves the shop's MCP server on the env's stdin and stdout.
@@ -281,10 +297,65 @@ func demoStdio(ctx context.Context, e *env, logger *slog.Logger, db *sql.DB, pat
 	}
 	fmt.Fprintf(e.stderr, "ferry demo: database %s\nferry demo: serving MCP on stdio: %d tools, %d prompts, %d resources and %d resource templates\n",
 		path, inv.Tools, inv.Prompts, inv.Resources, inv.Templates)
-	fmt.Fprintf(e.stderr, "ferry demo: limits: %s\n", demoLimits)
+	fmt.Fprintf(e.stderr, "ferry demo: limits: %s\nferry demo: guardrails: %s\n", demoLimits, guardrails(svc.MCP.Catalog()))
 	err = svc.MCP.Run(ferry.WithPrincipal(ctx, p), &ferry.IOTransport{Reader: e.stdin, Writer: e.stdout})
 	if ctx.Err() != nil {
 		return nil // stopped by a signal
 	}
 	return err
+}
+
+// guardrails says the bounds every tool call of the demo runs under: its
+// deadline and its SQL's, and the result budget, with the tools whose
+// own differ from the rest's.
+func guardrails(c ferry.Catalog) string {
+	deadlines, budgets := map[string][]string{}, map[string][]string{}
+	for _, t := range c.Tools() {
+		d := "none"
+		if t.Timeout > 0 {
+			d = shortDuration(t.Timeout)
+		}
+		b := "no bound"
+		if t.MaxResultBytes > 0 {
+			b = strconv.Itoa(t.MaxResultBytes) + " bytes"
+		}
+		deadlines[d] = append(deadlines[d], t.Name)
+		budgets[b] = append(budgets[b], t.Name)
+	}
+	return "each tool call ends after " + mostAndRest(deadlines) + " (entity SQL after " + shortDuration(entity.DefaultTimeout) +
+		"); a result holds at most " + mostAndRest(budgets) + ", a larger one is cut (a list at a whole row, with hasMore)"
+}
+
+// mostAndRest says the value most tools share, then the others with
+// their tools: "60s (restock_report 2m0s)".
+func mostAndRest(byValue map[string][]string) string {
+	values := slices.Sorted(maps.Keys(byValue))
+	most := ""
+	for _, v := range values {
+		if len(byValue[v]) > len(byValue[most]) {
+			most = v
+		}
+	}
+	var rest []string
+	for _, v := range values {
+		if v != most {
+			rest = append(rest, strings.Join(byValue[v], ", ")+" "+v)
+		}
+	}
+	if len(rest) == 0 {
+		return most
+	}
+	return most + " (" + strings.Join(rest, "; ") + ")"
+}
+
+// shortDuration is d without the zero units Go writes: "1m" for 1m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

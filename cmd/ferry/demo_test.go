@@ -90,6 +90,8 @@ func TestDemoHTTPInProcess(t *testing.T) {
 		"creating the shop database " + db,
 		"14 tools, 2 prompts, 4 resources and 3 resource templates",
 		`ferry demo: limits per caller (here, the API key): 32 calls at once, 50 a second with bursts of 100; a call over them is refused as "unavailable", so a load test must back off and retry` + "\n",
+		"ferry demo: guardrails: each tool call ends after 1m (entity SQL after 10s); a result holds at most 100000 bytes, a larger one is cut (a list at a whole row, with hasMore)\n",
+		"ferry demo: health: " + base + "/healthz (alive), " + base + "/readyz (ready: not draining and the database answering), no key needed\n",
 		`claude mcp add --transport http shop ` + base + `/mcp --header "Authorization: Bearer ` + key + `"`,
 		`npx @modelcontextprotocol/inspector --server-url ` + base + `/mcp --transport http --header "Authorization: Bearer ` + key + `"`,
 		`curl -s -H "Authorization: Bearer ` + key + `" ` + base + `/api/orders/1`,
@@ -103,6 +105,43 @@ func TestDemoHTTPInProcess(t *testing.T) {
 	}
 	if r := mcpPost(t, base+"/mcp", "tools/list", nil); r.Status != http.StatusUnauthorized {
 		t.Errorf("tools/list without a key: %d %+v", r.Status, r.Error)
+	}
+	for _, path := range []string{"/healthz", "/readyz"} {
+		resp, err := http.Get(base + path) // no key: a probe carries none
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || path == "/readyz" && !strings.Contains(string(body), `{"name":"database","ok":true`) {
+			t.Errorf("GET %s: %d %s", path, resp.StatusCode, body)
+		}
+	}
+	// The banner's ferry install line, run, writes an entry with which a
+	// client connects.
+	_, line, _ := strings.Cut(out, "\n  ferry install ")
+	line, _, _ = strings.Cut(line, "\n")
+	words, err := shellWords(line)
+	if err != nil || len(words) < 3 {
+		t.Fatalf("no ferry install line (%v): %s", err, out)
+	}
+	file := filepath.Join(t.TempDir(), "claude.json")
+	if code, stdout, stderr := runFerry(t, append([]string{"install", "-file", file}, words...)); code != 0 {
+		t.Fatalf("the banner's ferry install: exit %d: %s%s", code, stdout, stderr)
+	}
+	var conf struct {
+		MCPServers map[string]struct {
+			URL     string            `json:"url"`
+			Headers map[string]string `json:"headers"`
+		} `json:"mcpServers"`
+	}
+	if b, err := os.ReadFile(file); err != nil || json.Unmarshal(b, &conf) != nil { //nolint:gosec // the test's own file
+		t.Fatalf("the installed file: %s, %v", b, err)
+	}
+	entry := conf.MCPServers["shop"]
+	installed := ferrytest.DialHTTP(t, entry.URL, &ferrytest.Options{Header: http.Header{"Authorization": {entry.Headers["Authorization"]}}})
+	if res := installed.CallTool(t.Context(), "get_order", map[string]any{"id": 1}); res.IsError {
+		t.Errorf("get_order with the installed entry: %s", res.Raw)
 	}
 	c := ferrytest.DialHTTP(t, base+"/mcp", &ferrytest.Options{Header: http.Header{"Authorization": {"Bearer " + key}}})
 	if res := c.CallTool(t.Context(), "get_order", map[string]any{"id": 1}); res.IsError || !strings.Contains(string(res.Raw), `"customer_id"`) {
@@ -212,7 +251,7 @@ func TestDemoStdioInProcess(t *testing.T) {
 	if !strings.Contains(text(3), `"event\":\"placed\"`) && !strings.Contains(text(3), `"event":"placed"`) {
 		t.Errorf("order_history: %s", text(3))
 	}
-	if !strings.Contains(stderr.String(), "serving MCP on stdio: 14 tools") {
+	if !strings.Contains(stderr.String(), "serving MCP on stdio: 14 tools") || !strings.Contains(stderr.String(), "ferry demo: guardrails: each tool call ends after 1m ") {
 		t.Errorf("stderr: %s", stderr.String())
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/cmd/ferry/internal/serveconfig"
+	"github.com/ferry-mcp/ferry/entity"
 )
 
 const serveHelp = `usage: ferry serve -db URL [flags]
@@ -42,9 +43,19 @@ named api-key-1, api-key-2 (its place in the list) and a token's is its
 sub: the two are never one caller (session, limits), even with one name.
 With neither, only a loopback address is served, unless -insecure. -stdio
 serves one local client.
+/healthz answers 200 while the process serves, and /readyz 200 while it
+is not stopping and its database answers, 503 otherwise, with each
+dependency's state in a JSON body; both take no credential, for a
+platform's probes (docs/replicas.md shows a Kubernetes setup).
 
-Columns of types not served yet (json, arrays, bytes, intervals, ...) are
-left out, a table without a single-column primary key gets a list tool
+JSON columns (PostgreSQL json and jsonb, MySQL and MariaDB JSON, a SQLite
+column declared JSON or checked by json_valid) are served as JSON values,
+written as given (checked, bound), and filtered by member:
+attrs.color == "red", attrs["a-b"].n != 3, attrs == null. PostgreSQL
+arrays of text, numbers, booleans or UUIDs are served as JSON arrays and
+filtered by membership: "x" in tags. A CHECK (col IN (...)) on a text
+column becomes its enum. Columns of other types (bytes, intervals, ...)
+are left out, a table without a single-column primary key gets a list tool
 only, and one with a hidden or left-out column that is NOT NULL with no
 default gets no create tool (no insert could succeed); start-up says
 which tables, and why. The write tools' schemas say
@@ -66,6 +77,25 @@ key should back off and retry. Each tool result holds at most
 larger one is cut, a list at a whole row with hasMore set, so the client
 pages on. A table's timeout in the config file (below) replaces
 -statement-timeout for its calls. The start-up lines say the limits.
+
+-confirm has a person confirm each call that may destroy or overwrite data
+(delete_, update_, a query's DELETE or UPDATE, a remote API's DELETE, PUT,
+PATCH or POST) before it runs: the client shows its user the tool, the
+arguments and what the call changes (an elicitation in a 2025 session; in
+2026-07-28 an input_required answer the client retries with the user's
+answer, bound to that call's arguments and caller). Only "accept" runs the
+tool; "decline", "cancel", no answer within -confirm-timeout (default 2m;
+a 2026-07-28 client has 10 minutes to retry), and a client that
+cannot ask (no elicitation capability) get a refusal the model reads, and
+nothing changes. With -confirm, HTTP keeps each 2025 client's session in
+memory (so that the question can reach it): one process serves them.
+
+-skills serves a skill (the MCP skills extension) per table, named after
+it: a SKILL.md, written from the tools' descriptions and hints, that says
+what each of the table's tools is for and in which order to call them
+(list and search first, then get, then create and update, delete last).
+Clients that speak the extension list them with skills/list; any client
+reads them as skill://TABLE/SKILL.md resources.
 
 The optional -config YAML file sets per table a description, a natural key,
 hidden columns (per table: a view showing one needs its own entry), the
@@ -197,6 +227,9 @@ type serveConfig struct {
 	noTables             bool   // -tables '': serve the queries only
 	queries              string // -queries DIR
 	writes               bool
+	confirm              bool // -confirm: a person confirms each destructive call (serve_confirm.go)
+	confirmTimeout       time.Duration
+	skills               bool // -skills: a skill per table
 	httpAddr             string
 	stdio                bool
 	apiKeyEnv            string
@@ -232,6 +265,8 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	fs.Func("exclude-tables", "leave these tables out (comma-separated)", listFlag(&c.exclude))
 	fs.StringVar(&c.queries, "queries", "", "serve the named SQL statements of this directory's .sql files as tools (see above)")
 	fs.BoolVar(&c.writes, "writes", false, "add the create, update and delete tools (default read-only)")
+	fs.BoolVar(&c.confirm, "confirm", false, "have a person confirm each delete, update and other destructive call, through the client, before it runs")
+	fs.DurationVar(&c.confirmTimeout, "confirm-timeout", ferry.DefaultConfirmTimeout, "with -confirm, how long a 2025 session's call waits for the person's answer")
 	fs.StringVar(&c.httpAddr, "http", "127.0.0.1:8080", "serve MCP over HTTP at this address, at /mcp")
 	fs.BoolVar(&c.stdio, "stdio", false, "serve one client over standard input and output instead of HTTP")
 	fs.StringVar(&c.apiKeyEnv, "api-key-env", "", "accept the API keys listed (comma-separated) in this environment variable")
@@ -245,6 +280,7 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	fs.StringVar(&c.configFile, "config", "", "a YAML file of per-table settings (see above)")
 	fs.DurationVar(&c.timeout, "statement-timeout", 0, "bound each call's SQL on the engine (default 10s)")
 	fs.DurationVar(&c.callTimeout, "call-timeout", 0, "bound each tool call (default the server's)")
+	fs.BoolVar(&c.skills, "skills", false, "serve a skill per table (the skills extension) saying what its tools are for and in which order to call them")
 	fs.IntVar(&c.maxConns, "db-max-conns", 0, "at most this many database connections at once (default 10; SQLite 2 per CPU, at least 4; see above)")
 	c.limits.register(fs)
 	c.remote.register(fs)
@@ -324,12 +360,10 @@ func listFlag(dst *[]string) func(string) error {
 
 // server is one run of ferry serve.
 type server struct {
-	cfg *serveConfig
-	env *env
-	log *slog.Logger
-	// srcs are the databases served, once build has opened them (see
-	// checks).
-	srcs []*source
+	cfg    *serveConfig
+	env    *env
+	log    *slog.Logger
+	checks []ferry.HealthCheck // what /readyz checks: one per database (serve_health.go)
 }
 
 // say prints a start-up line on stderr.
@@ -405,11 +439,23 @@ func (s *server) build(ctx context.Context) (srv *ferry.Server, closeDBs func(),
 		Instructions: instructions(s.cfg.writes, tables, queries) + severalSources(srcs),
 		Logger:       s.log,
 		ReadOnly:     !s.cfg.writes,
-		Limits:       ferry.Limits{CallTimeout: s.cfg.callTimeout},
+		Confirm:      s.cfg.confirm,
+		Limits:       ferry.Limits{CallTimeout: s.cfg.callTimeout, ConfirmTimeout: s.cfg.confirmTimeout},
+	}
+	if s.cfg.skills {
+		opts.Skills = &ferry.SkillOptions{}
 	}
 	s.cfg.limits.apply(opts)
 	srv = ferry.NewServer("ferry-serve", version(), opts)
 	err = s.addSources(ctx, srv, srcs)
+	var skills []string
+	if err == nil && s.cfg.skills {
+		var added []*entity.Entity
+		for _, src := range srcs {
+			added = append(added, src.served.added...)
+		}
+		skills = addTableSkills(srv, added)
+	}
 	if err == nil {
 		if err = srv.Check(); err != nil {
 			err = fmt.Errorf("the database's tables cannot be served: %s", joinLines(err))
@@ -419,8 +465,14 @@ func (s *server) build(ctx context.Context) (srv *ferry.Server, closeDBs func(),
 		closeSources(srcs)
 		return nil, nil, err
 	}
-	s.srcs = srcs
-	s.sayDatabases(srv, srcs, start)
+	for _, src := range srcs {
+		name := src.name
+		if name == "" {
+			name = src.db.name
+		}
+		s.checks = append(s.checks, databaseCheck(name, src.db.db))
+	}
+	s.sayDatabases(srv, srcs, skills, start)
 	return srv, func() { closeSources(srcs) }, nil
 }
 
@@ -447,7 +499,7 @@ func severalSources(srcs []*source) string {
 }
 
 // sayDatabases prints what the server serves, per source.
-func (s *server) sayDatabases(srv *ferry.Server, srcs []*source, start time.Time) {
+func (s *server) sayDatabases(srv *ferry.Server, srcs []*source, skills []string, start time.Time) {
 	var schemas, timeouts []string
 	for _, src := range srcs {
 		served := &src.served
@@ -464,6 +516,9 @@ func (s *server) sayDatabases(srv *ferry.Server, srcs []*source, start time.Time
 			timeouts = append(timeouts, src.where()+t)
 		}
 	}
+	if s.cfg.skills {
+		s.say("serving %d %s (skills/list, skill://NAME/SKILL.md): %s", len(skills), plural(len(skills), "skill", "skills"), nameList(skills, maxListed))
+	}
 	mode := "read-only (give -writes for create, update and delete)"
 	if s.cfg.writes {
 		mode = "with writes (create, update, delete)"
@@ -479,6 +534,7 @@ func (s *server) sayDatabases(srv *ferry.Server, srcs []*source, start time.Time
 	s.say("limits per caller: %s", &s.cfg.limits)
 	s.say("result budget: %s", s.cfg.limits.budget())
 	s.say("deadlines: %s", s.cfg.deadlines(srcs, timeouts))
+	s.sayConfirm(srv)
 }
 
 // instructions tell the model how the tools work together.

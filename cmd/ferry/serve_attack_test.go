@@ -84,16 +84,18 @@ func TestServeSaysHowToConnect(t *testing.T) {
 	d := sqliteTestDB(t)
 	d.shop(t)
 	s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0"})
-	waitFor(t, s, "connect Claude Code")
-	for _, want := range []string{"list the tools: ferry tools " + s.url + "\n", "connect Claude Code: claude mcp add --transport http db " + s.url + "\n"} {
+	waitFor(t, s, "ferry install")
+	for _, want := range []string{"list the tools: ferry tools " + s.url + "\n", "connect Claude Code: claude mcp add --transport http db " + s.url + "\n",
+		"ferry install claude-code db " + s.url + "\n"} {
 		if !strings.Contains(s.stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, s.stderr.String())
 		}
 	}
 	k := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-api-key-env", "KEYS"}, "KEYS", "k-one-secret,k-two-secret")
-	waitFor(t, k, "connect Claude Code")
+	waitFor(t, k, "ferry install")
 	out := k.stderr.String()
-	if !strings.Contains(out, `ferry tools -header "X-API-Key: <a key of $KEYS>" `+k.url) || !strings.Contains(out, `--header "X-API-Key: <a key of $KEYS>"`) || strings.Contains(out, "secret") {
+	if !strings.Contains(out, `ferry tools -header "X-API-Key: <a key of $KEYS>" `+k.url) || !strings.Contains(out, `--header "X-API-Key: <a key of $KEYS>"`) || strings.Contains(out, "secret") ||
+		!strings.Contains(out, "ferry install claude-code db "+k.url+` -header 'X-API-Key: ${DB_MCP_KEY}'`) {
 		t.Errorf("with API keys, stderr:\n%s", out)
 	}
 }

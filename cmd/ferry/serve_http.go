@@ -65,7 +65,10 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 	if u, err := url.Parse(resource); err == nil && u.Host != "" {
 		hosts = append(hosts, u.Host)
 	}
-	hopts := &ferry.HTTPOptions{AllowedHosts: hosts}
+	// With -confirm, a 2025 client's session is kept, so that the
+	// confirmation can be asked in it (a stateless one has no stream for
+	// the question); the 2026-07-28 era is stateless either way.
+	hopts := &ferry.HTTPOptions{AllowedHosts: hosts, Stateful: s.cfg.confirm}
 	mux := http.NewServeMux()
 	if res != nil {
 		res.Mount(mux)
@@ -76,6 +79,7 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 		return err
 	}
 	mux.Handle("/mcp", mw(h))
+	s.mountHealth(mux, h, "http://"+addr)
 	hs := ferry.NewHTTPServer(addr, mux)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -93,7 +97,8 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
+	// The MCP handler first: /readyz fails from the start of its drain.
+	if err := ferry.ShutdownHTTPServer(sctx, hs, h); err != nil {
 		// Streams still open (a GET stream, subscriptions/listen) are
 		// cut: the user asked to stop.
 		s.say("stopping: connections still open after %s are closed", shutdownTimeout)
@@ -108,15 +113,18 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 // sayConnect prints the commands that list the tools and connect Claude
 // Code, with the header the authentication asks for (never a key).
 func (s *server) sayConnect(endpoint string, a *authSetup) {
-	header := ""
+	header, install := "", ""
 	switch {
 	case a.apiKeys.StaticKeys != nil:
 		header = ` -header "X-API-Key: <a key of $` + s.cfg.apiKeyEnv + `>"`
+		install = ` -header 'X-API-Key: ${DB_MCP_KEY}' (with one key in $DB_MCP_KEY where the client runs)`
 	case a.jwks != nil:
 		header = ` -header "Authorization: Bearer <token>"`
+		install = ` -header 'Authorization: Bearer ${DB_MCP_TOKEN}' (with a token in $DB_MCP_TOKEN where the client runs)`
 	}
 	s.say("list the tools: ferry tools%s %s", header, endpoint)
 	s.say("connect Claude Code: claude mcp add --transport http db %s%s", endpoint, strings.Replace(header, "-header", "--header", 1))
+	s.say("or write a client's configuration (claude-code, claude-desktop, cursor, vscode): ferry install claude-code db %s%s", endpoint, install)
 }
 
 // newHandler is ferry.NewHTTPHandler with its start-up check's panic

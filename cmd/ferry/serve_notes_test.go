@@ -12,7 +12,7 @@ import (
 func TestServeStartupSaysWhatEachTableLeavesOut(t *testing.T) {
 	unserved := map[string]struct{ ddl, says string }{
 		"sqlite":   {"pic BLOB, raw BLOB", "pic (BLOB), raw (BLOB)"},
-		"postgres": {"meta jsonb, tags integer[]", "meta (jsonb), tags (integer[])"},
+		"postgres": {"meta jsonb, pic bytea, days date[], grid integer[][]", "pic (bytea), days (date[]), grid (integer[])"},
 		"mysql":    {"raw VARBINARY(10), flags SET('a','b')", "raw (varbinary(10)), flags (set('a','b'))"},
 	}
 	for _, eng := range engines {

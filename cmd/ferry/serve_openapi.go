@@ -58,7 +58,8 @@ func (s *server) remoteOptions(title, description string) *ferry.ServerOptions {
 		Description: description,
 		Logger:      s.log,
 		ReadOnly:    !s.cfg.writes,
-		Limits:      ferry.Limits{CallTimeout: s.cfg.callTimeout},
+		Confirm:     s.cfg.confirm,
+		Limits:      ferry.Limits{CallTimeout: s.cfg.callTimeout, ConfirmTimeout: s.cfg.confirmTimeout},
 	}
 	s.cfg.limits.apply(opts)
 	return opts
@@ -81,6 +82,7 @@ func (s *server) sayServed(srv *ferry.Server, start time.Time) {
 	s.say("%d tools, %s; ready in %s", len(tools)-writes*boolInt(!s.cfg.writes), mode, time.Since(start).Round(time.Millisecond))
 	s.say("limits per caller: %s", &s.cfg.limits)
 	s.say("result budget: %s", s.cfg.limits.budget())
+	s.sayConfirm(srv)
 }
 
 func boolInt(b bool) int {

@@ -302,6 +302,7 @@ func (s *server) addSource(ctx context.Context, srv *ferry.Server, src *source) 
 			return fmt.Errorf("%stable %s: %s", src.where(), tableName(u.e.Table), joinLines(err))
 		}
 		out.tables = append(out.tables, u.e.Table)
+		out.added = append(out.added, se)
 		out.notes = append(out.notes, tableNotes(se, s.cfg.writes)...)
 		out.secrets = append(out.secrets, secretColumns(u.e)...)
 	}
@@ -309,34 +310,6 @@ func (s *server) addSource(ctx context.Context, srv *ferry.Server, src *source) 
 		set.AddResources(src.scheme)
 	}
 	return nil
-}
-
-// sourceCheck is a readiness check of one source: Check pings its
-// database, and fails while it cannot be reached.
-type sourceCheck struct {
-	// Name is the source's name, or "db" for the database of -db.
-	Name  string
-	Check func(ctx context.Context) error
-}
-
-// checks are the readiness checks of the databases the server serves,
-// one per source, in order (none for a remote API, or before build):
-// the seam a readiness endpoint calls.
-func (s *server) checks() []sourceCheck {
-	out := make([]sourceCheck, 0, len(s.srcs))
-	for _, src := range s.srcs {
-		name, db := src.name, src.db
-		if name == "" {
-			name = resourceScheme
-		}
-		out = append(out, sourceCheck{Name: name, Check: func(ctx context.Context) error {
-			if err := db.db.PingContext(ctx); err != nil {
-				return fmt.Errorf("%s: cannot reach %s: %s", name, db.display, joinLines(err))
-			}
-			return nil
-		}})
-	}
-	return out
 }
 
 // sourceNames lists the sources' names, or the one database's name.

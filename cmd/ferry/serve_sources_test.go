@@ -11,60 +11,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
-
-// tcpProxy forwards TCP connections to a database server until stopped;
-// stop closes its listener and every connection it forwards, as a server
-// that goes down does.
-type tcpProxy struct {
-	ln    net.Listener
-	mu    sync.Mutex
-	conns []net.Conn
-	wg    sync.WaitGroup
-}
-
-func newTCPProxy(t *testing.T, target string) *tcpProxy {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &tcpProxy{ln: ln}
-	p.wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			up, err := net.Dial("tcp", target)
-			if err != nil {
-				_ = c.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns = append(p.conns, c, up)
-			p.mu.Unlock()
-			p.wg.Go(func() { _, _ = io.Copy(up, c); _ = up.Close() })
-			p.wg.Go(func() { _, _ = io.Copy(c, up); _ = c.Close() })
-		}
-	})
-	t.Cleanup(p.stop)
-	return p
-}
-
-func (p *tcpProxy) stop() {
-	_ = p.ln.Close()
-	p.mu.Lock()
-	for _, c := range p.conns {
-		_ = c.Close()
-	}
-	p.conns = nil
-	p.mu.Unlock()
-	p.wg.Wait()
-}
 
 // viaProxy is the URL u with its host replaced by a proxy's, and the
 // proxy.
@@ -74,8 +23,8 @@ func viaProxy(t *testing.T, raw string) (string, *tcpProxy) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := newTCPProxy(t, u.Host)
-	u.Host = p.ln.Addr().String()
+	p := startProxy(t, u.Host)
+	u.Host = p.addr
 	return u.String(), p
 }
 
@@ -187,7 +136,8 @@ func TestServeSources(t *testing.T) {
 }
 
 // With several sources, each source's tools, resources and template are
-// in the group of its name, described; checks() pings each source, and
+// in the group of its name, described; the readiness checks ping each
+// source, and
 // fails for the one that went down.
 func TestServeSourcesGroupsAndChecks(t *testing.T) {
 	conf, billingURL, billing := sourcesFixture(t)
@@ -217,18 +167,18 @@ func TestServeSourcesGroupsAndChecks(t *testing.T) {
 	}
 	ping := func() map[string]bool {
 		up := map[string]bool{}
-		for _, c := range s.checks() {
+		for _, c := range s.checks {
 			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 			up[c.Name] = c.Check(ctx) == nil
 			cancel()
 		}
 		return up
 	}
-	if got := ping(); !maps.Equal(got, map[string]bool{"shop": true, "billing": true, "stock": true}) {
+	if got := ping(); !maps.Equal(got, map[string]bool{"database shop": true, "database billing": true, "database stock": true}) {
 		t.Errorf("checks with every source up: %v", got)
 	}
 	billing.stop()
-	if got := ping(); !maps.Equal(got, map[string]bool{"shop": true, "billing": false, "stock": true}) {
+	if got := ping(); !maps.Equal(got, map[string]bool{"database shop": true, "database billing": false, "database stock": true}) {
 		t.Errorf("checks with billing down: %v", got)
 	}
 }

@@ -36,6 +36,7 @@ func serverOptions(logger *slog.Logger, versions []string, keys [][]byte) *ferry
 		ProtocolVersions: versions,
 		SigningKeys:      keys,
 		Tasks:            &ferry.TaskOptions{PollInterval: 200 * time.Millisecond},
+		Skills:           &ferry.SkillOptions{},
 	}
 }
 
@@ -50,6 +51,7 @@ func (f *fixture) newServer(opts *ferry.ServerOptions) *ferry.Server {
 	addModernPrompts(srv)
 	addResources(srv, f)
 	addTaskTools(srv)
+	addSkills(srv)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.servers = append(f.servers, srv)

@@ -16,9 +16,9 @@
 // on a loopback port of its own, and a round-robin reverse proxy at
 // -http sends every request (GET streams and DELETEs included) to the
 // next replica in turn, so no two requests of a session need land on the
-// same one. The replicas share a session store, a
-// [ferry.MemorySessionStore] unless -redis URL names a Redis server
-// (then a [redisstore.Store], its keys under -redis-prefix), and the
+// same one. The replicas share a session store and a task store, a
+// [ferry.MemorySessionStore] and [ferry.MemoryTaskStore] unless -redis URL names a Redis server
+// (then a [redisstore.Store] and its [redisstore.Store.Tasks], their keys under -redis-prefix), and the
 // signing keys, as replicas behind one endpoint must. -redis also works
 // with one replica. What the fixtures change (the watched resource, the
 // dynamic tool and prompt) changes on every replica at once.
@@ -90,7 +90,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	case cfg.addr == "":
 		return serveStdio(ctx, new(fixture).newServer(serverOptions(logger, cfg.versions, nil)))
 	}
-	store, closeStore, err := openStore(ctx, cfg.redisURL, cfg.redisPrefix)
+	store, taskStore, closeStore, err := openStore(ctx, cfg.redisURL, cfg.redisPrefix)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,9 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	f := new(fixture)
 	hs := make([]*ferry.HTTPHandler, cfg.replicas)
 	for i := range hs {
-		srv := f.newServer(serverOptions(logger.With("replica", i+1), cfg.versions, [][]byte{key}))
+		opts := serverOptions(logger.With("replica", i+1), cfg.versions, [][]byte{key})
+		opts.Tasks.Store = taskStore
+		srv := f.newServer(opts)
 		hs[i] = ferry.NewHTTPHandler(srv, &ferry.HTTPOptions{
 			Stateful:        !cfg.stateless,
 			StreamResponses: !cfg.stateless,
@@ -134,20 +136,20 @@ func serveStdio(ctx context.Context, srv *ferry.Server) error {
 	return nil
 }
 
-// openStore returns the session store the replicas share: the Redis one
-// at redisURL, or a memory one if redisURL is empty, and the function
-// that closes it.
-func openStore(ctx context.Context, redisURL, prefix string) (ferry.SessionStore, func() error, error) {
+// openStore returns the session and task stores the replicas share: the
+// Redis ones at redisURL, or memory ones if redisURL is empty, and the
+// function that closes them.
+func openStore(ctx context.Context, redisURL, prefix string) (ferry.SessionStore, ferry.TaskStore, func() error, error) {
 	if redisURL == "" {
-		return &ferry.MemorySessionStore{}, func() error { return nil }, nil
+		return &ferry.MemorySessionStore{}, ferry.NewMemoryTaskStore(), func() error { return nil }, nil
 	}
 	dial, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	s, err := redisstore.Dial(dial, redisURL, &redisstore.Options{Prefix: prefix})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return s, s.Close, nil
+	return s, s.Tasks(), s.Close, nil
 }
 
 // storeName names the store in the "serving" line.

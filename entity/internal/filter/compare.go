@@ -213,6 +213,10 @@ func article(t Type) string {
 		return "a uuid"
 	case Text:
 		return "text"
+	case JSON:
+		return "JSON"
+	case Array:
+		return "an array"
 	}
 	return "a " + t.String()
 }

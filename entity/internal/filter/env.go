@@ -32,6 +32,14 @@ const (
 	Date
 	// UUID is a UUID, a string in CEL (its canonical lower-case text).
 	UUID
+	// JSON is any JSON value (a PostgreSQL json or jsonb column, MySQL's
+	// JSON, a SQLite column declared JSON), dyn in CEL: a filter compares
+	// one of its members, named by path (attrs.color, attrs["a-b"].c),
+	// with a literal by == or !=, or tests the whole value for null.
+	JSON
+	// Array is a PostgreSQL array of the field's Items, a list in CEL: a
+	// filter tests membership ("x" in tags) or null.
+	Array
 )
 
 // String returns the type's name as errors show it: "text", "integer".
@@ -51,6 +59,10 @@ func (t Type) String() string {
 		return "date"
 	case UUID:
 		return "uuid"
+	case JSON:
+		return "json"
+	case Array:
+		return "array"
 	}
 	return fmt.Sprintf("type(%d)", uint8(t))
 }
@@ -74,6 +86,9 @@ type Field struct {
 	Name string
 	// Type is the kind of the field's values.
 	Type Type
+	// Items is the type of an Array field's elements: Text, Integer,
+	// Number, Boolean or UUID.
+	Items Type
 	// Nullable says the field may be null; only then does x == null
 	// type-check (timestamps and dates always accept it).
 	Nullable bool
@@ -221,6 +236,17 @@ func celType(f Field) (*cel.Type, error) {
 		t = cel.BoolType
 	case Timestamp, Date:
 		t = cel.TimestampType
+	case JSON:
+		return cel.DynType, nil // null is one of its values
+	case Array:
+		if f.Items < Text || f.Items > UUID || f.Items == Timestamp || f.Items == Date {
+			return nil, fmt.Errorf("filter: array field %q has items of type %s, which filters do not take", f.Name, f.Items)
+		}
+		item, err := celType(Field{Name: f.Name, Type: f.Items})
+		if err != nil {
+			return nil, err
+		}
+		t = cel.ListType(item)
 	default:
 		return nil, fmt.Errorf("filter: field %q has unknown type %d", f.Name, uint8(f.Type))
 	}
@@ -317,4 +343,13 @@ var reserved = map[string]bool{
 	"for": true, "function": true, "if": true, "import": true, "let": true,
 	"loop": true, "package": true, "namespace": true, "return": true,
 	"var": true, "void": true, "while": true,
+}
+
+// TypeName is the field's type as refusals and descriptions name it:
+// its Type's name, or "array of text" for an array.
+func (f Field) TypeName() string {
+	if f.Type == Array {
+		return "array of " + f.Items.String()
+	}
+	return f.Type.String()
 }

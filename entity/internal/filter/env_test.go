@@ -45,7 +45,7 @@ func TestNewEnvErrors(t *testing.T) {
 	}{
 		{"twice", []Field{{Name: "a", Type: Text}, {Name: "a", Type: Integer}}, `filter: field "a" appears twice`},
 		{"unknown type", []Field{{Name: "a", Type: 0}}, `filter: field "a" has unknown type 0`},
-		{"type beyond", []Field{{Name: "a", Type: UUID + 1}}, `filter: field "a" has unknown type 8`},
+		{"type beyond", []Field{{Name: "a", Type: Array + 1}}, `filter: field "a" has unknown type 10`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := NewEnv(tt.fields, nil)
@@ -66,10 +66,10 @@ func TestTranslateUnknownEngine(t *testing.T) {
 
 func TestTypeString(t *testing.T) {
 	var got []string
-	for ty := Text; ty <= UUID+1; ty++ {
+	for ty := Text; ty <= Array+1; ty++ {
 		got = append(got, ty.String())
 	}
-	want := []string{"text", "integer", "number", "boolean", "timestamp", "date", "uuid", "type(8)"}
+	want := []string{"text", "integer", "number", "boolean", "timestamp", "date", "uuid", "json", "array", "type(10)"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Type.String (-want +got):\n%s", diff)
 	}

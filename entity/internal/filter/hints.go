@@ -21,8 +21,8 @@ func listFields(fields []Field) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(f.Name + " (" + f.Type.String())
-		if f.Nullable {
+		b.WriteString(f.Name + " (" + f.TypeName())
+		if f.Nullable && f.Type != JSON {
 			b.WriteString(" or null")
 		}
 		b.WriteString(")")

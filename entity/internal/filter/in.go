@@ -11,6 +11,32 @@ import (
 // in writes field in [literal, ...]. CEL's in is equality with each item,
 // so it is two-valued: a null field is in the list only if null is.
 func (t *translator) in(x, a, b ast.Expr) error {
+	if r, ok := t.arrayField(b); ok {
+		return t.arrayIn(x, a, r)
+	}
+	if t.rootsInJSON(b) {
+		return t.refuse(x, "in needs a literal list on its right, not "+describe(b),
+			"membership is for array columns; compare a JSON member with == instead, such as attrs.color == \"red\"")
+	}
+	if jr, ok, err := t.jsonRef(a); ok || err != nil {
+		if err != nil {
+			return err
+		}
+		if b.Kind() != ast.ListKind {
+			return t.refuse(x, "in needs a literal list on its right, not "+describe(b), `write attrs.status in ["new", "open"]`)
+		}
+		elems := b.AsList().Elements()
+		switch {
+		case len(elems) == 0:
+			return t.refuse(x, "in has an empty list", "list at least one value")
+		case len(elems) > t.env.limits.MaxListItems:
+			return t.refuse(x, fmt.Sprintf("in has a list of %d items, more than %d", len(elems), t.env.limits.MaxListItems), "split the filter or narrow it")
+		}
+		if err := t.count(x); err != nil {
+			return err
+		}
+		return t.jsonIn(x, jr, elems)
+	}
 	r, ok := t.field(a)
 	if !ok {
 		return t.refuse(x, "in needs a field on its left, not "+describe(a), `write status in ["new", "open"]`)
@@ -24,6 +50,9 @@ func (t *translator) in(x, a, b ast.Expr) error {
 		return t.refuse(x, "in has an empty list", "list at least one value")
 	case len(elems) > t.env.limits.MaxListItems:
 		return t.refuse(x, fmt.Sprintf("in has a list of %d items, more than %d", len(elems), t.env.limits.MaxListItems), "split the filter or narrow it")
+	}
+	if r.f.Type == Array {
+		return t.refuse(x, r.f.Name+" is an array and cannot be in a list", fmt.Sprintf(`test membership with "x" in %s`, r.f.Name))
 	}
 	if err := t.count(x); err != nil {
 		return err

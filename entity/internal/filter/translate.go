@@ -132,6 +132,9 @@ func (t *translator) count(x ast.Expr) error {
 // comparison writes a comparison of a field with a literal, the field on
 // either side, or of two fields.
 func (t *translator) comparison(x ast.Expr, op string, a, b ast.Expr) error {
+	if done, err := t.special(x, op, a, b); done {
+		return err
+	}
 	r, fieldLeft := t.field(a)
 	r2, fieldRight := t.field(b)
 	switch {

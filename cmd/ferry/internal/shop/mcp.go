@@ -48,6 +48,7 @@ func newMCP(ctx context.Context, db *sql.DB, store *Store, api http.Handler, mux
 		Logger:            o.Logger,
 		Instructions:      instructions,
 		CompletionHandler: completer(db),
+		Apps:              &ferry.AppOptions{},
 	})
 	if err := addEntities(ctx, srv, db); err != nil {
 		return nil, err
@@ -59,6 +60,7 @@ func newMCP(ctx context.Context, db *sql.DB, store *Store, api http.Handler, mux
 	addOrderTools(route.New(srv, api, &ro))
 	addPrompts(srv, store)
 	addResources(srv, store)
+	addApps(srv)
 	srv.AddSchemaResources("shop")
 	return srv, nil
 }
@@ -133,7 +135,7 @@ func addOrderTools(b *route.Binding) {
 		Description: "Marks a placed order shipped, as the warehouse does when it leaves; it cannot be undone, and a shipped order can no longer be cancelled. A cancelled order is refused as a conflict; shipping a shipped order changes nothing.", Idempotent: true, ClosedWorld: true}, "POST /orders/{id}/ship")
 	route.AddJob(b, ferry.Tool{Name: "restock_report", Title: "Restock report",
 		Description: "Checks the stock of several products against their reorder levels and suggests how many units to reorder of each low one.",
-		ReadOnly:    true, ClosedWorld: true}, restockReport)
+		ReadOnly:    true, ClosedWorld: true, App: RestockAppURI}, restockReport)
 }
 
 // euros formats cents as euros.

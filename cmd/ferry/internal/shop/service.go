@@ -45,6 +45,7 @@ type Service struct {
 	logger       *slog.Logger
 	allowedHosts []string
 	mcpHTTP      *ferry.HTTPHandler // made by the first Handler call
+	db           *sql.DB
 }
 
 // New assembles the shop over db, a database [Open] returned. It fails
@@ -69,7 +70,7 @@ func New(ctx context.Context, db *sql.DB, opts *Options) (*Service, error) {
 		return nil, err
 	}
 	s := &Service{Store: NewStore(db, o.Now), keys: auth.APIKeys(static.Lookup, nil), logger: o.Logger,
-		allowedHosts: append([]string(nil), o.AllowedHosts...)}
+		allowedHosts: append([]string(nil), o.AllowedHosts...), db: db}
 	mux := http.NewServeMux()
 	(&API{store: s.Store, logger: o.Logger}).Routes(mux)
 	s.API = requireKey(s.keys, o.Logger, mux)
@@ -84,8 +85,10 @@ func New(ctx context.Context, db *sql.DB, opts *Options) (*Service, error) {
 }
 
 // Handler serves the REST API under /api/ and MCP at /mcp, both behind
-// the API key. Call it once, before serving; [Service.Shutdown] drains
-// what it serves.
+// the API key, and /healthz and /readyz without it (see
+// [ferry.HealthHandler]: ready while MCP is not draining and the database
+// answers). Call it once, before serving; [Service.Shutdown] drains what
+// it serves.
 func (s *Service) Handler() http.Handler {
 	mw := auth.Middleware(&auth.Options{Authenticators: []auth.Authenticator{s.keys}, Logger: s.logger})
 	if s.mcpHTTP == nil {
@@ -94,6 +97,11 @@ func (s *Service) Handler() http.Handler {
 	root := http.NewServeMux()
 	root.Handle("/api/", s.API)
 	root.Handle("/mcp", mw(s.mcpHTTP))
+	ferry.NewHealthHandler(&ferry.HealthOptions{
+		Handlers: []*ferry.HTTPHandler{s.mcpHTTP},
+		Checks:   []ferry.HealthCheck{{Name: "database", Check: s.db.PingContext}},
+		Logger:   s.logger,
+	}).Mount(root)
 	return root
 }
 
