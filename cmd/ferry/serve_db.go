@@ -121,10 +121,9 @@ func (s *server) databaseURL(src *source) (raw, password string, err error) {
 type servedTables struct {
 	tables  []string         // table names, in entity order
 	added   []*entity.Entity // the tables' entities as the set completed them
-	skills  []string         // the tables' skills, with -skills
 	queries []string         // query tools, in the files' order
-	secrets []string // served columns that look like credentials, as table.column
-	notes   []string // what tables leave out, and why (see tableNotes)
+	secrets []string         // served columns that look like credentials, as table.column
+	notes   []string         // what tables leave out, and why (see tableNotes)
 	// timeouts are the tables with a timeout of their own (the config's
 	// timeout), as "table 30s".
 	timeouts []string
