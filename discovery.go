@@ -68,6 +68,33 @@ func newDiscovery(s *Server, opts *DiscoveryOptions) *discovery {
 	return d
 }
 
+// SetDiscovery turns on discovery mode after tools are registered, for a
+// program that decides by the size of its catalog (ferry serve does, above
+// a tool count): as [ServerOptions.Discovery] would have, with opts. A nil
+// opts, a server already in discovery mode, and a second call do nothing.
+// Call it before the server serves its first request.
+func (s *Server) SetDiscovery(opts *DiscoveryOptions) {
+	if opts == nil {
+		return
+	}
+	s.mu.RLock()
+	on := s.discovery != nil
+	s.mu.RUnlock()
+	if on {
+		return
+	}
+	d := newDiscovery(s, opts)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.discovery != nil {
+		return
+	}
+	for _, e := range s.tools.sorted {
+		e.doc = newSearchDoc(&e.tool, e.in, e.info.Groups)
+	}
+	s.discovery = d
+}
+
 var (
 	searchSchema = json.RawMessage(`{"type":"object","properties":{` +
 		`"query":{"type":"string","description":"The task, in a few words.","minLength":1,"maxLength":500},` +

@@ -163,3 +163,24 @@ func TestDiscoverySearchQueryLengthInCharacters(t *testing.T) {
 		t.Error("501 characters accepted")
 	}
 }
+
+// TestSetDiscovery turns discovery mode on after the tools are
+// registered: those and later ones are found.
+func TestSetDiscovery(t *testing.T) {
+	t.Parallel()
+	s := groupedServer(t, nil)
+	s.SetDiscovery(&ferry.DiscoveryOptions{Pinned: []string{"loose"}})
+	s.SetDiscovery(&ferry.DiscoveryOptions{}) // a second call does nothing
+	ferry.AddTool(s, ferry.Tool{Name: "ship_order", Description: "Ships an order to its customer."},
+		func(context.Context, struct{}) (string, error) { return "shipped", nil })
+	c := ferrytest.NewClient(t, s, nil)
+	if diff := cmp.Diff([]string{"search_tools", "call_tool", "loose"}, toolNames(c.ListTools(t.Context()))); diff != "" {
+		t.Fatalf("tools (-want +got):\n%s", diff)
+	}
+	if got := search(t, c, "count the stock"); len(got) == 0 || got[0] != "count_stock" {
+		t.Errorf("a tool registered before: %v", got)
+	}
+	if got := search(t, c, "ship an order"); len(got) == 0 || got[0] != "ship_order" {
+		t.Errorf("a tool registered after: %v", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -30,4 +31,12 @@ func ExampleServer_Groups() {
 	// Output:
 	// /mcp/billing: 2 tools "Invoices and payments."
 	// /mcp/stock: 1 tools ""
+}
+
+// A layer that wraps an application's handler gives its entry the group
+// of the application's package, as registering it directly would.
+func ExampleGroupOfFunc() {
+	fmt.Println(ferry.GroupOfFunc(strings.ToUpper))
+	// Output:
+	// strings
 }

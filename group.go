@@ -130,6 +130,9 @@ func (v *groupSet) admits(groups []string) bool {
 	if v == nil {
 		return true
 	}
+	if len(groups) == 0 {
+		return slices.Contains(*v, "") // a session's toolsets serve the entries of no group
+	}
 	for _, g := range groups {
 		if slices.Contains(*v, g) {
 			return true

@@ -25,9 +25,11 @@ const rootPackage = "github.com/ferry-mcp/ferry"
 //     is the group: "example.com/shop/model/billing/tools" is "billing".
 //  3. Otherwise the last element is: "example.com/shop/orders" is
 //     "orders".
-//  4. A program's own package ("main"), this package and a name that is
-//     not a valid group name after its other characters become '_' give
-//     no group.
+//  4. A program's own package ("main"), this package, Ferry's layers
+//     (entity, protomcp, route, openapi, whose handlers serve every
+//     subject: each sets its tools' groups by its own rule) and a name
+//     that is not a valid group name after its other characters become
+//     '_' give no group.
 //
 // So "example.com/shop/orders/mcp" is "orders" and "example.com/shop" is
 // "shop".
@@ -41,7 +43,7 @@ func GroupOfPackage(pkg string) string {
 			return groupName(elems[i+1])
 		}
 	}
-	if pkg == rootPackage || strings.HasPrefix(pkg, rootPackage+"/internal/") {
+	if pkg == rootPackage || strings.HasPrefix(pkg, rootPackage+"/internal/") || layerPackage(pkg) {
 		return ""
 	}
 	last := elems[len(elems)-1]
@@ -49,6 +51,29 @@ func GroupOfPackage(pkg string) string {
 		return ""
 	}
 	return groupName(last)
+}
+
+// layerPackage reports whether pkg is one of Ferry's layers, or a
+// package inside one.
+func layerPackage(pkg string) bool {
+	for _, l := range []string{"entity", "protomcp", "route", "openapi"} {
+		if p := rootPackage + "/" + l; pkg == p || strings.HasPrefix(pkg, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// GroupOfFunc returns the group of an entry whose handler is fn when it
+// names none: that of the package declaring fn ([GroupOfPackage]), or ""
+// for none. A layer that wraps an application's handler calls it with
+// the application's function, so that the entry gets the group it would
+// have had registered directly.
+func GroupOfFunc(fn any) string {
+	if pkg := funcPackage(fn); pkg != "" {
+		return GroupOfPackage(pkg)
+	}
+	return ""
 }
 
 func handlerPackage(e string) bool {

@@ -21,7 +21,12 @@ func TestGroupOfPackage(t *testing.T) {
 		{"example.com/cmd/main", ""},
 		{"github.com/ferry-mcp/ferry", ""},
 		{"github.com/ferry-mcp/ferry/internal/jsonrpc", ""},
-		{"github.com/ferry-mcp/ferry/entity", "entity"},
+		{"github.com/ferry-mcp/ferry/entity", ""},
+		{"github.com/ferry-mcp/ferry/route", ""},
+		{"github.com/ferry-mcp/ferry/protomcp/internal/protoschema", ""},
+		{"github.com/ferry-mcp/ferry/openapi", ""},
+		{"github.com/ferry-mcp/ferry/examples/shop/orders", "orders"},
+		{"github.com/ferry-mcp/ferry/entityx", "entityx"},
 		{"example.com/odd+name", "odd_name"},
 		{"tools", "tools"},
 	}
@@ -49,6 +54,16 @@ func TestHandlerGroups(t *testing.T) {
 	}
 	if got := handlerGroups(nil, nil); got != nil {
 		t.Errorf("no handler: %q", got)
+	}
+}
+
+func TestGroupOfFunc(t *testing.T) {
+	t.Parallel()
+	if got := GroupOfFunc(strings.ToUpper); got != "strings" {
+		t.Errorf("GroupOfFunc(strings.ToUpper) = %q", got)
+	}
+	if got := GroupOfFunc(42); got != "" {
+		t.Errorf("GroupOfFunc(42) = %q", got)
 	}
 }
 

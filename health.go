@@ -392,13 +392,15 @@ func (h *HealthHandler) runRound(done chan struct{}) {
 	was := h.failing
 	h.failing = failing.String()
 	h.mu.Unlock()
-	close(done)
+	// Logged before the probes waiting on this round are answered, so
+	// that the records come in the order of the rounds.
 	switch {
 	case failing.Len() > 0 && failing.String() != was:
 		h.logger.Warn("ferry: not ready: a dependency does not answer", slog.Group("failed", failed...))
 	case failing.Len() == 0 && was != "":
 		h.logger.Info("ferry: ready again: every dependency answers")
 	}
+	close(done)
 }
 
 // ServeHTTP implements [http.Handler].

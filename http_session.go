@@ -79,6 +79,7 @@ func (h *HTTPHandler) legacySession(id, version string, caps clientCaps, st *Ses
 			ls.level = l
 		}
 		ls.state = &storedState{h: h, id: id}
+		ls.groups = h.srv.storedToolsets(st)
 	}
 	return ls
 }

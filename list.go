@@ -13,16 +13,23 @@ import (
 // listTools answers tools/list: the tools the caller may see, a page at
 // a time.
 func (s *Server) listTools(ctx context.Context, r *request, b []byte) ([]byte, error) {
+	start := len(b)
+	var err error
 	if s.discovery != nil {
-		return s.listDiscovery(ctx, r, b)
+		b, err = s.listDiscovery(ctx, r, b)
+	} else {
+		f := listFilter[*toolEntry]{
+			visible: func(e *toolEntry) bool { return s.visibleTool(ctx, &e.info) },
+			always:  s.opts.ReadOnly || s.opts.Visible != nil, hook: s.opts.Visible != nil}
+		if s.apps != nil {
+			f.wire, f.hook = s.appToolWire(r), true
+		}
+		b, err = listPage(s, r, b, &s.tools, f)
 	}
-	f := listFilter[*toolEntry]{
-		visible: func(e *toolEntry) bool { return s.visibleTool(ctx, &e.info) },
-		always:  s.opts.ReadOnly || s.opts.Visible != nil, hook: s.opts.Visible != nil}
-	if s.apps != nil {
-		f.wire, f.hook = s.appToolWire(r), true
+	if s.toolsets != nil && err == nil && toolsetsOf(r) != nil {
+		b = s.listToolset(r, b, start)
 	}
-	return listPage(s, r, b, &s.tools, f)
+	return b, err
 }
 
 // listPrompts answers prompts/list.

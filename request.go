@@ -193,12 +193,17 @@ type legacySession struct {
 	caps    clientCaps
 	level   LogLevel
 	state   legacyState
+	groups  *groupSet // the groups the session enabled (toolset.go), nil for all
 }
 
 // join makes r a request of the legacy session ls.
 func (r *request) join(ls legacySession) {
 	r.peer.session, r.peer.state = ls.id, ls.state
 	r.version, r.caps, r.level = ls.version, ls.caps, ls.level
+	if ls.groups != nil { // legacy toolsets (toolset.go): the endpoint's groups the session enabled
+		r.peer.state = &toolsetSession{legacyState: ls.state, endpoint: r.peer.groups}
+		r.peer.groups = r.peer.groups.narrow(ls.groups)
+	}
 }
 
 // stateless reports whether r is a request of a legacy HTTP session that
@@ -256,7 +261,7 @@ func (s *Server) resolve(r *request) {
 // to it. A tool the caller may not see answers as one that does not
 // exist. The caller holds s.mu.
 func (s *Server) findTool(r *request) {
-	if s.discovery != nil && s.resolveMeta(r) {
+	if s.discovery != nil && s.resolveMeta(r) || s.toolsets != nil && s.resolveToolset(r) {
 		return
 	}
 	name := r.target.name

@@ -152,6 +152,13 @@ type ServerOptions struct {
 	// listed.
 	Discovery *DiscoveryOptions
 
+	// Toolsets, if not nil, turns on legacy toolsets: a legacy session
+	// that keeps state (a stateful HTTP handler's, or stdio) is served the
+	// groups it enables with a tool that lists them, and is told that
+	// its lists changed (see [ToolsetOptions] and docs/groups.md). It is
+	// never offered to a 2026-07-28 request.
+	Toolsets *ToolsetOptions
+
 	// Observer is told of every request the server answers, with its
 	// method, target, id, version, session, outcome, duration and the
 	// trace context the client sent in params._meta; the context it
@@ -236,6 +243,7 @@ type Server struct {
 	relays atomic.Pointer[[]*relayHook]
 
 	discovery *discovery // discovery mode, or nil (discovery.go)
+	toolsets  *toolsets  // legacy toolsets, or nil (toolset.go)
 
 	foreignLogged atomic.Int64 // when a foreign signature was last logged, unix nanoseconds
 
@@ -284,6 +292,7 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 		s.serveExtension(ExtensionUI, nil)
 	}
 	s.discovery = newDiscovery(s, s.opts.Discovery)
+	s.toolsets = newToolsets(s, s.opts.Toolsets)
 	s.maxDepth = s.opts.Limits.MaxJSONDepth
 	if s.maxDepth <= 0 {
 		s.maxDepth = DefaultMaxJSONDepth

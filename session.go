@@ -39,6 +39,11 @@ type SessionState struct {
 	// holder gone (it did not confirm in time). A store that does not keep
 	// it works as before the field: subscriptions do not wait.
 	Stream string `json:"stream,omitempty"`
+	// Toolsets are the groups the session enabled with the toolset tool
+	// ([ServerOptions.Toolsets]), once ToolsetsChosen; before, it is
+	// served [ToolsetOptions.Enabled].
+	Toolsets       []string `json:"toolsets,omitempty"`
+	ToolsetsChosen bool     `json:"toolsetsChosen,omitempty"`
 }
 
 // ClientCapabilities is the part of a client's declared capabilities that
@@ -109,6 +114,7 @@ func (c clientCaps) exported() ClientCapabilities {
 func (s *SessionState) clone() *SessionState {
 	c := *s
 	c.Subscriptions = slices.Clone(s.Subscriptions)
+	c.Toolsets = slices.Clone(s.Toolsets)
 	c.ClientCapabilities.Extensions = slices.Clone(s.ClientCapabilities.Extensions)
 	return &c
 }

@@ -199,6 +199,7 @@ type streamConn struct {
 	level       LogLevel
 	initialized bool
 	subs        map[string]bool
+	toolsets    *[]string // the groups the session enabled (toolset.go), nil until it chose
 	inflight    map[string]context.CancelFunc
 	stalled     error // why the connection was ended, if the client stopped reading
 }
@@ -567,7 +568,7 @@ func (c *streamConn) legacy(r *request) error {
 	} else if c.version == "" && r.method != "ping" {
 		return NewError(CodeInvalidRequest, "the session is not initialized: send initialize first, or a request with the 2026-07-28 _meta fields")
 	}
-	r.join(legacySession{version: c.version, caps: c.caps, level: c.level, state: c})
+	r.join(legacySession{version: c.version, caps: c.caps, level: c.level, state: c, groups: c.srv.connToolsets(c)})
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,9 +20,12 @@ import (
 // them) and tasks in a user's words, each with the tool that does it. It
 // reports the rank of the right tool (top-1 and top-5 rates) and the
 // tokens (bytes / 4) of tools/list in full and in discovery mode. The
-// issue's target is a top-5 rate of 90 %; the search reached 88 % when
-// this was written, and the test fails below 85 %, so that a change that
-// makes the search worse is seen.
+// issue's target is a top-5 rate of 90 %. The search reached 88 % of the
+// first 68 tasks when this was written, then 91 % after its second round
+// (stems, prefixes, irregular forms, read-only tools first for a task
+// that changes nothing); the last 12 tasks were written after that round
+// and held out (9 of 12), 89 % in all. The test fails below 86 %, so that
+// a change that makes the search worse is seen.
 //
 //	go test -run DiscoveryRetrieval -v
 func TestDiscoveryRetrieval(t *testing.T) {
@@ -65,8 +69,8 @@ func TestDiscoveryRetrieval(t *testing.T) {
 	t.Logf("catalog %d tools, %d tasks: top-1 %d (%.0f %%), top-5 %d (%.0f %%)",
 		len(entities)*5, n, top1, pct(top1, n), top5, pct(top5, n))
 	t.Logf("tools/list: full mode %d tokens, discovery mode %d tokens", fullTokens, discTokens)
-	if pct(top5, n) < 85 {
-		t.Errorf("top-5 rate %.0f %%, want at least 85 %%", pct(top5, n))
+	if pct(top5, n) < 86 {
+		t.Errorf("top-5 rate %.0f %%, want at least 86 %%", pct(top5, n))
 	}
 }
 
@@ -133,7 +137,14 @@ func evalServer(entities []evalEntity, d *ferry.DiscoveryOptions) *ferry.Server 
 			}
 			return `{"type":"object","properties":{` + strings.Join(p, ",") + `}}`
 		}
-		list := `{"type":"object","properties":{"filter":{"type":"string","description":"A CEL expression."},` +
+		// The list tool's filter names the fields, as the entity layer's
+		// does (their names, not their descriptions).
+		names := make([]string, len(e.fields))
+		for i, f := range e.fields {
+			names[i] = f[0]
+		}
+		list := `{"type":"object","properties":{"filter":{"type":"string","description":` +
+			strconv.Quote("A CEL expression the records must meet. Fields: "+strings.Join(names, ", ")+".") + `},` +
 			`"top":{"type":"integer"},"skip":{"type":"integer"}}}`
 		noun := strings.ReplaceAll(e.name, "_", " ")
 		tools := []ferry.Tool{

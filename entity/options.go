@@ -158,6 +158,10 @@ type Options struct {
 	// Access says which callers (by the core's scopes and roles) may
 	// read, write and delete; the zero value lets every caller.
 	Access Access
+	// Groups are the groups of the entity's tools ([ferry.Tool.Groups]).
+	// If nil, the entity's Plural ("products"), when it is a valid group
+	// name ([ferry.ValidGroupName]), and none otherwise; empty for none.
+	Groups []string
 }
 
 // Hooks are an entity's checks. Each runs inside the call's transaction,

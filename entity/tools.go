@@ -18,7 +18,7 @@ func (t *table) register() {
 			continue
 		}
 		tool := ferry.Tool{Name: t.toolName(op), Title: t.title(op), Description: t.describe(op), ClosedWorld: true,
-			Timeout: t.toolTimeout(), TaskSupport: t.o.TaskSupport, Groups: t.set.groupsOf()}
+			Timeout: t.toolTimeout(), TaskSupport: t.o.TaskSupport, Groups: t.toolGroups()}
 		who := t.o.Access.callers(op)
 		tool.Scopes, tool.Roles = who.Scopes, who.Roles
 		var h ferry.ToolHandler
@@ -44,6 +44,20 @@ func (t *table) register() {
 		}
 		srv.AddTool(tool, refusing(h))
 	}
+}
+
+// toolGroups are the groups of the entity's tools: [Options.Groups],
+// else [SetOptions.Groups], else the entity's plural name.
+func (t *table) toolGroups() []string {
+	switch {
+	case t.o.Groups != nil:
+		return slices.Clone(t.o.Groups)
+	case t.set.groups != nil:
+		return t.set.groupsOf()
+	case ferry.ValidGroupName(t.e.Plural) == nil:
+		return []string{t.e.Plural}
+	}
+	return []string{} // none: not the group of this package, which would be every entity's
 }
 
 // toolTimeout is the deadline of the entity's tools: a little beyond its

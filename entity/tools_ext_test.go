@@ -13,6 +13,7 @@ import (
 	"github.com/ferry-mcp/ferry"
 	mcpclient "github.com/ferry-mcp/ferry/client"
 	"github.com/ferry-mcp/ferry/entity"
+	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
 )
 
 // record decodes {"data": {...}}.
@@ -114,4 +115,31 @@ func TestEntityToolsRunAsTasks(t *testing.T) {
 			t.Errorf("list_products plainly: %+v, %v", res, err)
 		}
 	})
+}
+
+// TestToolGroups holds the entity layer's groups: an entity's tools are
+// in the group of its plural name, unless Options.Groups says otherwise.
+func TestToolGroups(t *testing.T) {
+	t.Parallel()
+	db := dbtest.SQLite(t)
+	for _, q := range productDDL["sqlite"] {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := quiet()
+	shopOn(t, srv, db, nil, &entity.Options{Groups: []string{"catalog"}})
+	got := map[string][]string{}
+	for _, tl := range srv.Catalog().Tools() {
+		got[tl.Name] = tl.Groups
+	}
+	for name, want := range map[string][]string{"get_category": {"categories"}, "list_categories": {"categories"},
+		"get_product": {"catalog"}, "delete_product": {"catalog"}} {
+		if diff := cmp.Diff(want, got[name]); diff != "" {
+			t.Errorf("%s's groups (-want +got):\n%s", name, diff)
+		}
+	}
+	if gs := srv.Groups(); len(gs) != 2 || gs[0].Name != "catalog" || gs[1].Name != "categories" {
+		t.Errorf("groups: %+v", gs)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"buf.build/go/protovalidate"
@@ -101,9 +102,17 @@ func AddService(srv *ferry.Server, spec *ServiceSpec, d Dispatcher, opts *Option
 			return fmt.Errorf("protomcp: tool %q: the buf.validate rules of %s do not compile: %w", t.spec.Name, t.method.Input().FullName(), err)
 		}
 	}
+	group := ServiceGroup(sd.Name())
 	for _, t := range tools {
 		t.validator = v
-		srv.AddTool(t.ferryTool(), t.call)
+		ft := t.ferryTool()
+		if ft.Groups == nil {
+			ft.Groups = []string{} // none: not the group of this package, which would be every service's
+			if group != "" {
+				ft.Groups = []string{group}
+			}
+		}
+		srv.AddTool(ft, t.call)
 	}
 	for _, p := range prompts {
 		srv.AddPromptTemplate(p)
@@ -160,7 +169,7 @@ func (t *tool) ferryTool() ferry.Tool {
 	s := t.spec
 	ft := ferry.Tool{Name: s.Name, Title: s.Title, Description: s.Description, ReadOnly: s.ReadOnly, Idempotent: s.Idempotent,
 		Additive: s.Additive, ClosedWorld: s.ClosedWorld, Timeout: s.Timeout, Confirm: s.Confirm, Summarize: s.Summarize, TaskSupport: s.TaskSupport,
-		RawInputSchema: s.InputSchema, RawOutputSchema: s.OutputSchema}
+		RawInputSchema: s.InputSchema, RawOutputSchema: s.OutputSchema, Groups: slices.Clone(s.Groups)}
 	if len(ft.RawInputSchema) == 0 {
 		ft.RawInputSchema = json.RawMessage(`{"type":"object"}`)
 	}

@@ -40,6 +40,10 @@ type SkippedMethod struct {
 type ToolSpec struct {
 	// Method is the method's name in the service, such as "GetForecast".
 	Method protoreflect.Name
+	// Groups are the tool's groups ([ferry.Tool.Groups]). If nil, the
+	// service's group: its name in snake_case without a "Service" suffix
+	// ("weather.v1.WeatherService" is "weather"); empty for none.
+	Groups []string
 	// Name is the tool's name, such as "get_forecast".
 	Name string
 	// Title is the option's title, or else the method's name in sentence

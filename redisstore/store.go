@@ -259,6 +259,11 @@ func encode(st *ferry.SessionState) ([]byte, error) {
 			return nil, fmt.Errorf("its Subscriptions[%d] %q is not valid UTF-8, which JSON cannot keep", i, uri)
 		}
 	}
+	for i, g := range st.Toolsets {
+		if !utf8.ValidString(g) {
+			return nil, fmt.Errorf("its Toolsets[%d] %q is not valid UTF-8, which JSON cannot keep", i, g)
+		}
+	}
 	return json.Marshal(st)
 }
 

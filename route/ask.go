@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/ferry-mcp/ferry"
@@ -84,6 +85,15 @@ type bindingKey struct{}
 func AddJob[In, Out any](b *Binding, t ferry.Tool, h func(ctx context.Context, in In) (Out, error)) {
 	if h == nil {
 		panic("route: AddJob needs a handler") //nolint:forbidigo // a programmer error at registration, documented
+	}
+	if t.Groups == nil { // the job's own package's, not this one's
+		t.Groups = slices.Clone(b.opts.Groups)
+		if t.Groups == nil {
+			t.Groups = []string{}
+			if g := ferry.GroupOfFunc(h); g != "" {
+				t.Groups = []string{g}
+			}
+		}
 	}
 	ferry.AddTool(b.srv, t, func(ctx context.Context, in In) (Out, error) {
 		return h(context.WithValue(ctx, bindingKey{}, b), in)

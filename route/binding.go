@@ -68,6 +68,10 @@ type Options struct {
 	// checked; otherwise each route that cannot be checked is logged as a
 	// warning by [Binding.Check].
 	Router Matcher
+	// Groups are the groups of the tools bound that name none
+	// ([ferry.Tool.Groups] nil). If nil, each tool's group is its route's
+	// ([RouteGroup]: "GET /orders/{id}" is "orders"); empty for none.
+	Groups []string
 }
 
 // A Binding binds tools to the routes of one http.Handler, usually the
@@ -229,6 +233,9 @@ func (b *Binding) add(t ferry.Tool, text string, tags map[string]string) {
 		// What a person confirming a call reads (ferry.ServerOptions.Confirm).
 		sent := "Sends " + strings.Join(strings.Fields(text), " ") + " to the service."
 		t.Summarize = func(context.Context, *ferry.CallToolRequest) (string, error) { return sent, nil }
+	}
+	if t.Groups == nil {
+		t.Groups = routeGroups(b.opts.Groups, text)
 	}
 	b.mu.Lock()
 	b.plans = append(b.plans, pl)

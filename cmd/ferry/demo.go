@@ -256,6 +256,13 @@ func printHTTPStart(out io.Writer, path string, addr net.Addr, loopback bool, in
 	fmt.Fprintf(&w, "ferry demo: limits per caller (here, the API key): %s; a call over them is refused as \"unavailable\", so a load test must back off and retry\n", demoLimits)
 	fmt.Fprintf(&w, "ferry demo: guardrails: %s\n", rails)
 	fmt.Fprintf(&w, "ferry demo: health: %s/healthz (alive), %s/readyz (ready: not draining and the database answering), no key needed\n", base, base)
+	if len(inv.Groups) > 0 {
+		urls := make([]string, len(inv.Groups))
+		for i, g := range inv.Groups {
+			urls[i] = fmt.Sprintf("%s/mcp/%s (%d tools)", base, g.Name, g.Tools)
+		}
+		fmt.Fprintf(&w, "ferry demo: each group of tools at its own endpoint: %s\n", strings.Join(urls, ", "))
+	}
 	if !loopback {
 		fmt.Fprintf(&w, "ferry demo: listening on %s, not only loopback: anyone who can reach it and has the key can place orders; there is no TLS\n", addr)
 	}

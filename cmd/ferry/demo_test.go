@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -95,6 +96,7 @@ func TestDemoHTTPInProcess(t *testing.T) {
 		`claude mcp add --transport http shop ` + base + `/mcp --header "Authorization: Bearer ` + key + `"`,
 		`npx @modelcontextprotocol/inspector --server-url ` + base + `/mcp --transport http --header "Authorization: Bearer ` + key + `"`,
 		`curl -s -H "Authorization: Bearer ` + key + `" ` + base + `/api/orders/1`,
+		`ferry demo: each group of tools at its own endpoint: ` + base + `/mcp/customers (2 tools), ` + base + `/mcp/orders (6 tools), `,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, out)
@@ -146,6 +148,15 @@ func TestDemoHTTPInProcess(t *testing.T) {
 	c := ferrytest.DialHTTP(t, base+"/mcp", &ferrytest.Options{Header: http.Header{"Authorization": {"Bearer " + key}}})
 	if res := c.CallTool(t.Context(), "get_order", map[string]any{"id": 1}); res.IsError || !strings.Contains(string(res.Raw), `"customer_id"`) {
 		t.Errorf("get_order: %s", res.Raw)
+	}
+	// The orders group at its own endpoint: the route-bound order tools only.
+	oc := ferrytest.DialHTTP(t, base+"/mcp/orders", &ferrytest.Options{Header: http.Header{"Authorization": {"Bearer " + key}}})
+	var names []string
+	for _, tl := range oc.ListTools(t.Context()) {
+		names = append(names, tl.Name)
+	}
+	if want := []string{"cancel_order", "get_order", "list_orders", "order_history", "place_order", "ship_order"}; !slices.Equal(names, want) {
+		t.Errorf("tools at /mcp/orders: %v, want %v", names, want)
 	}
 	cancel()
 	select {

@@ -48,6 +48,16 @@ is not stopping and its database answers, 503 otherwise, with each
 dependency's state in a JSON body; both take no credential, for a
 platform's probes (docs/replicas.md shows a Kubernetes setup).
 
+Above 80 tools (-discovery auto, the default) tools/list carries two tools
+instead of every tool: search_tools finds the tools that fit a task and
+call_tool calls one, under every rule of a direct call. -discovery on or
+off forces it either way. Each table's tools are in two groups, its schema
+(the database's name for SQLite and MySQL) and its plural name;
+-group-endpoints also serves each group at /mcp/{group} and prints the
+URLs, for a client that needs only a part. With -stdio, -toolsets starts a
+legacy (2025) client with a toolsets tool instead, with which it enables
+the groups it needs (its lists then change, and it is told).
+
 JSON columns (PostgreSQL json and jsonb, MySQL and MariaDB JSON, a SQLite
 column declared JSON or checked by json_valid) are served as JSON values,
 written as given (checked, bound), and filtered by member:
@@ -243,6 +253,7 @@ type serveConfig struct {
 	maxConns             int
 	limits               callerLimits
 	remote               upstreamConfig  // -openapi or -proto
+	groups               groupConfig     // -discovery, -group-endpoints (serve_groups.go)
 	given                map[string]bool // the flags given
 }
 
@@ -284,6 +295,7 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	fs.IntVar(&c.maxConns, "db-max-conns", 0, "at most this many database connections at once (default 10; SQLite 2 per CPU, at least 4; see above)")
 	c.limits.register(fs)
 	c.remote.register(fs)
+	c.groups.register(fs)
 	if err := parseFlags(fs, args, serveHelp, e.stdout, e.stderr); err != nil {
 		return nil, err
 	}
@@ -375,6 +387,9 @@ func (s *server) run(ctx context.Context) error {
 	if err := s.cfg.checkExposure(); err != nil {
 		return err
 	}
+	if s.cfg.groups.toolsets && !s.cfg.stdio {
+		return &exitError{code: exitUsage, err: errors.New("-toolsets needs -stdio: over HTTP ferry serve keeps no session to hold a client's choice (use -group-endpoints or discovery mode there)")}
+	}
 	a, err := s.prepareAuth()
 	if err != nil {
 		return err
@@ -385,6 +400,7 @@ func (s *server) run(ctx context.Context) error {
 		return err
 	}
 	defer closeAll()
+	s.applyDiscovery(srv)
 	if s.cfg.stdio {
 		s.say("serving MCP over stdio")
 		err := srv.Run(ctx, &ferry.IOTransport{Reader: s.env.stdin, Writer: s.env.stdout})
@@ -441,6 +457,7 @@ func (s *server) build(ctx context.Context) (srv *ferry.Server, closeDBs func(),
 		ReadOnly:     !s.cfg.writes,
 		Confirm:      s.cfg.confirm,
 		Limits:       ferry.Limits{CallTimeout: s.cfg.callTimeout, ConfirmTimeout: s.cfg.confirmTimeout},
+		Toolsets:     s.cfg.groups.toolsetOptions(),
 	}
 	if s.cfg.skills {
 		opts.Skills = &ferry.SkillOptions{}

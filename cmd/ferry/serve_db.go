@@ -158,7 +158,15 @@ func (s *server) planTables(ctx context.Context, src *source) error {
 		return err
 	}
 	for _, e := range entities {
-		o := &entity.Options{}
+		o := &entity.Options{Groups: tableGroups(e, db)}
+		if src.groups != nil {
+			// With several sources, the source's name is the table's
+			// namespace.
+			o.Groups = slices.Clone(src.groups)
+			if g := groupOf(e.Plural); g != "" && !slices.Contains(o.Groups, g) {
+				o.Groups = append(o.Groups, g)
+			}
+		}
 		// Introspection marks the fields a full-text index covers: a
 		// table with none has no index to look for (which costs a catalog
 		// scan per table on SQLite).

@@ -80,6 +80,9 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 	}
 	mux.Handle("/mcp", mw(h))
 	s.mountHealth(mux, h, "http://"+addr)
+	if err := s.mountGroups(mux, srv, hopts, mw, "http://"+addr+"/mcp"); err != nil {
+		return err
+	}
 	hs := ferry.NewHTTPServer(addr, mux)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

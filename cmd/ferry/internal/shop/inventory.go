@@ -14,6 +14,8 @@ import (
 // Inventory counts what the MCP server offers.
 type Inventory struct {
 	Tools, Prompts, Resources, Templates int
+	// Groups are the MCP server's groups, each served at /mcp/{group}.
+	Groups []ferry.GroupInfo
 }
 
 // Inventory asks the MCP server, in process and through the protocol, how
@@ -37,6 +39,7 @@ func (s *Service) Inventory(ctx context.Context) (Inventory, error) {
 		}
 		*l.n = n
 	}
+	inv.Groups = s.MCP.Groups()
 	return inv, nil
 }
 

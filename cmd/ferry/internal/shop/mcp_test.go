@@ -3,6 +3,7 @@ package shop
 import (
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -124,8 +125,17 @@ func TestResources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (Inventory{Tools: 14, Prompts: 2, Resources: 4, Templates: 3}); inv != want {
+	groups := inv.Groups
+	inv.Groups = nil
+	if want := (Inventory{Tools: 14, Prompts: 2, Resources: 4, Templates: 3}); !reflect.DeepEqual(inv, want) {
 		t.Errorf("inventory %+v, want %+v", inv, want)
+	}
+	var names []string
+	for _, g := range groups {
+		names = append(names, g.Name)
+	}
+	if want := []string{"customers", "orders", "products", "shop"}; !slices.Equal(names, want) {
+		t.Errorf("groups %v, want %v", names, want)
 	}
 	r := mcp(t, hs, testKey, "resources/read", map[string]any{"uri": "shop://policies"})
 	if !strings.Contains(r.Contents[0].Text, "A shipped order cannot be cancelled") {

@@ -46,6 +46,7 @@ type Service struct {
 	allowedHosts []string
 	mcpHTTP      *ferry.HTTPHandler // made by the first Handler call
 	db           *sql.DB
+	groupHTTP    *ferry.HTTPHandler // the group endpoints, /mcp/{group}, made with mcpHTTP
 }
 
 // New assembles the shop over db, a database [Open] returned. It fails
@@ -84,21 +85,23 @@ func New(ctx context.Context, db *sql.DB, opts *Options) (*Service, error) {
 	return s, nil
 }
 
-// Handler serves the REST API under /api/ and MCP at /mcp, both behind
-// the API key, and /healthz and /readyz without it (see
-// [ferry.HealthHandler]: ready while MCP is not draining and the database
-// answers). Call it once, before serving; [Service.Shutdown] drains what
-// it serves.
+// Handler serves the REST API under /api/ and MCP at /mcp, and each
+// group of the MCP server at /mcp/{group}, all behind the API key, and
+// /healthz and /readyz without it (see [ferry.HealthHandler]: ready while
+// MCP is not draining and the database answers). Call it once, before
+// serving; [Service.Shutdown] drains what it serves.
 func (s *Service) Handler() http.Handler {
 	mw := auth.Middleware(&auth.Options{Authenticators: []auth.Authenticator{s.keys}, Logger: s.logger})
 	if s.mcpHTTP == nil {
 		s.mcpHTTP = ferry.NewHTTPHandler(s.MCP, &ferry.HTTPOptions{AllowedHosts: s.allowedHosts})
+		s.groupHTTP = ferry.NewHTTPHandler(s.MCP, &ferry.HTTPOptions{AllowedHosts: s.allowedHosts, GroupPathValue: "group"})
 	}
 	root := http.NewServeMux()
 	root.Handle("/api/", s.API)
 	root.Handle("/mcp", mw(s.mcpHTTP))
+	root.Handle("/mcp/{group}", mw(s.groupHTTP))
 	ferry.NewHealthHandler(&ferry.HealthOptions{
-		Handlers: []*ferry.HTTPHandler{s.mcpHTTP},
+		Handlers: []*ferry.HTTPHandler{s.mcpHTTP, s.groupHTTP},
 		Checks:   []ferry.HealthCheck{{Name: "database", Check: s.db.PingContext}},
 		Logger:   s.logger,
 	}).Mount(root)
@@ -112,5 +115,5 @@ func (s *Service) Shutdown(ctx context.Context, hs *http.Server) error {
 	if s.mcpHTTP == nil {
 		return hs.Shutdown(ctx)
 	}
-	return ferry.ShutdownHTTPServer(ctx, hs, s.mcpHTTP)
+	return errors.Join(s.groupHTTP.Shutdown(ctx), ferry.ShutdownHTTPServer(ctx, hs, s.mcpHTTP))
 }
