@@ -2,9 +2,14 @@ package entity
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
+	"io"
+	"net"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // violation is the kind of constraint a database error reports.
@@ -21,6 +26,7 @@ const (
 	readOnlyHit // a write in a read-only transaction
 	busyHit     // locked by another write, or undone to end a deadlock: try again
 	connLimit   // the server refuses more connections
+	unreachable // the server cannot be reached, or dropped the connection
 )
 
 // classify reads what a database error means without importing a driver:
@@ -30,6 +36,9 @@ const (
 func classify(err error) violation {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return timeoutHit
+	}
+	if lostConnection(err) {
+		return unreachable
 	}
 	var st interface{ SQLState() string }
 	if errors.As(err, &st) {
@@ -70,6 +79,11 @@ func fromSQLState(s string) violation {
 		return busyHit
 	case "53300": // too_many_connections, of the server or of the role
 		return connLimit
+	case "57P01", "57P02", "57P03": // admin_shutdown, crash_shutdown, cannot_connect_now
+		return unreachable
+	}
+	if strings.HasPrefix(s, "08") { // connection_exception
+		return unreachable
 	}
 	if strings.HasPrefix(s, "22") {
 		return badValue
@@ -120,8 +134,36 @@ func fromMySQLNumber(n int) violation {
 		return busyHit
 	case 1040, 1203, 1226: // too many connections, of the server or of the user
 		return connLimit
+	case 1053, 2002, 2003, 2006, 2013: // server shutdown; cannot connect; gone away; lost
+		return unreachable
 	}
 	return notViolation
+}
+
+// lostWords are the texts of the drivers' own errors for a connection
+// that is gone, which they do not export as values a package without the
+// driver could match: pgx's "conn closed", go-sql-driver's "invalid
+// connection".
+var lostWords = []string{"conn closed", "invalid connection"}
+
+// lostConnection reports whether err says that the database server could
+// not be reached or dropped the connection: a network error (refused,
+// reset, unreachable, the connection closed under the call), an end of
+// the stream in the middle of an answer, or database/sql's bad
+// connection once its retries are spent.
+func lostConnection(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if slices.Contains(lostWords, e.Error()) {
+			return true
+		}
+	}
+	return false
 }
 
 // mysqlNumber reads the number of "Error 1062 (23000): ..." or

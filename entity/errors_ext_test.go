@@ -4,10 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"io"
+	"net"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/entity"
+	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -147,4 +152,128 @@ func TestTenantScope(t *testing.T) {
 			t.Errorf("a's product changed by b")
 		}
 	})
+}
+
+// proxy forwards TCP connections to a database server until stopped;
+// stop closes its listener and every connection it forwards, as a
+// database server that goes down does.
+type proxy struct {
+	ln    net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+	wg    sync.WaitGroup
+}
+
+func newProxy(t *testing.T, target string) *proxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{ln: ln}
+	p.wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("tcp", target)
+			if err != nil {
+				_ = c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, up)
+			p.mu.Unlock()
+			p.wg.Go(func() { _, _ = io.Copy(up, c); _ = up.Close() })
+			p.wg.Go(func() { _, _ = io.Copy(c, up); _ = c.Close() })
+		}
+	})
+	t.Cleanup(p.stop)
+	return p
+}
+
+func (p *proxy) addr() string { return p.ln.Addr().String() }
+
+func (p *proxy) stop() {
+	_ = p.ln.Close()
+	p.mu.Lock()
+	for _, c := range p.conns {
+		_ = c.Close()
+	}
+	p.conns = nil
+	p.mu.Unlock()
+	p.wg.Wait()
+}
+
+// A database that stops answering after start-up (the server down, the
+// network cut) makes the calls refused as unavailable, saying to try
+// again later, rather than failed with an error the model cannot act on:
+// on pooled connections the server dropped, and on new ones it refuses.
+func TestUnreachableDatabaseIsUnavailable(t *testing.T) {
+	for _, e := range []struct {
+		name, driver, dsn, target string
+		engine                    entity.Engine
+		open                      func(testing.TB) *sql.DB
+	}{
+		{"postgres", "pgx", "postgres://root@%s/test?sslmode=disable", "127.0.0.1:5432", entity.PostgreSQL, dbtest.Postgres},
+		{"mysql", "mysql", "root@tcp(%s)/test", "127.0.0.1:3306", entity.MySQL, dbtest.MySQL},
+	} {
+		t.Run(e.name, func(t *testing.T) {
+			e.open(t).Close() // skips (or fails with CI=1) when the server is missing
+			direct, err := sql.Open(e.driver, strings.Replace(e.dsn, "%s", e.target, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer direct.Close()
+			table := dbtest.Name("unreach_")
+			if _, err := direct.Exec("CREATE TABLE " + table + " (id INTEGER PRIMARY KEY, name VARCHAR(100) NOT NULL)"); err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				if _, err := direct.Exec("DROP TABLE " + table); err != nil {
+					t.Errorf("drop %s: %v", table, err)
+				}
+			}()
+			p := newProxy(t, e.target)
+			db, err := sql.Open(e.driver, strings.Replace(e.dsn, "%s", p.addr(), 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			c := unreachableShop(t, db, e.engine, table)
+			c.ok("aggregate_categories", `{"aggregates":["count"]}`)
+			p.stop()
+			for _, call := range []struct{ tool, args string }{
+				{"aggregate_categories", `{"aggregates":["count"]}`}, // a pooled connection, dropped
+				{"list_categories", `{}`},                            // a new one, refused
+				{"get_category", `{"id":1}`},
+			} {
+				if msg := c.refused(call.tool, call.args); !strings.HasPrefix(msg, "unavailable: ") || !strings.Contains(msg, "try again later") {
+					t.Errorf("%s with the database down: %q; want unavailable, try again later", call.tool, msg)
+				}
+			}
+		})
+	}
+}
+
+// unreachableShop serves table as categories.
+func unreachableShop(t *testing.T, db *sql.DB, engine entity.Engine, table string) *client {
+	t.Helper()
+	srv := quiet()
+	set, err := entity.NewSet(srv, db, &entity.SetOptions{Engine: engine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type category struct {
+		ID   int64  `json:"id" entity:"key"`
+		Name string `json:"name" entity:"filter,sort,aggregate"`
+	}
+	if _, err := entity.Add[category](set, &entity.Options{Table: table}); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Check(); err != nil {
+		t.Fatal(err)
+	}
+	return serve(t, srv)
 }

@@ -81,6 +81,12 @@ type SetOptions struct {
 	// read-only (a ServerOptions setting of the core) hides them as well,
 	// since they are not marked ReadOnly.
 	ReadOnly bool
+	// Groups, if not nil, are the groups ([ferry.Tool.Groups]) of every
+	// tool, resource and resource template the Set registers (its
+	// entities', its queries' and [Set.AddResources]'), such as the name
+	// of the database when a server serves several. If nil, each gets
+	// the core's default.
+	Groups []string
 }
 
 // Options configures one entity's tools. A nil *Options is the zero
@@ -97,6 +103,12 @@ type Options struct {
 	// ToolNames replaces the default name of a tool, such as
 	// {entity.List: "find_products"}.
 	ToolNames map[Op]string
+	// ToolPrefix, if not empty, comes before the name of each of the
+	// entity's tools, ToolNames' included: "sales_" gives
+	// sales_list_products, to tell apart the tables of two databases
+	// that share a name. A default name longer than [MaxToolName] is
+	// shortened with the prefix in it.
+	ToolPrefix string
 	// Exclude leaves tools out, such as [Delete]. Get and List may be left
 	// out too.
 	Exclude []Op

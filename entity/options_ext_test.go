@@ -3,7 +3,9 @@ package entity_test
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/entity"
+	"github.com/ferry-mcp/ferry/entity/internal/dbtest"
 )
 
 // An entity's own Timeout replaces the Set's: a statement that outlives
@@ -69,4 +72,68 @@ func TestEntityTimeoutOutlastsTheServers(t *testing.T) {
 		c, _ := shopOn(t, srv, db, nil, opts)
 		c.ok("list_products", `{}`)
 	})
+}
+
+// SetOptions.Groups puts every tool, resource and template of the Set
+// in its groups, its queries' too, and Options.ToolPrefix comes before
+// each of an entity's tool names, a ToolNames one included; the entity
+// keeps its name in the resources.
+func TestSetGroupsAndToolPrefix(t *testing.T) {
+	db := dbtest.SQLite(t)
+	execAll(t, db, productDDL["sqlite"]...)
+	srv := quiet()
+	set, err := entity.NewSet(srv, db, &entity.SetOptions{Groups: []string{"sales"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := entity.Add[Category](set, &entity.Options{ToolPrefix: "sales_", ToolNames: map[entity.Op]string{entity.List: "find_categories"}}); err != nil {
+		t.Fatal(err)
+	}
+	qs, err := entity.ParseQueries("q.sql", "-- name: category_count :one\n-- How many categories.\nSELECT COUNT(*) AS n FROM categories\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := set.AddQuery(t.Context(), qs[0]); err != nil {
+		t.Fatal(err)
+	}
+	set.AddResources("sales")
+	if err := srv.Check(); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range srv.Catalog().Tools() {
+		names = append(names, tl.Name)
+		if len(tl.Groups) != 1 || tl.Groups[0] != "sales" {
+			t.Errorf("tool %s: groups %v; want [sales]", tl.Name, tl.Groups)
+		}
+	}
+	want := []string{"category_count", "sales_create_category", "sales_delete_category", "sales_find_categories", "sales_get_category", "sales_update_category"}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("tools %v; want %v", names, want)
+	}
+	gs := srv.Groups()
+	if len(gs) != 1 || gs[0].Name != "sales" || gs[0].Tools != len(want) || gs[0].Resources != 2 || gs[0].Templates != 1 {
+		t.Errorf("groups %+v; want sales alone, with %d tools, 2 resources and a template", gs, len(want))
+	}
+	c := serve(t, srv)
+	c.ok("sales_find_categories", `{}`)
+	raw, perr := c.rpc("resources/read", "sales://entities", `{"uri":"sales://entities",`+meta+`}`)
+	if perr != nil {
+		t.Fatal(perr.Message)
+	}
+	var out struct {
+		Contents []struct {
+			Text string `json:"text"`
+		} `json:"contents"`
+	}
+	var doc []struct {
+		Name  string   `json:"name"`
+		Tools []string `json:"tools"`
+	}
+	if err := json.Unmarshal(raw, &out); err != nil || len(out.Contents) != 1 || json.Unmarshal([]byte(out.Contents[0].Text), &doc) != nil {
+		t.Fatalf("sales://entities: %s", raw)
+	}
+	if len(doc) != 1 || doc[0].Name != "category" || !slices.Contains(doc[0].Tools, "sales_get_category") {
+		t.Errorf("sales://entities = %+v; want category, with its prefixed tools", doc)
+	}
 }

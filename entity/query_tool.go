@@ -118,7 +118,8 @@ func (qt *queryTool) tool() ferry.Tool {
 	c := qt.p.class
 	tool := ferry.Tool{Name: qt.q.Name, Title: qt.q.Title, Description: qt.describe(), ClosedWorld: true,
 		InputSchema: qt.inputSchema(), OutputSchema: qt.outputSchema(),
-		Scopes: slices.Clone(qt.q.Access.Scopes), Roles: slices.Clone(qt.q.Access.Roles), TaskSupport: qt.q.TaskSupport}
+		Scopes: slices.Clone(qt.q.Access.Scopes), Roles: slices.Clone(qt.q.Access.Roles), TaskSupport: qt.q.TaskSupport,
+		Groups: qt.set.groupsOf()}
 	switch {
 	case !c.Write:
 		tool.ReadOnly = true

@@ -56,9 +56,14 @@ func (t *table) dbError(err error) error {
 	case connLimit:
 		return &fieldError{code: ferry.RefusalUnavailable, cause: err,
 			msg: "the database server refuses more connections (its connection limit is reached); try again later"}
+	case unreachable:
+		return &fieldError{code: ferry.RefusalUnavailable, cause: err, msg: unreachableMsg}
 	}
 	return &dbErr{entity: t.e.Name, err: err}
 }
+
+// unreachableMsg refuses a call whose database cannot be reached.
+const unreachableMsg = "the database cannot be reached (it is down, or the network to it is cut); try again later"
 
 // dbErr is a database failure with no meaning for the model: masked,
 // and logged whole.
@@ -112,6 +117,9 @@ func (t *table) writeError(err error, op Op, vals map[string]any) error {
 		}
 		return &fieldError{code: ferry.RefusalInvalid, path: f.Name, cause: err,
 			msg: fmt.Sprintf("%s: %s breaks a check of the %s table", f.Name, showValue(vals[f.Name]), t.e.Plural)}
+	case unreachable:
+		return &fieldError{code: ferry.RefusalUnavailable, cause: err, msg: unreachableMsg +
+			"; the connection may have dropped after the change was made, so read the record before making it again"}
 	case badValue:
 		if f, n := t.tooLong(msg, vals); f != nil {
 			return &fieldError{code: ferry.RefusalInvalid, path: f.Name, cause: err,

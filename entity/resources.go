@@ -37,7 +37,7 @@ type Relationship struct {
 func (s *Set) AddResources(scheme string) {
 	base := scheme + "://"
 	s.srv.AddResource(ferry.Resource{URI: base + "entities", Name: "entities", MIMEType: "application/json",
-		Description: "Every entity served as tools: its fields, key, tools and record schema."},
+		Description: "Every entity served as tools: its fields, key, tools and record schema.", Groups: s.groupsOf()},
 		func(ctx context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
 			out := []entitySchema{}
 			for _, u := range s.usable(ctx) {
@@ -47,7 +47,7 @@ func (s *Set) AddResources(scheme string) {
 		})
 	s.srv.AddResourceTemplate(ferry.ResourceTemplate{URITemplate: base + "entities/{name}", Name: "entity",
 		MIMEType: "application/json", Description: "One entity: its fields, key, tools and record schema.",
-		Complete: map[string]ferry.Completer{"name": s.completeName}},
+		Complete: map[string]ferry.Completer{"name": s.completeName}, Groups: s.groupsOf()},
 		func(ctx context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
 			name := req.Vars["name"]
 			for _, u := range s.usable(ctx) {
@@ -58,7 +58,7 @@ func (s *Set) AddResources(scheme string) {
 			return nil, fmt.Errorf("%w: no entity %q", ferry.ErrResourceNotFound, clip(name, 64))
 		})
 	s.srv.AddResource(ferry.Resource{URI: base + "relationships", Name: "relationships", MIMEType: "application/json",
-		Description: "The relations between entities: which field refers to which entity."},
+		Description: "The relations between entities: which field refers to which entity.", Groups: s.groupsOf()},
 		func(ctx context.Context, req *ferry.ReadResourceRequest) ([]ferry.ResourceContents, error) {
 			usable := s.usable(ctx)
 			tables := make([]*table, len(usable))

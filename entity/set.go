@@ -23,6 +23,7 @@ type Set struct {
 	d       dialect
 	timeout time.Duration
 	ro      bool
+	groups  []string // SetOptions.Groups
 	// writer holds a token while one of the Set's SQLite writes runs: the
 	// others wait for it in order (see table.runSQLiteWrite).
 	writer chan struct{}
@@ -91,7 +92,7 @@ func NewSet(srv *ferry.Server, db Querier, opts *SetOptions) (*Set, error) {
 	case o.Timeout < 0:
 		o.Timeout = 0
 	}
-	return &Set{srv: srv, db: db, d: d, timeout: o.Timeout, ro: o.ReadOnly, writer: make(chan struct{}, 1)}, nil
+	return &Set{srv: srv, db: db, d: d, timeout: o.Timeout, ro: o.ReadOnly, groups: o.Groups, writer: make(chan struct{}, 1)}, nil
 }
 
 // Add adds the entity of the Go type T (see [Of]) to s, registering its
@@ -364,13 +365,17 @@ func (t *table) has(op Op) bool {
 // toolName is the name of op's tool.
 func (t *table) toolName(op Op) string {
 	if n := t.o.ToolNames[op]; n != "" {
-		return n
+		return t.o.ToolPrefix + n
 	}
 	if op == List || op == Aggregate {
-		return toolName(op.String(), t.e.Plural)
+		return toolName(t.o.ToolPrefix+op.String(), t.e.Plural)
 	}
-	return toolName(op.String(), t.e.Name)
+	return toolName(t.o.ToolPrefix+op.String(), t.e.Name)
 }
+
+// groupsOf is the Groups of an entry the Set registers: a copy of
+// SetOptions.Groups, or nil for the core's default.
+func (s *Set) groupsOf() []string { return slices.Clone(s.groups) }
 
 // Engine returns the engine the Set speaks.
 func (s *Set) Engine() Engine { return s.d.engine() }

@@ -46,12 +46,14 @@ func (t *table) register() {
 	}
 }
 
-// toolGroups are the groups of the entity's tools: [Options.Groups], or the
-// entity's plural name.
+// toolGroups are the groups of the entity's tools: [Options.Groups],
+// else [SetOptions.Groups], else the entity's plural name.
 func (t *table) toolGroups() []string {
 	switch {
 	case t.o.Groups != nil:
 		return slices.Clone(t.o.Groups)
+	case t.set.groups != nil:
+		return t.set.groupsOf()
 	case ferry.ValidGroupName(t.e.Plural) == nil:
 		return []string{t.e.Plural}
 	}

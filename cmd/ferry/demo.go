@@ -60,6 +60,8 @@ MCP tools:
   cancel_order                    refused as a conflict once shipped
   ship_order                      mark a placed order shipped (cannot be undone)
   restock_report                  a job that asks the REST API about several products
+  best_sellers, customer_spend    the shop's own SQL (internal/shop/queries), as
+                                  ferry serve -queries serves it (read-only)
 Prompts: order_summary (customer completes), restock_plan (category completes).
 Resources: shop://policies, shop://orders/{id}, shop://entities,
 shop://relationships, shop://schemas (every tool's JSON Schemas).

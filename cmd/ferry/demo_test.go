@@ -89,7 +89,7 @@ func TestDemoHTTPInProcess(t *testing.T) {
 	out := stderr.String()
 	for _, want := range []string{
 		"creating the shop database " + db,
-		"12 tools, 2 prompts, 4 resources and 3 resource templates",
+		"14 tools, 2 prompts, 4 resources and 3 resource templates",
 		`ferry demo: limits per caller (here, the API key): 32 calls at once, 50 a second with bursts of 100; a call over them is refused as "unavailable", so a load test must back off and retry` + "\n",
 		"ferry demo: guardrails: each tool call ends after 1m (entity SQL after 10s); a result holds at most 100000 bytes, a larger one is cut (a list at a whole row, with hasMore)\n",
 		"ferry demo: health: " + base + "/healthz (alive), " + base + "/readyz (ready: not draining and the database answering), no key needed\n",
@@ -262,7 +262,7 @@ func TestDemoStdioInProcess(t *testing.T) {
 	if !strings.Contains(text(3), `"event\":\"placed\"`) && !strings.Contains(text(3), `"event":"placed"`) {
 		t.Errorf("order_history: %s", text(3))
 	}
-	if !strings.Contains(stderr.String(), "serving MCP on stdio: 12 tools") || !strings.Contains(stderr.String(), "ferry demo: guardrails: each tool call ends after 1m ") {
+	if !strings.Contains(stderr.String(), "serving MCP on stdio: 14 tools") || !strings.Contains(stderr.String(), "ferry demo: guardrails: each tool call ends after 1m ") {
 		t.Errorf("stderr: %s", stderr.String())
 	}
 }
@@ -322,7 +322,7 @@ func TestDemoBinary(t *testing.T) {
 		if r := mcpPost(t, base+"/mcp", "server/discover", nil, "Authorization", "Bearer "+key); r.Status != 200 || !strings.Contains(string(r.Result), `"supportedVersions"`) {
 			t.Errorf("server/discover: %d %s %+v", r.Status, r.Result, r.Error)
 		}
-		if r := mcpPost(t, base+"/mcp", "tools/list", nil, "Authorization", "Bearer "+key); r.Status != 200 || strings.Count(string(r.Result), `"inputSchema"`) != 12 {
+		if r := mcpPost(t, base+"/mcp", "tools/list", nil, "Authorization", "Bearer "+key); r.Status != 200 || strings.Count(string(r.Result), `"inputSchema"`) != 14 {
 			t.Errorf("tools/list: %d %.300s %+v", r.Status, r.Result, r.Error)
 		}
 		if r := mcpPost(t, base+"/mcp", "tools/list", nil, "Authorization", "Bearer "+key+"x"); r.Status != http.StatusUnauthorized {
@@ -474,7 +474,7 @@ func TestDemoCallStdio(t *testing.T) {
 		args := []string{"call", "-quiet", "--protocol", protocol, "get_order", `{"id":1}`, "--", bin, "demo", "--stdio", "--db", db}
 		start := time.Now()
 		code, stdout, stderr := runFerry(t, args)
-		if code != exitOK || !strings.Contains(stdout, `"customer_id"`) || !strings.Contains(stderr, "serving MCP on stdio: 12 tools") {
+		if code != exitOK || !strings.Contains(stdout, `"customer_id"`) || !strings.Contains(stderr, "serving MCP on stdio: 14 tools") {
 			t.Errorf("protocol %q: exit %d, stdout %.300s, stderr %q", protocol, code, stdout, stderr)
 		}
 		if d := time.Since(start); d > 15*time.Second {

@@ -15,6 +15,8 @@ import (
 	"unicode"
 
 	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/cmd/ferry/internal/serveconfig"
+	"github.com/ferry-mcp/ferry/entity"
 )
 
 const serveHelp = `usage: ferry serve -db URL [flags]
@@ -176,6 +178,37 @@ Groups are told apart by code point whatever the column's collation, NULL
 is a group of its own, days are UTC's, and the answer is the same on every
 engine. A filter may compare two fields of one type: stock < reorder_level.
 
+The config file may instead name several databases, of any engines, one
+ferry serve serving them all:
+
+  sources:
+    shop:
+      db: shop.db              # a SQLite path (relative to the file) or a URL
+      queries_dir: queries     # as -queries, relative to the file
+      tables:                  # and queries:, as above, per source
+        products: {hidden: [cost_price]}
+    billing:
+      db_env: BILLING_DB       # the URL from $BILLING_DB
+      password_env: BILLING_PW # the password of a URL that has none
+      statement_timeout: 5s    # as -statement-timeout, for this source
+      max_conns: 5             # as -db-max-conns, for this source
+      only_tables: [invoices, customers]   # as -tables (exclude_tables too)
+      prefix: clash            # clash (default), always or never
+      tool_prefix: billing_    # the default: the source's name and _
+
+A source's name (lowercase letters, digits, hyphens) is its group and its
+schemas' scheme (billing://entities). Where two sources have a table or a
+query whose tool names are the same, each one's tools get its prefix
+(billing_list_customers, shop_list_customers), all the tools of that
+table alike; prefix: always prefixes every tool of the source, never none
+(a name two never-sources share stops start-up). A db: URL holding a
+password is refused: secrets come from the environment. -db, -db-env,
+-tables, -exclude-tables, -queries, -statement-timeout and -db-max-conns
+do not go with sources: (each source has its key). A source that does not
+answer at start-up stops it, naming the source; one that goes down later
+makes its own tools answer "unavailable", and the other sources' tools
+go on.
+
 Each call in flight holds one database connection until it ends.
 -db-max-conns bounds them: 10 by default on PostgreSQL and MySQL/MariaDB,
 and on SQLite twice the CPUs, at least 4. A call past the bound waits for
@@ -219,8 +252,9 @@ type serveConfig struct {
 	timeout, callTimeout time.Duration
 	maxConns             int
 	limits               callerLimits
-	remote               upstreamConfig // -openapi or -proto
-	groups               groupConfig    // -discovery, -group-endpoints (serve_groups.go)
+	remote               upstreamConfig  // -openapi or -proto
+	groups               groupConfig     // -discovery, -group-endpoints (serve_groups.go)
+	given                map[string]bool // the flags given
 }
 
 // serve runs ferry serve.
@@ -277,6 +311,7 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	c.given = set
 	c.noTables = set["tables"] && len(c.tables) == 0
 	if _, _, err := net.SplitHostPort(c.httpAddr); err != nil && !c.stdio {
 		return nil, serveUsage(fmt.Sprintf("-http %q: want HOST:PORT, such as 127.0.0.1:8080 (127.0.0.1:0 picks a free port)", c.httpAddr))
@@ -386,27 +421,38 @@ func (s *server) buildAny(ctx context.Context) (srv *ferry.Server, closeAll func
 	case s.cfg.remote.proto != "":
 		srv, err = s.buildProto(ctx)
 	default:
-		var db *openedDB
-		if srv, db, err = s.build(ctx); err == nil {
-			return srv, func() { _ = db.db.Close() }, nil
+		var closeDBs func()
+		if srv, closeDBs, err = s.build(ctx); err == nil {
+			return srv, closeDBs, nil
 		}
 	}
 	return srv, func() {}, err
 }
 
-// build opens the database and makes the server of its tables, checked,
-// saying on stderr what it serves. The caller closes the database.
-func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
+// build opens the databases (-db's, or the config file's sources:) and
+// makes the server of their tables and queries, checked, saying on
+// stderr what it serves. closeDBs closes the databases.
+func (s *server) build(ctx context.Context) (srv *ferry.Server, closeDBs func(), err error) {
 	start := time.Now()
-	db, err := s.openDatabase(ctx)
+	var conf *serveconfig.Config
+	if s.cfg.configFile != "" {
+		if conf, err = serveconfig.Load(s.cfg.configFile); err != nil {
+			return nil, nil, err
+		}
+	}
+	srcs, err := s.sources(conf)
 	if err != nil {
 		return nil, nil, err
 	}
-	// Clients see the database's name, never its host, user or path.
+	if err := s.openSources(ctx, srcs); err != nil {
+		return nil, nil, err
+	}
+	tables, queries := servedTools(srcs)
+	// Clients see the databases' names, never their hosts, users or paths.
 	opts := &ferry.ServerOptions{
-		Title:        "ferry serve: " + db.name,
-		Description:  "The tables of the " + string(db.engine) + " database " + db.name + " as entity tools.",
-		Instructions: instructions(s.cfg.writes, !s.cfg.noTables, s.cfg.queries != ""),
+		Title:        "ferry serve: " + sourceNames(srcs),
+		Description:  describeSources(srcs),
+		Instructions: instructions(s.cfg.writes, tables, queries) + severalSources(srcs),
 		Logger:       s.log,
 		ReadOnly:     !s.cfg.writes,
 		Confirm:      s.cfg.confirm,
@@ -417,10 +463,15 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 		opts.Skills = &ferry.SkillOptions{}
 	}
 	s.cfg.limits.apply(opts)
-	srv := ferry.NewServer("ferry-serve", version(), opts)
-	served, err := s.addEntities(ctx, srv, db)
+	srv = ferry.NewServer("ferry-serve", version(), opts)
+	err = s.addSources(ctx, srv, srcs)
+	var skills []string
 	if err == nil && s.cfg.skills {
-		served.skills = addTableSkills(srv, served.added)
+		var added []*entity.Entity
+		for _, src := range srcs {
+			added = append(added, src.served.added...)
+		}
+		skills = addTableSkills(srv, added)
 	}
 	if err == nil {
 		if err = srv.Check(); err != nil {
@@ -428,36 +479,79 @@ func (s *server) build(ctx context.Context) (*ferry.Server, *openedDB, error) {
 		}
 	}
 	if err != nil {
-		_ = db.db.Close()
+		closeSources(srcs)
 		return nil, nil, err
 	}
-	if !s.cfg.noTables {
-		s.say("serving %d %s of %s: %s", len(served.tables), plural(len(served.tables), "table", "tables"), db.display, nameList(served.tables, maxListed))
+	for _, src := range srcs {
+		name := src.name
+		if name == "" {
+			name = src.db.name
+		}
+		s.checks = append(s.checks, databaseCheck(name, src.db.db))
 	}
-	if s.cfg.queries != "" {
-		s.say("serving %d %s of %s: %s", len(served.queries), plural(len(served.queries), "query", "queries"), s.cfg.queries, nameList(served.queries, maxListed))
+	s.sayDatabases(srv, srcs, skills, start)
+	return srv, func() { closeSources(srcs) }, nil
+}
+
+// describeSources is the server's description: the database, or the
+// sources, by engine and name.
+func describeSources(srcs []*source) string {
+	if len(srcs) == 1 {
+		db := srcs[0].db
+		return "The tables of the " + string(db.engine) + " database " + db.name + " as entity tools."
+	}
+	parts := make([]string, len(srcs))
+	for i, src := range srcs {
+		parts[i] = fmt.Sprintf("%s (%s database %s)", src.name, src.db.engine, src.db.name)
+	}
+	return "The tables of several databases as entity tools: " + strings.Join(parts, ", ") + "."
+}
+
+// severalSources is what the instructions add for several sources.
+func severalSources(srcs []*source) string {
+	if len(srcs) == 1 {
+		return ""
+	}
+	return " The tools serve several databases (" + sourceNames(srcs) + "): each one's tools are in a group of its name and its schemas at NAME://entities; where two have a table or query of one name, its tools are named with the database's prefix (such as " + srcs[0].toolPrefix + "list_...)."
+}
+
+// sayDatabases prints what the server serves, per source.
+func (s *server) sayDatabases(srv *ferry.Server, srcs []*source, skills []string, start time.Time) {
+	var schemas, timeouts []string
+	for _, src := range srcs {
+		served := &src.served
+		if !src.noTables {
+			s.say("%sserving %d %s of %s: %s", src.where(), len(served.tables), plural(len(served.tables), "table", "tables"), src.db.display, nameList(served.tables, maxListed))
+			schemas = append(schemas, fmt.Sprintf("%s://entities and %s://relationships", src.scheme, src.scheme))
+		}
+		if src.queries != "" {
+			s.say("%sserving %d %s of %s: %s", src.where(), len(served.queries), plural(len(served.queries), "query", "queries"), src.queries, nameList(served.queries, maxListed))
+		}
+		s.sayNotes(src.where(), src.scheme, served.notes)
+		s.saySecrets(served.secrets)
+		for _, t := range served.timeouts {
+			timeouts = append(timeouts, src.where()+t)
+		}
 	}
 	if s.cfg.skills {
-		s.say("serving %d %s (skills/list, skill://NAME/SKILL.md): %s", len(served.skills), plural(len(served.skills), "skill", "skills"), nameList(served.skills, maxListed))
+		s.say("serving %d %s (skills/list, skill://NAME/SKILL.md): %s", len(skills), plural(len(skills), "skill", "skills"), nameList(skills, maxListed))
 	}
-	s.sayNotes(served.notes)
-	s.saySecrets(served.secrets)
 	mode := "read-only (give -writes for create, update and delete)"
 	if s.cfg.writes {
 		mode = "with writes (create, update, delete)"
 	}
-	schemas := fmt.Sprintf("; schemas at %s://entities and %s://relationships", resourceScheme, resourceScheme)
-	if s.cfg.noTables {
-		schemas = ""
+	where := ""
+	if len(schemas) > 0 {
+		where = "; schemas at " + strings.Join(schemas, ", ")
 	}
-	s.say("%d tools, %s%s; ready in %s", served.tools, mode, schemas, time.Since(start).Round(time.Millisecond))
-	s.sayConnections(db)
-	s.checks = append(s.checks, databaseCheck(db.name, db.db))
+	s.say("%d tools, %s%s; ready in %s", len(srv.Catalog().Tools()), mode, where, time.Since(start).Round(time.Millisecond))
+	for _, src := range srcs {
+		s.sayConnections(src)
+	}
 	s.say("limits per caller: %s", &s.cfg.limits)
 	s.say("result budget: %s", s.cfg.limits.budget())
-	s.say("deadlines: %s", s.cfg.deadlines(served.timeouts))
+	s.say("deadlines: %s", s.cfg.deadlines(srcs, timeouts))
 	s.sayConfirm(srv)
-	return srv, db, nil
 }
 
 // instructions tell the model how the tools work together.

@@ -64,7 +64,7 @@ func BenchmarkServeStartup200Tables(b *testing.B) {
 				if n := len(srv.Catalog().Tools()); n != 400 {
 					b.Fatalf("%d tools; want 400", n)
 				}
-				_ = db.db.Close()
+				db()
 			}
 		})
 	}

@@ -11,10 +11,14 @@ import (
 
 // sayConnections prints the bound of the database connections, and a
 // warning when it is above what the server allows this user.
-func (s *server) sayConnections(db *openedDB) {
-	s.say("database connections: at most %d at once (-db-max-conns)", db.maxConns)
+func (s *server) sayConnections(src *source) {
+	db, flag := src.db, "-db-max-conns"
+	if src.conf != nil {
+		flag = "max_conns"
+	}
+	s.say("%sdatabase connections: at most %d at once (%s)", src.where(), db.maxConns, flag)
 	if db.connLimit != "" {
-		s.say("%s", db.connLimit)
+		s.say("%s%s", src.where(), db.connLimit)
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/cmd/ferry/internal/dsn"
 	"github.com/ferry-mcp/ferry/cmd/ferry/internal/likesearch"
 	"github.com/ferry-mcp/ferry/cmd/ferry/internal/serveconfig"
@@ -47,100 +46,97 @@ type openedDB struct {
 	connLimit string
 }
 
-// openDatabase resolves the database URL from the flags and environment,
-// opens it and checks that it answers.
-func (s *server) openDatabase(ctx context.Context) (*openedDB, error) {
-	raw := s.cfg.db
-	switch {
-	case s.cfg.dbEnv != "":
-		if raw = s.env.getenv(s.cfg.dbEnv); raw == "" {
-			return nil, serveUsage(fmt.Sprintf("-db-env %s: $%s is empty or unset", s.cfg.dbEnv, s.cfg.dbEnv))
-		}
-	case raw == "":
-		if raw = s.env.getenv(envDB); raw == "" {
-			return nil, serveUsage("no database: give -db URL (a SQLite path, postgres://… or mysql://…) or set $" + envDB)
-		}
+// openDatabase resolves the database URL of src, from the flags and the
+// environment (-db's) or its config entry, opens it and checks that it
+// answers.
+func (s *server) openDatabase(ctx context.Context, src *source) (*openedDB, error) {
+	raw, password, err := s.databaseURL(src)
+	if err != nil {
+		return nil, err
 	}
+	timeout, maxConns := src.timeout, src.maxConns
 	// A SQLite statement waits for another connection's lock as long as
 	// the call may run; the call's deadline ends the wait sooner.
-	busy := s.cfg.timeout
+	busy := timeout
 	if busy == 0 {
 		busy = entity.DefaultTimeout
 	}
-	d, err := dsn.Parse(raw, &dsn.Options{Password: s.env.getenv(envDBPassword), Writes: s.cfg.writes, MaxConns: s.cfg.maxConns, BusyTimeout: busy})
+	d, err := dsn.Parse(raw, &dsn.Options{Password: password, Writes: s.cfg.writes, MaxConns: maxConns, BusyTimeout: busy})
 	if err != nil {
+		if src.name != "" {
+			return nil, serveUsage(src.where() + "db: " + err.Error())
+		}
 		return nil, serveUsage("-db: " + err.Error())
 	}
 	db, err := d.Open()
 	if err != nil {
-		return nil, fmt.Errorf("cannot open %s: %w", d.Display, err)
+		return nil, fmt.Errorf("%scannot open %s: %w", src.where(), d.Display, err)
 	}
 	pctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
 		_ = db.Close()
 		if d.Engine == entity.SQLite {
-			return nil, fmt.Errorf("cannot open %s: %s; check that it is a SQLite database file", d.Display, joinLines(err))
+			return nil, fmt.Errorf("%scannot open %s: %s; check that it is a SQLite database file", src.where(), d.Display, joinLines(err))
 		}
-		return nil, fmt.Errorf("cannot connect to %s: %s; check that the server runs and the URL's host, port, user, password and database", d.Display, joinLines(err))
+		return nil, fmt.Errorf("%scannot connect to %s: %s; check that the server runs and the URL's host, port, user, password and database", src.where(), d.Display, joinLines(err))
 	}
 	return &openedDB{db: db, engine: d.Engine, display: d.Display, name: d.Name,
 		maxConns: d.MaxConns, connLimit: connLimitWarning(pctx, db, d)}, nil
 }
 
-// servedTables is what addEntities registered.
+// databaseURL is the URL of src's database and the password the
+// environment gives it: -db, -db-env's variable or $FERRY_DB, with
+// $FERRY_DB_PASSWORD; or a source's db or db_env, with password_env.
+func (s *server) databaseURL(src *source) (raw, password string, err error) {
+	if c := src.conf; c != nil {
+		raw = c.DB
+		if c.DBEnv != "" {
+			if raw = s.env.getenv(c.DBEnv); raw == "" {
+				return "", "", serveUsage(fmt.Sprintf("%sdb_env: $%s is empty or unset", src.where(), c.DBEnv))
+			}
+		}
+		if c.PasswordEnv != "" {
+			if password = s.env.getenv(c.PasswordEnv); password == "" {
+				return "", "", serveUsage(fmt.Sprintf("%spassword_env: $%s is empty or unset", src.where(), c.PasswordEnv))
+			}
+		}
+		return raw, password, nil
+	}
+	raw = s.cfg.db
+	switch {
+	case s.cfg.dbEnv != "":
+		if raw = s.env.getenv(s.cfg.dbEnv); raw == "" {
+			return "", "", serveUsage(fmt.Sprintf("-db-env %s: $%s is empty or unset", s.cfg.dbEnv, s.cfg.dbEnv))
+		}
+	case raw == "":
+		if raw = s.env.getenv(envDB); raw == "" {
+			return "", "", serveUsage("no database: give -db URL (a SQLite path, postgres://… or mysql://…) or set $" + envDB)
+		}
+	}
+	return raw, s.env.getenv(envDBPassword), nil
+}
+
+// servedTables is what a source registered.
 type servedTables struct {
 	tables  []string         // table names, in entity order
 	added   []*entity.Entity // the tables' entities as the set completed them
-	skills  []string         // the tables' skills, with -skills
 	queries []string         // query tools, in the files' order
-	tools   int
-	secrets []string // served columns that look like credentials, as table.column
-	notes   []string // what tables leave out, and why (see tableNotes)
+	secrets []string         // served columns that look like credentials, as table.column
+	notes   []string         // what tables leave out, and why (see tableNotes)
 	// timeouts are the tables with a timeout of their own (the config's
 	// timeout), as "table 30s".
 	timeouts []string
 }
 
-// addEntities registers on srv the tools of the database's tables
-// (introspected, with the config file's settings applied) and of the
-// -queries files.
-func (s *server) addEntities(ctx context.Context, srv *ferry.Server, db *openedDB) (*servedTables, error) {
-	var conf *serveconfig.Config
-	if s.cfg.configFile != "" {
-		var err error
-		if conf, err = serveconfig.Load(s.cfg.configFile); err != nil {
-			return nil, err
-		}
-	}
-	if conf != nil && len(conf.Queries) > 0 && s.cfg.queries == "" {
-		return nil, fmt.Errorf("%s: queries: names queries, and -queries DIR is not given", conf.File)
-	}
-	set, err := entity.NewSet(srv, db.db, &entity.SetOptions{Engine: db.engine, ReadOnly: !s.cfg.writes, Timeout: s.cfg.timeout})
-	if err != nil {
-		return nil, err
-	}
-	out := &servedTables{}
-	if !s.cfg.noTables {
-		if err := s.addTables(ctx, set, db, conf, out); err != nil {
-			return nil, err
-		}
-		set.AddResources(resourceScheme)
-	}
-	if s.cfg.queries != "" {
-		if err := s.addQueries(ctx, set, conf, out); err != nil {
-			return nil, err
-		}
-	}
-	out.tools = len(srv.Catalog().Tools())
-	return out, nil
-}
-
-// addTables introspects the database and adds each table to set.
-func (s *server) addTables(ctx context.Context, set *entity.Set, db *openedDB, conf *serveconfig.Config, out *servedTables) error {
-	stop := s.progress("reading the tables of "+db.display+"…", progressAfter)
+// planTables introspects src's database and makes each table's entity
+// and options, with the config file's settings applied, to be added to
+// the source's Set (see addSources).
+func (s *server) planTables(ctx context.Context, src *source) error {
+	db, conf := src.db, src.tablesConf
+	stop := s.progress(src.where()+"reading the tables of "+db.display+"…", progressAfter)
 	defer stop()
-	opts := &entity.IntrospectOptions{Tables: s.cfg.tables, ExcludeTables: s.cfg.exclude}
+	opts := &entity.IntrospectOptions{Tables: src.tables, ExcludeTables: src.exclude}
 	if conf != nil {
 		opts.ExcludeColumns = conf.HiddenColumns()
 	}
@@ -153,23 +149,31 @@ func (s *server) addTables(ctx context.Context, set *entity.Set, db *openedDB, c
 	entities, err := entity.Introspect(ctx, db.db, db.engine, opts)
 	if err != nil {
 		hint := ""
-		if len(s.cfg.tables) > 0 {
-			hint = " (check the names given to -tables" + s.suggestTable(ctx, db, opts) + ")"
+		if len(src.tables) > 0 {
+			hint = " (check the names given to " + src.tablesFlag() + s.suggestTable(ctx, src, opts) + ")"
 		}
-		return fmt.Errorf("cannot read the tables of %s: %s%s", db.display, joinLines(err), hint)
+		return fmt.Errorf("%scannot read the tables of %s: %s%s", src.where(), db.display, joinLines(err), hint)
 	}
-	if err := s.checkTables(entities, conf, db); err != nil {
+	if err := checkTables(entities, src); err != nil {
 		return err
 	}
 	for _, e := range entities {
 		o := &entity.Options{Groups: tableGroups(e, db)}
+		if src.groups != nil {
+			// With several sources, the source's name is the table's
+			// namespace.
+			o.Groups = slices.Clone(src.groups)
+			if g := groupOf(e.Plural); g != "" && !slices.Contains(o.Groups, g) {
+				o.Groups = append(o.Groups, g)
+			}
+		}
 		// Introspection marks the fields a full-text index covers: a
 		// table with none has no index to look for (which costs a catalog
 		// scan per table on SQLite).
 		indexed := slices.ContainsFunc(e.Fields, func(f *entity.Field) bool { return f.Searchable })
 		if t := tableConfig(conf, e.Table); t != nil {
 			if o.Timeout = t.Timeout; o.Timeout > 0 {
-				out.timeouts = append(out.timeouts, tableName(e.Table)+" "+o.Timeout.String())
+				src.served.timeouts = append(src.served.timeouts, tableName(e.Table)+" "+o.Timeout.String())
 			}
 			if o.Searcher, err = s.configure(ctx, db, e, t, indexed); err != nil {
 				return err
@@ -180,40 +184,34 @@ func (s *server) addTables(ctx context.Context, set *entity.Set, db *openedDB, c
 				return err
 			}
 		}
-		se, err := set.Add(e, o)
-		if err != nil {
-			return fmt.Errorf("table %s: %s", tableName(e.Table), joinLines(err))
-		}
-		out.tables = append(out.tables, e.Table)
-		out.added = append(out.added, se)
-		out.notes = append(out.notes, tableNotes(se, s.cfg.writes)...)
-		out.secrets = append(out.secrets, secretColumns(e)...)
+		src.units = append(src.units, &unit{e: e, o: o})
 	}
 	return nil
 }
 
 // checkTables refuses a start that would serve nothing, or not what the
 // flags and the config file name.
-func (s *server) checkTables(entities []*entity.Entity, conf *serveconfig.Config, db *openedDB) error {
+func checkTables(entities []*entity.Entity, src *source) error {
+	db, conf := src.db, src.tablesConf
 	have := map[string]bool{}
 	for _, e := range entities {
 		have[e.Table] = true
 	}
-	for _, t := range s.cfg.tables {
-		if !have[t] && !slices.Contains(s.cfg.exclude, t) {
-			return fmt.Errorf("table %q not found in %s, or none of its columns can be served; check the name (without -tables every table is listed at start-up)", t, db.display)
+	for _, t := range src.tables {
+		if !have[t] && !slices.Contains(src.exclude, t) {
+			return fmt.Errorf("%stable %q not found in %s, or none of its columns can be served; check the name (without %s every table is listed at start-up)", src.where(), t, db.display, src.tablesFlag())
 		}
 	}
 	if conf != nil {
 		for _, name := range conf.Order {
-			skipped := slices.Contains(s.cfg.exclude, name) || len(s.cfg.tables) > 0 && !slices.Contains(s.cfg.tables, name)
+			skipped := slices.Contains(src.exclude, name) || len(src.tables) > 0 && !slices.Contains(src.tables, name)
 			if !have[name] && !skipped {
 				return conf.Tables[name].Errorf("table %q is not in %s, or none of its columns can be served%s", name, db.display, suggest(name, slices.Collect(maps.Keys(have))))
 			}
 		}
 	}
 	if len(entities) == 0 {
-		return fmt.Errorf("no tables to serve in %s; check the database (and the schema: search_path on PostgreSQL) and -tables/-exclude-tables", db.display)
+		return fmt.Errorf("%sno tables to serve in %s; check the database (and the schema: search_path on PostgreSQL) and %s", src.where(), db.display, src.tablesFlags())
 	}
 	return nil
 }
@@ -221,7 +219,8 @@ func (s *server) checkTables(entities []*entity.Entity, conf *serveconfig.Config
 // suggestTable is the "did you mean" of the first -tables name the
 // database lacks, read again without -tables (this runs only when
 // start-up fails).
-func (s *server) suggestTable(ctx context.Context, db *openedDB, opts *entity.IntrospectOptions) string {
+func (s *server) suggestTable(ctx context.Context, src *source, opts *entity.IntrospectOptions) string {
+	db := src.db
 	all := *opts
 	all.Tables = nil
 	entities, err := entity.Introspect(ctx, db.db, db.engine, &all)
@@ -232,7 +231,7 @@ func (s *server) suggestTable(ctx context.Context, db *openedDB, opts *entity.In
 	for i, e := range entities {
 		have[i] = e.Table
 	}
-	for _, t := range s.cfg.tables {
+	for _, t := range src.tables {
 		if !slices.Contains(have, t) {
 			return suggest(t, have)
 		}

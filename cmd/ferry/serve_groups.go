@@ -42,7 +42,8 @@ func (c *groupConfig) register(fs *flag.FlagSet) {
 // tableGroups are the groups of a table's tools: its schema (the
 // database's name where tables have none, as in SQLite) and the entity's
 // own (its plural name). A name that cannot be a group is left out.
-// Sources, once served, add theirs here.
+// With several sources, the source's name takes the schema's place
+// (planTables).
 func tableGroups(e *entity.Entity, db *openedDB) []string {
 	var groups []string
 	ns := e.Schema

@@ -19,7 +19,7 @@ func TestNewHandlerTurnsTheCheckPanicIntoAnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.db.Close()
+	defer db()
 	mustExec(t, d.db, "DROP TABLE visits")
 	_, err = newHandler(srv, &ferry.HTTPOptions{})
 	if err == nil || !strings.Contains(err.Error(), "visit") || strings.Contains(err.Error(), "\n") {

@@ -110,21 +110,30 @@ func callsAtOnce(n int) string {
 // deadlines says how long a call may run: each call's deadline, its
 // SQL's, and the tables with a timeout of their own (as "products 30s"),
 // each with the setting that changes it.
-func (c *serveConfig) deadlines(tables []string) string {
-	call, stmt := c.callTimeout, c.timeout
+func (c *serveConfig) deadlines(srcs []*source, tables []string) string {
+	call := c.callTimeout
 	if call == 0 {
 		call = ferry.DefaultCallTimeout
 	}
-	if stmt == 0 {
-		stmt = entity.DefaultTimeout
-	}
 	describe := func(d time.Duration) string {
+		if d == 0 {
+			d = entity.DefaultTimeout
+		}
 		if d < 0 {
 			return "none"
 		}
 		return d.String()
 	}
-	out := "each call " + describe(call) + " (-call-timeout), its SQL " + describe(stmt) + " (-statement-timeout)"
+	out := "each call " + describe(call) + " (-call-timeout), its SQL "
+	if len(srcs) == 1 && srcs[0].conf == nil {
+		out += describe(c.timeout) + " (-statement-timeout)"
+	} else {
+		sql := make([]string, len(srcs))
+		for i, src := range srcs {
+			sql[i] = src.name + " " + describe(src.timeout)
+		}
+		out += "per source (statement_timeout): " + strings.Join(sql, ", ")
+	}
 	if len(tables) > 0 {
 		out += "; tables of their own (config timeout): " + strings.Join(tables, ", ")
 	}

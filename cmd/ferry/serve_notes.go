@@ -58,12 +58,14 @@ func printable(s string) string {
 }
 
 // sayNotes prints the tables' notes, at most maxNotes of them.
-func (s *server) sayNotes(notes []string) {
+// where leads each ("source NAME: " with several sources), and
+// scheme://entities describes the tables.
+func (s *server) sayNotes(where, scheme string, notes []string) {
 	for i, n := range notes {
 		if i == maxNotes {
-			s.say("%d more notes like these; %s://entities describes every table", len(notes)-i, resourceScheme)
+			s.say("%s%d more notes like these; %s://entities describes every table", where, len(notes)-i, scheme)
 			return
 		}
-		s.say("%s", n)
+		s.say("%s%s", where, n)
 	}
 }

@@ -350,7 +350,7 @@ func postgres(raw string, o Options) (*Database, error) {
 	}
 	return &Database{
 		Engine:  entity.PostgreSQL,
-		Display: u.Redacted(),
+		Display: redacted(u),
 		Name:    cfg.Database,
 		open:    func() (*sql.DB, error) { return stdlib.OpenDB(*cfg), nil },
 	}, nil
@@ -457,7 +457,7 @@ func mysqlURL(raw string, o Options) (*Database, error) {
 	}
 	return &Database{
 		Engine:  entity.MySQL,
-		Display: u.Redacted(),
+		Display: redacted(u),
 		Name:    db,
 		open:    func() (*sql.DB, error) { return sql.OpenDB(c), nil },
 	}, nil
@@ -484,4 +484,15 @@ func (c readOnlyConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		return nil, fmt.Errorf("making the session read-only: %w", err)
 	}
 	return conn, nil
+}
+
+// redacted is u as it may be printed: the password of its user and of a
+// password query parameter (which pgx reads too) shown as xxxxx.
+func redacted(u *url.URL) string {
+	c := *u
+	if q := c.Query(); q.Has("password") {
+		q.Set("password", "xxxxx")
+		c.RawQuery = q.Encode()
+	}
+	return c.Redacted()
 }

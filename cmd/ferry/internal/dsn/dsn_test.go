@@ -122,6 +122,7 @@ func TestDisplayRedactsThePassword(t *testing.T) {
 	}{
 		{"postgres://app:p%40ss@db.example:5432/shop?sslmode=disable&search_path=sales", entity.PostgreSQL, "postgres://app:xxxxx@db.example:5432/shop?sslmode=disable&search_path=sales"},
 		{"postgresql://app@db.example/shop", entity.PostgreSQL, "postgresql://app@db.example/shop"},
+		{"postgres://app@db.example/shop?sslmode=disable&password=hunter2", entity.PostgreSQL, "postgres://app@db.example/shop?password=xxxxx&sslmode=disable"},
 		{"mysql://root:p%40ss%2Fw%3Ard@127.0.0.1:3306/test", entity.MySQL, "mysql://root:xxxxx@127.0.0.1:3306/test"},
 		{"mariadb://root@127.0.0.1/test?tls=false", entity.MySQL, "mariadb://root@127.0.0.1/test?tls=false"},
 	} {

@@ -22,6 +22,9 @@
 //	queries:                                  # who may call -queries tools
 //	  best_sellers: {scopes: [reports]}
 //
+// A file may instead name several databases under sources: (see
+// [Source]), each with tables: and queries: of its own.
+//
 // Decoding is strict: an unknown key, a repeated key, a value of the wrong
 // kind, an alias or a second document is an error naming its line and
 // column. [Table.Apply] then refuses names the database does not have.
@@ -53,6 +56,10 @@ type Config struct {
 	Order []string
 	// Queries holds who may call each -queries tool, by its name.
 	Queries map[string]*QueryAccess
+	// Sources are the databases of the sources: mapping, in the file's
+	// order; with them, Tables and Queries are empty (each source has
+	// its own).
+	Sources []*Source
 }
 
 // Table is one table's settings. A nil list was not given (the default
@@ -134,23 +141,38 @@ func Parse(file string, data []byte) (*Config, error) {
 	c := &Config{File: file, Tables: map[string]*Table{}}
 	root := doc.Content[0]
 	err := p.mapping(root, "the file", map[string]func(k, v *yaml.Node) error{
-		"tables": func(_, v *yaml.Node) error {
-			return p.mapping(v, "tables", nil, func(k, v *yaml.Node) error {
-				t, err := p.table(k, v)
-				if err != nil {
-					return err
-				}
-				c.Tables[t.Name.Value] = t
-				c.Order = append(c.Order, t.Name.Value)
-				return nil
-			})
-		},
+		"tables":  func(_, v *yaml.Node) error { return p.tables(c, v) },
 		"queries": func(_, v *yaml.Node) (err error) { c.Queries, err = p.queries(v); return err },
+		"sources": func(k, v *yaml.Node) error {
+			if err := p.sources(c, v); err != nil {
+				return err
+			}
+			if len(c.Sources) == 0 {
+				return p.errorf(k, "sources: names no database")
+			}
+			return nil
+		},
 	}, nil)
 	if err != nil {
 		return nil, err
 	}
+	if len(c.Sources) > 0 && (len(c.Order) > 0 || c.Queries != nil) {
+		return nil, fmt.Errorf("%s: with sources:, give tables: and queries: inside each source, under its name", file)
+	}
 	return c, nil
+}
+
+// tables reads a tables mapping into c.
+func (p *parser) tables(c *Config, v *yaml.Node) error {
+	return p.mapping(v, "tables", nil, func(k, v *yaml.Node) error {
+		t, err := p.table(k, v)
+		if err != nil {
+			return err
+		}
+		c.Tables[t.Name.Value] = t
+		c.Order = append(c.Order, t.Name.Value)
+		return nil
+	})
 }
 
 type parser struct{ file string }

@@ -54,7 +54,7 @@ func ExampleNew() {
 	svc.Handler().ServeHTTP(w, req)
 	fmt.Println(w.Code)
 	// Output:
-	// 12 tools, 2 prompts, 4 resources, 3 templates
+	// 14 tools, 2 prompts, 4 resources, 3 templates
 	// 200 TEA-003 Sencha 100 g tea
 	// 401
 }

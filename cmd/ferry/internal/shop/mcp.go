@@ -3,6 +3,7 @@ package shop
 import (
 	"context"
 	"database/sql"
+	_ "embed" // the shop's queries
 	"fmt"
 	"net/http"
 
@@ -14,6 +15,7 @@ import (
 // instructions tell the model how to use the shop.
 const instructions = `This is a coffee and tea shop. Prices are in euro cents (1250 is 12.50 EUR).
 Find products with list_products (search, filter, orderBy), count and total them per category with aggregate_products, and find customers with list_customers.
+best_sellers ranks the products by units sold since a day; customer_spend totals one customer's orders.
 place_order takes a customer_id and lines of sku and qty; it checks stock and either places the whole order or nothing.
 An order can be cancelled until it ships. Read an order with get_order or the resource shop://orders/{id}.`
 
@@ -63,9 +65,16 @@ func newMCP(ctx context.Context, db *sql.DB, store *Store, api http.Handler, mux
 	return srv, nil
 }
 
+// queriesFile is the shop's own SQL, served as tools (best_sellers,
+// customer_spend), as ferry serve -queries serves it.
+//
+//go:embed queries/shop.sql
+var queriesFile string
+
 // addEntities registers the read-only entity tools of products and
-// customers, searching their full-text indexes, and the entity resources.
-// Writes go through the REST API, where the shop's rules are.
+// customers, searching their full-text indexes, the tools of the shop's
+// queries, and the entity resources. Writes go through the REST API,
+// where the shop's rules are.
 func addEntities(ctx context.Context, srv *ferry.Server, db *sql.DB) error {
 	set, err := entity.NewSet(srv, db, &entity.SetOptions{Engine: entity.SQLite, ReadOnly: true})
 	if err != nil {
@@ -91,6 +100,15 @@ func addEntities(ctx context.Context, srv *ferry.Server, db *sql.DB) error {
 			return err
 		}
 		if _, err := set.Add(e.ent, &entity.Options{Description: e.desc, Searcher: searcher}); err != nil {
+			return err
+		}
+	}
+	qs, err := entity.ParseQueries("queries/shop.sql", queriesFile)
+	if err != nil {
+		return err
+	}
+	for _, q := range qs {
+		if err := set.AddQuery(ctx, q); err != nil {
 			return err
 		}
 	}

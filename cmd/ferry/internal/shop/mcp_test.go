@@ -52,6 +52,7 @@ func TestToolHints(t *testing.T) {
 	want := map[string]hints{
 		"get_product": read, "list_products": read, "aggregate_products": read, "get_customer": read, "list_customers": read,
 		"get_order": read, "list_orders": read, "order_history": read, "restock_report": read,
+		"best_sellers": read, "customer_spend": read,
 		"place_order":  {},
 		"cancel_order": {Destructive: true, Idempotent: true},
 		// Shipping cannot be undone: a shipped order can no longer be
@@ -126,7 +127,7 @@ func TestResources(t *testing.T) {
 	}
 	groups := inv.Groups
 	inv.Groups = nil
-	if want := (Inventory{Tools: 12, Prompts: 2, Resources: 4, Templates: 3}); !reflect.DeepEqual(inv, want) {
+	if want := (Inventory{Tools: 14, Prompts: 2, Resources: 4, Templates: 3}); !reflect.DeepEqual(inv, want) {
 		t.Errorf("inventory %+v, want %+v", inv, want)
 	}
 	var names []string

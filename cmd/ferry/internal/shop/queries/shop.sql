@@ -1,4 +1,4 @@
--- The demo shop's own SQL, served as tools by
+-- The demo shop's own SQL, served as tools by ferry demo, and by
 --   ferry serve -db ~/.cache/ferry/demo.db -queries cmd/ferry/internal/shop/queries
 -- Each statement is prepared when ferry serve starts; parameters are
 -- always bound.
