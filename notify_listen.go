@@ -15,13 +15,16 @@ type listenFilter struct {
 	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
 	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+	// TaskIDs are the tasks whose status changes the stream hears of
+	// (task_notify.go).
+	TaskIDs []string `json:"taskIds,omitempty"`
 }
 
 const metaSubscriptionID = "io.modelcontextprotocol/subscriptionId"
 
 // listenFilter returns what a subscriptions/listen asks for and the server
-// can send, refusing more than [MaxSubscriptions] resources or
-// [MaxSubscriptionBytes] of URIs.
+// can send, refusing more than [MaxSubscriptions] resources and tasks
+// together or [MaxSubscriptionBytes] of URIs.
 func (s *Server) listenFilter(p *wireParams) (listenFilter, error) {
 	var want listenFilter
 	if p.Notifications != nil {
@@ -32,6 +35,12 @@ func (s *Server) listenFilter(p *wireParams) (listenFilter, error) {
 	s.mu.RUnlock()
 	if !hasResources {
 		want.ResourceSubscriptions, want.ResourcesListChanged = nil, false
+	}
+	if s.tasks == nil {
+		want.TaskIDs = nil
+	}
+	if len(want.TaskIDs) > 0 && len(want.ResourceSubscriptions)+len(want.TaskIDs) > MaxSubscriptions {
+		return want, NewError(CodeInvalidParams, "too many subscriptions: a listen may name at most %d resources and tasks together", MaxSubscriptions)
 	}
 	if len(want.ResourceSubscriptions) > MaxSubscriptions {
 		return want, errTooManySubscriptions()
@@ -54,6 +63,13 @@ func (f listenFilter) watcher() *watcher {
 	for _, uri := range f.ResourceSubscriptions {
 		subs[uri] = true
 	}
+	var tasks map[string]bool
+	if len(f.TaskIDs) > 0 {
+		tasks = make(map[string]bool, len(f.TaskIDs))
+		for _, id := range f.TaskIDs {
+			tasks[id] = true
+		}
+	}
 	return newWatcher(func(c change) bool {
 		switch c.method {
 		case "notifications/tools/list_changed":
@@ -64,6 +80,8 @@ func (f listenFilter) watcher() *watcher {
 			return f.ResourcesListChanged
 		case methodResourceUpdated:
 			return subs[c.uri]
+		case methodTaskStatus:
+			return tasks[c.uri]
 		}
 		return false
 	})
@@ -97,12 +115,29 @@ func (s *Server) listen(ctx context.Context, r *request, b []byte) ([]byte, erro
 	if err != nil {
 		return b, err
 	}
+	if len(want.TaskIDs) > 0 {
+		if !r.caps.ext.has(ExtensionTasks) {
+			return b, missingExtension(ExtensionTasks)
+		}
+		if want.TaskIDs, err = s.ackTasks(ctx, want.TaskIDs); err != nil {
+			return b, err
+		}
+	}
 	w := r.peer.watch
 	if w == nil {
 		w = want.watcher()
 		w.caller = ctx
 		stop := s.watch(w)
 		defer stop()
+	}
+	var sent map[string]taskState // what the stream last told of each task
+	if len(want.TaskIDs) > 0 {
+		sent = make(map[string]taskState, len(want.TaskIDs))
+		stop := s.tasks.listen(w, want.TaskIDs)
+		defer stop()
+		for _, id := range want.TaskIDs { // each task as it is now, after the acknowledgement
+			w.push(change{method: methodTaskStatus, uri: id})
+		}
 	}
 	meta := map[string]json.RawMessage{metaSubscriptionID: r.id}
 	err = r.notify("notifications/subscriptions/acknowledged", struct {
@@ -114,9 +149,19 @@ func (s *Server) listen(ctx context.Context, r *request, b []byte) ([]byte, erro
 	}
 	// Once the listen is cancelled nothing more is sent: a change made
 	// after the cancellation was read is dropped.
-	w.setDirect(func(c change) bool { return ctx.Err() != nil || cs.trySendChange(r.appendMarkedChange(nil, c)) })
+	// A task's change is written by the stream's goroutine, which reads
+	// the store.
+	w.setDirect(func(c change) bool {
+		return ctx.Err() != nil || c.method != methodTaskStatus && cs.trySendChange(r.appendMarkedChange(nil, c))
+	})
 	defer w.setDirect(nil)
 	write := func(c change) error {
+		if c.method == methodTaskStatus {
+			if msg := s.appendTaskNote(ctx, r, nil, c.uri, sent); msg != nil {
+				return cs.sendChange(msg)
+			}
+			return nil
+		}
 		return cs.sendChange(r.appendMarkedChange(nil, c))
 	}
 	var ka func() error

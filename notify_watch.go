@@ -9,9 +9,9 @@ import (
 
 // notificationQueueSize is a safety bound on the change notifications
 // waiting for one stream, whose overflow ends the stream. It is not reached
-// through the API: a queue holds one notification per list and per
-// subscribed resource, and a stream subscribes to at most
-// [MaxSubscriptions].
+// through the API: a queue holds one notification per list, per
+// subscribed resource and per listened task, and a stream subscribes to
+// at most [MaxSubscriptions] resources and tasks together.
 const notificationQueueSize = 2 * MaxSubscriptions
 
 // errStreamStalled ends a stream whose client is not reading.

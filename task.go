@@ -107,7 +107,9 @@ type tasks struct {
 	opts  TaskOptions
 	store TaskStore
 	caps  TaskCaps
-	watch sync.Once // subscribes to the store's signals, once a task runs here
+	watch sync.Once // subscribes to the store's signals, once a task runs or is listened to here
+
+	listeners taskListeners // the listen streams that hear of tasks' changes (task_notify.go)
 
 	mu      sync.Mutex              // guards local and beating
 	local   map[string]*runningTask // the tasks running on this server
@@ -306,6 +308,7 @@ func (ts *tasks) leave(rt *runningTask) {
 // here that was cancelled, expired or answered elsewhere hears it. The
 // store is read on a goroutine of its own, at most one waiting per task.
 func (ts *tasks) changed(id string) {
+	ts.listeners.changed(id)
 	ts.mu.Lock()
 	rt := ts.local[id]
 	ts.mu.Unlock()

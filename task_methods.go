@@ -45,6 +45,12 @@ func (s *Server) getTask(ctx context.Context, r *request, b []byte) ([]byte, err
 	if err != nil {
 		return b, s.storeError(ctx, r.target.name, err)
 	}
+	return s.appendTaskDetail(b, t), nil
+}
+
+// appendTaskDetail appends the members of a task as tasks/get carries
+// them: [Server.appendTask]'s, and what its status calls for.
+func (s *Server) appendTaskDetail(b []byte, t *TaskRecord) []byte {
 	b = s.appendTask(b, t)
 	switch t.Status {
 	case TaskCompleted:
@@ -66,7 +72,7 @@ func (s *Server) getTask(ctx context.Context, r *request, b []byte) ([]byte, err
 		}
 		b = append(b, '}')
 	}
-	return b, nil
+	return b
 }
 
 // updateTask answers tasks/update: the answers to the task's open
