@@ -1,12 +1,16 @@
 package ferry_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"maps"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
 )
@@ -166,5 +170,72 @@ func TestTaskNotificationsNeedTheExtension(t *testing.T) {
 	}
 	if a.Error == nil || a.Error.Code != -32602 {
 		t.Errorf("a listen to %d tasks answered %+v", len(ids), a)
+	}
+}
+
+// On stdio, where the listen's watcher is made as the line is read, a
+// listen to a task hears it too.
+func TestTaskNotificationsOnStdio(t *testing.T) {
+	srv := ferry.NewServer("s", "1", &ferry.ServerOptions{Logger: discard, Tasks: &ferry.TaskOptions{}})
+	release := gatedTask(srv)
+	cr, cw := io.Pipe()
+	sr, sw := io.Pipe()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx, &ferry.IOTransport{Reader: cr, Writer: sw}) }()
+	lines := make(chan string, 16)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(sr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	next := func() string {
+		t.Helper()
+		select {
+		case l := <-lines:
+			return l
+		case <-time.After(10 * time.Second):
+			t.Fatal("no line within 10s")
+		}
+		return ""
+	}
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + tasksCaps + `}`
+	go func() {
+		_, _ = io.WriteString(cw, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},`+meta+`}}`+"\n")
+	}()
+	var created struct {
+		Result map[string]json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(next()), &created); err != nil {
+		t.Fatal(err)
+	}
+	id := str(created.Result, "taskId")
+	go func() {
+		_, _ = io.WriteString(cw, `{"jsonrpc":"2.0","id":2,"method":"subscriptions/listen","params":{"notifications":{"taskIds":["`+id+`"]},`+meta+`}}`+"\n")
+	}()
+	if got := ackedTasks(t, next()); len(got) != 1 || got[0] != id {
+		t.Fatalf("acknowledged %q", got)
+	}
+	for _, want := range []string{"working", "completed"} {
+		n := parseNote(t, next())
+		if n.Method != "notifications/tasks" || str(n.Params, "status") != want || str(n.Params, "taskId") != id {
+			t.Fatalf("got %s %v, want the task %s", n.Method, n.Params, want)
+		}
+		if want == "working" {
+			close(release)
+		} else if string(n.Params["result"]) != `{"content":[{"type":"text","text":"{\"n\":3}"}],"structuredContent":{"n":3}}` {
+			t.Errorf("the completed task's result: %s", n.Params["result"])
+		}
+	}
+	cancel()
+	cw.Close()
+	go func() {
+		for range lines {
+		}
+	}()
+	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+		t.Errorf("Run = %v", err)
 	}
 }
