@@ -89,8 +89,9 @@ const MaxLineBytes = 4 << 20
 
 // MaxSubscriptions is the most resources one session may subscribe to:
 // with resources/subscribe in a legacy session (stdio or stateful HTTP),
-// or in the resourceSubscriptions of one subscriptions/listen. A
-// subscription beyond it is refused with an invalid-params error.
+// or in the resourceSubscriptions and taskIds of one subscriptions/listen
+// together. A subscription beyond it is refused with an invalid-params
+// error.
 const MaxSubscriptions = 512
 
 // MaxSubscriptionURIBytes is the longest resource URI a subscription may
