@@ -259,7 +259,7 @@ func printHTTPStart(out io.Writer, path string, addr net.Addr, loopback bool, in
 	if len(inv.Groups) > 0 {
 		urls := make([]string, len(inv.Groups))
 		for i, g := range inv.Groups {
-			urls[i] = fmt.Sprintf("%s/mcp/%s (%d tools)", base, g.Name, g.Tools)
+			urls[i] = fmt.Sprintf("%s/mcp/%s (%d %s)", base, g.Name, g.Tools, plural(g.Tools, "tool", "tools"))
 		}
 		fmt.Fprintf(&w, "ferry demo: each group of tools at its own endpoint: %s\n", strings.Join(urls, ", "))
 	}

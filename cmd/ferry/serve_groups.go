@@ -121,7 +121,7 @@ func (s *server) mountGroups(mux *http.ServeMux, srv *ferry.Server, hopts *ferry
 	groups := srv.Groups()
 	urls := make([]string, len(groups))
 	for i, g := range groups {
-		urls[i] = fmt.Sprintf("%s/%s (%d tools)", base, g.Name, g.Tools)
+		urls[i] = fmt.Sprintf("%s/%s (%d %s)", base, g.Name, g.Tools, plural(g.Tools, "tool", "tools"))
 	}
 	s.say("group endpoints, %d: %s", len(groups), nameList(urls, maxListed))
 	return nil
