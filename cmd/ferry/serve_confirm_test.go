@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -115,15 +116,23 @@ func goSDKConfirm(t *testing.T, url string, d *testDB, unchanged string) {
 		}
 		return text, res.IsError
 	}
+	// The handlers run on the SDK's goroutines (the late one past its
+	// call's end): what they saw is kept under a lock.
+	var mu sync.Mutex
 	var asked []string
+	ask := func(message string) {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, message)
+	}
 	answer := func(action string) func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		return func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			asked = append(asked, req.Params.Message)
+			ask(req.Params.Message)
 			return &mcp.ElicitResult{Action: action}, nil
 		}
 	}
 	late := func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		asked = append(asked, req.Params.Message)
+		ask(req.Params.Message)
 		select { // the person answers after -confirm-timeout
 		case <-ctx.Done():
 		case <-time.After(4 * time.Second):
@@ -149,9 +158,11 @@ func goSDKConfirm(t *testing.T, url string, d *testDB, unchanged string) {
 		}
 	}
 	want := "Allow \"Delete product\" (delete_product) to run?\nArguments: id=1\nDeletes one product for good."
+	mu.Lock()
 	if len(asked) != 3 || asked[0] != want {
 		t.Errorf("asked %q; want three times %q", asked, want)
 	}
+	mu.Unlock()
 	if text, isError := deleteOne(dial(answer("accept"))); isError || d.productExists(t, 1) {
 		t.Errorf("accept: result %q (isError %v); product 1 still there: %v", text, isError, d.productExists(t, 1))
 	}
