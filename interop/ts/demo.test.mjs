@@ -32,8 +32,8 @@ const tmp = mkdtempSync(join(tmpdir(), 'ferry-interop-demo-'));
 const bin = join(tmp, 'ferry');
 const db = join(tmp, 'demo.db');
 
-const tools = ['aggregate_products', 'cancel_order', 'get_customer', 'get_order', 'get_product', 'list_customers', 'list_orders',
-  'list_products', 'order_history', 'place_order', 'restock_report', 'ship_order'];
+const tools = ['aggregate_products', 'best_sellers', 'cancel_order', 'customer_spend', 'get_customer', 'get_order', 'get_product',
+  'list_customers', 'list_orders', 'list_products', 'order_history', 'place_order', 'restock_report', 'ship_order'];
 
 let server, base, key;
 
@@ -88,6 +88,7 @@ function exercise(get, { http }) {
     assert.deepEqual(listed.map((t) => t.name).sort(), tools);
     const hints = Object.fromEntries(listed.map((t) => [t.name, t.annotations]));
     assert.equal(hints.list_products.readOnlyHint, true);
+    assert.equal(hints.best_sellers.readOnlyHint, true); // a curated SQL query
     assert.equal(hints.cancel_order.destructiveHint, true);
     assert.equal(hints.ship_order.destructiveHint, true);
     assert.equal(hints.place_order.readOnlyHint, false);
