@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 // A client's configuration file is edited in place: ferry install finds
@@ -427,12 +429,6 @@ func writeValue(sb *strings.Builder, v any, ind string, l layout) {
 	}
 }
 
-// quote writes s as a JSON string, without HTML escapes (a URL's & stays
-// readable).
-func quote(s string) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return strings.TrimSuffix(buf.String(), "\n")
-}
+// quote writes s as a JSON string, as the server writes them (no HTML
+// escapes: a URL's & stays readable).
+func quote(s string) string { return string(jsontext.AppendString(nil, s)) }
