@@ -24,8 +24,10 @@ import (
 // first 68 tasks when this was written, then 91 % after its second round
 // (stems, prefixes, irregular forms, read-only tools first for a task
 // that changes nothing); the last 12 tasks were written after that round
-// and held out (9 of 12), 89 % in all. The test fails below 86 %, so that
-// a change that makes the search worse is seen.
+// and held out (9 of 12), 89 % in all. Thirty more tasks were written
+// and held out before the third round: 17 of 30 before it, 80 % in all.
+// The test fails below 79 %, so that a change that makes the search worse
+// is seen.
 //
 //	go test -run DiscoveryRetrieval -v
 func TestDiscoveryRetrieval(t *testing.T) {
@@ -37,13 +39,19 @@ func TestDiscoveryRetrieval(t *testing.T) {
 
 	c := ferrytest.NewClient(t, disc, nil)
 	top1, top5 := 0, 0
+	var blocks []string
+	blockN, blockTop5 := map[string]int{}, map[string]int{}
 	for _, task := range tasks {
+		if blockN[task.block] == 0 {
+			blocks = append(blocks, task.block)
+		}
+		blockN[task.block]++
 		var found struct {
 			Tools []struct{ Name string } `json:"tools"`
 		}
 		res := c.CallTool(t.Context(), "search_tools", map[string]any{"query": task.words, "limit": 5})
 		if err := json.Unmarshal(res.StructuredContent, &found); err != nil {
-			t.Fatal(err)
+			t.Fatalf("%q: %v (%+v)", task.words, err, res)
 		}
 		rank := 0
 		for i, f := range found.Tools {
@@ -57,7 +65,10 @@ func TestDiscoveryRetrieval(t *testing.T) {
 			top5++
 		case rank > 0:
 			top5++
-		default:
+		}
+		if rank > 0 {
+			blockTop5[task.block]++
+		} else {
 			var got []string
 			for _, f := range found.Tools {
 				got = append(got, f.Name)
@@ -68,9 +79,12 @@ func TestDiscoveryRetrieval(t *testing.T) {
 	n := len(tasks)
 	t.Logf("catalog %d tools, %d tasks: top-1 %d (%.0f %%), top-5 %d (%.0f %%)",
 		len(entities)*5, n, top1, pct(top1, n), top5, pct(top5, n))
+	for _, b := range blocks {
+		t.Logf("  %s: top-5 %d of %d (%.0f %%)", b, blockTop5[b], blockN[b], pct(blockTop5[b], blockN[b]))
+	}
 	t.Logf("tools/list: full mode %d tokens, discovery mode %d tokens", fullTokens, discTokens)
-	if pct(top5, n) < 86 {
-		t.Errorf("top-5 rate %.0f %%, want at least 86 %%", pct(top5, n))
+	if pct(top5, n) < 79 {
+		t.Errorf("top-5 rate %.0f %%, want at least 79 %%", pct(top5, n))
 	}
 }
 
@@ -81,7 +95,9 @@ type evalEntity struct {
 	fields             [][2]string
 }
 
-type evalTask struct{ tool, words string }
+// evalTask is a task, the tool that does it, and the block of tasks it
+// was written in.
+type evalTask struct{ tool, words, block string }
 
 // readEval reads the evaluation's file.
 func readEval(t *testing.T, path string) ([]evalEntity, []evalTask) {
@@ -93,6 +109,7 @@ func readEval(t *testing.T, path string) ([]evalEntity, []evalTask) {
 	defer f.Close()
 	var entities []evalEntity
 	var tasks []evalTask
+	block := "tuned"
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := sc.Text()
@@ -107,8 +124,10 @@ func readEval(t *testing.T, path string) ([]evalEntity, []evalTask) {
 				e.fields = append(e.fields, [2]string{name, doc})
 			}
 			entities = append(entities, e)
+		case "block":
+			block = strings.TrimSpace(rest)
 		case "task":
-			tasks = append(tasks, evalTask{tool: strings.TrimSpace(parts[0]), words: parts[1]})
+			tasks = append(tasks, evalTask{tool: strings.TrimSpace(parts[0]), words: parts[1], block: block})
 		}
 	}
 	if len(entities) < 100 || len(tasks) < 60 {
@@ -120,7 +139,9 @@ func readEval(t *testing.T, path string) ([]evalEntity, []evalTask) {
 // evalServer serves the entities' tools as the entity layer names and
 // describes them.
 func evalServer(entities []evalEntity, d *ferry.DiscoveryOptions) *ferry.Server {
-	srv := ferry.NewServer("eval", "1", &ferry.ServerOptions{Discovery: d})
+	// The evaluation calls search_tools once per task, faster than a
+	// caller may by default.
+	srv := ferry.NewServer("eval", "1", &ferry.ServerOptions{Discovery: d, Limits: ferry.Limits{CallRate: -1}})
 	ok := func(context.Context, *ferry.CallToolRequest) (*ferry.ToolResult, error) {
 		return ferry.NewResult(ferry.Text("ok")), nil
 	}
