@@ -60,7 +60,11 @@ func bind(srv *ferry.Server, h http.Handler, tools []*Tool, ro *route.Options) *
 			problems = append(problems, fmt.Errorf("openapi: operation %s: %w", t.Operation, t.Err))
 			continue
 		}
-		b.AddPlaced(t.Tool, t.Route, t.In)
+		tool := t.Tool
+		if t.tagGroup && ro.Groups != nil {
+			tool.Groups = nil // the binding's groups replace the tag's
+		}
+		b.AddPlaced(tool, t.Route, t.In)
 	}
 	if len(problems) > 0 {
 		err := errors.Join(problems...)

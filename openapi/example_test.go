@@ -70,3 +70,14 @@ paths:
 	// {"id":"A-1","status":"open"}
 	// not-found: No order B-2.
 }
+
+// An operation's tool is in the group of its first tag.
+func ExampleTagGroup() {
+	fmt.Println(openapi.TagGroup("pets"))
+	fmt.Println(openapi.TagGroup("Pet Store"))
+	fmt.Println(openapi.TagGroup("!!!") == "")
+	// Output:
+	// pets
+	// pet_store
+	// true
+}

@@ -62,6 +62,11 @@ type ToolOptions struct {
 	// ReadOnly, Additive, Idempotent and ClosedWorld are the hints of
 	// [ferry.Tool].
 	ReadOnly, Additive, Idempotent, ClosedWorld bool
+	// Groups are the tool's groups ([ferry.Tool.Groups]). If nil, the
+	// group of the operation's first tag ([TagGroup]); when it has none,
+	// the binding's ([route.Options.Groups]), else its route's
+	// ([route.RouteGroup]). Empty, non-nil: no group.
+	Groups []string
 }
 
 // Tool is one selected operation as a tool: what [Bind] registers, and
@@ -89,6 +94,9 @@ type Tool struct {
 	Checked bool
 	// Err says why the operation cannot be served, or is nil.
 	Err error
+	// tagGroup says Tool.Groups is the operation's first tag's, which the
+	// binding's groups ([route.Options.Groups]) replace.
+	tagGroup bool
 }
 
 // Tools converts the operations opts selects into tools, in document
@@ -137,6 +145,7 @@ func (d *Document) tool(op *Operation, o *Options, own []string) *Tool {
 	}
 	t.Tool = ferry.Tool{Name: to.Name, Title: title, Description: to.Description,
 		ReadOnly: to.ReadOnly, Additive: to.Additive, Idempotent: to.Idempotent, ClosedWorld: to.ClosedWorld || o.ClosedWorld}
+	t.Tool.Groups, t.tagGroup = toolGroups(op, to)
 	switch op.Method { // as the binding sets them, so that what Tools lists is what is served
 	case "GET", "HEAD":
 		t.Tool.ReadOnly = true
@@ -186,6 +195,17 @@ func toolName(op *Operation) string {
 	if src == "" {
 		src = strings.ToLower(op.Method) + " " + op.Path
 	}
+	name := snakeWords(src)
+	if len(name) > toolname.MaxLen {
+		name = name[:toolname.MaxLen]
+	}
+	return name
+}
+
+// snakeWords returns src in snake case, lower case, with every run of
+// characters other than letters and digits one underscore, none at
+// either end.
+func snakeWords(src string) string {
 	snake := toolname.SnakeCase(src)
 	var b strings.Builder
 	for _, r := range snake {
@@ -198,11 +218,7 @@ func toolName(op *Operation) string {
 			b.WriteByte('_')
 		}
 	}
-	name := strings.Trim(b.String(), "_")
-	if len(name) > toolname.MaxLen {
-		name = name[:toolname.MaxLen]
-	}
-	return name
+	return strings.Trim(b.String(), "_")
 }
 
 // setInput sets t's input schema: a [schema.Schema] the server checks

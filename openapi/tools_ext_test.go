@@ -27,6 +27,7 @@ type toolView struct {
 	Route       string            `json:"route"`
 	In          map[string]string `json:"in,omitempty"`
 	Description string            `json:"description"`
+	Groups      []string          `json:"groups,omitempty"`
 	Hints       map[string]bool   `json:"hints,omitempty"`
 	Checked     bool              `json:"checked"`
 	Input       json.RawMessage   `json:"input"`
@@ -38,7 +39,7 @@ type toolView struct {
 func viewOf(t *testing.T, tl *openapi.Tool) toolView {
 	t.Helper()
 	v := toolView{Name: tl.Tool.Name, Operation: tl.Operation.String(), Route: tl.Route, In: tl.In,
-		Description: tl.Tool.Description, Checked: tl.Checked, Notes: tl.Notes}
+		Description: tl.Tool.Description, Groups: tl.Tool.Groups, Checked: tl.Checked, Notes: tl.Notes}
 	hints := map[string]bool{"readOnly": tl.Tool.ReadOnly, "additive": tl.Tool.Additive, "idempotent": tl.Tool.Idempotent, "closedWorld": tl.Tool.ClosedWorld}
 	for k, on := range hints {
 		if on {
