@@ -77,6 +77,11 @@ type Query struct {
 	// tasks extension ([ferry.Tool.TaskSupport]), as a long report might.
 	// If zero, it never does.
 	TaskSupport ferry.TaskSupport
+	// Groups are the tool's groups ([ferry.Tool.Groups]), such as the
+	// entity whose question it answers ("products" for best sellers). If
+	// nil, [SetOptions.Groups], else none: a query is no entity, and has
+	// no group of its own. A file gives them with @groups.
+	Groups []string
 
 	// sqlLine is the line of the file where SQL starts, or 0.
 	sqlLine int

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/toolname"
 )
 
@@ -82,6 +83,7 @@ func readBounded(path string) ([]byte, error) {
 //	-- @column total number
 //	-- @max_rows 200
 //	-- @title Top customers
+//	-- @groups customers reports
 //
 // @param NAME [TYPE] [key:"value"...] [description] declares a parameter,
 // written @NAME in the statement: TYPE is text, integer, number, boolean,
@@ -89,7 +91,8 @@ func readBounded(path string) ([]byte, error) {
 // it), the keys are minimum, maximum, minLength, maxLength, pattern, enum
 // (values split by commas), default (a JSON value) and nullable ("true").
 // @column NAME TYPE gives a result column's type where the engine cannot
-// tell it. @@ is never a parameter.
+// tell it. @groups names the tool's groups ([Query.Groups]), separated by
+// spaces; with no name, it is in none. @@ is never a parameter.
 func ParseQueries(file, text string) ([]*Query, error) {
 	lines := strings.Split(text, "\n")
 	var out []*Query
@@ -206,6 +209,19 @@ func (q *Query) parseHeadLine(file string, line int, c string) error {
 			return fail("@column %s: unknown type %q (text, integer, number, boolean, timestamp, date, uuid, json)", f[0], f[1])
 		}
 		q.Columns = append(q.Columns, QueryColumn{Name: f[0], Type: t})
+	case "@groups":
+		if q.Groups != nil {
+			return fail("@groups given twice")
+		}
+		q.Groups = []string{}
+		for _, g := range strings.Fields(rest) {
+			if err := ferry.ValidGroupName(g); err != nil {
+				return fail("@groups: %v", err)
+			}
+			if !slices.Contains(q.Groups, g) {
+				q.Groups = append(q.Groups, g)
+			}
+		}
 	case "@param":
 		p, err := parseParam(rest)
 		if err != nil {
@@ -216,7 +232,7 @@ func (q *Query) parseHeadLine(file string, line int, c string) error {
 		}
 		q.Params = append(q.Params, p)
 	default:
-		return fail("unknown %s (want @param, @column, @max_rows or @title)", word)
+		return fail("unknown %s (want @param, @column, @max_rows, @title or @groups)", word)
 	}
 	return nil
 }

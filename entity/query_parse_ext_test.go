@@ -24,6 +24,7 @@ func TestParseQueries(t *testing.T) {
 -- @param country text enum:"NL,BE" nullable:"true" pattern:"^[A-Z]+$" maxLength:"2" minLength:"2"
 -- @column total number
 -- @max_rows 20
+-- @groups products reports products
 
 SELECT name, total FROM t WHERE country = @country LIMIT @n;
 -- name: zap :exec
@@ -41,8 +42,8 @@ DELETE FROM t
 				{Name: "n", Type: entity.Integer, Description: "How many.", Minimum: &one, Maximum: &fifty, Default: ten},
 				{Name: "country", Type: entity.Text, Nullable: true, Enum: []string{"NL", "BE"}, Pattern: "^[A-Z]+$", MaxLength: &two, MinLength: &two},
 			},
-			Columns: []entity.QueryColumn{{Name: "total", Type: entity.Number}}},
-		{Name: "zap", Mode: entity.Exec, SQL: "DELETE FROM t", File: "f.sql", Line: 13},
+			Columns: []entity.QueryColumn{{Name: "total", Type: entity.Number}}, Groups: []string{"products", "reports"}},
+		{Name: "zap", Mode: entity.Exec, SQL: "DELETE FROM t", File: "f.sql", Line: 14},
 	}
 	if d := cmp.Diff(want, qs, cmpopts.IgnoreUnexported(entity.Query{})); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
@@ -65,6 +66,8 @@ func TestParseQueriesRefuses(t *testing.T) {
 		{"-- name: q :many\n-- @max_rows 5000\nSELECT 1", "@max_rows"},
 		{"-- name: q :many\n-- @column n widget\nSELECT 1", "unknown type"},
 		{"-- name: q :many\n-- @limit 5\nSELECT 1", "unknown @limit"},
+		{"-- name: q :many\n-- @groups top/sellers\nSELECT 1", "f.sql:2: query q: @groups: ferry: group \"top/sellers\""},
+		{"-- name: q :many\n-- @groups a\n-- @groups b\nSELECT 1", "f.sql:3: query q: @groups given twice"},
 	}
 	for _, tt := range tests {
 		_, err := entity.ParseQueries("f.sql", tt.text)
@@ -103,5 +106,16 @@ func TestReadQueries(t *testing.T) {
 	}
 	if _, err := entity.ReadQueries(filepath.Join(dir, "none")); err == nil {
 		t.Error("a missing dir: no error")
+	}
+}
+
+// @groups with no name puts the query in no group: empty, not nil.
+func TestParseQueriesNoGroup(t *testing.T) {
+	qs, err := entity.ParseQueries("f.sql", "-- name: q :many\n-- @groups\nSELECT 1\n-- name: r :many\nSELECT 2\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if qs[0].Groups == nil || len(qs[0].Groups) != 0 || qs[1].Groups != nil {
+		t.Errorf("groups %#v and %#v; want empty and nil", qs[0].Groups, qs[1].Groups)
 	}
 }

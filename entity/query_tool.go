@@ -113,13 +113,25 @@ func (qt *queryTool) checkDefaults() error {
 	return nil
 }
 
+// groups are the groups of the query's tool: [Query.Groups], else
+// [SetOptions.Groups], else none.
+func (qt *queryTool) groups() []string {
+	switch {
+	case qt.q.Groups != nil:
+		return slices.Clone(qt.q.Groups)
+	case qt.set.groups != nil:
+		return qt.set.groupsOf()
+	}
+	return []string{} // none: not the group of this package, which would be every query's
+}
+
 // tool is the query's tool, with its hints.
 func (qt *queryTool) tool() ferry.Tool {
 	c := qt.p.class
 	tool := ferry.Tool{Name: qt.q.Name, Title: qt.q.Title, Description: qt.describe(), ClosedWorld: true,
 		InputSchema: qt.inputSchema(), OutputSchema: qt.outputSchema(),
 		Scopes: slices.Clone(qt.q.Access.Scopes), Roles: slices.Clone(qt.q.Access.Roles), TaskSupport: qt.q.TaskSupport,
-		Groups: qt.set.groupsOf()}
+		Groups: qt.groups()}
 	switch {
 	case !c.Write:
 		tool.ReadOnly = true

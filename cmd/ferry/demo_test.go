@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ferry-mcp/ferry/client"
 	"github.com/ferry-mcp/ferry/ferrytest"
 )
 
@@ -96,7 +97,7 @@ func TestDemoHTTPInProcess(t *testing.T) {
 		`claude mcp add --transport http shop ` + base + `/mcp --header "Authorization: Bearer ` + key + `"`,
 		`npx @modelcontextprotocol/inspector --server-url ` + base + `/mcp --transport http --header "Authorization: Bearer ` + key + `"`,
 		`curl -s -H "Authorization: Bearer ` + key + `" ` + base + `/api/orders/1`,
-		`ferry demo: each group of tools at its own endpoint: ` + base + `/mcp/customers (2 tools), ` + base + `/mcp/orders (6 tools), `,
+		`ferry demo: each group of tools at its own endpoint: ` + base + `/mcp/customers (3 tools), ` + base + `/mcp/orders (6 tools), ` + base + `/mcp/products (4 tools), ` + base + `/mcp/shop (1 tool)` + "\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, out)
@@ -157,6 +158,13 @@ func TestDemoHTTPInProcess(t *testing.T) {
 	}
 	if want := []string{"cancel_order", "get_order", "list_orders", "order_history", "place_order", "ship_order"}; !slices.Equal(names, want) {
 		t.Errorf("tools at /mcp/orders: %v, want %v", names, want)
+	}
+	// The shop's SQL queries are in the groups of what they answer about.
+	for group, query := range map[string]string{"products": "best_sellers", "customers": "customer_spend"} {
+		gc := ferrytest.DialHTTP(t, base+"/mcp/"+group, &ferrytest.Options{Header: http.Header{"Authorization": {"Bearer " + key}}})
+		if !slices.ContainsFunc(gc.ListTools(t.Context()), func(tl client.Tool) bool { return tl.Name == query }) {
+			t.Errorf("/mcp/%s does not list %s", group, query)
+		}
 	}
 	cancel()
 	select {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"net/http"
@@ -125,4 +126,40 @@ func (s *server) mountGroups(mux *http.ServeMux, srv *ferry.Server, hopts *ferry
 	}
 	s.say("group endpoints, %d: %s", len(groups), nameList(urls, maxListed))
 	return nil
+}
+
+// queryGroups are the groups of a source's queries: its namespace, as
+// its tables have (tableGroups): the source's name with several sources,
+// else the schema tables are read from (the database's name where tables
+// have none). A query is no table, so it has no group of its own; its
+// file may name more (@groups).
+func queryGroups(ctx context.Context, src *source) ([]string, error) {
+	if src.groups != nil {
+		return slices.Clone(src.groups), nil
+	}
+	db := src.db
+	ns := strings.TrimSuffix(db.name, ".db")
+	if db.engine == entity.PostgreSQL {
+		var err error
+		if ns, err = pgSchema(ctx, db); err != nil {
+			return nil, err
+		}
+	}
+	if g := groupOf(ns); g != "" {
+		return []string{g}, nil
+	}
+	return []string{}, nil
+}
+
+// withGroups returns the groups ns followed by those of own not in ns:
+// a query's groups as ferry serve gives them, its source's and those its
+// file names.
+func withGroups(ns, own []string) []string {
+	out := slices.Clone(ns)
+	for _, g := range own {
+		if !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	return out
 }

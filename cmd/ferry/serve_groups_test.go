@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -114,6 +116,50 @@ func TestServeGroupEndpoints(t *testing.T) {
 			}
 			if r := mcpPost(t, s.url+"/nothing", "tools/list", nil); r.Status != 404 {
 				t.Errorf("an unknown group's endpoint answered %d", r.Status)
+			}
+		})
+	}
+}
+
+// A -queries tool is in its source's group, as the tables are (the
+// schema, or the database's name), and in the groups its file names
+// (@groups): the endpoint of either serves it.
+func TestServeQueryGroups(t *testing.T) {
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			d := eng.open(t)
+			d.shop(t)
+			dir := t.TempDir()
+			text := "-- name: mugs :many\n-- @groups products\nSELECT sku FROM products WHERE sku LIKE 'MUG-%'\n" +
+				"-- name: customer_count :one\nSELECT COUNT(*) AS n FROM customers\n"
+			if err := os.WriteFile(filepath.Join(dir, "q.sql"), []byte(text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s := startServe(t, []string{"-db", d.url, "-queries", dir, "-http", "127.0.0.1:0", "-group-endpoints", "-discovery", "off"})
+			m := groupLine.FindStringSubmatch(s.stderr.String())
+			if m == nil {
+				t.Fatalf("stderr does not print the group endpoints:\n%s", s.stderr.String())
+			}
+			list := func(url string) []string {
+				t.Helper()
+				var l toolList
+				if r := mcpPost(t, url, "tools/list", nil); json.Unmarshal(r.Result, &l) != nil {
+					t.Fatalf("tools/list at %s: %d %+v", url, r.Status, r.Error)
+				}
+				got := l.names()
+				slices.Sort(got)
+				return got
+			}
+			if got, want := list(s.url+"/products"), []string{"get_product", "list_products", "mugs"}; !slices.Equal(got, want) {
+				t.Errorf("tools at /mcp/products: %v, want %v", got, want)
+			}
+			// The source's group (5 tools of tables, 2 queries) holds every one.
+			ns := regexp.MustCompile(`(http://[^ "]+/mcp/[^ "]+) \(7 tools\)`).FindStringSubmatch(m[2])
+			if ns == nil {
+				t.Fatalf("no group of every table and query in %s", m[2])
+			}
+			if got := list(ns[1]); len(got) != 7 || !slices.Contains(got, "customer_count") || !slices.Contains(got, "mugs") {
+				t.Errorf("tools at %s: %v", ns[1], got)
 			}
 		})
 	}

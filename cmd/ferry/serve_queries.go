@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -12,8 +13,9 @@ import (
 // source's queries_dir), to be added to its Set, which prepares and
 // describes each with the database (see addSources): one that fails
 // stops start-up naming its file and line. A write query is served only
-// with -writes; without, start-up says it is left out.
-func (s *server) planQueries(src *source) error {
+// with -writes; without, start-up says it is left out. Each query is in
+// its source's group, as the source's tables are (queryGroups).
+func (s *server) planQueries(ctx context.Context, src *source) error {
 	qs, err := entity.ReadQueries(src.queries)
 	if err != nil {
 		return fmt.Errorf("%s%s: %w", src.where(), src.queriesFlag(), err)
@@ -21,7 +23,12 @@ func (s *server) planQueries(src *source) error {
 	if err := setQueryAccess(qs, src); err != nil {
 		return err
 	}
+	ns, err := queryGroups(ctx, src)
+	if err != nil {
+		return err
+	}
 	for _, q := range qs {
+		q.Groups = withGroups(ns, q.Groups)
 		if q.Mode == entity.Exec && !s.cfg.writes {
 			src.served.notes = append(src.served.notes, fmt.Sprintf("query %s (%s:%d) writes: served only with -writes", q.Name, q.File, q.Line))
 			continue

@@ -160,7 +160,7 @@ func (s *server) addSources(ctx context.Context, srv *ferry.Server, srcs []*sour
 			}
 		}
 		if src.queries != "" {
-			if err := s.planQueries(src); err != nil {
+			if err := s.planQueries(ctx, src); err != nil {
 				return err
 			}
 		}

@@ -1,12 +1,15 @@
 -- The demo shop's own SQL, served as tools by ferry demo, and by
 --   ferry serve -db ~/.cache/ferry/demo.db -queries cmd/ferry/internal/shop/queries
 -- Each statement is prepared when ferry serve starts; parameters are
--- always bound.
+-- always bound. Each query is in the group of the entity whose question
+-- it answers (@groups), so that the endpoint of a group serves it:
+-- which products sell, what a customer spent.
 
 -- name: best_sellers :many
 -- The products that sold the most units since a day, over the orders not
 -- cancelled, with the revenue in euro cents.
 -- @title Best sellers
+-- @groups products
 -- @param since date The first day counted, YYYY-MM-DD.
 -- @param top integer minimum:"1" maximum:"50" default:"10" How many products.
 -- @column units integer
@@ -24,6 +27,7 @@ LIMIT @top
 -- How many orders one customer placed and what they spent, in euro cents,
 -- cancelled orders left out.
 -- @title Customer spend
+-- @groups customers
 -- @param email text maxLength:"254" The customer's e-mail address.
 -- @column orders integer
 -- @column spent_cents integer
