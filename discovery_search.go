@@ -18,9 +18,15 @@ import (
 // it is registered (see [newSearchDoc]); how rare each word is, is counted
 // again when the catalog has changed since the last search.
 
-// searchDoc is a tool's words, each with the weight of the best field it
-// appears in.
-type searchDoc map[string]float64
+// searchDoc is a tool's words for the search.
+type searchDoc = *toolWords
+
+// toolWords are a tool's words and its pairs of words in a row ("support
+// request"), each with the weight of the best field it appears in.
+type toolWords struct {
+	words map[string]float64
+	pairs map[string]float64
+}
 
 // Field weights: a word in the name says most of what a tool is for.
 const (
@@ -37,11 +43,11 @@ const (
 // newSearchDoc returns the words of tool t, whose input schema as sent
 // is in, and whose groups are groups.
 func newSearchDoc(t *Tool, in json.RawMessage, groups []string) searchDoc {
-	d := searchDoc{}
-	d.add(t.Name, weightName)
-	d.add(t.Title, weightTitle)
-	d.add(strings.Join(groups, " "), weightGroup)
-	d.add(t.Description, weightDesc)
+	d := &toolWords{words: map[string]float64{}, pairs: map[string]float64{}}
+	d.add(t.Name, weightName, readName)
+	d.add(t.Title, weightTitle, readName)
+	d.add(strings.Join(groups, " "), weightGroup, readNouns)
+	d.add(t.Description, weightDesc, readText)
 	var schema struct {
 		Properties map[string]struct {
 			Description string `json:"description"`
@@ -49,22 +55,40 @@ func newSearchDoc(t *Tool, in json.RawMessage, groups []string) searchDoc {
 	}
 	if json.Unmarshal(in, &schema) == nil {
 		for name, p := range schema.Properties {
-			d.add(name, weightArgName)
-			d.add(p.Description, weightArgDesc)
+			d.add(name, weightArgName, readNouns)
+			d.add(p.Description, weightArgDesc, readText)
 		}
 	}
 	return d
 }
 
-func (d searchDoc) add(text string, w float64) {
-	for _, t := range searchWords(text) {
-		for _, word := range t.forms() {
-			if d[word] < w {
-				d[word] = w
+func (d *toolWords) add(text string, w float64, how reading) {
+	prev := ""
+	for i, t := range searchWords(text) {
+		forms := t.formsAs(how, i)
+		for _, word := range forms {
+			put(d.words, word, w)
+		}
+		// A pair is of the words as read: the operation where a word says one.
+		if word := forms[len(forms)-1]; how != readNouns {
+			if prev != "" {
+				put(d.pairs, prev+" "+word, w)
 			}
+			prev = word
 		}
 	}
 }
+
+func put(m map[string]float64, word string, w float64) {
+	if m[word] < w {
+		m[word] = w
+	}
+}
+
+// pair is the key of two words in a row ("support request"), which a
+// query's same two words in a row match at pairWeight of its field's
+// weight, on top of the words themselves.
+func pair(a, b term) string { return a.key() + " " + b.key() }
 
 // term is a word of a text: its stem, and the word its synonyms share
 // when it has one ("remove" is "remov" and "delete"). A text's words match
@@ -87,27 +111,59 @@ func (t term) key() string {
 	return t.base
 }
 
-// searchWords splits text into lower-case terms: at every character that
-// is not a letter or digit, and between a lower-case letter and an upper-
-// case one (camelCase), without the words that say nothing.
+// searchWords splits text into lower-case terms (see [splitWords]),
+// without the words that say nothing.
 func searchWords(text string) []term {
+	return stemWords(splitWords(text))
+}
+
+// stemWords returns the terms of words, without the words that say
+// nothing.
+// A word of an operation right after a determiner is read as a noun ("a
+// book", "the record"): its stem, without the operation.
+func stemWords(raw []string) []term {
 	var words []term
-	start := -1
+	for i, w := range raw {
+		if stopWords[w] || len(w) == 1 && (w[0] < '0' || w[0] > '9') {
+			continue
+		}
+		if t := stem(w); t.base != "" && !stopWords[t.base] {
+			if operations[t.canon] && i > 0 && determiners[raw[i-1]] {
+				t.canon = ""
+			}
+			words = append(words, t)
+		}
+	}
+	return words
+}
+
+// splitWords splits text into lower-case words: at every character that
+// is not a letter or digit, and between a lower-case letter and an upper-
+// case one (camelCase). Words joined by a hyphen are also one word
+// ("to-do" is "to", "do" and "todo"; "e-mail" also "email").
+func splitWords(text string) []string {
+	var words []string
+	start, compound := -1, -1
 	flush := func(end int) {
 		if start >= 0 {
-			if w := strings.ToLower(text[start:end]); !stopWords[w] {
-				if t := stem(w); t.base != "" && !stopWords[t.base] {
-					words = append(words, t)
-				}
-			}
+			words = append(words, strings.ToLower(text[start:end]))
 			start = -1
 		}
 	}
 	for i := range len(text) {
 		c := text[i]
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
-		switch {
+		switch alnum := isAlnum(c); {
 		case !alnum:
+			if start >= 0 && c == '-' && i+1 < len(text) && isAlnum(text[i+1]) {
+				if compound < 0 {
+					compound = start
+				}
+			} else if compound >= 0 {
+				flush(i)
+				words = append(words, strings.ToLower(strings.ReplaceAll(text[compound:i], "-", "")))
+				compound = -1
+				continue
+			}
 			flush(i)
 		case start < 0:
 			start = i
@@ -117,7 +173,14 @@ func searchWords(text string) []term {
 		}
 	}
 	flush(len(text))
+	if compound >= 0 {
+		words = append(words, strings.ToLower(strings.ReplaceAll(text[compound:], "-", "")))
+	}
 	return words
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // stem strips the common English endings, so that "orders", "ordered"
@@ -129,7 +192,7 @@ func stem(w string) term {
 		w = base
 	}
 	if s, ok := synonyms[w]; ok {
-		return term{base: w, canon: s}
+		return synonym(w, s)
 	}
 	stemmed := ""
 	for _, suffix := range []string{"ies", "ing", "ed", "es", "s"} {
@@ -140,9 +203,13 @@ func stem(w string) term {
 		if suffix == "ies" {
 			c += "y"
 		}
+		if suffix == "es" && !strings.HasSuffix(c, "s") && !strings.HasSuffix(c, "x") && !strings.HasSuffix(c, "z") &&
+			!strings.HasSuffix(c, "ch") && !strings.HasSuffix(c, "sh") {
+			continue // "notes" is "note" and "s", not "not" and "es"
+		}
 		for _, cand := range []string{c, c + "e"} {
 			if s, ok := synonyms[cand]; ok {
-				return term{base: cand, canon: s}
+				return synonym(cand, s)
 			}
 		}
 		if stemmed == "" {
@@ -157,6 +224,17 @@ func stem(w string) term {
 		stemmed = stemmed[:len(stemmed)-1]
 	}
 	return term{base: stemmed}
+}
+
+// synonym returns the term of w, whose synonyms share s. A word of an
+// operation keeps its own stem too (see [term.formsAs]); another word is
+// its synonyms' word, stemmed as that word is ("bill" is "invoic", as
+// "invoices" is).
+func synonym(w, s string) term {
+	if operations[s] {
+		return term{base: w, canon: s}
+	}
+	return term{base: stem(s).base}
 }
 
 // irregular maps the irregular plurals and past forms of words a task
@@ -178,7 +256,11 @@ var synonyms = map[string]string{
 	"hire": "create", "log": "create", "send": "create", "reserve": "create", "schedule": "create", "issue": "create",
 	"submit": "create", "record": "create", "enter": "create", "store": "create", "save": "create", "book": "create",
 	"remove": "delete", "drop": "delete", "erase": "delete", "destroy": "delete", "cancel": "delete", "purge": "delete", "rid": "delete",
-	"edit": "update", "change": "update", "modify": "update", "set": "update", "rename": "update", "patch": "update",
+	"kill": "delete", "revoke": "delete", "scrap": "delete", "discard": "delete", "trash": "delete", "ditch": "delete",
+	"terminate": "delete", "void": "delete",
+	"bump": "update", "adjust": "update", "amend": "update", "postpone": "update", "reschedule": "update",
+	"launch": "create",
+	"edit":   "update", "change": "update", "modify": "update", "set": "update", "rename": "update", "patch": "update",
 	"replace": "update", "fix": "update", "correct": "update", "mark": "update", "raise": "update", "move": "update",
 	"show": "get", "fetch": "get", "read": "get", "view": "get", "lookup": "get", "retrieve": "get", "detail": "get", "display": "get",
 	"where": "get",
@@ -198,6 +280,8 @@ var stopWords = map[string]bool{
 	"please": true, "want": true, "need": true, "can": true, "you": true, "one": true, "do": true, "us": true,
 	"as": true, "was": true, "were": true, "been": true, "has": true, "have": true, "had": true, "will": true,
 	"would": true, "their": true, "they": true, "them": true, "there": true, "into": true, "up": true, "if": true,
+	"he": true, "she": true, "him": true, "her": true, "his": true, "your": true, "so": true, "just": true, "about": true,
+	"don": true, "doesn": true, "isn": true, "won": true, "anymore": true, "should": true, "could": true, "now": true,
 }
 
 // searchIndex counts in how many tools each word appears, for the
@@ -208,26 +292,37 @@ type searchIndex struct {
 	n     int
 	df    map[string]int
 	vocab []string // the words of df, sorted
+	pairs map[string][]pairPosting
 	done  bool
+}
+
+// pairPosting is a tool that has a pair of words: its index in the
+// registry's sorted tools, and the pair's weight there.
+type pairPosting struct {
+	i int
+	w float64
 }
 
 // load counts the catalog of reg again if it changed since the last
 // count, and returns the counts and the words. The caller holds s.mu's
 // read lock.
-func (x *searchIndex) load(reg *registry[*toolEntry]) (df map[string]int, vocab []string, n float64) {
+func (x *searchIndex) load(reg *registry[*toolEntry]) (df map[string]int, vocab []string, pairs map[string][]pairPosting, n float64) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if !x.done || x.gen != reg.gen {
-		x.df = map[string]int{}
-		for _, e := range reg.sorted {
-			for w := range e.doc {
+		x.df, x.pairs = map[string]int{}, map[string][]pairPosting{}
+		for i, e := range reg.sorted {
+			for w := range e.doc.words {
 				x.df[w]++
+			}
+			for p, w := range e.doc.pairs {
+				x.pairs[p] = append(x.pairs[p], pairPosting{i, w})
 			}
 		}
 		x.vocab = slices.Sorted(maps.Keys(x.df))
 		x.gen, x.n, x.done = reg.gen, len(reg.sorted), true
 	}
-	return x.df, x.vocab, float64(x.n)
+	return x.df, x.vocab, x.pairs, float64(x.n)
 }
 
 // Matching beyond the exact word: a word of at least minPrefix letters
@@ -239,6 +334,7 @@ const (
 	minPrefix    = 5
 	prefixWeight = 0.5
 	readBoost    = 1.25
+	pairWeight   = 0.5
 )
 
 // queryWord is one word of a query: the forms that match it, each with
@@ -248,14 +344,31 @@ type queryWord struct {
 	weights []float64
 }
 
-// queryWords returns the words of query with their forms, and whether it
-// asks to change something.
-func queryWords(query string, df map[string]int, vocab []string, n float64) ([]queryWord, bool) {
-	idf := func(w string) float64 { return math.Log(1 + (n+1)/float64(df[w]+1)) }
+// queryPair is a query's two words in a row that tools have too: the
+// tools, and the pair's weight (rarity and pairWeight).
+type queryPair struct {
+	tools  []pairPosting
+	weight float64
+	next   int // the index in tools of the next tool to score
+}
+
+// queryWords returns the words of query with their forms, its pairs of
+// words in a row that tools have too, and whether it asks to change
+// something.
+func queryWords(query string, df map[string]int, vocab []string, pairs map[string][]pairPosting, n float64) ([]queryWord, []queryPair, bool) {
+	idf := func(df int) float64 { return math.Log(1 + (n+1)/float64(df+1)) }
 	var out []queryWord
+	var qpairs []queryPair
 	seen := map[string]bool{}
 	writes := false
-	for _, t := range searchWords(query) {
+	terms := readQuery(query)
+	for i, t := range terms {
+		if i > 0 {
+			if p := pair(terms[i-1], t); len(pairs[p]) > 0 && !seen[p] {
+				seen[p] = true
+				qpairs = append(qpairs, queryPair{tools: pairs[p], weight: pairWeight * idf(len(pairs[p]))})
+			}
+		}
 		if seen[t.key()] {
 			continue
 		}
@@ -266,18 +379,18 @@ func queryWords(query string, df map[string]int, vocab []string, n float64) ([]q
 		}
 		var q queryWord
 		for _, f := range t.forms() {
-			q.forms, q.weights = append(q.forms, f), append(q.weights, idf(f))
+			q.forms, q.weights = append(q.forms, f), append(q.weights, idf(df[f]))
 		}
 		if len(t.base) >= minPrefix {
 			for _, v := range prefixed(vocab, t.base) {
 				if !slices.Contains(q.forms, v) {
-					q.forms, q.weights = append(q.forms, v), append(q.weights, prefixWeight*idf(v))
+					q.forms, q.weights = append(q.forms, v), append(q.weights, prefixWeight*idf(df[v]))
 				}
 			}
 		}
 		out = append(out, q)
 	}
-	return out, writes
+	return out, qpairs, writes
 }
 
 // maxPrefixed bounds the words one query word matches by prefix.
@@ -312,24 +425,31 @@ type searchHit struct {
 func (s *Server) rankTools(ctx context.Context, r *request, query string, limit int) []searchHit {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	df, vocab, n := s.discovery.index.load(&s.tools)
-	words, writes := queryWords(query, df, vocab, n)
+	df, vocab, pairs, n := s.discovery.index.load(&s.tools)
+	words, qpairs, writes := queryWords(query, df, vocab, pairs, n)
 	if len(words) == 0 {
 		return nil
 	}
 	var hits []searchHit
-	for _, e := range s.tools.sorted {
+	for ti, e := range s.tools.sorted {
 		score, matched := 0.0, 0
 		for _, q := range words {
 			best := 0.0
 			for i, f := range q.forms {
-				if w := e.doc[f] * q.weights[i]; w > best {
+				if w := e.doc.words[f] * q.weights[i]; w > best {
 					best = w
 				}
 			}
 			if best > 0 {
 				score += best
 				matched++
+			}
+		}
+		for k := range qpairs { // each pair's tools are in the order of s.tools.sorted
+			q := &qpairs[k]
+			if q.next < len(q.tools) && q.tools[q.next].i == ti {
+				score += q.tools[q.next].w * q.weight
+				q.next++
 			}
 		}
 		score *= float64(matched) / float64(len(words)) // a tool that matches more of the words ranks higher

@@ -26,8 +26,12 @@ import (
 // that changes nothing); the last 12 tasks were written after that round
 // and held out (9 of 12), 89 % in all. Thirty more tasks were written
 // and held out before the third round: 17 of 30 before it, 80 % in all.
-// The test fails below 79 %, so that a change that makes the search worse
-// is seen.
+// The third round (everyday verb phrases, a word of an operation read as
+// a noun after a determiner and in names, synonyms stemmed as the words
+// they stand for, hyphenated words joined, a question about a record named
+// by number read as a get, two words in a row matched as a pair) reached
+// 91 % in all: 67 of the first 68, 11 of the 12, 22 of the 30. The test
+// fails below 90 %, so that a change that makes the search worse is seen.
 //
 //	go test -run DiscoveryRetrieval -v
 func TestDiscoveryRetrieval(t *testing.T) {
@@ -83,8 +87,8 @@ func TestDiscoveryRetrieval(t *testing.T) {
 		t.Logf("  %s: top-5 %d of %d (%.0f %%)", b, blockTop5[b], blockN[b], pct(blockTop5[b], blockN[b]))
 	}
 	t.Logf("tools/list: full mode %d tokens, discovery mode %d tokens", fullTokens, discTokens)
-	if pct(top5, n) < 79 {
-		t.Errorf("top-5 rate %.0f %%, want at least 79 %%", pct(top5, n))
+	if pct(top5, n) < 90 {
+		t.Errorf("top-5 rate %.1f %%, want at least 90 %%", pct(top5, n))
 	}
 }
 
