@@ -37,7 +37,7 @@ func (c *groupConfig) register(fs *flag.FlagSet) {
 			return fmt.Errorf("%q: give on, off or auto", v)
 		})
 	fs.BoolVar(&c.toolsets, "toolsets", false, "with -stdio, a legacy (2025) client starts with a toolsets tool and enables the groups it needs; its lists then change")
-	fs.BoolVar(&c.endpoints, "group-endpoints", false, "also serve each group of tools at its own endpoint, /mcp/{group} (a table's group is its schema and its plural name)")
+	fs.BoolVar(&c.endpoints, "group-endpoints", false, "also serve each group of tools at its own endpoint, /mcp/{group} (a table's group is its schema and its plural name; a query's, its schema)")
 }
 
 // tableGroups are the groups of a table's tools: its schema (the
