@@ -18,8 +18,9 @@ import (
 // it is registered (see [newSearchDoc]); how rare each word is, is counted
 // again when the catalog has changed since the last search.
 
-// searchDoc is a tool's words for the search.
-type searchDoc = *toolWords
+// searchDoc is a tool's words for the search, held in its entry (not
+// behind a pointer: the search reads every tool's).
+type searchDoc = toolWords
 
 // toolWords are a tool's words and its pairs of words in a row ("support
 // request"), each with the weight of the best field it appears in.
@@ -43,7 +44,7 @@ const (
 // newSearchDoc returns the words of tool t, whose input schema as sent
 // is in, and whose groups are groups.
 func newSearchDoc(t *Tool, in json.RawMessage, groups []string) searchDoc {
-	d := &toolWords{words: map[string]float64{}, pairs: map[string]float64{}}
+	d := toolWords{words: map[string]float64{}, pairs: map[string]float64{}}
 	d.add(t.Name, weightName, readName)
 	d.add(t.Title, weightTitle, readName)
 	d.add(strings.Join(groups, " "), weightGroup, readNouns)
