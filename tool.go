@@ -203,7 +203,7 @@ type toolEntry struct {
 	// confirm, when not nil, puts each call to a person before it runs
 	// (confirm.go).
 	confirm *confirmation
-	// doc is the tool's words for discovery mode's search, nil when the
+	// doc is the tool's words for discovery mode's search, zero when the
 	// server has no discovery mode (discovery_search.go).
 	doc searchDoc
 }
