@@ -1,0 +1,991 @@
+// workbench.js: the page. It reads config.json beside it, connects to the
+// server's MCP endpoint with the credential typed in (kept in this tab's
+// memory only), lists the catalog, builds a form per entry, shows answers
+// and polls the trace.
+//
+// Every string from the server is shown with textContent (see dom.js):
+// never innerHTML, never an attribute that runs code.
+
+import { Client, CallError, paramHeaders } from "./mcp.js";
+import { SchemaForm, FormError } from "./form.js";
+import { tree, listShape, fillTable, contentBlocks, imageOf, parseJSON, approxBytes } from "./result.js";
+import { templateVariables, expandTemplate } from "./template.js";
+import { el, $ } from "./dom.js";
+
+const KINDS = [
+  { kind: "tool", title: "Tools", method: "tools/list", key: "tools" },
+  { kind: "prompt", title: "Prompts", method: "prompts/list", key: "prompts" },
+  { kind: "resource", title: "Resources", method: "resources/list", key: "resources" },
+  { kind: "template", title: "Templates", method: "resources/templates/list", key: "resourceTemplates" },
+];
+
+// MAX_LIST_PAGES bounds how many pages of one list the catalog reads.
+const MAX_LIST_PAGES = 50;
+// MAX_TRACE_ROWS bounds the trace table: older rows are dropped.
+const MAX_TRACE_ROWS = 500;
+const TRACE_INTERVAL_MS = 1000;
+const TRACE_RETRY_MS = 5000;
+
+const state = {
+  config: { title: "", endpoint: "/mcp", trace: "", protocolVersion: "" },
+  client: null,
+  connected: false,
+  serverInfo: null,
+  catalog: { tool: [], prompt: [], resource: [], template: [] },
+  selected: null, // {kind, item}
+  form: null, // SchemaForm of the selected entry
+  jsonMode: false,
+  inFlight: null, // AbortController of the call being made
+  page: null, // paging of the table shown
+  trace: { after: 0, timer: 0, paused: false, generation: 0 },
+};
+
+// ---- status ----
+
+function setStatus(stateName, sentence) {
+  const s = $("status");
+  s.dataset.state = stateName;
+  s.textContent = sentence;
+}
+
+// ---- start ----
+
+async function init() {
+  $("connect-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    connect();
+  });
+  $("disconnect").addEventListener("click", disconnect);
+  $("search").addEventListener("input", applyFilter);
+  $("search").addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      $("search").value = "";
+      applyFilter();
+    }
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "/" && !isTyping(e.target)) {
+      e.preventDefault();
+      $("search").focus();
+    }
+  });
+  $("call-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    send();
+  });
+  $("cancel").addEventListener("click", () => state.inFlight && state.inFlight.abort());
+  $("mode-form").addEventListener("click", () => setJSONMode(false));
+  $("mode-json").addEventListener("click", () => setJSONMode(true));
+  $("page-prev").addEventListener("click", () => turnPage(-1));
+  $("page-next").addEventListener("click", () => turnPage(1));
+  for (const b of document.querySelectorAll("#result .views button")) {
+    b.addEventListener("click", () => showView(b.dataset.show));
+  }
+  $("trace-pause").addEventListener("click", toggleTracePause);
+  $("trace-clear").addEventListener("click", () => $("trace").tBodies[0].replaceChildren());
+
+  try {
+    const res = await fetch("config.json", { cache: "no-store", credentials: "omit" });
+    if (!res.ok) throw new Error("HTTP " + res.status);
+    const c = await res.json();
+    if (!c || typeof c !== "object") throw new Error("not an object");
+    state.config = { ...state.config, ...c };
+  } catch (err) {
+    setStatus("error", "The workbench's config.json could not be read (" + err.message + "); it tries " + state.config.endpoint + ".");
+  }
+  if (state.config.title) {
+    $("server-title").textContent = state.config.title + " · workbench";
+    document.title = state.config.title + " · Ferry workbench";
+  }
+  $("endpoint").textContent = state.config.endpoint;
+  if (!state.config.trace) $("trace-status").textContent = "This server serves no trace.";
+}
+
+function isTyping(t) {
+  return t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
+}
+
+// ---- connecting and the catalog ----
+
+async function connect() {
+  stopTrace();
+  const credential = $("credential").value.trim();
+  state.client = new Client(state.config.endpoint, credential);
+  state.connected = false;
+  setStatus("connecting", "Connecting to " + state.config.endpoint + "…");
+  $("connect").disabled = true;
+  try {
+    const catalog = { tool: [], prompt: [], resource: [], template: [] };
+    let info = null;
+    for (const k of KINDS) {
+      try {
+        const { items, serverInfo } = await listAll(k.method, k.key);
+        catalog[k.kind] = items;
+        info = info || serverInfo;
+      } catch (err) {
+        // A server without prompts or resources answers -32601 (method not
+        // found): that part of the catalog is empty, not an error.
+        if (k.kind !== "tool" && err instanceof CallError && err.kind === "rpc" && err.rpc && err.rpc.code === -32601) continue;
+        throw err;
+      }
+    }
+    state.catalog = catalog;
+    state.serverInfo = info;
+    state.connected = true;
+    renderCatalog();
+    const name = info && info.name ? info.name + (info.version ? " " + info.version : "") : state.config.title || "the server";
+    setStatus("connected", "Connected to " + name + ": " + plural(catalog.tool.length, "tool") + ", " + plural(catalog.prompt.length, "prompt") + ", " + plural(catalog.resource.length, "resource") + " and " + plural(catalog.template.length, "resource template") + ".");
+    $("disconnect").hidden = false;
+    if (state.selected) {
+      const again = state.catalog[state.selected.kind].find((i) => keyOf(state.selected.kind, i) === keyOf(state.selected.kind, state.selected.item));
+      if (again) select(state.selected.kind, again, false);
+    }
+    startTrace();
+  } catch (err) {
+    setStatus("error", connectFailure(err));
+  } finally {
+    $("connect").disabled = false;
+  }
+}
+
+function connectFailure(err) {
+  if (!(err instanceof CallError)) return "Connecting failed: " + err.message;
+  switch (err.kind) {
+    case "unauthorized":
+      return "The credential is wrong or missing: the server answered 401 Unauthorized. Check the key and connect again.";
+    case "forbidden":
+      return err.message;
+    case "network":
+      return "The server could not be reached at " + state.config.endpoint + ": is it running? (" + err.message + ")";
+    case "rpc":
+      if (err.rpc && err.rpc.code === -32022) {
+        const sup = err.rpc.data && err.rpc.data.supported ? " It supports " + [].concat(err.rpc.data.supported).join(", ") + "." : "";
+        return "The server does not speak MCP 2026-07-28, which the workbench needs." + sup;
+      }
+      return "The server answered the catalog with an error: " + err.rpc.message + " (" + err.rpc.code + ").";
+  }
+  return "Connecting failed: " + err.message;
+}
+
+function disconnect() {
+  stopTrace();
+  state.connected = false;
+  state.client = null;
+  state.catalog = { tool: [], prompt: [], resource: [], template: [] };
+  renderCatalog();
+  $("disconnect").hidden = true;
+  setStatus("idle", "Disconnected. The credential is forgotten when this tab closes.");
+}
+
+async function listAll(method, key) {
+  const items = [];
+  let cursor;
+  let serverInfo = null;
+  for (let i = 0; i < MAX_LIST_PAGES; i++) {
+    const { result } = await state.client.request(method, cursor ? { cursor } : {});
+    serverInfo = serverInfo || (result._meta && result._meta["io.modelcontextprotocol/serverInfo"]) || null;
+    if (Array.isArray(result[key])) items.push(...result[key].filter((x) => x && typeof x === "object"));
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return { items, serverInfo };
+}
+
+function plural(n, word) {
+  return n + " " + word + (n === 1 ? "" : "s");
+}
+
+function keyOf(kind, item) {
+  if (kind === "resource") return item.uri;
+  if (kind === "template") return item.uriTemplate;
+  return item.name;
+}
+
+function titleOf(item) {
+  return item.title || (item.annotations && item.annotations.title) || item.name || item.uri || item.uriTemplate || "";
+}
+
+// hintsOf returns a tool's hints as MCP reads them: a hint not given has
+// its default (not read-only; destructive and open-world unless
+// read-only; not idempotent).
+function hintsOf(tool) {
+  const a = (tool && tool.annotations) || {};
+  const readOnly = a.readOnlyHint === true;
+  const out = [];
+  if (readOnly) out.push({ label: "read-only", cls: "read-only", stated: true });
+  if (!readOnly && a.destructiveHint !== false) out.push({ label: "destructive", cls: "destructive", stated: a.destructiveHint === true });
+  if (!readOnly && a.idempotentHint === true) out.push({ label: "idempotent", cls: "idempotent", stated: true });
+  if (a.openWorldHint !== false) out.push({ label: "open-world", cls: "open-world", stated: a.openWorldHint === true });
+  return out;
+}
+
+// metaList finds a list of strings an entry carries under a key whose last
+// part is one of words (groups, scopes), in _meta or annotations.
+function metaList(item, words) {
+  const found = [];
+  for (const src of [item._meta, item.annotations, item]) {
+    if (!src || typeof src !== "object") continue;
+    for (const [k, v] of Object.entries(src)) {
+      const last = k.split(/[/.:]/).pop().toLowerCase();
+      if (!words.includes(last)) continue;
+      for (const x of [].concat(v)) {
+        if (typeof x === "string" && !found.includes(x)) found.push(x);
+        else if (x && typeof x === "object" && typeof x.name === "string" && !found.includes(x.name)) found.push(x.name);
+      }
+    }
+  }
+  return found;
+}
+
+function groupsOf(kind, item) {
+  const g = metaList(item, ["groups", "group"]);
+  const cfg = state.config.groups;
+  if (cfg && typeof cfg === "object" && !Array.isArray(cfg)) {
+    for (const x of [].concat(cfg[keyOf(kind, item)] || [])) if (typeof x === "string" && !g.includes(x)) g.push(x);
+  }
+  return g;
+}
+
+function scopesOf(item) {
+  const s = metaList(item, ["scopes", "requiredscopes", "scope"]);
+  if (s.length === 0 && typeof item.description === "string") {
+    // Ferry's DescribeRequirements appends "Requires the scope(s) a, b."
+    const m = /Requires the scopes? ([^.]+)\./.exec(item.description);
+    if (m) for (const x of m[1].split(",")) if (x.trim()) s.push(x.trim());
+  }
+  return s;
+}
+
+function renderCatalog() {
+  const root = $("catalog");
+  root.replaceChildren();
+  for (const k of KINDS) {
+    const items = state.catalog[k.kind];
+    const section = el("section", { class: "catalog-section", "data-section": k.kind });
+    const hid = "catalog-h-" + k.kind;
+    section.append(el("h2", { id: hid }, [k.title + " ", el("span", { class: "count", text: String(items.length) })]));
+    const ul = el("ul", { "aria-labelledby": hid });
+    for (const item of items) {
+      const name = keyOf(k.kind, item);
+      const li = el("li", { "data-kind": k.kind, "data-name": k.kind === "resource" || k.kind === "template" ? item.name || name : name });
+      if (k.kind === "resource") li.dataset.uri = item.uri;
+      if (k.kind === "template") li.dataset.uriTemplate = item.uriTemplate;
+      const btn = el("button", { type: "button", class: "entry" });
+      btn.append(el("span", { class: "entry-title", text: titleOf(item) }));
+      btn.append(el("span", { class: "entry-name", text: k.kind === "tool" || k.kind === "prompt" ? item.name : name }));
+      if (k.kind === "tool") {
+        const badges = el("span", { class: "entry-badges" });
+        for (const h of hintsOf(item)) if (h.cls === "read-only" || h.cls === "destructive") badges.append(el("span", { class: "badge " + h.cls, text: h.label }));
+        btn.append(badges);
+      }
+      btn.addEventListener("click", () => select(k.kind, item, true));
+      li.append(btn);
+      li.searchText = [name, item.name, titleOf(item), item.description, ...groupsOf(k.kind, item)].filter(Boolean).join(" ").toLowerCase();
+      ul.append(li);
+    }
+    if (items.length === 0) section.hidden = true;
+    section.append(ul);
+    root.append(section);
+  }
+  applyFilter();
+}
+
+function applyFilter() {
+  const words = $("search").value.toLowerCase().split(/\s+/).filter(Boolean);
+  let shown = 0;
+  let total = 0;
+  for (const section of $("catalog").querySelectorAll(".catalog-section")) {
+    let visible = 0;
+    for (const li of section.querySelectorAll("li[data-kind]")) {
+      total++;
+      const match = words.every((w) => li.searchText.includes(w));
+      li.hidden = !match;
+      if (match) visible++;
+    }
+    section.hidden = visible === 0;
+    const count = section.querySelector(".count");
+    if (count) count.textContent = words.length ? visible + " of " + section.querySelectorAll("li[data-kind]").length : String(visible);
+    shown += visible;
+  }
+  $("catalog-count").textContent = !state.connected ? "" : words.length ? shown + " of " + total + " entries match." : total + " entries.";
+}
+
+// ---- the selected entry ----
+
+function select(kind, item, focus) {
+  state.selected = { kind, item };
+  state.page = null;
+  for (const b of $("catalog").querySelectorAll("button.entry[aria-current]")) b.removeAttribute("aria-current");
+  const li = [...$("catalog").querySelectorAll("li[data-kind]")].find((x) => x.dataset.kind === kind && (x.dataset.uri || x.dataset.uriTemplate || x.dataset.name) === keyOf(kind, item));
+  if (li) li.querySelector("button").setAttribute("aria-current", "true");
+
+  $("welcome").hidden = true;
+  const d = $("detail");
+  d.hidden = false;
+  d.dataset.kind = kind;
+  d.dataset.name = kind === "tool" || kind === "prompt" ? item.name : item.name || keyOf(kind, item);
+  $("detail-kind").textContent = { tool: "Tool", prompt: "Prompt", resource: "Resource", template: "Resource template" }[kind];
+  d.querySelector(".title").textContent = titleOf(item);
+  $("detail-name").textContent = keyOf(kind, item) + (kind === "resource" && item.mimeType ? " · " + item.mimeType : "") + (kind === "template" && item.mimeType ? " · " + item.mimeType : "");
+  d.querySelector(".description").textContent = item.description || "";
+
+  const hints = d.querySelector(".hints");
+  hints.replaceChildren();
+  if (kind === "tool") {
+    for (const h of hintsOf(item)) {
+      const b = el("span", { class: "badge " + h.cls, text: h.label });
+      if (!h.stated) b.title = "Not stated by the server: MCP assumes it.";
+      hints.append(b);
+    }
+  }
+  fillList(d.querySelector(".groups"), "Groups", groupsOf(kind, item));
+  fillList(d.querySelector(".scopes"), "Requires", scopesOf(item));
+
+  // The form: a tool's input schema, a prompt's arguments, a template's
+  // variables; a resource has none.
+  let schema;
+  let verb;
+  if (kind === "tool") {
+    schema = item.inputSchema;
+    verb = "Call " + item.name;
+  } else if (kind === "prompt") {
+    schema = promptSchema(item);
+    verb = "Get prompt";
+  } else if (kind === "template") {
+    schema = templateSchema(item);
+    verb = "Read";
+  } else {
+    schema = { type: "object", properties: {} };
+    verb = "Read " + item.uri;
+  }
+  $("form-title").textContent = kind === "template" ? "URI variables" : "Arguments";
+  $("send").textContent = verb;
+  state.form = new SchemaForm(schema, $("fields"));
+  setJSONMode(false);
+  $("mode-json").parentElement.hidden = kind === "resource";
+  clearCallErrors();
+  $("call-status").textContent = "";
+  resetResult();
+  if (focus) d.querySelector(".title").focus();
+}
+
+function fillList(box, label, values) {
+  box.replaceChildren();
+  if (values.length === 0) return;
+  box.append(el("span", { class: "meta-label", text: label + ":" }));
+  for (const v of values) box.append(el("span", { class: "badge tag", text: v }));
+}
+
+function promptSchema(p) {
+  const props = {};
+  const required = [];
+  for (const a of Array.isArray(p.arguments) ? p.arguments : []) {
+    if (!a || typeof a.name !== "string") continue;
+    props[a.name] = { type: "string", title: a.title || a.name, description: a.description || "" };
+    if (a.required) required.push(a.name);
+  }
+  return { type: "object", properties: props, required };
+}
+
+function templateSchema(t) {
+  const props = {};
+  const required = [];
+  for (const v of templateVariables(t.uriTemplate || "")) {
+    props[v.name] = { type: "string", description: v.optional ? "Optional part of " + t.uriTemplate + "." : "Fills {" + v.name + "} of " + t.uriTemplate + "." };
+    if (!v.optional) required.push(v.name);
+  }
+  return { type: "object", properties: props, required };
+}
+
+function setJSONMode(on) {
+  const ed = $("raw-args");
+  if (on && !state.jsonMode) {
+    let v = {};
+    try {
+      v = state.form ? state.form.value() : {};
+    } catch {
+      v = {};
+    }
+    ed.value = JSON.stringify(v, null, 2);
+  } else if (!on && state.jsonMode && state.form) {
+    try {
+      const v = ed.value.trim() === "" ? {} : JSON.parse(ed.value);
+      if (v && typeof v === "object" && !Array.isArray(v)) state.form.render(v);
+    } catch (err) {
+      showCallError("The JSON does not parse, so the form keeps its own values: " + err.message);
+    }
+  }
+  state.jsonMode = on;
+  $("fields").hidden = on;
+  $("json-editor").hidden = !on;
+  $("mode-form").setAttribute("aria-pressed", String(!on));
+  $("mode-json").setAttribute("aria-pressed", String(on));
+  if (on) ed.focus();
+}
+
+// ---- calling ----
+
+function currentArgs() {
+  if (state.jsonMode) {
+    const text = $("raw-args").value.trim();
+    if (text === "") return {};
+    let v;
+    try {
+      v = JSON.parse(text);
+    } catch (err) {
+      throw new FormError("", "The arguments are not valid JSON: " + err.message);
+    }
+    if (!v || typeof v !== "object" || Array.isArray(v)) throw new FormError("", "The arguments must be a JSON object.");
+    return v;
+  }
+  return state.form.value();
+}
+
+async function send() {
+  if (!state.selected) return;
+  clearCallErrors();
+  if (!state.client) {
+    showCallError("Connect first: the workbench has no connection to the server.");
+    return;
+  }
+  let args;
+  try {
+    args = currentArgs();
+  } catch (err) {
+    if (err instanceof FormError) {
+      if (!err.path || !state.form.showError(err.path, err.sentence)) showCallError(err.message);
+      return;
+    }
+    throw err;
+  }
+  state.page = null;
+  await perform(state.selected.kind, state.selected.item, args, null);
+}
+
+// perform makes the request an entry's form asks for; more holds
+// inputResponses and requestState when it answers an input_required
+// result.
+async function perform(kind, item, args, more) {
+  let method;
+  let params;
+  const extraHeaders = {};
+  switch (kind) {
+    case "tool":
+      method = "tools/call";
+      params = { name: item.name, arguments: args };
+      Object.assign(extraHeaders, paramHeaders(item, args));
+      break;
+    case "prompt":
+      method = "prompts/get";
+      params = { name: item.name, arguments: args };
+      break;
+    case "resource":
+      method = "resources/read";
+      params = { uri: item.uri };
+      break;
+    case "template": {
+      method = "resources/read";
+      params = { uri: expandTemplate(item.uriTemplate || "", args) };
+      break;
+    }
+  }
+  if (more) Object.assign(params, more);
+  if (state.inFlight) state.inFlight.abort();
+  const ctl = new AbortController();
+  state.inFlight = ctl;
+  $("send").disabled = true;
+  $("cancel").hidden = false;
+  $("call-status").textContent = "Waiting for the server…";
+  const started = performance.now();
+  const sel = state.selected;
+  try {
+    const res = await state.client.request(method, params, {
+      signal: ctl.signal,
+      extraHeaders,
+      onMessage: (m) => {
+        if (m && m.method === "notifications/progress" && m.params) {
+          const p = m.params;
+          $("call-status").textContent = "Working… " + (p.message ? String(p.message) + " " : "") + (p.total ? Math.round((100 * p.progress) / p.total) + "%" : p.progress !== undefined ? String(p.progress) : "");
+        }
+      },
+    });
+    if (state.selected !== sel) return; // the user moved on
+    const ms = performance.now() - started;
+    $("call-status").textContent = "";
+    showAnswer(kind, item, args, res, ms);
+  } catch (err) {
+    if (state.selected !== sel) return;
+    $("call-status").textContent = "";
+    showFailure(err, params);
+  } finally {
+    if (state.inFlight === ctl) {
+      state.inFlight = null;
+      $("send").disabled = false;
+      $("cancel").hidden = true;
+    }
+  }
+}
+
+function clearCallErrors() {
+  if (state.form) state.form.clearErrors();
+  const ce = $("call-error");
+  ce.textContent = "";
+  ce.hidden = true;
+}
+
+function showCallError(sentence) {
+  const ce = $("call-error");
+  ce.textContent = ce.textContent ? ce.textContent + "\n" + sentence : sentence;
+  ce.hidden = false;
+}
+
+// ---- the result ----
+
+function resetResult() {
+  const r = $("result");
+  r.hidden = true;
+  r.dataset.view = "none";
+  r.querySelector(".result-text").textContent = "";
+  $("result-tree").replaceChildren();
+  $("result-table").replaceChildren();
+  $("result-images").replaceChildren();
+  $("result-messages").replaceChildren();
+  $("result-input").replaceChildren();
+  $("result-input").hidden = true;
+  $("result-messages").hidden = true;
+  $("result-badge").textContent = "";
+  $("result-badge").className = "badge";
+  $("result-time").textContent = "";
+  for (const id of ["raw-request", "raw-response"]) $(id).querySelector("pre").textContent = "";
+  for (const b of r.querySelectorAll(".views button")) b.hidden = true;
+}
+
+function setBadge(text, cls) {
+  const b = $("result-badge");
+  b.textContent = text;
+  b.className = "badge " + cls;
+}
+
+function showRaw(request, response) {
+  $("raw-request").querySelector("pre").textContent = request ? JSON.stringify(request, null, 2) : "";
+  $("raw-response").querySelector("pre").textContent = response ? JSON.stringify(response, null, 2) : "(no JSON-RPC response)";
+}
+
+// available marks the views an answer can be shown as.
+function available(views) {
+  for (const b of $("result").querySelectorAll(".views button")) b.hidden = !views.includes(b.dataset.show);
+  $("result").querySelector(".views").hidden = views.length < 2;
+}
+
+function showView(view) {
+  const r = $("result");
+  r.dataset.view = view;
+  for (const b of r.querySelectorAll(".views button")) b.setAttribute("aria-pressed", String(b.dataset.show === view));
+}
+
+function showAnswer(kind, item, args, res, ms) {
+  resetResult();
+  const r = $("result");
+  r.hidden = false;
+  showRaw(res.request, res.response);
+  $("result-time").textContent = Math.round(ms) + " ms";
+  const result = res.result || {};
+  if (result.resultType === "input_required") {
+    showInputRequired(kind, item, args, result);
+    return;
+  }
+  if (kind === "tool") showToolResult(item, args, result);
+  else if (kind === "prompt") showPromptResult(result);
+  else showReadResult(result);
+}
+
+function showToolResult(tool, args, result) {
+  const { text, images } = contentBlocks(result.content);
+  let structured = result.structuredContent;
+  if (structured === undefined) structured = parseJSON(text);
+  $("result").querySelector(".result-text").textContent = text || (structured !== undefined ? JSON.stringify(structured, null, 2) : "(no content)");
+  $("result-images").replaceChildren(...images);
+  if (result.isError) {
+    setBadge("refused", "refused");
+    mapRefusal(text, result.structuredContent);
+    available([]);
+    showView("error");
+    $("result-live").textContent = "The tool refused: " + firstLine(text);
+    return;
+  }
+  setBadge("ok", "ok");
+  const views = [];
+  const list = structured !== undefined ? listShape(structured) : null;
+  if (list) {
+    views.push("table");
+    fillTable($("result-table"), list.rows);
+    setPaging(tool, args, list);
+  }
+  if (structured !== undefined && structured !== null && typeof structured === "object") {
+    views.push("tree");
+    $("result-tree").replaceChildren(tree(structured));
+  }
+  if (images.length) views.push("image");
+  views.push("text");
+  available(views);
+  showView(list ? "table" : structured !== undefined && typeof structured === "object" && structured !== null ? "tree" : images.length ? "image" : "text");
+  $("result-live").textContent = list ? "The result: " + plural(list.rows.length, "row") + "." : "The result came.";
+}
+
+function firstLine(s) {
+  return String(s || "").split("\n")[0];
+}
+
+// normalizePath turns a location the server names (lines[0].sku,
+// /lines/0/sku, arguments.lines.0.sku) into a field PATH (lines.0.sku).
+function normalizePath(p) {
+  let s = String(p).trim();
+  s = s.replace(/\[(\d+)\]/g, ".$1").replace(/\[["']([^"']*)["']\]/g, ".$1");
+  if (s.startsWith("/")) s = s.slice(1).split("/").map((x) => x.replace(/~1/g, "/").replace(/~0/g, "~")).join(".");
+  s = s.replace(/^\$\.?/, "").replace(/^arguments(\.|$)/, "").replace(/^\./, "");
+  return s;
+}
+
+// mapRefusal puts the server's sentences beside the fields they name:
+// from structuredContent.validationErrors when the server sends them, else
+// from the text ("invalid arguments:\n- PATH: sentence" lines, or
+// "code: PATH: sentence", or "code: sentence"). What names no field goes
+// to #call-error.
+function mapRefusal(text, sc) {
+  const form = state.form;
+  let placed = 0;
+  const rest = [];
+  const place = (path, sentence) => {
+    const p = normalizePath(path);
+    if (p && form && !state.jsonMode && form.showError(p, sentence)) placed++;
+    else rest.push(p ? path + ": " + sentence : sentence);
+  };
+  if (sc && Array.isArray(sc.validationErrors) && sc.validationErrors.length) {
+    for (const v of sc.validationErrors) {
+      if (v && typeof v.message === "string") place(typeof v.path === "string" ? v.path : "", v.message);
+    }
+  } else if (/^invalid arguments:\s*\n/.test(text)) {
+    for (const line of text.split("\n").slice(1)) {
+      const m = /^- ([^:]+?): (.*)$/.exec(line);
+      if (m) place(m[1], m[2]);
+      else if (line.trim()) rest.push(line.replace(/^- /, ""));
+    }
+  } else {
+    const m = /^([a-z][a-z0-9-]*): ([A-Za-z_$][\w.[\]$-]*): ([\s\S]+)$/.exec(text);
+    if (m && form && form.root.querySelector('.field-error[data-error-for="' + normalizePath(m[2]).replace(/["\\]/g, "\\$&") + '"]')) {
+      place(m[2], m[3]);
+    } else {
+      rest.push(text || "The tool failed and said nothing.");
+    }
+  }
+  for (const r of rest) showCallError(r);
+  $("call-status").textContent = placed ? "The server refused " + plural(placed, "argument") + ": see the fields." : "";
+}
+
+// setPaging sets up the pager of a table: a tool whose input has skip and
+// top (or offset and limit) pages by calling again with them.
+function setPaging(tool, args, list) {
+  const props = (tool.inputSchema && tool.inputSchema.properties) || {};
+  const skipName = "skip" in props ? "skip" : "offset" in props ? "offset" : "";
+  const topName = "top" in props ? "top" : "limit" in props ? "limit" : "";
+  const p = list.paging;
+  const n = list.rows.length;
+  const skip = numberOr(args[skipName], numberOr(p.skip, 0));
+  const top = numberOr(args[topName], numberOr(p.top, n));
+  let hasMore = p.hasMore;
+  if (hasMore === undefined && typeof p.totalCount === "number") hasMore = skip + n < p.totalCount;
+  state.page = { tool, args, skipName, topName, skip, top, n, hasMore: hasMore === true };
+  $("page-info").textContent = n === 0 ? "no rows" : "rows " + (skip + 1) + "–" + (skip + n);
+  $("page-total").textContent = typeof p.totalCount === "number" ? "of " + p.totalCount : hasMore === true ? "(more follow)" : "";
+  $("page-prev").disabled = !skipName || skip <= 0;
+  $("page-next").disabled = !skipName || hasMore !== true;
+  $("result").querySelector(".pager").hidden = !skipName && hasMore !== true;
+}
+
+function numberOr(v, d) {
+  return typeof v === "number" && Number.isFinite(v) ? v : d;
+}
+
+async function turnPage(dir) {
+  const pg = state.page;
+  if (!pg || !pg.skipName || !state.selected) return;
+  const step = dir > 0 ? pg.n || pg.top : pg.top || pg.n;
+  const skip = Math.max(0, pg.skip + dir * step);
+  const args = { ...pg.args, [pg.skipName]: skip };
+  if (pg.topName && args[pg.topName] === undefined && pg.top) args[pg.topName] = pg.top;
+  if (state.form && !state.jsonMode) state.form.setValue(pg.skipName, skip);
+  if (state.jsonMode) $("raw-args").value = JSON.stringify(args, null, 2);
+  clearCallErrors();
+  await perform("tool", pg.tool, args, null);
+}
+
+function showPromptResult(result) {
+  setBadge("ok", "ok");
+  const box = $("result-messages");
+  box.replaceChildren();
+  if (result.description) box.append(el("p", { class: "muted", text: String(result.description) }));
+  const texts = [];
+  for (const m of Array.isArray(result.messages) ? result.messages : []) {
+    const { text, images } = contentBlocks([].concat(m && m.content ? m.content : []));
+    const msg = el("article", { class: "message role-" + String(m && m.role).replace(/[^a-z]/g, "") });
+    msg.append(el("h4", { class: "role", text: String(m && m.role) }));
+    msg.append(el("pre", { class: "message-text", text }));
+    for (const img of images) msg.append(img);
+    box.append(msg);
+    texts.push(String(m && m.role) + ":\n" + text);
+  }
+  if (!box.querySelector("article")) box.append(el("p", { class: "muted", text: "The prompt has no messages." }));
+  $("result").querySelector(".result-text").textContent = texts.join("\n\n");
+  box.hidden = false;
+  available(["messages", "text"]);
+  showView("messages");
+  $("result-live").textContent = "The prompt came: " + plural(texts.length, "message") + ".";
+}
+
+function showReadResult(result) {
+  setBadge("ok", "ok");
+  const texts = [];
+  const images = [];
+  let structured;
+  for (const c of Array.isArray(result.contents) ? result.contents : []) {
+    if (!c || typeof c !== "object") continue;
+    if (typeof c.text === "string") {
+      texts.push(c.text);
+      if (structured === undefined && /json/i.test(c.mimeType || "")) structured = parseJSON(c.text);
+    } else if (typeof c.blob === "string") {
+      const img = imageOf(c.mimeType, c.blob, String(c.uri));
+      if (img) images.push(img);
+      else texts.push("[" + String(c.uri) + ": " + String(c.mimeType || "binary") + ", " + approxBytes(c.blob) + "]");
+    }
+  }
+  $("result").querySelector(".result-text").textContent = texts.join("\n\n") || "(no text)";
+  $("result-images").replaceChildren(...images);
+  const views = [];
+  const list = structured !== undefined ? listShape(structured) : null;
+  if (list) {
+    views.push("table");
+    fillTable($("result-table"), list.rows);
+    $("page-info").textContent = list.rows.length ? "rows 1–" + list.rows.length : "no rows";
+    $("page-total").textContent = "";
+    $("page-prev").disabled = true;
+    $("page-next").disabled = true;
+    $("result").querySelector(".pager").hidden = true;
+  }
+  if (structured && typeof structured === "object") {
+    views.push("tree");
+    $("result-tree").replaceChildren(tree(structured));
+  }
+  if (images.length) views.push("image");
+  views.push("text");
+  available(views);
+  showView(list ? "table" : structured && typeof structured === "object" ? "tree" : images.length ? "image" : "text");
+  $("result-live").textContent = "The resource came.";
+}
+
+function showFailure(err, params) {
+  resetResult();
+  const r = $("result");
+  r.hidden = false;
+  showRaw(err.response ? { jsonrpc: "2.0", method: "(see the response)", params } : null, err.response);
+  if (!(err instanceof CallError)) {
+    showCallError("The workbench failed: " + err.message);
+    r.querySelector(".result-text").textContent = String(err.stack || err.message);
+    setBadge("error", "error");
+    available([]);
+    showView("error");
+    return;
+  }
+  let sentence = err.message;
+  switch (err.kind) {
+    case "unauthorized":
+      sentence = "The credential is wrong or missing: the server answered 401 Unauthorized.";
+      setStatus("error", sentence + " Check the key and connect again.");
+      stopTrace();
+      break;
+    case "forbidden":
+      break;
+    case "network":
+      setStatus("error", "The server could not be reached: " + err.message);
+      break;
+    case "aborted":
+      sentence = "Cancelled: the workbench closed the request.";
+      break;
+    case "rpc":
+      sentence = "The server answered with an error: " + err.rpc.message + " (JSON-RPC " + err.rpc.code + ").";
+      break;
+  }
+  showCallError(sentence);
+  r.querySelector(".result-text").textContent = sentence + (err.rpc && err.rpc.data !== undefined ? "\n\n" + JSON.stringify(err.rpc.data, null, 2) : "");
+  setBadge(err.kind === "aborted" ? "cancelled" : err.status ? "HTTP " + err.status : "error", "error");
+  available([]);
+  showView("error");
+  $("result-live").textContent = sentence;
+}
+
+// showInputRequired shows what the server asks before it can answer, and
+// answers simple form elicitations: the call is sent again with
+// inputResponses and requestState.
+function showInputRequired(kind, item, args, result) {
+  setBadge("input required", "input");
+  const box = $("result-input");
+  box.replaceChildren();
+  box.hidden = false;
+  box.append(el("h4", { text: "The server asks for input before it answers" }));
+  const reqs = result.inputRequests && typeof result.inputRequests === "object" ? Object.entries(result.inputRequests) : [];
+  const forms = [];
+  let answerable = reqs.length > 0;
+  const form = el("form", { class: "input-form", novalidate: true });
+  for (const [key, req] of reqs) {
+    const part = el("fieldset", { class: "input-request", "data-key": key });
+    const method = req && typeof req.method === "string" ? req.method : "(unknown)";
+    const params = (req && req.params) || {};
+    part.append(el("legend", { text: method === "elicitation/create" ? "Question " + key : method + " (" + key + ")" }));
+    if (typeof params.message === "string") part.append(el("p", { class: "question", text: params.message }));
+    const schema = params.requestedSchema;
+    if (method === "elicitation/create" && params.mode !== "url" && schema && typeof schema === "object") {
+      const fields = el("div", { class: "input-fields" });
+      part.append(fields);
+      forms.push({ key, form: new SchemaForm(schema, fields) });
+    } else {
+      answerable = false;
+      part.append(el("p", { class: "call-error", text: "The workbench cannot answer " + method + " yet: use a client that can (the ferry CLI, the MCP Inspector)." }));
+      const det = el("details", {}, [el("summary", { text: "What it asks" }), el("pre", { class: "code", text: JSON.stringify(params, null, 2) })]);
+      part.append(det);
+    }
+    form.append(part);
+  }
+  const actions = el("div", { class: "actions" });
+  const answer = el("button", { type: "submit", class: "primary", text: "Answer and send again" });
+  const decline = el("button", { type: "button", text: "Decline" });
+  const cancel = el("button", { type: "button", text: "Cancel" });
+  if (answerable) actions.append(answer, decline, cancel);
+  form.append(actions);
+  box.append(form);
+  const retry = (action) => {
+    const responses = {};
+    for (const f of forms) {
+      if (action === "accept") {
+        try {
+          responses[f.key] = { action, content: f.form.value() };
+        } catch (err) {
+          if (err instanceof FormError && f.form.showError(err.path, err.sentence)) return;
+          throw err;
+        }
+      } else {
+        responses[f.key] = { action };
+      }
+    }
+    const more = { inputResponses: responses };
+    if (result.requestState !== undefined) more.requestState = result.requestState;
+    perform(kind, item, args, more);
+  };
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    retry("accept");
+  });
+  decline.addEventListener("click", () => retry("decline"));
+  cancel.addEventListener("click", () => retry("cancel"));
+  $("result").querySelector(".result-text").textContent = JSON.stringify(result.inputRequests || {}, null, 2);
+  available([]);
+  showView("input");
+  $("result-live").textContent = "The server asks for input before it answers.";
+  const first = form.querySelector("input, select, textarea, button");
+  if (first) first.focus();
+}
+
+// ---- the trace ----
+
+function startTrace() {
+  stopTrace();
+  if (!state.config.trace) {
+    $("trace-status").textContent = "This server serves no trace.";
+    return;
+  }
+  state.trace.after = 0;
+  $("trace").tBodies[0].replaceChildren();
+  $("trace-status").textContent = "Watching the calls the server receives.";
+  const gen = ++state.trace.generation;
+  pollTrace(gen);
+}
+
+function stopTrace() {
+  state.trace.generation++;
+  clearTimeout(state.trace.timer);
+  state.trace.timer = 0;
+}
+
+function toggleTracePause() {
+  state.trace.paused = !state.trace.paused;
+  $("trace-pause").setAttribute("aria-pressed", String(state.trace.paused));
+  $("trace-pause").textContent = state.trace.paused ? "Resume" : "Pause";
+  $("trace-status").textContent = state.trace.paused ? "Paused." : "Watching the calls the server receives.";
+}
+
+async function pollTrace(gen) {
+  if (gen !== state.trace.generation || !state.client) return;
+  let delay = TRACE_INTERVAL_MS;
+  if (!state.trace.paused) {
+    try {
+      const url = state.config.trace + (state.config.trace.includes("?") ? "&" : "?") + "after=" + encodeURIComponent(String(state.trace.after));
+      const headers = { Accept: "application/json" };
+      if (state.client.credential) headers.Authorization = "Bearer " + state.client.credential;
+      const res = await fetch(url, { headers, cache: "no-store", credentials: "omit", redirect: "error" });
+      if (gen !== state.trace.generation) return;
+      if (res.status === 401 || res.status === 403 || res.status === 404) {
+        $("trace-status").textContent =
+          res.status === 404 ? "This server serves no trace." : "The trace is not open to this credential (HTTP " + res.status + "): the calls still work.";
+        return; // stop polling
+      }
+      if (!res.ok) throw new Error("HTTP " + res.status);
+      const data = await res.json();
+      if (gen !== state.trace.generation) return;
+      addTraceEvents(data);
+      if (!state.trace.paused) $("trace-status").textContent = "Watching the calls the server receives.";
+    } catch (err) {
+      if (gen !== state.trace.generation) return;
+      $("trace-status").textContent = "The trace could not be read (" + err.message + "); trying again.";
+      delay = TRACE_RETRY_MS;
+    }
+  }
+  state.trace.timer = setTimeout(() => pollTrace(gen), delay);
+}
+
+function addTraceEvents(data) {
+  if (!data || typeof data !== "object") return;
+  const events = Array.isArray(data.events) ? data.events : [];
+  const tbody = $("trace").tBodies[0];
+  if (typeof data.next === "number" && data.next < state.trace.after) {
+    // The server started again: its numbering did too.
+    tbody.replaceChildren();
+    state.trace.after = 0;
+  }
+  const sorted = events.filter((e) => e && typeof e.seq === "number" && e.seq > state.trace.after).sort((a, b) => a.seq - b.seq);
+  for (const e of sorted) {
+    tbody.insertBefore(traceRow(e), tbody.firstChild);
+    state.trace.after = Math.max(state.trace.after, e.seq);
+  }
+  if (typeof data.next === "number" && data.next > state.trace.after) state.trace.after = data.next;
+  while (tbody.rows.length > MAX_TRACE_ROWS) tbody.deleteRow(tbody.rows.length - 1);
+}
+
+function traceRow(e) {
+  const s = (v) => (v === undefined || v === null ? "" : String(v));
+  const tr = el("tr", {
+    "data-seq": s(e.seq),
+    "data-method": s(e.method),
+    "data-name": s(e.name),
+    "data-caller": s(e.caller),
+    "data-client": s(e.client),
+    "data-outcome": s(e.outcome),
+  });
+  const time = new Date(s(e.time));
+  const timeText = isNaN(time) ? s(e.time) : time.toLocaleTimeString([], { hour12: false }) + "." + String(time.getMilliseconds()).padStart(3, "0");
+  const timeCell = el("td", { class: "time" }, [el("time", { datetime: s(e.time), text: timeText })]);
+  const outcome = el("td", {}, [el("span", { class: "badge outcome-" + s(e.outcome).replace(/[^a-z-]/g, ""), text: s(e.outcome) })]);
+  const ms = typeof e.durationMs === "number" ? (e.durationMs < 10 ? e.durationMs.toFixed(1) : Math.round(e.durationMs).toString()) : "";
+  const why = [s(e.code), s(e.message)].filter(Boolean).join(": ");
+  tr.append(timeCell, el("td", { text: s(e.method) }), el("td", { class: "name", text: s(e.name) }), el("td", { text: s(e.caller) }), el("td", { text: s(e.client) }), outcome, el("td", { class: "num", text: ms }), el("td", { class: "why", text: why, title: why }));
+  return tr;
+}
+
+init();
