@@ -74,7 +74,7 @@ func browse(t *testing.T, resolve ...string) *browser {
 		chromedp.Flag("no-default-browser-check", true),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.WindowSize(1280, 900),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile(t)),
 	}
 	if len(resolve) > 0 {
 		rules := make([]string, len(resolve))
@@ -93,6 +93,28 @@ func browse(t *testing.T, resolve ...string) *browser {
 		return err
 	}))
 	return b
+}
+
+// profile returns a new directory for Chromium's profile, removed after
+// the test. Not t.TempDir: Chromium's helper processes may still write
+// there for a moment after the browser ended, which would fail the test
+// for the cleanup's sake.
+func profile(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "workbenchtest-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 50 {
+			if os.RemoveAll(dir) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("could not remove Chromium's profile %s", dir)
+	})
+	return dir
 }
 
 // watchScript runs in every page before its own script (the DevTools
@@ -150,6 +172,13 @@ func (b *browser) eval(expr string, out any) {
 	b.run(chromedp.Evaluate(expr, out))
 }
 
+// shotAt scrolls the element q selects into view, then takes a shot.
+func (b *browser) shotAt(name, q string) {
+	b.t.Helper()
+	b.eval(`(() => { const el = document.querySelector(`+js(q)+`); if (el) el.scrollIntoView({block: "start"}); return true; })()`, nil)
+	b.shot(name)
+}
+
 // shot saves a screenshot of the whole page as NAME.png in the
 // screenshots' directory. It does not fail the test: a screenshot is
 // evidence, not the check.
@@ -183,7 +212,7 @@ func (b *browser) wait(what, expr string, out any) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var raw json.RawMessage
-		b.run(chromedp.Evaluate(`(() => { const v = (`+expr+`); return v === undefined || v === false ? null : v; })()`, &raw))
+		b.run(chromedp.Evaluate(`(() => { const v = (`+expr+`); return v === undefined || v === false || v === "" ? null : v; })()`, &raw))
 		if s := strings.TrimSpace(string(raw)); s != "" && s != "null" {
 			if out != nil {
 				if err := json.Unmarshal(raw, out); err != nil {
