@@ -179,13 +179,13 @@ func (b *browser) shotAt(name, q string) {
 	b.shot(name)
 }
 
-// shot saves a screenshot of the whole page as NAME.png in the
-// screenshots' directory. It does not fail the test: a screenshot is
-// evidence, not the check.
+// shot saves a screenshot of the window (the page scrolls inside its
+// panels) as NAME.png in the screenshots' directory. It does not fail
+// the test: a screenshot is evidence, not the check.
 func (b *browser) shot(name string) {
 	b.t.Helper()
 	var png []byte
-	if err := chromedp.Run(b.ctx, chromedp.FullScreenshot(&png, 100)); err != nil {
+	if err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot(&png)); err != nil {
 		b.t.Logf("screenshot %s: %v", name, err)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -29,7 +30,7 @@ const markup = `<script>window.__x=1</script><img src=x onerror="window.__x=2">`
 func startMarkupServer(t *testing.T) *demo {
 	t.Helper()
 	trace := workbench.NewTrace(nil)
-	srv := ferry.NewServer("markup", "1.0.0", &ferry.ServerOptions{Observer: trace})
+	srv := ferry.NewServer("markup", "1.0.0", &ferry.ServerOptions{Observer: trace, Logger: slog.New(slog.DiscardHandler)})
 	schema, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{
 		"note": map[string]any{"type": "string", "description": markup, "default": markup},
 	}})
