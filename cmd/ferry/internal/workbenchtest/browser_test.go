@@ -202,12 +202,25 @@ func (b *browser) shot(name string) {
 	}
 }
 
-// wait evaluates expr, a JavaScript expression that is null, undefined
-// or false until the page shows what the test waits for and then its
+// wait evaluates expr, a JavaScript expression that is null, undefined,
+// false or "" until the page shows what the test waits for and then its
 // value, until it is not, and decodes that value into out (nil to drop
 // it). It fails after 30s, saying what, with a screenshot and the page's
 // status.
 func (b *browser) wait(what, expr string, out any) {
+	b.t.Helper()
+	if b.poll(expr, out) {
+		return
+	}
+	b.shot("failed")
+	var status string
+	_ = chromedp.Run(b.ctx, chromedp.Evaluate(`(() => { const s = document.getElementById("status"); return s ? s.dataset.state + ": " + s.textContent : document.title + ": " + document.body.textContent.slice(0, 300); })()`, &status))
+	b.t.Fatalf("%s: not within 30s; the page says %q", what, status)
+}
+
+// poll is wait that reports whether expr came true within 30s instead
+// of failing the test, for a caller that says better what went wrong.
+func (b *browser) poll(expr string, out any) bool {
 	b.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -216,16 +229,13 @@ func (b *browser) wait(what, expr string, out any) {
 		if s := strings.TrimSpace(string(raw)); s != "" && s != "null" {
 			if out != nil {
 				if err := json.Unmarshal(raw, out); err != nil {
-					b.t.Fatalf("%s: decoding %s: %v", what, raw, err)
+					b.t.Fatalf("decoding %s: %v", raw, err)
 				}
 			}
-			return
+			return true
 		}
 		if time.Now().After(deadline) {
-			b.shot("failed")
-			var status string
-			_ = chromedp.Run(b.ctx, chromedp.Evaluate(`(() => { const s = document.getElementById("status"); return s ? s.dataset.state + ": " + s.textContent : document.title + ": " + document.body.textContent.slice(0, 300); })()`, &status))
-			b.t.Fatalf("%s: not within 30s; the page says %q", what, status)
+			return false
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
