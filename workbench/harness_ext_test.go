@@ -47,9 +47,13 @@ type topicArgs struct {
 func newServer(obs ferry.Observer) *ferry.Server {
 	srv := ferry.NewServer("wb-test", "1.0.0", &ferry.ServerOptions{Observer: obs, Logger: slog.New(slog.DiscardHandler)})
 	ferry.AddTool(srv, ferry.Tool{Name: "echo", Description: "Echoes.", ReadOnly: true},
-		func(_ context.Context, in echoIn) (echoOut, error) { return echoOut{Value: secretResult + in.Text}, nil })
+		func(_ context.Context, in echoIn) (echoOut, error) {
+			return echoOut{Value: secretResult + in.Text}, nil
+		})
 	ferry.AddTool(srv, ferry.Tool{Name: "refuse", Description: "Refuses.", ReadOnly: true},
-		func(_ context.Context, in echoIn) (echoOut, error) { return echoOut{}, ferry.NotFound("no order " + in.Text) })
+		func(_ context.Context, in echoIn) (echoOut, error) {
+			return echoOut{}, ferry.NotFound("no order " + in.Text)
+		})
 	ferry.AddTool(srv, ferry.Tool{Name: "fail", Description: "Fails.", ReadOnly: true},
 		func(_ context.Context, in echoIn) (echoOut, error) { return echoOut{}, errors.New("the disk is full") })
 	ferry.AddTool(srv, ferry.Tool{Name: "crash", Description: "Panics.", ReadOnly: true},
