@@ -64,6 +64,9 @@ func TestTraceRecordsEachOutcome(t *testing.T) {
 		if e.Seq != uint64(i+1) {
 			t.Errorf("event %d: seq %d", i+1, e.Seq)
 		}
+		if e.Client != "ferrytest" { // the name ferrytest's client gives itself
+			t.Errorf("event %d: client %q", i+1, e.Client)
+		}
 		if _, err := time.Parse("2006-01-02T15:04:05.000Z", e.Time); err != nil {
 			t.Errorf("event %d: time %q: %v", i+1, e.Time, err)
 		}
