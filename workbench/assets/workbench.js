@@ -592,11 +592,16 @@ function showAnswer(kind, item, args, res, ms) {
   const result = res.result || {};
   if (result.resultType === "input_required") {
     showInputRequired(kind, item, args, result);
-    return;
+  } else if (kind === "tool") {
+    // A refusal scrolls to the fields it names (see mapRefusal).
+    showToolResult(item, args, result);
+    if (result.isError) return;
+  } else if (kind === "prompt") {
+    showPromptResult(result);
+  } else {
+    showReadResult(result);
   }
-  if (kind === "tool") showToolResult(item, args, result);
-  else if (kind === "prompt") showPromptResult(result);
-  else showReadResult(result);
+  r.scrollIntoView({ block: "start" });
 }
 
 function showToolResult(tool, args, result) {
@@ -680,6 +685,8 @@ function mapRefusal(text, sc) {
   }
   for (const r of rest) showCallError(r);
   $("call-status").textContent = placed ? "The server refused " + plural(placed, "argument") + ": see the fields." : "";
+  const first = $("fields").querySelector(".field-error:not([hidden])") || (rest.length ? $("call-error") : null);
+  if (first) first.scrollIntoView({ block: "center" });
 }
 
 // setPaging sets up the pager of a table: a tool whose input has skip and
@@ -783,10 +790,11 @@ function showReadResult(result) {
 }
 
 function showFailure(err, params) {
+  // params: what was sent, when the error came before a request was made.
   resetResult();
   const r = $("result");
   r.hidden = false;
-  showRaw(err.response ? { jsonrpc: "2.0", method: "(see the response)", params } : null, err.response);
+  showRaw(err.request || { params }, err.response);
   if (!(err instanceof CallError)) {
     showCallError("The workbench failed: " + err.message);
     r.querySelector(".result-text").textContent = String(err.stack || err.message);
