@@ -131,7 +131,7 @@ export class Client {
         signal,
       });
     } catch (err) {
-      if (err && err.name === "AbortError") {
+      if ((err && err.name === "AbortError") || (signal && signal.aborted)) {
         throw new CallError("aborted", "The request was cancelled.");
       }
       throw new CallError("network", "The server could not be reached (" + (err && err.message ? err.message : "network error") + ").");
@@ -144,7 +144,7 @@ export class Client {
         if (onMessage) onMessage(m);
       });
     } catch (err) {
-      if (err && err.name === "AbortError") {
+      if ((err && err.name === "AbortError") || (signal && signal.aborted)) {
         throw new CallError("aborted", "The request was cancelled.");
       }
       if (err instanceof CallError) throw err;

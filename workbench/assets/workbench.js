@@ -26,6 +26,8 @@ const MAX_TRACE_ROWS = 500;
 const TRACE_INTERVAL_MS = 1000;
 const TRACE_RETRY_MS = 5000;
 
+let progressTokens = 0;
+
 const state = {
   config: { title: "", endpoint: "/mcp", trace: "", protocolVersion: "" },
   client: null,
@@ -490,6 +492,9 @@ async function perform(kind, item, args, more) {
     }
   }
   if (more) Object.assign(params, more);
+  // A progress token asks the server to say how far a long call is; its
+  // notifications come on the call's SSE stream.
+  if (kind === "tool") params._meta = { progressToken: "workbench-" + ++progressTokens };
   if (state.inFlight) state.inFlight.abort();
   const ctl = new AbortController();
   state.inFlight = ctl;
