@@ -113,7 +113,7 @@ func (t *Trace) End(ctx context.Context, info *ferry.RequestInfo, end ferry.Requ
 		return
 	}
 	e := Event{Time: time.Now().Add(-end.Duration), Method: info.Method, Name: cut(info.Name, maxNameBytes),
-		Duration: end.Duration, Outcome: OutcomeOK}
+		Client: cut(info.Client, maxNameBytes), Duration: end.Duration, Outcome: OutcomeOK}
 	if p, ok := ferry.PrincipalFromContext(ctx); ok {
 		e.Caller = p.Subject
 	}

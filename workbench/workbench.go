@@ -83,6 +83,7 @@ type Options struct {
 // the MCP endpoint refuses are refused the same way. A Handler is safe
 // for concurrent use.
 type Handler struct {
+	mcp    *ferry.HTTPHandler
 	guard  http.Handler // the whole handler behind the MCP endpoint's Host and Origin rules
 	config []byte       // config.json
 	trace  http.Handler // the trace endpoint behind its authentication, or nil
@@ -110,7 +111,7 @@ func New(mcp *ferry.HTTPHandler, opts *Options) *Handler {
 		strings.ContainsAny(o.Endpoint, "?#\\ \t\r\n") {
 		panic("workbench: Options.Endpoint must be an absolute path such as /mcp, not " + strconv.Quote(o.Endpoint)) //nolint:forbidigo // documented: a programming error
 	}
-	h := &Handler{}
+	h := &Handler{mcp: mcp}
 	h.config = configJSON(o)
 	if o.Trace != nil {
 		h.trace = o.Trace.handler(o.MayReadTrace)
@@ -137,15 +138,27 @@ func configJSON(o Options) []byte {
 	return b
 }
 
-// Mount serves h on mux under prefix ("/ui"): the page at prefix + "/",
-// and prefix itself redirected there, so that the page's relative URLs
-// resolve below it.
+// Mount serves h on mux under prefix, a path such as "/ui": the page at
+// prefix + "/", and prefix itself redirected there (with the same headers
+// and checks), so that the page's relative URLs resolve below it. An
+// empty prefix (or "/") serves h at the root of mux.
 func (h *Handler) Mount(mux *http.ServeMux, prefix string) {
 	prefix = strings.TrimSuffix(prefix, "/")
 	mux.Handle(prefix+"/", http.StripPrefix(prefix, h))
+	if prefix == "" {
+		return
+	}
+	redirect := h.mcp.Guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeError(w, http.StatusMethodNotAllowed, "method not allowed: the workbench serves GET and HEAD")
+			return
+		}
+		http.Redirect(w, r, path.Base(prefix)+"/", http.StatusMovedPermanently)
+	}))
 	mux.Handle(prefix, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setHeaders(w.Header())
-		http.Redirect(w, r, path.Base(prefix)+"/", http.StatusMovedPermanently)
+		redirect.ServeHTTP(w, r)
 	}))
 }
 
