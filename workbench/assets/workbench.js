@@ -133,6 +133,7 @@ async function connect() {
     }
     state.catalog = catalog;
     state.serverInfo = info;
+    state.noCompletions = false;
     state.connected = true;
     renderCatalog();
     const name = info && info.name ? info.name + (info.version ? " " + info.version : "") : state.config.title || "the server";
@@ -365,10 +366,51 @@ function select(kind, item, focus) {
   state.form = new SchemaForm(schema, $("fields"));
   setJSONMode(false);
   $("mode-json").parentElement.hidden = kind === "resource";
+  if (kind === "prompt" || kind === "template") attachCompletions(kind, item);
   clearCallErrors();
   $("call-status").textContent = "";
   resetResult();
   if (focus) d.querySelector(".title").focus();
+}
+
+// attachCompletions offers the server's completions (completion/complete)
+// for a prompt's arguments and a template's variables as the user types,
+// in a datalist: suggestions, never a limit on what may be sent.
+function attachCompletions(kind, item) {
+  if (state.noCompletions) return;
+  const ref = kind === "prompt" ? { type: "ref/prompt", name: item.name } : { type: "ref/resource", uri: item.uriTemplate };
+  for (const input of $("fields").querySelectorAll('input[data-type="string"]')) {
+    const list = el("datalist", { id: input.id + "-options" });
+    input.after(list);
+    input.setAttribute("list", list.id);
+    let timer = 0;
+    let asked = 0;
+    const ask = async () => {
+      const mine = ++asked;
+      const others = {};
+      for (const o of $("fields").querySelectorAll('input[data-type="string"]')) if (o !== input && o.value) others[o.name] = o.value;
+      try {
+        const { result } = await state.client.request("completion/complete", {
+          ref,
+          argument: { name: input.name, value: input.value },
+          context: { arguments: others },
+        });
+        if (mine !== asked) return;
+        const values = result && result.completion && Array.isArray(result.completion.values) ? result.completion.values : [];
+        list.replaceChildren(...values.slice(0, 100).map((v) => el("option", { value: String(v) })));
+      } catch (err) {
+        // A server without completions says -32601 once; ask no more.
+        if (err instanceof CallError && err.rpc && err.rpc.code === -32601) state.noCompletions = true;
+      }
+    };
+    const schedule = () => {
+      if (!state.client || state.noCompletions) return;
+      clearTimeout(timer);
+      timer = setTimeout(ask, 250);
+    };
+    input.addEventListener("input", schedule);
+    input.addEventListener("focus", schedule);
+  }
 }
 
 function fillList(box, label, values) {
@@ -995,7 +1037,8 @@ function traceRow(e) {
   const timeText = isNaN(time) ? s(e.time) : time.toLocaleTimeString([], { hour12: false }) + "." + String(time.getMilliseconds()).padStart(3, "0");
   const timeCell = el("td", { class: "time" }, [el("time", { datetime: s(e.time), text: timeText })]);
   const outcome = el("td", {}, [el("span", { class: "badge outcome-" + s(e.outcome).replace(/[^a-z-]/g, ""), text: s(e.outcome) })]);
-  const ms = typeof e.durationMs === "number" ? (e.durationMs < 10 ? e.durationMs.toFixed(1) : Math.round(e.durationMs).toString()) : "";
+  const d = e.durationMs;
+  const ms = typeof d !== "number" ? "" : d < 1 ? d.toFixed(2) : d < 10 ? d.toFixed(1) : Math.round(d).toString();
   const why = [s(e.code), s(e.message)].filter(Boolean).join(": ");
   tr.append(timeCell, el("td", { text: s(e.method) }), el("td", { class: "name", text: s(e.name) }), el("td", { text: s(e.caller) }), el("td", { text: s(e.client) }), outcome, el("td", { class: "num", text: ms }), el("td", { class: "why", text: why, title: why }));
   return tr;
