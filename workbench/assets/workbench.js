@@ -139,6 +139,9 @@ async function connect() {
     const name = info && info.name ? info.name + (info.version ? " " + info.version : "") : state.config.title || "the server";
     setStatus("connected", "Connected to " + name + ": " + plural(catalog.tool.length, "tool") + ", " + plural(catalog.prompt.length, "prompt") + ", " + plural(catalog.resource.length, "resource") + " and " + plural(catalog.template.length, "resource template") + ".");
     $("disconnect").hidden = false;
+    // Connected from the credential field, the keyboard goes on to the
+    // catalog's search.
+    if (document.activeElement === $("credential") || document.activeElement === $("connect")) $("search").focus();
     if (state.selected) {
       const again = state.catalog[state.selected.kind].find((i) => keyOf(state.selected.kind, i) === keyOf(state.selected.kind, state.selected.item));
       if (again) select(state.selected.kind, again, false);
@@ -710,7 +713,7 @@ function mapRefusal(text, sc) {
   const place = (path, sentence) => {
     const p = normalizePath(path);
     if (p && form && !state.jsonMode && form.showError(p, sentence)) placed++;
-    else rest.push(p ? path + ": " + sentence : sentence);
+    else rest.push(p && !sentence.startsWith(path + ":") ? path + ": " + sentence : sentence);
   };
   if (sc && Array.isArray(sc.validationErrors) && sc.validationErrors.length) {
     for (const v of sc.validationErrors) {
