@@ -438,7 +438,7 @@ function readControl(c, t) {
 // parse, a number field holding text.
 export class FormError extends Error {
   constructor(path, sentence) {
-    super(path + ": " + sentence);
+    super(path ? path + ": " + sentence : sentence);
     this.path = path;
     this.sentence = sentence;
   }

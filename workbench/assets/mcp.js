@@ -78,9 +78,19 @@ export class Client {
   // notifications the server streamed before its answer. It throws a
   // CallError for anything but a result. onMessage, if given, sees each
   // streamed notification as it arrives.
-  async request(method, params = {}, { signal, extraHeaders = {}, onMessage } = {}) {
+  async request(method, params = {}, opts = {}) {
     const id = this.nextID++;
-    const body = {
+    const body = this.body(id, method, params);
+    try {
+      return await this.send(body, opts);
+    } catch (err) {
+      if (err instanceof CallError) err.request = body;
+      throw err;
+    }
+  }
+
+  body(id, method, params) {
+    return {
       jsonrpc: "2.0",
       id,
       method,
@@ -94,6 +104,10 @@ export class Client {
         },
       },
     };
+  }
+
+  async send(body, { signal, extraHeaders = {}, onMessage } = {}) {
+    const { id, method, params } = body;
     const headers = {
       "Content-Type": "application/json",
       Accept: "application/json, text/event-stream",
@@ -117,7 +131,7 @@ export class Client {
         signal,
       });
     } catch (err) {
-      if (err && err.name === "AbortError") {
+      if ((err && err.name === "AbortError") || (signal && signal.aborted)) {
         throw new CallError("aborted", "The request was cancelled.");
       }
       throw new CallError("network", "The server could not be reached (" + (err && err.message ? err.message : "network error") + ").");
@@ -130,7 +144,7 @@ export class Client {
         if (onMessage) onMessage(m);
       });
     } catch (err) {
-      if (err && err.name === "AbortError") {
+      if ((err && err.name === "AbortError") || (signal && signal.aborted)) {
         throw new CallError("aborted", "The request was cancelled.");
       }
       if (err instanceof CallError) throw err;

@@ -52,6 +52,8 @@ function node(key, value, depth, budget) {
 
 // ROW_KEYS are the members a list-shaped object keeps its rows in.
 const ROW_KEYS = ["data", "items", "rows", "results", "records", "values", "entries"];
+// PAGING_KEYS are the members that say where a page is.
+const PAGING_KEYS = ["paging", "skip", "top", "totalCount", "hasMore", "nextCursor", "count", "total"];
 
 // listShape finds the rows of a list-shaped value: an array of objects,
 // itself or in one of ROW_KEYS (or its only array member), with the
@@ -60,11 +62,15 @@ const ROW_KEYS = ["data", "items", "rows", "results", "records", "values", "entr
 export function listShape(value) {
   if (isRows(value)) return { rows: value, paging: {} };
   if (!value || typeof value !== "object" || Array.isArray(value)) return null;
-  let key = ROW_KEYS.find((k) => isRows(value[k]));
+  // A member named as rows holds them when little else is there beside
+  // paging: a record with an "items" list among ten fields is a record.
+  let key = ROW_KEYS.find((k) => isRows(value[k]) && Object.keys(value).filter((o) => o !== k && !PAGING_KEYS.includes(o)).length <= 2);
   if (!key) {
-    const arrays = Object.keys(value).filter((k) => isRows(value[k]));
-    if (arrays.length !== 1) return null;
-    key = arrays[0];
+    // Another member is the rows only when nothing else but paging is
+    // there: {"orders": [...], "hasMore": true}, not a record with lines.
+    const others = Object.keys(value).filter((k) => !PAGING_KEYS.includes(k));
+    if (others.length !== 1 || !isRows(value[others[0]])) return null;
+    key = others[0];
   }
   const src = value.paging && typeof value.paging === "object" ? value.paging : value;
   const paging = {};
@@ -103,6 +109,7 @@ export function fillTable(table, rows) {
       const v = r[c];
       const td = el("td", { text: v === undefined ? "" : v === null ? "null" : typeof v === "object" ? JSON.stringify(v) : String(v) });
       if (typeof v === "number") td.className = "num";
+      else if (typeof v === "string" && v.length <= 24) td.className = "short";
       if (v === null || v === undefined) td.classList.add("null");
       tr.append(td);
     }

@@ -26,6 +26,8 @@ const MAX_TRACE_ROWS = 500;
 const TRACE_INTERVAL_MS = 1000;
 const TRACE_RETRY_MS = 5000;
 
+let progressTokens = 0;
+
 const state = {
   config: { title: "", endpoint: "/mcp", trace: "", protocolVersion: "" },
   client: null,
@@ -131,11 +133,15 @@ async function connect() {
     }
     state.catalog = catalog;
     state.serverInfo = info;
+    state.noCompletions = false;
     state.connected = true;
     renderCatalog();
     const name = info && info.name ? info.name + (info.version ? " " + info.version : "") : state.config.title || "the server";
     setStatus("connected", "Connected to " + name + ": " + plural(catalog.tool.length, "tool") + ", " + plural(catalog.prompt.length, "prompt") + ", " + plural(catalog.resource.length, "resource") + " and " + plural(catalog.template.length, "resource template") + ".");
     $("disconnect").hidden = false;
+    // Connected from the credential field, the keyboard goes on to the
+    // catalog's search.
+    if (document.activeElement === $("credential") || document.activeElement === $("connect")) $("search").focus();
     if (state.selected) {
       const again = state.catalog[state.selected.kind].find((i) => keyOf(state.selected.kind, i) === keyOf(state.selected.kind, state.selected.item));
       if (again) select(state.selected.kind, again, false);
@@ -363,10 +369,51 @@ function select(kind, item, focus) {
   state.form = new SchemaForm(schema, $("fields"));
   setJSONMode(false);
   $("mode-json").parentElement.hidden = kind === "resource";
+  if (kind === "prompt" || kind === "template") attachCompletions(kind, item);
   clearCallErrors();
   $("call-status").textContent = "";
   resetResult();
   if (focus) d.querySelector(".title").focus();
+}
+
+// attachCompletions offers the server's completions (completion/complete)
+// for a prompt's arguments and a template's variables as the user types,
+// in a datalist: suggestions, never a limit on what may be sent.
+function attachCompletions(kind, item) {
+  if (state.noCompletions) return;
+  const ref = kind === "prompt" ? { type: "ref/prompt", name: item.name } : { type: "ref/resource", uri: item.uriTemplate };
+  for (const input of $("fields").querySelectorAll('input[data-type="string"]')) {
+    const list = el("datalist", { id: input.id + "-options" });
+    input.after(list);
+    input.setAttribute("list", list.id);
+    let timer = 0;
+    let asked = 0;
+    const ask = async () => {
+      const mine = ++asked;
+      const others = {};
+      for (const o of $("fields").querySelectorAll('input[data-type="string"]')) if (o !== input && o.value) others[o.name] = o.value;
+      try {
+        const { result } = await state.client.request("completion/complete", {
+          ref,
+          argument: { name: input.name, value: input.value },
+          context: { arguments: others },
+        });
+        if (mine !== asked) return;
+        const values = result && result.completion && Array.isArray(result.completion.values) ? result.completion.values : [];
+        list.replaceChildren(...values.slice(0, 100).map((v) => el("option", { value: String(v) })));
+      } catch (err) {
+        // A server without completions says -32601 once; ask no more.
+        if (err instanceof CallError && err.rpc && err.rpc.code === -32601) state.noCompletions = true;
+      }
+    };
+    const schedule = () => {
+      if (!state.client || state.noCompletions) return;
+      clearTimeout(timer);
+      timer = setTimeout(ask, 250);
+    };
+    input.addEventListener("input", schedule);
+    input.addEventListener("focus", schedule);
+  }
 }
 
 function fillList(box, label, values) {
@@ -490,6 +537,9 @@ async function perform(kind, item, args, more) {
     }
   }
   if (more) Object.assign(params, more);
+  // A progress token asks the server to say how far a long call is; its
+  // notifications come on the call's SSE stream.
+  if (kind === "tool") params._meta = { progressToken: "workbench-" + ++progressTokens };
   if (state.inFlight) state.inFlight.abort();
   const ctl = new AbortController();
   state.inFlight = ctl;
@@ -592,11 +642,16 @@ function showAnswer(kind, item, args, res, ms) {
   const result = res.result || {};
   if (result.resultType === "input_required") {
     showInputRequired(kind, item, args, result);
-    return;
+  } else if (kind === "tool") {
+    // A refusal scrolls to the fields it names (see mapRefusal).
+    showToolResult(item, args, result);
+    if (result.isError) return;
+  } else if (kind === "prompt") {
+    showPromptResult(result);
+  } else {
+    showReadResult(result);
   }
-  if (kind === "tool") showToolResult(item, args, result);
-  else if (kind === "prompt") showPromptResult(result);
-  else showReadResult(result);
+  r.scrollIntoView({ block: "start" });
 }
 
 function showToolResult(tool, args, result) {
@@ -658,7 +713,7 @@ function mapRefusal(text, sc) {
   const place = (path, sentence) => {
     const p = normalizePath(path);
     if (p && form && !state.jsonMode && form.showError(p, sentence)) placed++;
-    else rest.push(p ? path + ": " + sentence : sentence);
+    else rest.push(p && !sentence.startsWith(path + ":") ? path + ": " + sentence : sentence);
   };
   if (sc && Array.isArray(sc.validationErrors) && sc.validationErrors.length) {
     for (const v of sc.validationErrors) {
@@ -680,6 +735,8 @@ function mapRefusal(text, sc) {
   }
   for (const r of rest) showCallError(r);
   $("call-status").textContent = placed ? "The server refused " + plural(placed, "argument") + ": see the fields." : "";
+  const first = $("fields").querySelector(".field-error:not([hidden])") || (rest.length ? $("call-error") : null);
+  if (first) first.scrollIntoView({ block: "center" });
 }
 
 // setPaging sets up the pager of a table: a tool whose input has skip and
@@ -783,10 +840,11 @@ function showReadResult(result) {
 }
 
 function showFailure(err, params) {
+  // params: what was sent, when the error came before a request was made.
   resetResult();
   const r = $("result");
   r.hidden = false;
-  showRaw(err.response ? { jsonrpc: "2.0", method: "(see the response)", params } : null, err.response);
+  showRaw(err.request || { params }, err.response);
   if (!(err instanceof CallError)) {
     showCallError("The workbench failed: " + err.message);
     r.querySelector(".result-text").textContent = String(err.stack || err.message);
@@ -982,7 +1040,8 @@ function traceRow(e) {
   const timeText = isNaN(time) ? s(e.time) : time.toLocaleTimeString([], { hour12: false }) + "." + String(time.getMilliseconds()).padStart(3, "0");
   const timeCell = el("td", { class: "time" }, [el("time", { datetime: s(e.time), text: timeText })]);
   const outcome = el("td", {}, [el("span", { class: "badge outcome-" + s(e.outcome).replace(/[^a-z-]/g, ""), text: s(e.outcome) })]);
-  const ms = typeof e.durationMs === "number" ? (e.durationMs < 10 ? e.durationMs.toFixed(1) : Math.round(e.durationMs).toString()) : "";
+  const d = e.durationMs;
+  const ms = typeof d !== "number" ? "" : d < 1 ? d.toFixed(2) : d < 10 ? d.toFixed(1) : Math.round(d).toString();
   const why = [s(e.code), s(e.message)].filter(Boolean).join(": ");
   tr.append(timeCell, el("td", { text: s(e.method) }), el("td", { class: "name", text: s(e.name) }), el("td", { text: s(e.caller) }), el("td", { text: s(e.client) }), outcome, el("td", { class: "num", text: ms }), el("td", { class: "why", text: why, title: why }));
   return tr;
