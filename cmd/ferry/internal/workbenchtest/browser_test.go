@@ -73,7 +73,6 @@ func browse(t *testing.T, resolve ...string) *browser {
 		chromedp.Flag("no-first-run", true),
 		chromedp.Flag("no-default-browser-check", true),
 		chromedp.Flag("hide-scrollbars", true),
-		chromedp.WindowSize(1280, 900),
 		chromedp.UserDataDir(profile(t)),
 	}
 	if len(resolve) > 0 {
@@ -88,7 +87,7 @@ func browse(t *testing.T, resolve ...string) *browser {
 	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
 	t.Cleanup(func() { cancelTime(); cancelTab(); cancelAlloc() })
 	b := &browser{t: t, ctx: ctx, dir: artifacts(t)}
-	b.run(chromedp.ActionFunc(func(ctx context.Context) error {
+	b.run(chromedp.EmulateViewport(1280, 800), chromedp.ActionFunc(func(ctx context.Context) error {
 		_, err := page.AddScriptToEvaluateOnNewDocument(watchScript).Do(ctx)
 		return err
 	}))
