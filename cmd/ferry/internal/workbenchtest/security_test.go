@@ -88,7 +88,7 @@ func TestWorkbenchShowsServerMarkupAsText(t *testing.T) {
 	if !strings.Contains(result, markup) {
 		t.Errorf("the result shows %q, want the characters of %q", result, markup)
 	}
-	b.shotAt("09-markup-as-text", "#detail")
+	b.shotAt("11-markup-as-text", "#detail")
 
 	openTool(b, "refuse_markup")
 	b.run(chromedp.Click("#send", chromedp.ByQuery))
@@ -178,7 +178,7 @@ func TestWorkbenchRefusesForeignHostAndOrigin(t *testing.T) {
 		b.run(chromedp.Navigate(foreign+path), chromedp.Evaluate(`document.body.textContent`, &text))
 		bodies[path] = text
 		if path == "/ui/" {
-			b.shot("10-foreign-host")
+			b.shot("12-foreign-host")
 		}
 	}
 	for _, path := range []string{"/ui/", "/ui/config.json"} {

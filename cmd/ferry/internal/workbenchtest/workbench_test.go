@@ -31,6 +31,7 @@ func TestWorkbenchInChromium(t *testing.T) {
 		{"a list result is a table that pages", stepTable},
 		{"refusals show beside their fields", stepRefusals},
 		{"the trace shows another client's calls", stepTrace},
+		{"a prompt, a resource and a template read as the Go SDK reads them", stepPromptAndResources},
 	}
 	for _, s := range steps {
 		if !t.Run(s.name, func(t *testing.T) {
@@ -205,8 +206,14 @@ func clearInput(b *browser, q string) {
 // openTool opens a tool of the catalog and waits for its form.
 func openTool(b *browser, name string) {
 	b.t.Helper()
-	b.run(chromedp.Click(`#catalog li[data-kind=tool]`+sel("data-name", name)+` button`, chromedp.ByQuery))
-	b.wait("the detail of "+name+" opens", `document.querySelector('#detail[data-kind=tool]`+sel("data-name", name)+`') && document.querySelector("form#call-form")`, nil)
+	openEntry(b, "tool", name)
+}
+
+// openEntry opens an entry of the catalog and waits for its form.
+func openEntry(b *browser, kind, name string) {
+	b.t.Helper()
+	b.run(chromedp.Click(`#catalog li`+sel("data-kind", kind)+sel("data-name", name)+` button`, chromedp.ByQuery))
+	b.wait("the detail of "+name+" opens", `document.querySelector('#detail`+sel("data-kind", kind)+sel("data-name", name)+`') && document.querySelector("form#call-form")`, nil)
 }
 
 // rawRequest is the script that reads the arguments of the request the
@@ -405,4 +412,78 @@ const pageClient = "ferry-workbench"
 func jsInt(n int) string {
 	q, _ := json.Marshal(n)
 	return string(q)
+}
+
+// rawResult is the script that reads the result of the response the
+// page showed last, or null.
+const rawResult = `(() => {
+  const pre = document.querySelector("details#raw-response pre");
+  try { return JSON.parse(pre.textContent).result || null; } catch (e) { return null; }
+})()`
+
+// spaces collapses runs of white space, as a page's text differs from
+// the server's in line breaks.
+func spaces(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func stepPromptAndResources(t *testing.T, _ *demo, sdk *mcp.ClientSession, b *browser) {
+	ctx := t.Context()
+	// A prompt with an argument from an enum.
+	prompt, err := sdk.GetPrompt(ctx, &mcp.GetPromptParams{Name: "restock_plan", Arguments: map[string]string{"category": "tea"}})
+	if err != nil || len(prompt.Messages) == 0 {
+		t.Fatalf("the Go SDK's prompts/get restock_plan: %v %+v", err, prompt)
+	}
+	want, ok := prompt.Messages[0].Content.(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("restock_plan's first message is %T, want text", prompt.Messages[0].Content)
+	}
+	openEntry(b, "prompt", "restock_plan")
+	b.eval(`(() => { const el = document.querySelector('form#call-form [name="category"]'); el.value = "tea";
+	  el.dispatchEvent(new Event("input", {bubbles: true})); el.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, nil)
+	b.run(chromedp.Click("#send", chromedp.ByQuery))
+	var shown string
+	b.wait("the prompt's messages show", rawResult+` && `+rawResult+`.messages && document.getElementById("result").textContent`, &shown)
+	if !strings.Contains(spaces(shown), spaces(want.Text)) {
+		t.Errorf("the prompt shows %q; the Go SDK gets the message %q", shown, want.Text)
+	}
+	b.shotAt("09-prompt", "#result")
+
+	// A resource, and a template with its variable filled.
+	var uri string
+	for r, err := range sdk.Resources(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Name == "policies" {
+			uri = r.URI
+		}
+	}
+	for _, c := range []struct {
+		kind, name, uri string
+		vars           map[string]string
+	}{
+		{"resource", "policies", uri, nil},
+		{"template", "order", "shop://orders/1", map[string]string{"id": "1"}},
+	} {
+		read, err := sdk.ReadResource(ctx, &mcp.ReadResourceParams{URI: c.uri})
+		if err != nil || len(read.Contents) == 0 {
+			t.Fatalf("the Go SDK's resources/read %s: %v %+v", c.uri, err, read)
+		}
+		openEntry(b, c.kind, c.name)
+		for k, v := range c.vars {
+			setField(b, k, v)
+		}
+		b.run(chromedp.Click("#send", chromedp.ByQuery))
+		var got struct {
+			Contents []struct{ URI, Text string }
+		}
+		b.wait("the "+c.kind+" "+c.name+" reads", rawResult+` && `+rawResult+`.contents && `+rawResult+`.contents[0].uri === `+js(c.uri)+` && `+rawResult, &got)
+		if len(got.Contents) != len(read.Contents) || got.Contents[0].Text != read.Contents[0].Text {
+			t.Errorf("the page read %s as %+v; the Go SDK reads %+v", c.uri, got.Contents, read.Contents[0])
+		}
+		b.eval(`document.getElementById("result").textContent`, &shown)
+		if c.kind == "resource" && !strings.Contains(spaces(shown), spaces(read.Contents[0].Text)) {
+			t.Errorf("the page shows %s as %q, want its text %q", c.uri, shown, read.Contents[0].Text)
+		}
+	}
+	b.shotAt("10-template", "#result")
 }
