@@ -107,6 +107,15 @@ function isTyping(t) {
   return t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
 }
 
+// markReachable says connected again after a network failure, once an
+// answer has come.
+function markReachable() {
+  if (state.connected && $("status").dataset.state === "error" && state.lostNetwork) {
+    state.lostNetwork = false;
+    setStatus("connected", "Connected again: the server answers.");
+  }
+}
+
 // ---- connecting and the catalog ----
 
 async function connect() {
@@ -344,6 +353,7 @@ function select(kind, item, focus) {
       hints.append(b);
     }
   }
+  $("definition").querySelector("pre").textContent = JSON.stringify(item, null, 2);
   fillList(d.querySelector(".groups"), "Groups", groupsOf(kind, item));
   fillList(d.querySelector(".scopes"), "Requires", scopesOf(item));
 
@@ -559,6 +569,7 @@ async function perform(kind, item, args, more) {
         }
       },
     });
+    markReachable();
     if (state.selected !== sel) return; // the user moved on
     const ms = performance.now() - started;
     $("call-status").textContent = "";
@@ -863,7 +874,8 @@ function showFailure(err, params) {
     case "forbidden":
       break;
     case "network":
-      setStatus("error", "The server could not be reached: " + err.message);
+      state.lostNetwork = true;
+      setStatus("error", err.message + " The workbench tries again with the next call.");
       break;
     case "aborted":
       sentence = "Cancelled: the workbench closed the request.";
@@ -998,6 +1010,7 @@ async function pollTrace(gen) {
       const data = await res.json();
       if (gen !== state.trace.generation) return;
       addTraceEvents(data);
+      markReachable();
       if (!state.trace.paused) $("trace-status").textContent = "Watching the calls the server receives.";
     } catch (err) {
       if (gen !== state.trace.generation) return;
