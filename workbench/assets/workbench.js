@@ -712,6 +712,13 @@ function normalizePath(p) {
   return s;
 }
 
+// hasField reports whether the form has a field at the path the server
+// names.
+function hasField(path) {
+  const p = normalizePath(path);
+  return !!(p && state.form && !state.jsonMode && state.form.root.querySelector('.field-error[data-error-for="' + p.replace(/["\\]/g, "\\$&") + '"]'));
+}
+
 // mapRefusal puts the server's sentences beside the fields they name:
 // from structuredContent.validationErrors when the server sends them, else
 // from the text ("invalid arguments:\n- PATH: sentence" lines, or
@@ -737,9 +744,12 @@ function mapRefusal(text, sc) {
       else if (line.trim()) rest.push(line.replace(/^- /, ""));
     }
   } else {
-    const m = /^([a-z][a-z0-9-]*): ([A-Za-z_$][\w.[\]$-]*): ([\s\S]+)$/.exec(text);
-    if (m && form && form.root.querySelector('.field-error[data-error-for="' + normalizePath(m[2]).replace(/["\\]/g, "\\$&") + '"]')) {
-      place(m[2], m[3]);
+    // "code: PATH: sentence" puts the sentence beside PATH's field, and
+    // "code: PATH words..." (skus[1] "XXX" is not a SKU) the whole
+    // sentence, when PATH names a field of the form.
+    const m = /^([a-z][a-z0-9-]*): ([A-Za-z_$][\w$-]*(?:\[\d+\]|\.[A-Za-z_$][\w$-]*|\.\d+)*)(:\s*|\s+)([\s\S]+)$/.exec(text);
+    if (m && hasField(m[2])) {
+      place(m[2], m[3].startsWith(":") ? m[4] : m[2] + " " + m[4]);
     } else {
       rest.push(text || "The tool failed and said nothing.");
     }
@@ -1056,7 +1066,8 @@ function traceRow(e) {
   const d = e.durationMs;
   const ms = typeof d !== "number" ? "" : d < 1 ? d.toFixed(2) : d < 10 ? d.toFixed(1) : Math.round(d).toString();
   const why = [s(e.code), s(e.message)].filter(Boolean).join(": ");
-  tr.append(timeCell, el("td", { text: s(e.method) }), el("td", { class: "name", text: s(e.name) }), el("td", { text: s(e.caller) }), el("td", { text: s(e.client) }), outcome, el("td", { class: "num", text: ms }), el("td", { class: "why", text: why, title: why }));
+  const cut = (cls, v) => el("td", { class: cls + " cut", text: v, title: v });
+  tr.append(timeCell, el("td", { text: s(e.method) }), cut("name", s(e.name)), cut("caller", s(e.caller)), cut("client", s(e.client)), outcome, el("td", { class: "num", text: ms }), el("td", { class: "why", text: why, title: why }));
   return tr;
 }
 
