@@ -10,6 +10,7 @@ import { Client, CallError, paramHeaders } from "./mcp.js";
 import { SchemaForm, FormError } from "./form.js";
 import { tree, listShape, fillTable, contentBlocks, imageOf, parseJSON, approxBytes } from "./result.js";
 import { templateVariables, expandTemplate } from "./template.js";
+import { parseRefusal } from "./refusal.js";
 import { el, $ } from "./dom.js";
 
 const KINDS = [
@@ -702,57 +703,21 @@ function firstLine(s) {
   return String(s || "").split("\n")[0];
 }
 
-// normalizePath turns a location the server names (lines[0].sku,
-// /lines/0/sku, arguments.lines.0.sku) into a field PATH (lines.0.sku).
-function normalizePath(p) {
-  let s = String(p).trim();
-  s = s.replace(/\[(\d+)\]/g, ".$1").replace(/\[["']([^"']*)["']\]/g, ".$1");
-  if (s.startsWith("/")) s = s.slice(1).split("/").map((x) => x.replace(/~1/g, "/").replace(/~0/g, "~")).join(".");
-  s = s.replace(/^\$\.?/, "").replace(/^arguments(\.|$)/, "").replace(/^\./, "");
-  return s;
-}
-
-// hasField reports whether the form has a field at the path the server
-// names.
+// hasField reports whether the form shows a field at a PATH.
 function hasField(path) {
-  const p = normalizePath(path);
-  return !!(p && state.form && !state.jsonMode && state.form.root.querySelector('.field-error[data-error-for="' + p.replace(/["\\]/g, "\\$&") + '"]'));
+  return !!(path && state.form && !state.jsonMode && state.form.root.querySelector('.field-error[data-error-for="' + path.replace(/["\\]/g, "\\$&") + '"]'));
 }
 
-// mapRefusal puts the server's sentences beside the fields they name:
-// from structuredContent.validationErrors when the server sends them, else
-// from the text ("invalid arguments:\n- PATH: sentence" lines, or
-// "code: PATH: sentence", or "code: sentence"). What names no field goes
-// to #call-error.
+// mapRefusal puts the server's sentences beside the fields they name (see
+// refusal.js); what names no field shown goes to #call-error.
 function mapRefusal(text, sc) {
-  const form = state.form;
+  const { fields, rest } = parseRefusal(text, sc, hasField);
   let placed = 0;
-  const rest = [];
-  const place = (path, sentence) => {
-    const p = normalizePath(path);
-    if (p && form && !state.jsonMode && form.showError(p, sentence)) placed++;
-    else rest.push(p && !sentence.startsWith(path + ":") ? path + ": " + sentence : sentence);
-  };
-  if (sc && Array.isArray(sc.validationErrors) && sc.validationErrors.length) {
-    for (const v of sc.validationErrors) {
-      if (v && typeof v.message === "string") place(typeof v.path === "string" ? v.path : "", v.message);
-    }
-  } else if (/^invalid arguments:\s*\n/.test(text)) {
-    for (const line of text.split("\n").slice(1)) {
-      const m = /^- ([^:]+?): (.*)$/.exec(line);
-      if (m) place(m[1], m[2]);
-      else if (line.trim()) rest.push(line.replace(/^- /, ""));
-    }
-  } else {
-    // "code: PATH: sentence" puts the sentence beside PATH's field, and
-    // "code: PATH words..." (skus[1] "XXX" is not a SKU) the whole
-    // sentence, when PATH names a field of the form.
-    const m = /^([a-z][a-z0-9-]*): ([A-Za-z_$][\w$-]*(?:\[\d+\]|\.[A-Za-z_$][\w$-]*|\.\d+)*)(:\s*|\s+)([\s\S]+)$/.exec(text);
-    if (m && hasField(m[2])) {
-      place(m[2], m[3].startsWith(":") ? m[4] : m[2] + " " + m[4]);
-    } else {
-      rest.push(text || "The tool failed and said nothing.");
-    }
+  for (const f of fields) {
+    // showError falls back to the nearest enclosing field (lines.0.sku
+    // to lines.0, then lines).
+    if (state.form && !state.jsonMode && state.form.showError(f.path, f.sentence)) placed++;
+    else rest.push(f.sentence.startsWith(f.raw + ":") ? f.sentence : f.raw + ": " + f.sentence);
   }
   for (const r of rest) showCallError(r);
   $("call-status").textContent = placed ? "The server refused " + plural(placed, "argument") + ": see the fields." : "";
