@@ -59,6 +59,7 @@ async function init() {
     connect();
   });
   $("disconnect").addEventListener("click", disconnect);
+  $("show-about").addEventListener("click", showAbout);
   $("search").addEventListener("input", applyFilter);
   $("search").addEventListener("keydown", (e) => {
     if (e.key === "Escape") {
@@ -129,7 +130,20 @@ async function connect() {
   try {
     const catalog = { tool: [], prompt: [], resource: [], template: [] };
     let info = null;
+    // server/discover says what the server offers (and its instructions);
+    // a server that does not answer it is asked for every list.
+    let caps = null;
+    state.discover = null;
+    try {
+      const { result } = await state.client.request("server/discover", {});
+      state.discover = result;
+      if (result && result.capabilities && typeof result.capabilities === "object") caps = result.capabilities;
+      info = (result && result._meta && result._meta["io.modelcontextprotocol/serverInfo"]) || null;
+    } catch (err) {
+      if (!(err instanceof CallError) || err.kind !== "rpc") throw err;
+    }
     for (const k of KINDS) {
+      if (caps && !caps[k.kind === "template" ? "resources" : k.kind + "s"]) continue;
       try {
         const { items, serverInfo } = await listAll(k.method, k.key);
         catalog[k.kind] = items;
@@ -137,7 +151,7 @@ async function connect() {
       } catch (err) {
         // A server without prompts or resources answers -32601 (method not
         // found): that part of the catalog is empty, not an error.
-        if (k.kind !== "tool" && err instanceof CallError && err.kind === "rpc" && err.rpc && err.rpc.code === -32601) continue;
+        if (err instanceof CallError && err.kind === "rpc" && err.rpc && err.rpc.code === -32601) continue;
         throw err;
       }
     }
@@ -146,6 +160,7 @@ async function connect() {
     state.noCompletions = false;
     state.connected = true;
     renderCatalog();
+    renderAbout();
     const name = info && info.name ? info.name + (info.version ? " " + info.version : "") : state.config.title || "the server";
     setStatus("connected", "Connected to " + name + ": " + plural(catalog.tool.length, "tool") + ", " + plural(catalog.prompt.length, "prompt") + ", " + plural(catalog.resource.length, "resource") + " and " + plural(catalog.template.length, "resource template") + ".");
     $("disconnect").hidden = false;
@@ -183,6 +198,31 @@ function connectFailure(err) {
   return "Connecting failed: " + err.message;
 }
 
+// renderAbout fills the welcome panel's account of the server: its name,
+// versions, capabilities and instructions, as server/discover gave them.
+function renderAbout() {
+  const d = state.discover;
+  const info = state.serverInfo;
+  $("server-about").hidden = !d && !info;
+  $("show-about").hidden = false;
+  $("about-name").textContent = info ? String(info.name || "") + (info.version ? " " + String(info.version) : "") + (info.title ? " (" + String(info.title) + ")" : "") : "(it does not say)";
+  $("about-versions").textContent = d && Array.isArray(d.supportedVersions) ? d.supportedVersions.map(String).join(", ") : "(it does not say)";
+  const caps = d && d.capabilities && typeof d.capabilities === "object" ? d.capabilities : {};
+  const names = Object.keys(caps).filter((k) => k !== "extensions");
+  if (caps.extensions && typeof caps.extensions === "object") names.push(...Object.keys(caps.extensions).map((x) => "extension " + x));
+  $("about-caps").textContent = names.length ? names.join(", ") : "(none stated)";
+  $("about-instructions").textContent = d && typeof d.instructions === "string" && d.instructions ? d.instructions : "(none)";
+}
+
+function showAbout() {
+  state.selected = null;
+  for (const b of $("catalog").querySelectorAll("button.entry[aria-current]")) b.removeAttribute("aria-current");
+  $("detail").hidden = true;
+  resetResult();
+  $("welcome").hidden = false;
+  $("main").focus();
+}
+
 function disconnect() {
   stopTrace();
   state.connected = false;
@@ -190,6 +230,9 @@ function disconnect() {
   state.catalog = { tool: [], prompt: [], resource: [], template: [] };
   renderCatalog();
   $("disconnect").hidden = true;
+  $("show-about").hidden = true;
+  $("server-about").hidden = true;
+  showAbout();
   setStatus("idle", "Disconnected. The credential is forgotten when this tab closes.");
 }
 
