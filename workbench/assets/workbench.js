@@ -10,6 +10,7 @@ import { Client, CallError, paramHeaders } from "./mcp.js";
 import { SchemaForm, FormError } from "./form.js";
 import { tree, listShape, fillTable, contentBlocks, imageOf, parseJSON, approxBytes } from "./result.js";
 import { templateVariables, expandTemplate } from "./template.js";
+import { parseRefusal } from "./refusal.js";
 import { el, $ } from "./dom.js";
 
 const KINDS = [
@@ -58,6 +59,7 @@ async function init() {
     connect();
   });
   $("disconnect").addEventListener("click", disconnect);
+  $("show-about").addEventListener("click", showAbout);
   $("search").addEventListener("input", applyFilter);
   $("search").addEventListener("keydown", (e) => {
     if (e.key === "Escape") {
@@ -107,6 +109,15 @@ function isTyping(t) {
   return t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
 }
 
+// markReachable says connected again after a network failure, once an
+// answer has come.
+function markReachable() {
+  if (state.connected && $("status").dataset.state === "error" && state.lostNetwork) {
+    state.lostNetwork = false;
+    setStatus("connected", "Connected again: the server answers.");
+  }
+}
+
 // ---- connecting and the catalog ----
 
 async function connect() {
@@ -119,7 +130,20 @@ async function connect() {
   try {
     const catalog = { tool: [], prompt: [], resource: [], template: [] };
     let info = null;
+    // server/discover says what the server offers (and its instructions);
+    // a server that does not answer it is asked for every list.
+    let caps = null;
+    state.discover = null;
+    try {
+      const { result } = await state.client.request("server/discover", {});
+      state.discover = result;
+      if (result && result.capabilities && typeof result.capabilities === "object") caps = result.capabilities;
+      info = (result && result._meta && result._meta["io.modelcontextprotocol/serverInfo"]) || null;
+    } catch (err) {
+      if (!(err instanceof CallError) || err.kind !== "rpc") throw err;
+    }
     for (const k of KINDS) {
+      if (caps && !caps[k.kind === "template" ? "resources" : k.kind + "s"]) continue;
       try {
         const { items, serverInfo } = await listAll(k.method, k.key);
         catalog[k.kind] = items;
@@ -127,7 +151,7 @@ async function connect() {
       } catch (err) {
         // A server without prompts or resources answers -32601 (method not
         // found): that part of the catalog is empty, not an error.
-        if (k.kind !== "tool" && err instanceof CallError && err.kind === "rpc" && err.rpc && err.rpc.code === -32601) continue;
+        if (err instanceof CallError && err.kind === "rpc" && err.rpc && err.rpc.code === -32601) continue;
         throw err;
       }
     }
@@ -136,6 +160,7 @@ async function connect() {
     state.noCompletions = false;
     state.connected = true;
     renderCatalog();
+    renderAbout();
     const name = info && info.name ? info.name + (info.version ? " " + info.version : "") : state.config.title || "the server";
     setStatus("connected", "Connected to " + name + ": " + plural(catalog.tool.length, "tool") + ", " + plural(catalog.prompt.length, "prompt") + ", " + plural(catalog.resource.length, "resource") + " and " + plural(catalog.template.length, "resource template") + ".");
     $("disconnect").hidden = false;
@@ -173,6 +198,31 @@ function connectFailure(err) {
   return "Connecting failed: " + err.message;
 }
 
+// renderAbout fills the welcome panel's account of the server: its name,
+// versions, capabilities and instructions, as server/discover gave them.
+function renderAbout() {
+  const d = state.discover;
+  const info = state.serverInfo;
+  $("server-about").hidden = !d && !info;
+  $("show-about").hidden = false;
+  $("about-name").textContent = info ? String(info.name || "") + (info.version ? " " + String(info.version) : "") + (info.title ? " (" + String(info.title) + ")" : "") : "(it does not say)";
+  $("about-versions").textContent = d && Array.isArray(d.supportedVersions) ? d.supportedVersions.map(String).join(", ") : "(it does not say)";
+  const caps = d && d.capabilities && typeof d.capabilities === "object" ? d.capabilities : {};
+  const names = Object.keys(caps).filter((k) => k !== "extensions");
+  if (caps.extensions && typeof caps.extensions === "object") names.push(...Object.keys(caps.extensions).map((x) => "extension " + x));
+  $("about-caps").textContent = names.length ? names.join(", ") : "(none stated)";
+  $("about-instructions").textContent = d && typeof d.instructions === "string" && d.instructions ? d.instructions : "(none)";
+}
+
+function showAbout() {
+  state.selected = null;
+  for (const b of $("catalog").querySelectorAll("button.entry[aria-current]")) b.removeAttribute("aria-current");
+  $("detail").hidden = true;
+  resetResult();
+  $("welcome").hidden = false;
+  $("main").focus();
+}
+
 function disconnect() {
   stopTrace();
   state.connected = false;
@@ -180,6 +230,9 @@ function disconnect() {
   state.catalog = { tool: [], prompt: [], resource: [], template: [] };
   renderCatalog();
   $("disconnect").hidden = true;
+  $("show-about").hidden = true;
+  $("server-about").hidden = true;
+  showAbout();
   setStatus("idle", "Disconnected. The credential is forgotten when this tab closes.");
 }
 
@@ -344,6 +397,7 @@ function select(kind, item, focus) {
       hints.append(b);
     }
   }
+  $("definition").querySelector("pre").textContent = JSON.stringify(item, null, 2);
   fillList(d.querySelector(".groups"), "Groups", groupsOf(kind, item));
   fillList(d.querySelector(".scopes"), "Requires", scopesOf(item));
 
@@ -559,6 +613,7 @@ async function perform(kind, item, args, more) {
         }
       },
     });
+    markReachable();
     if (state.selected !== sel) return; // the user moved on
     const ms = performance.now() - started;
     $("call-status").textContent = "";
@@ -691,47 +746,21 @@ function firstLine(s) {
   return String(s || "").split("\n")[0];
 }
 
-// normalizePath turns a location the server names (lines[0].sku,
-// /lines/0/sku, arguments.lines.0.sku) into a field PATH (lines.0.sku).
-function normalizePath(p) {
-  let s = String(p).trim();
-  s = s.replace(/\[(\d+)\]/g, ".$1").replace(/\[["']([^"']*)["']\]/g, ".$1");
-  if (s.startsWith("/")) s = s.slice(1).split("/").map((x) => x.replace(/~1/g, "/").replace(/~0/g, "~")).join(".");
-  s = s.replace(/^\$\.?/, "").replace(/^arguments(\.|$)/, "").replace(/^\./, "");
-  return s;
+// hasField reports whether the form shows a field at a PATH.
+function hasField(path) {
+  return !!(path && state.form && !state.jsonMode && state.form.root.querySelector('.field-error[data-error-for="' + path.replace(/["\\]/g, "\\$&") + '"]'));
 }
 
-// mapRefusal puts the server's sentences beside the fields they name:
-// from structuredContent.validationErrors when the server sends them, else
-// from the text ("invalid arguments:\n- PATH: sentence" lines, or
-// "code: PATH: sentence", or "code: sentence"). What names no field goes
-// to #call-error.
+// mapRefusal puts the server's sentences beside the fields they name (see
+// refusal.js); what names no field shown goes to #call-error.
 function mapRefusal(text, sc) {
-  const form = state.form;
+  const { fields, rest } = parseRefusal(text, sc, hasField);
   let placed = 0;
-  const rest = [];
-  const place = (path, sentence) => {
-    const p = normalizePath(path);
-    if (p && form && !state.jsonMode && form.showError(p, sentence)) placed++;
-    else rest.push(p && !sentence.startsWith(path + ":") ? path + ": " + sentence : sentence);
-  };
-  if (sc && Array.isArray(sc.validationErrors) && sc.validationErrors.length) {
-    for (const v of sc.validationErrors) {
-      if (v && typeof v.message === "string") place(typeof v.path === "string" ? v.path : "", v.message);
-    }
-  } else if (/^invalid arguments:\s*\n/.test(text)) {
-    for (const line of text.split("\n").slice(1)) {
-      const m = /^- ([^:]+?): (.*)$/.exec(line);
-      if (m) place(m[1], m[2]);
-      else if (line.trim()) rest.push(line.replace(/^- /, ""));
-    }
-  } else {
-    const m = /^([a-z][a-z0-9-]*): ([A-Za-z_$][\w.[\]$-]*): ([\s\S]+)$/.exec(text);
-    if (m && form && form.root.querySelector('.field-error[data-error-for="' + normalizePath(m[2]).replace(/["\\]/g, "\\$&") + '"]')) {
-      place(m[2], m[3]);
-    } else {
-      rest.push(text || "The tool failed and said nothing.");
-    }
+  for (const f of fields) {
+    // showError falls back to the nearest enclosing field (lines.0.sku
+    // to lines.0, then lines).
+    if (state.form && !state.jsonMode && state.form.showError(f.path, f.sentence)) placed++;
+    else rest.push(f.sentence.startsWith(f.raw + ":") ? f.sentence : f.raw + ": " + f.sentence);
   }
   for (const r of rest) showCallError(r);
   $("call-status").textContent = placed ? "The server refused " + plural(placed, "argument") + ": see the fields." : "";
@@ -863,7 +892,8 @@ function showFailure(err, params) {
     case "forbidden":
       break;
     case "network":
-      setStatus("error", "The server could not be reached: " + err.message);
+      state.lostNetwork = true;
+      setStatus("error", err.message + " The workbench tries again with the next call.");
       break;
     case "aborted":
       sentence = "Cancelled: the workbench closed the request.";
@@ -998,6 +1028,7 @@ async function pollTrace(gen) {
       const data = await res.json();
       if (gen !== state.trace.generation) return;
       addTraceEvents(data);
+      markReachable();
       if (!state.trace.paused) $("trace-status").textContent = "Watching the calls the server receives.";
     } catch (err) {
       if (gen !== state.trace.generation) return;
@@ -1043,7 +1074,8 @@ function traceRow(e) {
   const d = e.durationMs;
   const ms = typeof d !== "number" ? "" : d < 1 ? d.toFixed(2) : d < 10 ? d.toFixed(1) : Math.round(d).toString();
   const why = [s(e.code), s(e.message)].filter(Boolean).join(": ");
-  tr.append(timeCell, el("td", { text: s(e.method) }), el("td", { class: "name", text: s(e.name) }), el("td", { text: s(e.caller) }), el("td", { text: s(e.client) }), outcome, el("td", { class: "num", text: ms }), el("td", { class: "why", text: why, title: why }));
+  const cut = (cls, v) => el("td", { class: cls + " cut", text: v, title: v });
+  tr.append(timeCell, el("td", { text: s(e.method) }), cut("name", s(e.name)), cut("caller", s(e.caller)), cut("client", s(e.client)), outcome, el("td", { class: "num", text: ms }), el("td", { class: "why", text: why, title: why }));
   return tr;
 }
 
