@@ -13,11 +13,12 @@ import (
 
 // The demo's workbench in headless Chromium, step by step, each checked
 // against what a client of the official Go SDK gets from the same server,
-// with a screenshot of each step (see artifacts): the catalog lists what
-// the server lists and filters as one types; list_products' result is a
-// table that pages; the server's refusals show beside the fields they
-// name; and the trace shows the Go SDK's calls, which the page did not
-// make.
+// with a screenshot of each step (see artifacts): a wrong key is said to
+// be wrong; the catalog lists what the server lists and filters as one
+// types; every control has an accessible name; list_products' result is
+// a table that pages; the server's refusals show beside the fields they
+// name; the trace shows the Go SDK's calls, which the page did not make;
+// and a prompt, a resource and a template read as the Go SDK reads them.
 func TestWorkbenchInChromium(t *testing.T) {
 	d := startDemo(t)
 	sdk := connectSDK(t, d.url+"/mcp", sdkKey)
@@ -74,6 +75,18 @@ func stepCatalog(t *testing.T, d *demo, sdk *mcp.ClientSession, b *browser) {
 	if len(want.Tools) != 14 {
 		t.Errorf("the demo lists %d tools to the Go SDK, want 14: %v", len(want.Tools), want.Tools)
 	}
+	// A wrong key first: the page says so.
+	b.run(chromedp.Navigate(d.url+"/ui/"),
+		chromedp.WaitVisible("#credential", chromedp.ByQuery),
+		chromedp.SendKeys("#credential", "k-not-a-key-0123456789", chromedp.ByQuery),
+		chromedp.Click("#connect", chromedp.ByQuery))
+	var status string
+	b.wait("the page says the key is wrong", `document.querySelector('#status[data-state="error"]') && document.getElementById("status").textContent.trim()`, &status)
+	b.shot("00-wrong-key")
+	if refused := d.rec.find(func(e exchange) bool { return fromBrowser(e) && e.Path == "/mcp" && e.Status == 401 }); len(refused) == 0 {
+		t.Errorf("the page shows %q, but the server refused none of its requests", status)
+	}
+
 	connectPage(b, d.url+"/ui/", pageKey)
 	var got pageCatalog
 	b.wait("the catalog lists the server's tools",
@@ -89,6 +102,9 @@ func stepCatalog(t *testing.T, d *demo, sdk *mcp.ClientSession, b *browser) {
 	check("resource", got.Resource, want.Resources)
 	check("template", got.Template, want.Templates)
 	b.shot("01-catalog")
+	if unnamed := b.unnamedControls(); len(unnamed) > 0 {
+		t.Errorf("controls without an accessible name: %q", unnamed)
+	}
 
 	// Searching hides what does not match: an item whose name holds the
 	// words stays, one whose name, title and description all lack them
@@ -225,6 +241,9 @@ const rawRequest = `(() => {
 
 func stepTable(t *testing.T, _ *demo, sdk *mcp.ClientSession, b *browser) {
 	openTool(b, "list_products")
+	if unnamed := b.unnamedControls(); len(unnamed) > 0 {
+		t.Errorf("with list_products' form, controls without an accessible name: %q", unnamed)
+	}
 	setField(b, "top", "5")
 	b.run(chromedp.Click("#send", chromedp.ByQuery))
 	var first table
