@@ -478,7 +478,7 @@ func stepPromptAndResources(t *testing.T, _ *demo, sdk *mcp.ClientSession, b *br
 	}
 	for _, c := range []struct {
 		kind, name, uri string
-		vars           map[string]string
+		vars            map[string]string
 	}{
 		{"resource", "policies", uri, nil},
 		{"template", "order", "shop://orders/1", map[string]string{"id": "1"}},
