@@ -6,7 +6,7 @@
 // server whose texts hold markup checks that the page shows them as text
 // and that its Content-Security-Policy holds, and a rebound Host and
 // another origin's script check that the workbench refuses what /mcp
-// refuses.
+// refuses. One more run uses the keyboard alone.
 //
 // Each step leaves a screenshot, NN-step.png, in $FERRY_ARTIFACTS/workbench
 // (an absolute path), by default in .ci/artifacts/workbench of the
