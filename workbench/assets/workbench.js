@@ -93,7 +93,9 @@ async function init() {
     if (!res.ok) throw new Error("HTTP " + res.status);
     const c = await res.json();
     if (!c || typeof c !== "object") throw new Error("not an object");
-    state.config = { ...state.config, ...c };
+    // The page trusts its own server's config, but not its types.
+    for (const k of ["title", "endpoint", "trace", "protocolVersion"]) if (typeof c[k] === "string") state.config[k] = c[k];
+    if (c.groups && typeof c.groups === "object") state.config.groups = c.groups;
   } catch (err) {
     setStatus("error", "The workbench's config.json could not be read (" + err.message + "); it tries " + state.config.endpoint + ".");
   }
@@ -241,11 +243,11 @@ async function listAll(method, key) {
   let cursor;
   let serverInfo = null;
   for (let i = 0; i < MAX_LIST_PAGES; i++) {
-    const { result } = await state.client.request(method, cursor ? { cursor } : {});
+    const result = (await state.client.request(method, cursor ? { cursor } : {})).result || {};
     serverInfo = serverInfo || (result._meta && result._meta["io.modelcontextprotocol/serverInfo"]) || null;
     if (Array.isArray(result[key])) items.push(...result[key].filter((x) => x && typeof x === "object"));
+    if (typeof result.nextCursor !== "string" || result.nextCursor === "" || result.nextCursor === cursor) break;
     cursor = result.nextCursor;
-    if (!cursor) break;
   }
   return { items, serverInfo };
 }
@@ -309,7 +311,7 @@ function scopesOf(item) {
   const s = metaList(item, ["scopes", "requiredscopes", "scope"]);
   if (s.length === 0 && typeof item.description === "string") {
     // Ferry's DescribeRequirements appends "Requires the scope(s) a, b."
-    const m = /Requires the scopes? ([^.]+)\./.exec(item.description);
+    const m = /Requires the scopes? (.+?)\.(?:\s|$)/.exec(item.description);
     if (m) for (const x of m[1].split(",")) if (x.trim()) s.push(x.trim());
   }
   return s;
@@ -374,6 +376,11 @@ function applyFilter() {
 function select(kind, item, focus) {
   state.selected = { kind, item };
   state.page = null;
+  // A call still under way goes on (the server may be changing something);
+  // its answer is not shown here, and the new entry can be sent at once.
+  state.inFlight = null;
+  $("send").disabled = false;
+  $("cancel").hidden = true;
   for (const b of $("catalog").querySelectorAll("button.entry[aria-current]")) b.removeAttribute("aria-current");
   const li = [...$("catalog").querySelectorAll("li[data-kind]")].find((x) => x.dataset.kind === kind && (x.dataset.uri || x.dataset.uriTemplate || x.dataset.name) === keyOf(kind, item));
   if (li) li.querySelector("button").setAttribute("aria-current", "true");
@@ -421,6 +428,7 @@ function select(kind, item, focus) {
   $("form-title").textContent = kind === "template" ? "URI variables" : "Arguments";
   $("send").textContent = verb;
   state.form = new SchemaForm(schema, $("fields"));
+  state.jsonMode = false; // a new entry starts in the form, whatever the last one used
   setJSONMode(false);
   $("mode-json").parentElement.hidden = kind === "resource";
   if (kind === "prompt" || kind === "template") attachCompletions(kind, item);
@@ -607,19 +615,19 @@ async function perform(kind, item, args, more) {
       signal: ctl.signal,
       extraHeaders,
       onMessage: (m) => {
-        if (m && m.method === "notifications/progress" && m.params) {
+        if (state.inFlight === ctl && m && m.method === "notifications/progress" && m.params) {
           const p = m.params;
           $("call-status").textContent = "Working… " + (p.message ? String(p.message) + " " : "") + (p.total ? Math.round((100 * p.progress) / p.total) + "%" : p.progress !== undefined ? String(p.progress) : "");
         }
       },
     });
     markReachable();
-    if (state.selected !== sel) return; // the user moved on
+    if (state.selected !== sel || state.inFlight !== ctl) return; // the user moved on
     const ms = performance.now() - started;
     $("call-status").textContent = "";
     showAnswer(kind, item, args, res, ms);
   } catch (err) {
-    if (state.selected !== sel) return;
+    if (state.selected !== sel || state.inFlight !== ctl) return;
     $("call-status").textContent = "";
     showFailure(err, params);
   } finally {
@@ -694,7 +702,7 @@ function showAnswer(kind, item, args, res, ms) {
   r.hidden = false;
   showRaw(res.request, res.response);
   $("result-time").textContent = Math.round(ms) + " ms";
-  const result = res.result || {};
+  const result = res.result && typeof res.result === "object" ? res.result : {};
   if (result.resultType === "input_required") {
     showInputRequired(kind, item, args, result);
   } else if (kind === "tool") {
