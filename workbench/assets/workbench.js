@@ -939,9 +939,15 @@ function showInputRequired(kind, item, args, result) {
     if (typeof params.message === "string") part.append(el("p", { class: "question", text: params.message }));
     const schema = params.requestedSchema;
     if (method === "elicitation/create" && params.mode !== "url" && schema && typeof schema === "object") {
-      const fields = el("div", { class: "input-fields" });
-      part.append(fields);
-      forms.push({ key, form: new SchemaForm(schema, fields) });
+      // A question with nothing to fill in (a confirmation) is answered by
+      // accepting or declining it.
+      if (schema.properties && typeof schema.properties === "object" && Object.keys(schema.properties).length) {
+        const fields = el("div", { class: "input-fields" });
+        part.append(fields);
+        forms.push({ key, form: new SchemaForm(schema, fields) });
+      } else {
+        forms.push({ key, form: null });
+      }
     } else {
       answerable = false;
       part.append(el("p", { class: "call-error", text: "The workbench cannot answer " + method + " yet: use a client that can (the ferry CLI, the MCP Inspector)." }));
@@ -951,7 +957,7 @@ function showInputRequired(kind, item, args, result) {
     form.append(part);
   }
   const actions = el("div", { class: "actions" });
-  const answer = el("button", { type: "submit", class: "primary", text: "Answer and send again" });
+  const answer = el("button", { type: "submit", class: "primary", text: forms.some((f) => f.form) ? "Answer and send again" : "Accept and send again" });
   const decline = el("button", { type: "button", text: "Decline" });
   const cancel = el("button", { type: "button", text: "Cancel" });
   if (answerable) actions.append(answer, decline, cancel);
@@ -962,9 +968,9 @@ function showInputRequired(kind, item, args, result) {
     for (const f of forms) {
       if (action === "accept") {
         try {
-          responses[f.key] = { action, content: f.form.value() };
+          responses[f.key] = { action, content: f.form ? f.form.value() : {} };
         } catch (err) {
-          if (err instanceof FormError && f.form.showError(err.path, err.sentence)) return;
+          if (err instanceof FormError && f.form && f.form.showError(err.path, err.sentence)) return;
           throw err;
         }
       } else {
