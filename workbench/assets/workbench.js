@@ -4,7 +4,24 @@
 // and polls the trace.
 //
 // Every string from the server is shown with textContent (see dom.js):
-// never innerHTML, never an attribute that runs code.
+// never innerHTML, never an attribute that runs code. The page has no
+// inline script or style, so the Content-Security-Policy the Go handler
+// sends (script-src 'self'; style-src 'self') holds.
+//
+// The files, ES modules loaded by relative URLs (no build step):
+//   mcp.js       the MCP 2026-07-28 client over fetch (JSON or SSE answers)
+//   form.js      a form from a JSON Schema, and the value it holds
+//   refusal.js   a refusal's sentences, by the argument each names
+//   result.js    JSON trees, tables of list-shaped values, content blocks
+//   template.js  URI templates (RFC 6570) of resource templates
+//   dom.js       building elements without HTML
+// The element ids and data- attributes a browser test relies on are the
+// workbench contract's (#catalog li[data-kind][data-name], #detail,
+// form#call-form .field[data-field], .field-error[data-error-for],
+// #call-error, #send, #result[data-view], #result-table, #page-prev,
+// #page-next, #page-info, #raw-request, #raw-response, #trace rows).
+// Tests of the modules without a DOM: node --test workbench/assets/_test/*.test.mjs
+// (Node 22; the leading underscore keeps them out of the embedded files).
 
 import { Client, CallError, paramHeaders } from "./mcp.js";
 import { SchemaForm, FormError } from "./form.js";
