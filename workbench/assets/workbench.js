@@ -104,6 +104,9 @@ async function init() {
   }
   $("trace-pause").addEventListener("click", toggleTracePause);
   $("trace-clear").addEventListener("click", () => $("trace").tBodies[0].replaceChildren());
+  $("trace-filter").addEventListener("input", () => {
+    for (const tr of $("trace").tBodies[0].rows) filterTraceRow(tr);
+  });
 
   try {
     const res = await fetch("config.json", { cache: "no-store", credentials: "omit" });
@@ -1081,11 +1084,21 @@ function addTraceEvents(data) {
   }
   const sorted = events.filter((e) => e && typeof e.seq === "number" && e.seq > state.trace.after).sort((a, b) => a.seq - b.seq);
   for (const e of sorted) {
-    tbody.insertBefore(traceRow(e), tbody.firstChild);
+    const tr = traceRow(e);
+    filterTraceRow(tr);
+    tbody.insertBefore(tr, tbody.firstChild);
     state.trace.after = Math.max(state.trace.after, e.seq);
   }
   if (typeof data.next === "number" && data.next > state.trace.after) state.trace.after = data.next;
   while (tbody.rows.length > MAX_TRACE_ROWS) tbody.deleteRow(tbody.rows.length - 1);
+}
+
+// filterTraceRow hides a trace row that does not hold every word of the
+// trace filter.
+function filterTraceRow(tr) {
+  const words = $("trace-filter").value.toLowerCase().split(/\s+/).filter(Boolean);
+  const text = tr.textContent.toLowerCase();
+  tr.hidden = !words.every((w) => text.includes(w));
 }
 
 function traceRow(e) {
