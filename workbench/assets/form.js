@@ -108,7 +108,9 @@ export class SchemaForm {
     const control = this.control(t, s, id, path, initial, required);
     wrap.append(control);
     this.help(wrap, s, id, control);
-    wrap.append(errorSlot(path));
+    const err = errorSlot(path, id + "-error");
+    control.setAttribute("aria-describedby", ((control.getAttribute("aria-describedby") || "") + " " + err.id).trim());
+    wrap.append(err);
     return wrap;
   }
 
@@ -251,6 +253,7 @@ export class SchemaForm {
       const f = e.closest(".field");
       if (f) f.classList.remove("has-error");
     }
+    for (const c of this.root.querySelectorAll("[aria-invalid]")) c.removeAttribute("aria-invalid");
   }
 
   // showError puts a sentence beside the field PATH names, or its nearest
@@ -264,6 +267,8 @@ export class SchemaForm {
         slot.hidden = false;
         const f = slot.closest(".field");
         if (f) f.classList.add("has-error");
+        const control = this.root.querySelector('[name="' + cssString(p) + '"]');
+        if (control) control.setAttribute("aria-invalid", "true");
         return true;
       }
       const dot = p.lastIndexOf(".");
@@ -289,8 +294,8 @@ function requiredMark() {
   return m;
 }
 
-function errorSlot(path) {
-  const e = el("p", { class: "field-error", "data-error-for": path, role: "alert" });
+function errorSlot(path, id) {
+  const e = el("p", { class: "field-error", "data-error-for": path, role: "alert", id });
   e.hidden = true;
   return e;
 }

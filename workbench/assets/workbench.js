@@ -4,7 +4,24 @@
 // and polls the trace.
 //
 // Every string from the server is shown with textContent (see dom.js):
-// never innerHTML, never an attribute that runs code.
+// never innerHTML, never an attribute that runs code. The page has no
+// inline script or style, so the Content-Security-Policy the Go handler
+// sends (script-src 'self'; style-src 'self') holds.
+//
+// The files, ES modules loaded by relative URLs (no build step):
+//   mcp.js       the MCP 2026-07-28 client over fetch (JSON or SSE answers)
+//   form.js      a form from a JSON Schema, and the value it holds
+//   refusal.js   a refusal's sentences, by the argument each names
+//   result.js    JSON trees, tables of list-shaped values, content blocks
+//   template.js  URI templates (RFC 6570) of resource templates
+//   dom.js       building elements without HTML
+// The element ids and data- attributes a browser test relies on are the
+// workbench contract's (#catalog li[data-kind][data-name], #detail,
+// form#call-form .field[data-field], .field-error[data-error-for],
+// #call-error, #send, #result[data-view], #result-table, #page-prev,
+// #page-next, #page-info, #raw-request, #raw-response, #trace rows).
+// Tests of the modules without a DOM: node --test workbench/assets/_test/*.test.mjs
+// (Node 22; the leading underscore keeps them out of the embedded files).
 
 import { Client, CallError, paramHeaders } from "./mcp.js";
 import { SchemaForm, FormError } from "./form.js";
@@ -87,13 +104,18 @@ async function init() {
   }
   $("trace-pause").addEventListener("click", toggleTracePause);
   $("trace-clear").addEventListener("click", () => $("trace").tBodies[0].replaceChildren());
+  $("trace-filter").addEventListener("input", () => {
+    for (const tr of $("trace").tBodies[0].rows) filterTraceRow(tr);
+  });
 
   try {
     const res = await fetch("config.json", { cache: "no-store", credentials: "omit" });
     if (!res.ok) throw new Error("HTTP " + res.status);
     const c = await res.json();
     if (!c || typeof c !== "object") throw new Error("not an object");
-    state.config = { ...state.config, ...c };
+    // The page trusts its own server's config, but not its types.
+    for (const k of ["title", "endpoint", "trace", "protocolVersion"]) if (typeof c[k] === "string") state.config[k] = c[k];
+    if (c.groups && typeof c.groups === "object") state.config.groups = c.groups;
   } catch (err) {
     setStatus("error", "The workbench's config.json could not be read (" + err.message + "); it tries " + state.config.endpoint + ".");
   }
@@ -241,11 +263,11 @@ async function listAll(method, key) {
   let cursor;
   let serverInfo = null;
   for (let i = 0; i < MAX_LIST_PAGES; i++) {
-    const { result } = await state.client.request(method, cursor ? { cursor } : {});
+    const result = (await state.client.request(method, cursor ? { cursor } : {})).result || {};
     serverInfo = serverInfo || (result._meta && result._meta["io.modelcontextprotocol/serverInfo"]) || null;
     if (Array.isArray(result[key])) items.push(...result[key].filter((x) => x && typeof x === "object"));
+    if (typeof result.nextCursor !== "string" || result.nextCursor === "" || result.nextCursor === cursor) break;
     cursor = result.nextCursor;
-    if (!cursor) break;
   }
   return { items, serverInfo };
 }
@@ -309,7 +331,7 @@ function scopesOf(item) {
   const s = metaList(item, ["scopes", "requiredscopes", "scope"]);
   if (s.length === 0 && typeof item.description === "string") {
     // Ferry's DescribeRequirements appends "Requires the scope(s) a, b."
-    const m = /Requires the scopes? ([^.]+)\./.exec(item.description);
+    const m = /Requires the scopes? (.+?)\.(?:\s|$)/.exec(item.description);
     if (m) for (const x of m[1].split(",")) if (x.trim()) s.push(x.trim());
   }
   return s;
@@ -374,6 +396,11 @@ function applyFilter() {
 function select(kind, item, focus) {
   state.selected = { kind, item };
   state.page = null;
+  // A call still under way goes on (the server may be changing something);
+  // its answer is not shown here, and the new entry can be sent at once.
+  state.inFlight = null;
+  $("send").disabled = false;
+  $("cancel").hidden = true;
   for (const b of $("catalog").querySelectorAll("button.entry[aria-current]")) b.removeAttribute("aria-current");
   const li = [...$("catalog").querySelectorAll("li[data-kind]")].find((x) => x.dataset.kind === kind && (x.dataset.uri || x.dataset.uriTemplate || x.dataset.name) === keyOf(kind, item));
   if (li) li.querySelector("button").setAttribute("aria-current", "true");
@@ -421,6 +448,7 @@ function select(kind, item, focus) {
   $("form-title").textContent = kind === "template" ? "URI variables" : "Arguments";
   $("send").textContent = verb;
   state.form = new SchemaForm(schema, $("fields"));
+  state.jsonMode = false; // a new entry starts in the form, whatever the last one used
   setJSONMode(false);
   $("mode-json").parentElement.hidden = kind === "resource";
   if (kind === "prompt" || kind === "template") attachCompletions(kind, item);
@@ -607,19 +635,19 @@ async function perform(kind, item, args, more) {
       signal: ctl.signal,
       extraHeaders,
       onMessage: (m) => {
-        if (m && m.method === "notifications/progress" && m.params) {
+        if (state.inFlight === ctl && m && m.method === "notifications/progress" && m.params) {
           const p = m.params;
           $("call-status").textContent = "Working… " + (p.message ? String(p.message) + " " : "") + (p.total ? Math.round((100 * p.progress) / p.total) + "%" : p.progress !== undefined ? String(p.progress) : "");
         }
       },
     });
     markReachable();
-    if (state.selected !== sel) return; // the user moved on
+    if (state.selected !== sel || state.inFlight !== ctl) return; // the user moved on
     const ms = performance.now() - started;
     $("call-status").textContent = "";
     showAnswer(kind, item, args, res, ms);
   } catch (err) {
-    if (state.selected !== sel) return;
+    if (state.selected !== sel || state.inFlight !== ctl) return;
     $("call-status").textContent = "";
     showFailure(err, params);
   } finally {
@@ -694,7 +722,7 @@ function showAnswer(kind, item, args, res, ms) {
   r.hidden = false;
   showRaw(res.request, res.response);
   $("result-time").textContent = Math.round(ms) + " ms";
-  const result = res.result || {};
+  const result = res.result && typeof res.result === "object" ? res.result : {};
   if (result.resultType === "input_required") {
     showInputRequired(kind, item, args, result);
   } else if (kind === "tool") {
@@ -931,9 +959,15 @@ function showInputRequired(kind, item, args, result) {
     if (typeof params.message === "string") part.append(el("p", { class: "question", text: params.message }));
     const schema = params.requestedSchema;
     if (method === "elicitation/create" && params.mode !== "url" && schema && typeof schema === "object") {
-      const fields = el("div", { class: "input-fields" });
-      part.append(fields);
-      forms.push({ key, form: new SchemaForm(schema, fields) });
+      // A question with nothing to fill in (a confirmation) is answered by
+      // accepting or declining it.
+      if (schema.properties && typeof schema.properties === "object" && Object.keys(schema.properties).length) {
+        const fields = el("div", { class: "input-fields" });
+        part.append(fields);
+        forms.push({ key, form: new SchemaForm(schema, fields) });
+      } else {
+        forms.push({ key, form: null });
+      }
     } else {
       answerable = false;
       part.append(el("p", { class: "call-error", text: "The workbench cannot answer " + method + " yet: use a client that can (the ferry CLI, the MCP Inspector)." }));
@@ -943,7 +977,7 @@ function showInputRequired(kind, item, args, result) {
     form.append(part);
   }
   const actions = el("div", { class: "actions" });
-  const answer = el("button", { type: "submit", class: "primary", text: "Answer and send again" });
+  const answer = el("button", { type: "submit", class: "primary", text: forms.some((f) => f.form) ? "Answer and send again" : "Accept and send again" });
   const decline = el("button", { type: "button", text: "Decline" });
   const cancel = el("button", { type: "button", text: "Cancel" });
   if (answerable) actions.append(answer, decline, cancel);
@@ -954,9 +988,9 @@ function showInputRequired(kind, item, args, result) {
     for (const f of forms) {
       if (action === "accept") {
         try {
-          responses[f.key] = { action, content: f.form.value() };
+          responses[f.key] = { action, content: f.form ? f.form.value() : {} };
         } catch (err) {
-          if (err instanceof FormError && f.form.showError(err.path, err.sentence)) return;
+          if (err instanceof FormError && f.form && f.form.showError(err.path, err.sentence)) return;
           throw err;
         }
       } else {
@@ -1050,11 +1084,21 @@ function addTraceEvents(data) {
   }
   const sorted = events.filter((e) => e && typeof e.seq === "number" && e.seq > state.trace.after).sort((a, b) => a.seq - b.seq);
   for (const e of sorted) {
-    tbody.insertBefore(traceRow(e), tbody.firstChild);
+    const tr = traceRow(e);
+    filterTraceRow(tr);
+    tbody.insertBefore(tr, tbody.firstChild);
     state.trace.after = Math.max(state.trace.after, e.seq);
   }
   if (typeof data.next === "number" && data.next > state.trace.after) state.trace.after = data.next;
   while (tbody.rows.length > MAX_TRACE_ROWS) tbody.deleteRow(tbody.rows.length - 1);
+}
+
+// filterTraceRow hides a trace row that does not hold every word of the
+// trace filter.
+function filterTraceRow(tr) {
+  const words = $("trace-filter").value.toLowerCase().split(/\s+/).filter(Boolean);
+  const text = tr.textContent.toLowerCase();
+  tr.hidden = !words.every((w) => text.includes(w));
 }
 
 function traceRow(e) {
