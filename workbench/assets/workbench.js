@@ -88,6 +88,8 @@ async function init() {
     if (e.key === "/" && !isTyping(e.target)) {
       e.preventDefault();
       $("search").focus();
+    } else if (e.key === "Escape" && state.inFlight && e.target !== $("search") && e.target !== $("trace-filter")) {
+      state.inFlight.abort(); // as the Cancel button does
     }
   });
   $("call-form").addEventListener("submit", (e) => {
