@@ -3,6 +3,8 @@ package ferry
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/ferry-mcp/ferry/internal/jsontext"
 )
 
 // maxClientName bounds [RequestInfo.Client]: a name is a few words, and
@@ -10,18 +12,25 @@ import (
 const maxClientName = 128
 
 // clientName returns the name of a request's clientInfo (an
-// Implementation: {"name": ..., "version": ...}), cut to maxClientName
-// bytes at a character's boundary, or "" when it has none. It runs only
-// for an observer, so a request that no one observes costs nothing more
-// than the copy of its clientInfo.
+// Implementation: {"name": ..., "version": ...}; checked JSON, as the
+// decoder leaves it), cut to maxClientName bytes at a character's
+// boundary, or "" when it has none. It runs only for an observer, and
+// allocates only the name, so a request that no one observes costs
+// nothing more than the copy of its clientInfo.
 func clientName(info json.RawMessage) string {
-	var impl struct {
-		Name string `json:"name"`
-	}
-	if json.Unmarshal(info, &impl) != nil {
+	if jsontext.TypeOf(info) != jsontext.Object {
 		return ""
 	}
-	name := impl.Name
+	var name string
+	jsontext.EachMember(info, func(key, value []byte) bool {
+		if string(key) != `"name"` {
+			return true
+		}
+		if jsontext.TypeOf(value) == jsontext.String {
+			name = jsontext.Unquote(value)
+		}
+		return false
+	})
 	if len(name) > maxClientName {
 		name = strings.ToValidUTF8(name[:maxClientName], "")
 	}

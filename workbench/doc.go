@@ -32,7 +32,7 @@
 // Every response carries [ContentSecurityPolicy] (no inline script or
 // style, nothing from another origin, no framing), nosniff, no-referrer
 // and no-store. A request whose Host or Origin the MCP endpoint refuses
-// is refused the same way ([ferry.HTTPHandler.Guard]), which defeats DNS
+// is refused the same way ([ferry.HTTPHandler.Refused]), which defeats DNS
 // rebinding and other sites' pages. The page renders every text the
 // server sends (descriptions, results, refusals) as text, never as HTML.
 // The page itself needs no credential; everything it does with the

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/ferrytest"
@@ -111,5 +112,17 @@ func TestTraceAllocs(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("recording an ok call allocates %v times", allocs)
+	}
+}
+
+// BenchmarkTraceEnd measures what the trace does for one call: the
+// event's fields, the caller from the context, the copy into the ring.
+func BenchmarkTraceEnd(b *testing.B) {
+	tr := workbench.NewTrace(nil)
+	ctx := ferry.WithPrincipal(context.Background(), &ferry.Principal{Subject: "a"})
+	info := &ferry.RequestInfo{Method: "tools/call", Name: "add", Target: ferry.TargetTool, Client: "bench-client"}
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.End(ctx, info, ferry.RequestEnd{Duration: time.Millisecond})
 	}
 }

@@ -83,10 +83,9 @@ type Options struct {
 // the MCP endpoint refuses are refused the same way. A Handler is safe
 // for concurrent use.
 type Handler struct {
-	mcp    *ferry.HTTPHandler
-	guard  http.Handler // the whole handler behind the MCP endpoint's Host and Origin rules
-	config []byte       // config.json
-	trace  http.Handler // the trace endpoint behind its authentication, or nil
+	mcp    *ferry.HTTPHandler // whose Host and Origin rules the workbench follows
+	config []byte             // config.json
+	trace  http.Handler       // the trace endpoint behind its authentication, or nil
 }
 
 // New returns the workbench of the MCP endpoint mcp: it follows mcp's
@@ -119,7 +118,6 @@ func New(mcp *ferry.HTTPHandler, opts *Options) *Handler {
 			h.trace = o.TraceAuth(h.trace)
 		}
 	}
-	h.guard = mcp.Guard(http.HandlerFunc(h.serve))
 	return h
 }
 
@@ -148,43 +146,18 @@ func (h *Handler) Mount(mux *http.ServeMux, prefix string) {
 	if prefix == "" {
 		return
 	}
-	redirect := h.mcp.Guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			writeError(w, http.StatusMethodNotAllowed, "method not allowed: the workbench serves GET and HEAD")
+	mux.Handle(prefix, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h.refused(w, r) {
 			return
 		}
 		http.Redirect(w, r, path.Base(prefix)+"/", http.StatusMovedPermanently)
-	}))
-	mux.Handle(prefix, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		setHeaders(w.Header())
-		redirect.ServeHTTP(w, r)
 	}))
 }
 
 // ServeHTTP implements [http.Handler]. It expects the path below the
 // prefix the handler is mounted under: "/", "/config.json".
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	setHeaders(w.Header())
-	h.guard.ServeHTTP(w, r)
-}
-
-// setHeaders sets the headers every response carries.
-func setHeaders(hd http.Header) {
-	hd.Set("Content-Security-Policy", ContentSecurityPolicy)
-	hd.Set("X-Content-Type-Options", "nosniff")
-	hd.Set("Referrer-Policy", "no-referrer")
-	hd.Set("Cache-Control", "no-store")
-	hd.Set("X-Frame-Options", "DENY")
-	hd.Set("Cross-Origin-Opener-Policy", "same-origin")
-	hd.Set("Cross-Origin-Resource-Policy", "same-origin")
-}
-
-// serve answers a request that passed the Host and Origin checks.
-func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		writeError(w, http.StatusMethodNotAllowed, "method not allowed: the workbench serves GET and HEAD")
+	if h.refused(w, r) {
 		return
 	}
 	name := strings.TrimPrefix(r.URL.Path, "/")
@@ -202,6 +175,34 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		serveAsset(w, r, name)
 	}
+}
+
+// refused sets the headers every answer carries, and answers a request
+// the handler does not serve: one whose Host or Origin the MCP endpoint
+// refuses (as the endpoint refuses it), or whose method is not GET or
+// HEAD. It reports whether it answered.
+func (h *Handler) refused(w http.ResponseWriter, r *http.Request) bool {
+	setHeaders(w.Header())
+	if h.mcp.Refused(w, r) {
+		return true
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		writeError(w, http.StatusMethodNotAllowed, "method not allowed: the workbench serves GET and HEAD")
+		return true
+	}
+	return false
+}
+
+// setHeaders sets the headers every response carries.
+func setHeaders(hd http.Header) {
+	hd.Set("Content-Security-Policy", ContentSecurityPolicy)
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "no-referrer")
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("X-Frame-Options", "DENY")
+	hd.Set("Cross-Origin-Opener-Policy", "same-origin")
+	hd.Set("Cross-Origin-Resource-Policy", "same-origin")
 }
 
 // serveAsset answers with the embedded file name, or 404. Only the
@@ -246,7 +247,7 @@ func writeBody(w http.ResponseWriter, r *http.Request, typ string, data []byte) 
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
-		_, _ = w.Write(data)
+		_, _ = w.Write(data) //nolint:gosec // G705: data is an embedded file, config.json or the trace as JSON, never the request's text
 	}
 }
 

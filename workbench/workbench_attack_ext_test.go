@@ -10,14 +10,15 @@ import (
 
 // TestAssetNamesAttack asks for files outside the page's: traversal in
 // every spelling, absolute paths, hidden files, the embed directory's
-// own name. None is served; the page and its files are the only bodies.
+// own name, the page's own tests (in _test, which go:embed leaves
+// out). None is served; the page and its files are the only bodies.
 func TestAssetNamesAttack(t *testing.T) {
 	s := newSite(t, nil)
 	for _, target := range []string{
 		"/ui/../workbench.go", "/ui/..%2fworkbench.go", "/ui/%2e%2e/workbench.go", "/ui/%2e%2e%2fworkbench.go",
 		"/ui/assets/index.html", "/ui/./index.html", "/ui//etc/passwd", "/ui/..", "/ui/.", "/ui/index.html/",
 		"/ui/index.html%00.js", "/ui/.hidden", "/ui/a/../../workbench.go", "/ui/..\\workbench.go", "/ui/%5c..%5cworkbench.go",
-		"/ui/trace/../config.json", "/ui/config.json/", "/ui/TRACE", "/ui/Index.html", "/ui/" + strings.Repeat("a/", 2000),
+		"/ui/trace/../config.json", "/ui/config.json/", "/ui/TRACE", "/ui/Index.html", "/ui/_test/", "/ui/_test/refusal.test.js", "/ui/" + strings.Repeat("a/", 2000),
 	} {
 		t.Run(target[:min(len(target), 40)], func(t *testing.T) {
 			// As net/http reads it off the wire, dot segments and all.

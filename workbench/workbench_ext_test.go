@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -222,6 +223,9 @@ func TestPageLoadsItsFilesRelatively(t *testing.T) {
 			}
 			ref, _, _ := strings.Cut(after, `"`)
 			rest = after
+			if strings.HasPrefix(ref, "#") {
+				continue // a link within the page
+			}
 			if strings.HasPrefix(ref, "/") || strings.Contains(ref, ":") {
 				t.Errorf("the page loads %q: not relative", ref)
 				continue
@@ -229,6 +233,40 @@ func TestPageLoadsItsFilesRelatively(t *testing.T) {
 			if res := s.get(t, "GET", "/ui/"+ref, nil); res.StatusCode != 200 {
 				t.Errorf("the page loads %q, which answers %d", ref, res.StatusCode)
 			}
+		}
+	}
+}
+
+// TestScriptsImportRelatively follows the page's module imports: each
+// names a file by a relative URL ("./mcp.js"), and each is served as
+// JavaScript.
+func TestScriptsImportRelatively(t *testing.T) {
+	s := newSite(t, nil)
+	page := readAll(t, s.get(t, "GET", "/ui/", nil))
+	queue, seen := []string{}, map[string]bool{}
+	for _, m := range regexp.MustCompile(`<script[^>]* src="([^"]+)"`).FindAllStringSubmatch(page, -1) {
+		queue = append(queue, m[1])
+	}
+	imports := regexp.MustCompile(`(?m)^\s*import\b[^"']*["']([^"']+)["']`)
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		if !strings.HasPrefix(name, "./") && strings.Contains(name, "/") || strings.Contains(name, ":") {
+			t.Errorf("a script imports %q: not a file beside the page", name)
+			continue
+		}
+		res := s.get(t, "GET", "/ui/"+strings.TrimPrefix(name, "./"), nil)
+		body := readAll(t, res)
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/javascript; charset=utf-8" {
+			t.Errorf("%s: %d %q", name, res.StatusCode, res.Header.Get("Content-Type"))
+			continue
+		}
+		for _, m := range imports.FindAllStringSubmatch(body, -1) {
+			queue = append(queue, m[1])
 		}
 	}
 }
