@@ -26,7 +26,7 @@
 
 import { Client, CallError, paramHeaders } from "./mcp.js";
 import { SchemaForm, FormError } from "./form.js";
-import { tree, listShape, fillTable, contentBlocks, imageOf, parseJSON, approxBytes } from "./result.js";
+import { tree, listShape, rowDocs, fillTable, contentBlocks, imageOf, parseJSON, approxBytes } from "./result.js";
 import { templateVariables, expandTemplate } from "./template.js";
 import { parseRefusal } from "./refusal.js";
 import { Trace } from "./trace.js";
@@ -752,7 +752,7 @@ function showToolResult(tool, args, result) {
   const list = structured !== undefined ? listShape(structured) : null;
   if (list) {
     views.push("table");
-    fillTable($("result-table"), list.rows);
+    fillTable($("result-table"), list.rows, rowDocs(tool.outputSchema, list.key));
     setPaging(tool, args, list);
   }
   if (structured !== undefined && structured !== null && typeof structured === "object") {
