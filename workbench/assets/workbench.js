@@ -772,7 +772,7 @@ function firstLine(s) {
 
 // hasField reports whether the form shows a field at a PATH.
 function hasField(path) {
-  return !!(path && state.form && !state.jsonMode && state.form.root.querySelector('.field-error[data-error-for="' + path.replace(/["\\]/g, "\\$&") + '"]'));
+  return !!(path && state.form && !state.jsonMode && state.form.root.querySelector('.field-error[data-error-for="' + CSS.escape(path) + '"]'));
 }
 
 // mapRefusal puts the server's sentences beside the fields they name (see
