@@ -686,6 +686,7 @@ function resetResult() {
   $("result-badge").className = "badge";
   $("result-time").textContent = "";
   for (const id of ["raw-request", "raw-response"]) $(id).querySelector("pre").textContent = "";
+  $("raw-headers").textContent = "";
   for (const b of r.querySelectorAll(".views button")) b.hidden = true;
 }
 
@@ -695,7 +696,8 @@ function setBadge(text, cls) {
   b.className = "badge " + cls;
 }
 
-function showRaw(request, response) {
+function showRaw(request, response, headers) {
+  $("raw-headers").textContent = headers ? "POST " + state.config.endpoint + "\n" + Object.entries(headers).map(([k, v]) => k + ": " + v).join("\n") : "";
   $("raw-request").querySelector("pre").textContent = request ? JSON.stringify(request, null, 2) : "";
   $("raw-response").querySelector("pre").textContent = response ? JSON.stringify(response, null, 2) : "(no JSON-RPC response)";
 }
@@ -716,7 +718,7 @@ function showAnswer(kind, item, args, res, ms) {
   resetResult();
   const r = $("result");
   r.hidden = false;
-  showRaw(res.request, res.response);
+  showRaw(res.request, res.response, res.headers);
   $("result-time").textContent = Math.round(ms) + " ms";
   const result = res.result && typeof res.result === "object" ? res.result : {};
   if (result.resultType === "input_required") {
@@ -897,7 +899,7 @@ function showFailure(err, params) {
   resetResult();
   const r = $("result");
   r.hidden = false;
-  showRaw(err.request || { params }, err.response);
+  showRaw(err.request || { params }, err.response, err.headers);
   if (!(err instanceof CallError)) {
     showCallError("The workbench failed: " + err.message);
     r.querySelector(".result-text").textContent = String(err.stack || err.message);
