@@ -451,6 +451,12 @@ function select(kind, item, focus) {
   clearCallErrors();
   $("call-status").textContent = "";
   resetResult();
+  if (kind === "tool" && formCannotExpress(schema)) {
+    // Arguments the form cannot hold (oneOf, $ref, a map...) are written
+    // as JSON; the form still shows the properties it knows.
+    setJSONMode(true);
+    $("call-status").textContent = "The form cannot express this tool's input schema: write the arguments as JSON (the Definition shows the schema).";
+  }
   if (focus) d.querySelector(".title").focus();
 }
 
@@ -492,6 +498,15 @@ function attachCompletions(kind, item) {
     input.addEventListener("input", schedule);
     input.addEventListener("focus", schedule);
   }
+}
+
+// formCannotExpress reports whether an input schema says more at its root
+// than properties: alternatives, references, extra properties with a
+// schema of their own.
+function formCannotExpress(s) {
+  if (!s || typeof s !== "object") return false;
+  if (s.oneOf || s.anyOf || s.allOf || s.$ref || s.not || s.if || s.patternProperties) return true;
+  return !!(s.additionalProperties && typeof s.additionalProperties === "object" && (!s.properties || Object.keys(s.properties).length === 0));
 }
 
 function fillList(box, label, values) {
