@@ -284,8 +284,10 @@ export class SchemaForm {
   }
 }
 
+// cssString escapes a PATH for a quoted CSS attribute selector: a
+// property's name may hold any character.
 function cssString(s) {
-  return s.replace(/["\\]/g, "\\$&");
+  return typeof CSS !== "undefined" && CSS.escape ? CSS.escape(s) : s.replace(/["\\]/g, "\\$&");
 }
 
 function requiredMark() {

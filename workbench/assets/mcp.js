@@ -81,10 +81,16 @@ export class Client {
   async request(method, params = {}, opts = {}) {
     const id = this.nextID++;
     const body = this.body(id, method, params);
+    const sent = {}; // the headers as the raw view shows them
     try {
-      return await this.send(body, opts);
+      const res = await this.send(body, opts, sent);
+      res.headers = sent.headers;
+      return res;
     } catch (err) {
-      if (err instanceof CallError) err.request = body;
+      if (err instanceof CallError) {
+        err.request = body;
+        err.headers = sent.headers;
+      }
       throw err;
     }
   }
@@ -106,7 +112,7 @@ export class Client {
     };
   }
 
-  async send(body, { signal, extraHeaders = {}, onMessage } = {}) {
+  async send(body, { signal, extraHeaders = {}, onMessage } = {}, sent = {}) {
     const { id, method, params } = body;
     const headers = {
       "Content-Type": "application/json",
@@ -118,6 +124,8 @@ export class Client {
     const name = nameOf(method, params);
     if (name !== undefined) headers["Mcp-Name"] = headerValue(name);
     if (this.credential) headers.Authorization = "Bearer " + this.credential;
+    // What the raw view shows of the headers: the credential masked.
+    sent.headers = { ...headers, ...(this.credential ? { Authorization: "Bearer •••" } : {}) };
 
     let res;
     try {

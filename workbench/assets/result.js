@@ -60,6 +60,24 @@ const PAGING_KEYS = ["paging", "skip", "top", "totalCount", "hasMore", "nextCurs
 // paging the value states: {rows, paging: {skip, top, hasMore,
 // totalCount, nextCursor}} or null.
 export function listShape(value) {
+  return listShapeOf(value);
+}
+
+// rowDocs returns the descriptions of a list's columns from an output
+// schema: the properties of the items of the rows' member (or of the
+// schema itself when the value is the array).
+export function rowDocs(schema, key) {
+  if (!schema || typeof schema !== "object") return {};
+  const arr = key ? schema.properties && schema.properties[key] : schema;
+  const props = arr && arr.items && arr.items.properties;
+  const out = {};
+  if (props && typeof props === "object") {
+    for (const [k, v] of Object.entries(props)) if (v && typeof v.description === "string") out[k] = v.description;
+  }
+  return out;
+}
+
+function listShapeOf(value) {
   if (isRows(value)) return { rows: value, paging: {} };
   if (!value || typeof value !== "object" || Array.isArray(value)) return null;
   // A member named as rows holds them when little else is there beside
@@ -85,9 +103,11 @@ function isRows(v) {
   return Array.isArray(v) && v.every((r) => r !== null && typeof r === "object" && !Array.isArray(r));
 }
 
-// table fills table#result-table with rows: a column per key, in the
-// order first seen; objects in cells are shown as JSON.
-export function fillTable(table, rows) {
+// fillTable fills table#result-table with rows: a column per key, in the
+// order first seen; objects in cells are shown as JSON. docs holds the
+// columns' descriptions (from the output schema), shown as the headers'
+// tooltips.
+export function fillTable(table, rows, docs = {}) {
   const cols = [];
   const seen = new Set();
   for (const r of rows) {
@@ -100,7 +120,7 @@ export function fillTable(table, rows) {
   }
   const thead = el("thead");
   const hr = el("tr");
-  for (const c of cols) hr.append(el("th", { scope: "col", text: c }));
+  for (const c of cols) hr.append(el("th", { scope: "col", text: c, title: typeof docs[c] === "string" ? docs[c] : undefined }));
   thead.append(hr);
   const tbody = el("tbody");
   for (const r of rows) {

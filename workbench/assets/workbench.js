@@ -14,6 +14,7 @@
 //   refusal.js   a refusal's sentences, by the argument each names
 //   result.js    JSON trees, tables of list-shaped values, content blocks
 //   template.js  URI templates (RFC 6570) of resource templates
+//   trace.js     the trace panel, polled while connected
 //   dom.js       building elements without HTML
 // The element ids and data- attributes a browser test relies on are the
 // workbench contract's (#catalog li[data-kind][data-name], #detail,
@@ -25,9 +26,10 @@
 
 import { Client, CallError, paramHeaders } from "./mcp.js";
 import { SchemaForm, FormError } from "./form.js";
-import { tree, listShape, fillTable, contentBlocks, imageOf, parseJSON, approxBytes } from "./result.js";
+import { tree, listShape, rowDocs, fillTable, contentBlocks, imageOf, parseJSON, approxBytes } from "./result.js";
 import { templateVariables, expandTemplate } from "./template.js";
 import { parseRefusal } from "./refusal.js";
+import { Trace } from "./trace.js";
 import { el, $ } from "./dom.js";
 
 const KINDS = [
@@ -39,10 +41,6 @@ const KINDS = [
 
 // MAX_LIST_PAGES bounds how many pages of one list the catalog reads.
 const MAX_LIST_PAGES = 50;
-// MAX_TRACE_ROWS bounds the trace table: older rows are dropped.
-const MAX_TRACE_ROWS = 500;
-const TRACE_INTERVAL_MS = 1000;
-const TRACE_RETRY_MS = 5000;
 
 let progressTokens = 0;
 
@@ -57,7 +55,7 @@ const state = {
   jsonMode: false,
   inFlight: null, // AbortController of the call being made
   page: null, // paging of the table shown
-  trace: { after: 0, timer: 0, paused: false, generation: 0 },
+  trace: null, // the Trace panel (trace.js)
 };
 
 // ---- status ----
@@ -88,6 +86,8 @@ async function init() {
     if (e.key === "/" && !isTyping(e.target)) {
       e.preventDefault();
       $("search").focus();
+    } else if (e.key === "Escape" && state.inFlight && e.target !== $("search") && e.target !== $("trace-filter")) {
+      state.inFlight.abort(); // as the Cancel button does
     }
   });
   $("call-form").addEventListener("submit", (e) => {
@@ -102,11 +102,7 @@ async function init() {
   for (const b of document.querySelectorAll("#result .views button")) {
     b.addEventListener("click", () => showView(b.dataset.show));
   }
-  $("trace-pause").addEventListener("click", toggleTracePause);
-  $("trace-clear").addEventListener("click", () => $("trace").tBodies[0].replaceChildren());
-  $("trace-filter").addEventListener("input", () => {
-    for (const tr of $("trace").tBodies[0].rows) filterTraceRow(tr);
-  });
+  state.trace = new Trace(markReachable);
 
   try {
     const res = await fetch("config.json", { cache: "no-store", credentials: "omit" });
@@ -143,7 +139,7 @@ function markReachable() {
 // ---- connecting and the catalog ----
 
 async function connect() {
-  stopTrace();
+  state.trace.stop();
   const credential = $("credential").value.trim();
   state.client = new Client(state.config.endpoint, credential);
   state.connected = false;
@@ -193,7 +189,7 @@ async function connect() {
       const again = state.catalog[state.selected.kind].find((i) => keyOf(state.selected.kind, i) === keyOf(state.selected.kind, state.selected.item));
       if (again) select(state.selected.kind, again, false);
     }
-    startTrace();
+    state.trace.start(state.config.trace, credential);
   } catch (err) {
     setStatus("error", connectFailure(err));
   } finally {
@@ -246,7 +242,7 @@ function showAbout() {
 }
 
 function disconnect() {
-  stopTrace();
+  state.trace.stop();
   state.connected = false;
   state.client = null;
   state.catalog = { tool: [], prompt: [], resource: [], template: [] };
@@ -455,6 +451,12 @@ function select(kind, item, focus) {
   clearCallErrors();
   $("call-status").textContent = "";
   resetResult();
+  if (kind === "tool" && formCannotExpress(schema)) {
+    // Arguments the form cannot hold (oneOf, $ref, a map...) are written
+    // as JSON; the form still shows the properties it knows.
+    setJSONMode(true);
+    $("call-status").textContent = "The form cannot express this tool's input schema: write the arguments as JSON (the Definition shows the schema).";
+  }
   if (focus) d.querySelector(".title").focus();
 }
 
@@ -496,6 +498,15 @@ function attachCompletions(kind, item) {
     input.addEventListener("input", schedule);
     input.addEventListener("focus", schedule);
   }
+}
+
+// formCannotExpress reports whether an input schema says more at its root
+// than properties: alternatives, references, extra properties with a
+// schema of their own.
+function formCannotExpress(s) {
+  if (!s || typeof s !== "object") return false;
+  if (s.oneOf || s.anyOf || s.allOf || s.$ref || s.not || s.if || s.patternProperties) return true;
+  return !!(s.additionalProperties && typeof s.additionalProperties === "object" && (!s.properties || Object.keys(s.properties).length === 0));
 }
 
 function fillList(box, label, values) {
@@ -690,6 +701,7 @@ function resetResult() {
   $("result-badge").className = "badge";
   $("result-time").textContent = "";
   for (const id of ["raw-request", "raw-response"]) $(id).querySelector("pre").textContent = "";
+  $("raw-headers").textContent = "";
   for (const b of r.querySelectorAll(".views button")) b.hidden = true;
 }
 
@@ -699,7 +711,8 @@ function setBadge(text, cls) {
   b.className = "badge " + cls;
 }
 
-function showRaw(request, response) {
+function showRaw(request, response, headers) {
+  $("raw-headers").textContent = headers ? "POST " + state.config.endpoint + "\n" + Object.entries(headers).map(([k, v]) => k + ": " + v).join("\n") : "";
   $("raw-request").querySelector("pre").textContent = request ? JSON.stringify(request, null, 2) : "";
   $("raw-response").querySelector("pre").textContent = response ? JSON.stringify(response, null, 2) : "(no JSON-RPC response)";
 }
@@ -720,7 +733,7 @@ function showAnswer(kind, item, args, res, ms) {
   resetResult();
   const r = $("result");
   r.hidden = false;
-  showRaw(res.request, res.response);
+  showRaw(res.request, res.response, res.headers);
   $("result-time").textContent = Math.round(ms) + " ms";
   const result = res.result && typeof res.result === "object" ? res.result : {};
   if (result.resultType === "input_required") {
@@ -756,7 +769,7 @@ function showToolResult(tool, args, result) {
   const list = structured !== undefined ? listShape(structured) : null;
   if (list) {
     views.push("table");
-    fillTable($("result-table"), list.rows);
+    fillTable($("result-table"), list.rows, rowDocs(tool.outputSchema, list.key));
     setPaging(tool, args, list);
   }
   if (structured !== undefined && structured !== null && typeof structured === "object") {
@@ -776,7 +789,7 @@ function firstLine(s) {
 
 // hasField reports whether the form shows a field at a PATH.
 function hasField(path) {
-  return !!(path && state.form && !state.jsonMode && state.form.root.querySelector('.field-error[data-error-for="' + path.replace(/["\\]/g, "\\$&") + '"]'));
+  return !!(path && state.form && !state.jsonMode && state.form.root.querySelector('.field-error[data-error-for="' + CSS.escape(path) + '"]'));
 }
 
 // mapRefusal puts the server's sentences beside the fields they name (see
@@ -901,7 +914,7 @@ function showFailure(err, params) {
   resetResult();
   const r = $("result");
   r.hidden = false;
-  showRaw(err.request || { params }, err.response);
+  showRaw(err.request || { params }, err.response, err.headers);
   if (!(err instanceof CallError)) {
     showCallError("The workbench failed: " + err.message);
     r.querySelector(".result-text").textContent = String(err.stack || err.message);
@@ -915,7 +928,7 @@ function showFailure(err, params) {
     case "unauthorized":
       sentence = "The credential is wrong or missing: the server answered 401 Unauthorized.";
       setStatus("error", sentence + " Check the key and connect again.");
-      stopTrace();
+      state.trace.stop();
       break;
     case "forbidden":
       break;
@@ -1013,114 +1026,6 @@ function showInputRequired(kind, item, args, result) {
   $("result-live").textContent = "The server asks for input before it answers.";
   const first = form.querySelector("input, select, textarea, button");
   if (first) first.focus();
-}
-
-// ---- the trace ----
-
-function startTrace() {
-  stopTrace();
-  if (!state.config.trace) {
-    $("trace-status").textContent = "This server serves no trace.";
-    return;
-  }
-  state.trace.after = 0;
-  $("trace").tBodies[0].replaceChildren();
-  $("trace-status").textContent = "Watching the calls the server receives.";
-  const gen = ++state.trace.generation;
-  pollTrace(gen);
-}
-
-function stopTrace() {
-  state.trace.generation++;
-  clearTimeout(state.trace.timer);
-  state.trace.timer = 0;
-}
-
-function toggleTracePause() {
-  state.trace.paused = !state.trace.paused;
-  $("trace-pause").setAttribute("aria-pressed", String(state.trace.paused));
-  $("trace-pause").textContent = state.trace.paused ? "Resume" : "Pause";
-  $("trace-status").textContent = state.trace.paused ? "Paused." : "Watching the calls the server receives.";
-}
-
-async function pollTrace(gen) {
-  if (gen !== state.trace.generation || !state.client) return;
-  let delay = TRACE_INTERVAL_MS;
-  if (!state.trace.paused) {
-    try {
-      const url = state.config.trace + (state.config.trace.includes("?") ? "&" : "?") + "after=" + encodeURIComponent(String(state.trace.after));
-      const headers = { Accept: "application/json" };
-      if (state.client.credential) headers.Authorization = "Bearer " + state.client.credential;
-      const res = await fetch(url, { headers, cache: "no-store", credentials: "omit", redirect: "error" });
-      if (gen !== state.trace.generation) return;
-      if (res.status === 401 || res.status === 403 || res.status === 404) {
-        $("trace-status").textContent =
-          res.status === 404 ? "This server serves no trace." : "The trace is not open to this credential (HTTP " + res.status + "): the calls still work.";
-        return; // stop polling
-      }
-      if (!res.ok) throw new Error("HTTP " + res.status);
-      const data = await res.json();
-      if (gen !== state.trace.generation) return;
-      addTraceEvents(data);
-      markReachable();
-      if (!state.trace.paused) $("trace-status").textContent = "Watching the calls the server receives.";
-    } catch (err) {
-      if (gen !== state.trace.generation) return;
-      $("trace-status").textContent = "The trace could not be read (" + err.message + "); trying again.";
-      delay = TRACE_RETRY_MS;
-    }
-  }
-  state.trace.timer = setTimeout(() => pollTrace(gen), delay);
-}
-
-function addTraceEvents(data) {
-  if (!data || typeof data !== "object") return;
-  const events = Array.isArray(data.events) ? data.events : [];
-  const tbody = $("trace").tBodies[0];
-  if (typeof data.next === "number" && data.next < state.trace.after) {
-    // The server started again: its numbering did too.
-    tbody.replaceChildren();
-    state.trace.after = 0;
-  }
-  const sorted = events.filter((e) => e && typeof e.seq === "number" && e.seq > state.trace.after).sort((a, b) => a.seq - b.seq);
-  for (const e of sorted) {
-    const tr = traceRow(e);
-    filterTraceRow(tr);
-    tbody.insertBefore(tr, tbody.firstChild);
-    state.trace.after = Math.max(state.trace.after, e.seq);
-  }
-  if (typeof data.next === "number" && data.next > state.trace.after) state.trace.after = data.next;
-  while (tbody.rows.length > MAX_TRACE_ROWS) tbody.deleteRow(tbody.rows.length - 1);
-}
-
-// filterTraceRow hides a trace row that does not hold every word of the
-// trace filter.
-function filterTraceRow(tr) {
-  const words = $("trace-filter").value.toLowerCase().split(/\s+/).filter(Boolean);
-  const text = tr.textContent.toLowerCase();
-  tr.hidden = !words.every((w) => text.includes(w));
-}
-
-function traceRow(e) {
-  const s = (v) => (v === undefined || v === null ? "" : String(v));
-  const tr = el("tr", {
-    "data-seq": s(e.seq),
-    "data-method": s(e.method),
-    "data-name": s(e.name),
-    "data-caller": s(e.caller),
-    "data-client": s(e.client),
-    "data-outcome": s(e.outcome),
-  });
-  const time = new Date(s(e.time));
-  const timeText = isNaN(time) ? s(e.time) : time.toLocaleTimeString([], { hour12: false }) + "." + String(time.getMilliseconds()).padStart(3, "0");
-  const timeCell = el("td", { class: "time" }, [el("time", { datetime: s(e.time), text: timeText })]);
-  const outcome = el("td", {}, [el("span", { class: "badge outcome-" + s(e.outcome).replace(/[^a-z-]/g, ""), text: s(e.outcome) })]);
-  const d = e.durationMs;
-  const ms = typeof d !== "number" ? "" : d < 1 ? d.toFixed(2) : d < 10 ? d.toFixed(1) : Math.round(d).toString();
-  const why = [s(e.code), s(e.message)].filter(Boolean).join(": ");
-  const cut = (cls, v) => el("td", { class: cls + " cut", text: v, title: v });
-  tr.append(timeCell, el("td", { text: s(e.method) }), cut("name", s(e.name)), cut("caller", s(e.caller)), cut("client", s(e.client)), outcome, el("td", { class: "num", text: ms }), el("td", { class: "why", text: why, title: why }));
-  return tr;
 }
 
 init();

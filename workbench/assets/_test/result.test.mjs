@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { listShape, parseJSON, approxBytes } from "../result.js";
+import { listShape, rowDocs, parseJSON, approxBytes } from "../result.js";
 
 test("listShape finds the rows and paging of list-shaped values", () => {
   const rows = [{ id: 1 }, { id: 2 }];
@@ -38,4 +38,15 @@ test("approxBytes says a base64 payload's size", () => {
   assert.equal(approxBytes("AAAA"), "3 bytes");
   assert.equal(approxBytes("A".repeat(4096)), "3.0 KiB");
   assert.equal(approxBytes(undefined), "no data");
+});
+
+test("rowDocs reads the columns' descriptions from an output schema", () => {
+  const schema = {
+    type: "object",
+    properties: { data: { type: "array", items: { type: "object", properties: { sku: { type: "string", description: "Stock keeping unit." }, qty: { type: "integer" } } } } },
+  };
+  assert.deepEqual(rowDocs(schema, "data"), { sku: "Stock keeping unit." });
+  assert.deepEqual(rowDocs({ type: "array", items: { properties: { a: { description: "A." } } } }, undefined), { a: "A." });
+  assert.deepEqual(rowDocs(undefined, "data"), {});
+  assert.deepEqual(rowDocs(schema, "rows"), {});
 });
