@@ -85,6 +85,12 @@ type RequestInfo struct {
 	// of span names and metric attributes, which must stay few (otelferry
 	// names such requests "_OTHER" and records no target).
 	Unknown bool
+	// Client is the name a 2026-07-28 client gives itself in each
+	// request's _meta (io.modelcontextprotocol/clientInfo), cut to 128
+	// bytes: text the client chose, which it may make up. It is empty
+	// when the request names none, and for a legacy request, whose
+	// client named itself only at initialize.
+	Client string
 	// Arguments are a tools/call's or prompts/get's arguments as the
 	// client sent them (raw JSON, possibly nil). They may hold what the
 	// user typed: record them only with the user's consent.

@@ -180,12 +180,12 @@ func (d *decodedMessage) incoming(r jsonrpc.Result) incoming {
 }
 
 // own copies the parts of the input the message keeps (id, result,
-// arguments, progress token) into one allocation of their own: the input
+// arguments, progress token, client info) into one allocation of their own: the input
 // may be a pooled buffer that serves the next request while a handler
 // still holds its arguments.
 func (d *decodedMessage) own() {
 	d.m.Params = nil // read: nothing uses it after the decode
-	n := len(d.m.ID) + len(d.m.Result) + len(d.p.Arguments) + len(d.p.Meta.ProgressToken)
+	n := len(d.m.ID) + len(d.m.Result) + len(d.p.Arguments) + len(d.p.Meta.ProgressToken) + len(d.p.Meta.ClientInfo)
 	if n == 0 {
 		return
 	}
@@ -193,7 +193,8 @@ func (d *decodedMessage) own() {
 	d.m.ID, buf = keep(d.m.ID, buf)
 	d.m.Result, buf = keep(d.m.Result, buf)
 	d.p.Arguments, buf = keep(d.p.Arguments, buf)
-	d.p.Meta.ProgressToken, _ = keep(d.p.Meta.ProgressToken, buf)
+	d.p.Meta.ProgressToken, buf = keep(d.p.Meta.ProgressToken, buf)
+	d.p.Meta.ClientInfo, _ = keep(d.p.Meta.ClientInfo, buf)
 }
 
 // keep appends span to buf and returns the copy, which an append cannot
@@ -381,12 +382,13 @@ const (
 	metaTraceState
 	metaBaggage
 	metaMaxResult
+	metaClientInfo
 	metaNone
 )
 
 var metaNames = [...]string{"progressToken", "io.modelcontextprotocol/protocolVersion",
 	"io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/logLevel",
-	"traceparent", "tracestate", "baggage", MetaMaxResultBytes}
+	"traceparent", "tracestate", "baggage", MetaMaxResultBytes, "io.modelcontextprotocol/clientInfo"}
 
 // meta decodes the _meta member: an object, or null for none.
 func (d *decodedMessage) meta(value []byte) error {
@@ -436,6 +438,8 @@ func (d *decodedMessage) metaMember(name, value []byte) error {
 		return d.metaString(k, value)
 	case metaMaxResult:
 		return decodeMaxResult(&m.MaxResultBytes, value)
+	case metaClientInfo:
+		m.ClientInfo = value // read by an observer only (observer_client.go)
 	default:
 		if m.TraceContext == nil {
 			m.TraceContext = new(TraceContext)
@@ -518,6 +522,10 @@ type requestMeta struct {
 	// MaxResultBytes is the client's own bound on a tool's result (see
 	// [MetaMaxResultBytes]); 0 when it states none.
 	MaxResultBytes int64 `json:"io.github.ferry-mcp/maxResultBytes"`
+	// ClientInfo is the client's io.modelcontextprotocol/clientInfo (raw
+	// JSON, owned), which only an observer reads: its name is decoded
+	// when one is set (see [clientName]).
+	ClientInfo json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
 	// The W3C trace context and baggage, for [ServerOptions.Observer]:
 	// decoded into a TraceContext only when the request carries one, so
 	// that a request without costs a pointer.

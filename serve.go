@@ -171,6 +171,9 @@ func (s *Server) requestInfo(r *request) RequestInfo {
 	if r.params.Meta.TraceContext != nil {
 		info.Trace = *r.params.Meta.TraceContext
 	}
+	if len(r.params.Meta.ClientInfo) > 0 {
+		info.Client = clientName(r.params.Meta.ClientInfo)
+	}
 	if r.peer.header != nil {
 		info.Transport, info.SessionID = TransportHTTP, r.peer.session
 	}

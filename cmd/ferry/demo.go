@@ -33,7 +33,9 @@ products, customers, orders and their lines on an SQLite file, created and
 seeded on first start (the same rows every time) and reused after.
 
 Over HTTP it serves MCP at /mcp and its REST API at /api, both behind one
-API key sent as "Authorization: Bearer KEY", and /healthz (alive) and
+API key sent as "Authorization: Bearer KEY", the workbench at /ui/ (a page
+that lists the tools, calls them with the key typed into it, and shows the
+calls of every client as they come in), and /healthz (alive) and
 /readyz (ready: not stopping, the database answers) without it, for probes. The key comes from --api-key,
 else $FERRY_DEMO_API_KEY (which is then not printed), else a new random one
 printed at start. Because a key is always required, --http may name a
@@ -243,6 +245,7 @@ func printHTTPStart(out io.Writer, path string, addr net.Addr, loopback bool, in
 	base := "http://" + host
 	fmt.Fprintf(&w, "ferry demo: database %s\n", path)
 	fmt.Fprintf(&w, "ferry demo: listening on %s (MCP at %s/mcp, REST at %s/api)\n", base, base, base)
+	fmt.Fprintf(&w, "ferry demo: workbench at %s/ui/ (a page to try the tools and watch the calls; it asks for the API key)\n", base)
 	fmt.Fprintf(&w, "ferry demo: %d tools, %d prompts, %d resources and %d resource templates\n",
 		inv.Tools, inv.Prompts, inv.Resources, inv.Templates)
 	// A key from the environment is a secret kept out of the command

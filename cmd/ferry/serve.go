@@ -17,6 +17,7 @@ import (
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/cmd/ferry/internal/serveconfig"
 	"github.com/ferry-mcp/ferry/entity"
+	"github.com/ferry-mcp/ferry/workbench"
 )
 
 const serveHelp = `usage: ferry serve -db URL [flags]
@@ -43,6 +44,12 @@ named api-key-1, api-key-2 (its place in the list) and a token's is its
 sub: the two are never one caller (session, limits), even with one name.
 With neither, only a loopback address is served, unless -insecure. -stdio
 serves one local client.
+-ui serves the workbench at /ui/: a page that lists the tools, prompts and
+resources, calls them through /mcp with the credential typed into it, and
+shows a trace of the last calls of every client. The trace is read with
+the credential /mcp takes: every caller's on loopback without
+authentication, every API key's, and with -jwt-jwks only that of a token
+holding -ui-trace-scope SCOPE; with -insecure it is off.
 /healthz answers 200 while the process serves, and /readyz 200 while it
 is not stopping and its database answers, 503 otherwise, with each
 dependency's state in a JSON body; both take no credential, for a
@@ -254,6 +261,7 @@ type serveConfig struct {
 	limits               callerLimits
 	remote               upstreamConfig  // -openapi or -proto
 	groups               groupConfig     // -discovery, -group-endpoints (serve_groups.go)
+	ui                   uiConfig        // -ui, -ui-trace-scope (serve_ui.go)
 	given                map[string]bool // the flags given
 }
 
@@ -296,6 +304,7 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	c.limits.register(fs)
 	c.remote.register(fs)
 	c.groups.register(fs)
+	c.ui.register(fs)
 	if err := parseFlags(fs, args, serveHelp, e.stdout, e.stderr); err != nil {
 		return nil, err
 	}
@@ -337,6 +346,9 @@ func parseServeFlags(args []string, e *env) (*serveConfig, error) {
 	if err := c.limits.check(); err != nil {
 		return nil, serveUsage(err.Error())
 	}
+	if err := c.ui.check(c); err != nil {
+		return nil, err
+	}
 	if err := c.remote.check(c, set); err != nil {
 		return nil, serveUsage(err.Error())
 	}
@@ -376,6 +388,7 @@ type server struct {
 	env    *env
 	log    *slog.Logger
 	checks []ferry.HealthCheck // what /readyz checks: one per database (serve_health.go)
+	trace  *workbench.Trace    // the workbench's trace, with -ui (serve_ui.go)
 }
 
 // say prints a start-up line on stderr.
@@ -458,6 +471,7 @@ func (s *server) build(ctx context.Context) (srv *ferry.Server, closeDBs func(),
 		Confirm:      s.cfg.confirm,
 		Limits:       ferry.Limits{CallTimeout: s.cfg.callTimeout, ConfirmTimeout: s.cfg.confirmTimeout},
 		Toolsets:     s.cfg.groups.toolsetOptions(),
+		Observer:     s.observer(),
 	}
 	if s.cfg.skills {
 		opts.Skills = &ferry.SkillOptions{}

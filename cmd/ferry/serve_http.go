@@ -83,6 +83,7 @@ func (s *server) serveHTTP(ctx context.Context, srv *ferry.Server, a *authSetup)
 	if err := s.mountGroups(mux, srv, hopts, mw, "http://"+addr+"/mcp"); err != nil {
 		return err
 	}
+	s.mountUI(mux, srv, h, mw, "http://"+addr)
 	hs := ferry.NewHTTPServer(addr, mux)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

@@ -60,6 +60,7 @@ func (s *server) remoteOptions(title, description string) *ferry.ServerOptions {
 		ReadOnly:    !s.cfg.writes,
 		Confirm:     s.cfg.confirm,
 		Limits:      ferry.Limits{CallTimeout: s.cfg.callTimeout, ConfirmTimeout: s.cfg.confirmTimeout},
+		Observer:    s.observer(),
 	}
 	s.cfg.limits.apply(opts)
 	return opts

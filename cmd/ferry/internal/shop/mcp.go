@@ -41,10 +41,11 @@ type CancelIn struct {
 
 // newMCP returns the shop's MCP server: entity tools over db, tools
 // bound to the REST API's routes (api is mux behind its key middleware),
-// a job tool, prompts and resources. It leaves the per-caller limits at
+// a job tool, prompts and resources, observed by obs. It leaves the per-caller limits at
 // their defaults, which ferry demo's start-up lines print.
-func newMCP(ctx context.Context, db *sql.DB, store *Store, api http.Handler, mux *http.ServeMux, o Options) (*ferry.Server, error) {
+func newMCP(ctx context.Context, db *sql.DB, store *Store, api http.Handler, mux *http.ServeMux, obs ferry.Observer, o Options) (*ferry.Server, error) {
 	srv := ferry.NewServer("shop", "1.0.0", &ferry.ServerOptions{
+		Observer:          obs,
 		Logger:            o.Logger,
 		Instructions:      instructions,
 		CompletionHandler: completer(db),

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/auth"
+	"github.com/ferry-mcp/ferry/workbench"
 )
 
 // Options configures [New].
@@ -38,6 +39,9 @@ type Service struct {
 	Store *Store
 	// MCP is the shop's MCP server.
 	MCP *ferry.Server
+	// Trace keeps the last calls MCP answered, of every client, for the
+	// workbench's trace.
+	Trace *workbench.Trace
 	// API is the REST API (paths under /api) behind its key middleware.
 	API http.Handler
 
@@ -75,7 +79,8 @@ func New(ctx context.Context, db *sql.DB, opts *Options) (*Service, error) {
 	mux := http.NewServeMux()
 	(&API{store: s.Store, logger: o.Logger}).Routes(mux)
 	s.API = requireKey(s.keys, o.Logger, mux)
-	s.MCP, err = newMCP(ctx, db, s.Store, s.API, mux, o)
+	s.Trace = workbench.NewTrace(nil)
+	s.MCP, err = newMCP(ctx, db, s.Store, s.API, mux, s.Trace, o)
 	if err != nil {
 		return nil, err
 	}
@@ -86,8 +91,9 @@ func New(ctx context.Context, db *sql.DB, opts *Options) (*Service, error) {
 }
 
 // Handler serves the REST API under /api/ and MCP at /mcp, and each
-// group of the MCP server at /mcp/{group}, all behind the API key, and
-// /healthz and /readyz without it (see [ferry.HealthHandler]: ready while
+// group of the MCP server at /mcp/{group}, all behind the API key, the
+// workbench at /ui/ (its trace behind the API key too: the page sends the
+// key it was given), and /healthz and /readyz without it (see [ferry.HealthHandler]: ready while
 // MCP is not draining and the database answers). Call it once, before
 // serving; [Service.Shutdown] drains what it serves.
 func (s *Service) Handler() http.Handler {
@@ -100,6 +106,7 @@ func (s *Service) Handler() http.Handler {
 	root.Handle("/api/", s.API)
 	root.Handle("/mcp", mw(s.mcpHTTP))
 	root.Handle("/mcp/{group}", mw(s.groupHTTP))
+	workbench.New(s.mcpHTTP, &workbench.Options{Title: "shop", Endpoint: "/mcp", Trace: s.Trace, TraceAuth: mw}).Mount(root, "/ui")
 	ferry.NewHealthHandler(&ferry.HealthOptions{
 		Handlers: []*ferry.HTTPHandler{s.mcpHTTP, s.groupHTTP},
 		Checks:   []ferry.HealthCheck{{Name: "database", Check: s.db.PingContext}},

@@ -1,0 +1,63 @@
+package workbench_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/ferry-mcp/ferry"
+	"github.com/ferry-mcp/ferry/client"
+	"github.com/ferry-mcp/ferry/workbench"
+)
+
+// The workbench beside the MCP endpoint, with a trace of the calls. The
+// trace is served to authenticated callers; here a stand-in middleware
+// makes every request the caller "ada", where a server would use its
+// MCP endpoint's authentication (auth.Middleware).
+func ExampleNew() {
+	trace := workbench.NewTrace(nil)
+	srv := ferry.NewServer("orders", "1.0.0", &ferry.ServerOptions{Observer: trace})
+	ferry.AddTool(srv, ferry.Tool{Name: "count_orders", Description: "Counts the orders.", ReadOnly: true},
+		func(context.Context, struct{}) (int, error) { return 42, nil })
+	mcp := ferry.NewHTTPHandler(srv, nil)
+	authn := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w, r.WithContext(ferry.WithPrincipal(r.Context(), &ferry.Principal{Subject: "ada"})))
+		})
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", authn(mcp))
+	workbench.New(mcp, &workbench.Options{Title: "orders", Trace: trace, TraceAuth: authn}).Mount(mux, "/ui")
+
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+	get := func(path string) string {
+		res, err := http.Get(ts.URL + path)
+		if err != nil {
+			return err.Error()
+		}
+		defer res.Body.Close()
+		var b [512]byte
+		n, _ := res.Body.Read(b[:])
+		return string(b[:n])
+	}
+	fmt.Println(get("/ui/config.json"))
+
+	// A call from any client shows in the trace.
+	c, err := client.DialHTTP(context.Background(), ts.URL+"/mcp", &client.Options{Name: "example-agent", Version: "1"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close()
+	if _, err := c.CallTool(context.Background(), "count_orders", nil); err != nil {
+		fmt.Println(err)
+	}
+	for _, e := range trace.Events(0) {
+		fmt.Println(e.Seq, e.Method, e.Name, e.Caller, e.Outcome)
+	}
+	// Output:
+	// {"title":"orders","endpoint":"/mcp","trace":"trace","protocolVersion":"2026-07-28"}
+	// 1 tools/call count_orders ada ok
+}
