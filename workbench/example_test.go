@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 
 	"github.com/ferry-mcp/ferry"
 	"github.com/ferry-mcp/ferry/client"
@@ -61,3 +62,43 @@ func ExampleNew() {
 	// {"title":"orders","endpoint":"/mcp","trace":"trace","protocolVersion":"2026-07-28"}
 	// 1 tools/call count_orders ada ok
 }
+
+// A trace beside another observer: Join tells both of every request.
+// Here the other one counts requests; otelferry's would make spans.
+func ExampleJoin() {
+	trace := workbench.NewTrace(&workbench.TraceOptions{Size: 100})
+	counter := &counting{}
+	srv := ferry.NewServer("orders", "1.0.0", &ferry.ServerOptions{Observer: workbench.Join(trace, counter)})
+	ferry.AddTool(srv, ferry.Tool{Name: "find_order", Description: "Finds an order.", ReadOnly: true},
+		func(_ context.Context, in struct {
+			ID int `json:"id"`
+		}) (struct{}, error) {
+			return struct{}{}, ferry.NotFound(fmt.Sprintf("no order %d", in.ID))
+		})
+	ts := httptest.NewServer(ferry.NewHTTPHandler(srv, nil))
+	defer ts.Close()
+	c, err := client.DialHTTP(context.Background(), ts.URL, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close()
+	_, _ = c.ListTools(context.Background())
+	_, _ = c.CallTool(context.Background(), "find_order", map[string]any{"id": 7})
+
+	// The trace keeps calls only; the counter saw every request.
+	for _, e := range trace.Events(0) {
+		fmt.Printf("%s %s: %s %s %q\n", e.Method, e.Name, e.Outcome, e.Code, e.Message)
+	}
+	fmt.Println(counter.n.Load() >= 2)
+	// Output:
+	// tools/call find_order: refused not-found "no order 7"
+	// true
+}
+
+// counting is an observer that counts the requests it is told of.
+type counting struct{ n atomic.Int64 }
+
+func (c *counting) Start(ctx context.Context, _ *ferry.RequestInfo) context.Context { return ctx }
+
+func (c *counting) End(context.Context, *ferry.RequestInfo, ferry.RequestEnd) { c.n.Add(1) }

@@ -120,6 +120,8 @@ func (t *Trace) End(ctx context.Context, info *ferry.RequestInfo, end ferry.Requ
 	switch {
 	case end.ErrorCode != 0:
 		e.Outcome, e.Code, e.Message = OutcomeError, strconv.Itoa(int(end.ErrorCode)), end.ErrorMessage
+	case end.Task == ferry.TaskFailed: // a task's error without a code
+		e.Outcome, e.Message = OutcomeError, end.ErrorMessage
 	case end.ToolError:
 		e.Outcome, e.Code, e.Message = toolError(end.Result)
 	case end.Task == ferry.TaskCancelled:

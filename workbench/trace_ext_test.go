@@ -134,6 +134,30 @@ func TestTraceIsBounded(t *testing.T) {
 	}
 }
 
+// TestTraceTaskOutcomes checks how the calls that ran as tasks read: as
+// their tasks ended.
+func TestTraceTaskOutcomes(t *testing.T) {
+	tr := workbench.NewTrace(nil)
+	info := &ferry.RequestInfo{Method: "tools/call", Name: "report", Target: ferry.TargetTool}
+	for _, end := range []ferry.RequestEnd{
+		{Task: ferry.TaskCompleted, Result: []byte(`{"content":[{"type":"text","text":"done"}]}`)},
+		{Task: ferry.TaskCompleted, ToolError: true, Result: []byte(`{"content":[{"type":"text","text":"conflict: the order shipped"}],"isError":true}`)},
+		{Task: ferry.TaskFailed, ErrorCode: ferry.CodeInternalError, ErrorMessage: "internal error (ref abc)"},
+		{Task: ferry.TaskFailed},
+		{Task: ferry.TaskCancelled},
+	} {
+		tr.End(t.Context(), info, end)
+	}
+	var got []string
+	for _, e := range tr.Events(0) {
+		got = append(got, e.Outcome+"|"+e.Code+"|"+e.Message)
+	}
+	want := []string{"ok||", "refused|conflict|the order shipped", "error|-32603|internal error (ref abc)", "error||", "error|cancelled|the task was cancelled"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // TestTraceBoundsWhatClientsChoose checks that a long name (an unknown
 // tool's, which the client chose) and a long message are cut.
 func TestTraceBoundsWhatClientsChoose(t *testing.T) {

@@ -33,10 +33,11 @@ products, customers, orders and their lines on an SQLite file, created and
 seeded on first start (the same rows every time) and reused after.
 
 Over HTTP it serves MCP at /mcp and its REST API at /api, both behind one
-API key sent as "Authorization: Bearer KEY", the workbench at /ui/ (a page
-that lists the tools, calls them with the key typed into it, and shows the
-calls of every client as they come in), and /healthz (alive) and
-/readyz (ready: not stopping, the database answers) without it, for probes. The key comes from --api-key,
+API key sent as "Authorization: Bearer KEY", and /healthz (alive) and
+/readyz (ready: not stopping, the database answers) without it, for probes.
+The workbench at /ui/ is a page that lists the tools, calls them through
+/mcp with the key typed into it, and shows the calls of every client as
+they come in (the page needs no key; its trace needs the same one). The key comes from --api-key,
 else $FERRY_DEMO_API_KEY (which is then not printed), else a new random one
 printed at start. Because a key is always required, --http may name a
 non-loopback address; the demo has no TLS, so put a TLS proxy in front of
@@ -282,6 +283,8 @@ Connect Claude Code:
   claude mcp add --transport http shop %[1]s/mcp --header "%[2]s"
 Or write it into Claude Code's, Claude Desktop's, Cursor's or VS Code's configuration:
   ferry install claude-code shop %[1]s/mcp -header '%[3]s'
+Try the tools in a browser (the workbench asks for the API key):
+  %[1]s/ui/
 Open the MCP Inspector:
   npx @modelcontextprotocol/inspector --server-url %[1]s/mcp --transport http --header "%[2]s"
 Call the REST API:

@@ -38,8 +38,10 @@ func TestDemoServesWorkbench(t *testing.T) {
 		<-done
 	}()
 	base, key := m[1], m[2]
-	if want := "ferry demo: workbench at " + base + "/ui/ "; !strings.Contains(stderr.String(), want) {
-		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	for _, want := range []string{"ferry demo: workbench at " + base + "/ui/ ", "\n  " + base + "/ui/\n"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
 	}
 	get := func(path, key string) (int, string) {
 		t.Helper()
