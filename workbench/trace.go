@@ -149,7 +149,14 @@ func toolError(result json.RawMessage) (outcome, code, message string) {
 	}
 	text := res.Content[0].Text
 	if rest, ok := strings.CutPrefix(text, "invalid arguments:"); ok {
-		return OutcomeRefused, string(ferry.RefusalInvalid), strings.TrimSpace(rest)
+		// One "- PATH: sentence" line per argument, read as one line.
+		var lines []string
+		for line := range strings.Lines(rest) {
+			if line = strings.TrimPrefix(strings.TrimSpace(line), "- "); line != "" {
+				lines = append(lines, line)
+			}
+		}
+		return OutcomeRefused, string(ferry.RefusalInvalid), strings.Join(lines, "; ")
 	}
 	if head, rest, ok := strings.Cut(text, ": "); ok && isRefusalCode(head) {
 		return OutcomeRefused, head, rest

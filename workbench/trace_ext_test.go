@@ -38,7 +38,7 @@ func TestTraceRecordsEachOutcome(t *testing.T) {
 	want := []row{
 		{"tools/call", "echo", "other", "ok", "", ""},
 		{"tools/call", "refuse", "other", "refused", "not-found", "no order 7"},
-		{"tools/call", "echo", "other", "refused", "invalid", "- n: must be at most 5, got 9\n- text: must be at least 1 character, got 0"},
+		{"tools/call", "echo", "other", "refused", "invalid", "n: must be at most 5, got 9; text: must be at least 1 character, got 0"},
 		// A tool's own error and its panic are masked behind a reference.
 		{"tools/call", "fail", "other", "tool-error", "", "the tool failed unexpectedly (ref "},
 		{"tools/call", "crash", "other", "tool-error", "", "the tool failed unexpectedly (ref "},
