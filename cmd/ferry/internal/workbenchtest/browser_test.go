@@ -6,11 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ferry-mcp/ferry/cmd/ferry/internal/chromium"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -25,26 +26,6 @@ const readmeShot = "03-table"
 
 // repoRoot is the repository's root, relative to this module.
 const repoRoot = "../../../.."
-
-// chromium returns the path of the Chromium binary: $CHROMIUM, or
-// Debian's. Without one the test is skipped, but not in CI, where .ci/run
-// installs it.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{os.Getenv("CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if p == "" {
-			continue
-		}
-		if _, err := exec.LookPath(p); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("no Chromium: install Debian's chromium package (apt-get install -y chromium) or set CHROMIUM")
-	}
-	t.Skip("no Chromium (apt-get install -y chromium, or set CHROMIUM)")
-	return ""
-}
 
 // browser is one headless Chromium tab and where its screenshots go.
 type browser struct {
@@ -61,7 +42,7 @@ type browser struct {
 // window.__added (see watchScript).
 func browse(t *testing.T, resolve ...string) *browser {
 	t.Helper()
-	bin := chromium(t)
+	bin := chromium.Path(t)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(bin),
 		chromedp.Flag("headless", true),

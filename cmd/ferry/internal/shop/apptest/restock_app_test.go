@@ -9,13 +9,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ferry-mcp/ferry/cmd/ferry/internal/chromium"
 
 	"github.com/chromedp/chromedp"
 
@@ -85,26 +85,6 @@ func (c *mcpClient) try(t *testing.T, method string, params map[string]any) (jso
 	return msg.Result, msg.Error
 }
 
-// chromium returns the path of the Chromium binary: $CHROMIUM, or
-// Debian's. Without one the test is skipped, but not in CI, where .ci/run
-// installs it.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{os.Getenv("CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if p == "" {
-			continue
-		}
-		if _, err := exec.LookPath(p); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("no Chromium: install Debian's chromium package (apt-get install -y chromium) or set CHROMIUM")
-	}
-	t.Skip("no Chromium (apt-get install -y chromium, or set CHROMIUM)")
-	return ""
-}
-
 // shopWithApp serves the demo shop and returns its MCP client and
 // database.
 func shopWithApp(t *testing.T) (*mcpClient, *sql.DB) {
@@ -155,7 +135,7 @@ func skus(t *testing.T, db *sql.DB, n int) (low []string, ok string) {
 // tool's result, and its "Check again" button calls the tool through the
 // host, whose fresh answer it draws.
 func TestRestockAppInChromium(t *testing.T) {
-	bin := chromium(t)
+	bin := chromium.Path(t)
 	mcp, db := shopWithApp(t)
 
 	var tools struct {
