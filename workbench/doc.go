@@ -23,7 +23,11 @@
 //	authn := auth.Middleware(&auth.Options{Authenticators: authenticators})
 //	mux := http.NewServeMux()
 //	mux.Handle("/mcp", authn(mcp))
-//	workbench.New(mcp, &workbench.Options{Title: "orders", Trace: trace, TraceAuth: authn}).Mount(mux, "/ui")
+//	workbench.New(mcp, &workbench.Options{Title: "orders", Trace: trace, Server: srv, Auth: authn}).Mount(mux, "/ui")
+//
+// With [Options.Server] set, the page's catalog also shows each tool's
+// groups, scopes and roles (which tools/list does not carry) from
+// catalog.json, behind Auth, naming only the tools the caller may call.
 //
 // ferry demo serves it at /ui/, and ferry serve with -ui.
 //
@@ -46,7 +50,7 @@
 // message, duration; never arguments or results. Set it as the server's
 // observer ([Join] combines it with another, such as otelferry's) and
 // pass it to [Options.Trace]. Its endpoint, GET trace?after=SEQ, answers
-// at once with the events after SEQ, behind [Options.TraceAuth], to the
+// at once with the events after SEQ, behind [Options.Auth], to the
 // callers [Options.MayReadTrace] allows: by default every authenticated
 // caller and no anonymous one. What a trace shows of other clients'
 // calls (who called what, and the refusals they got) is for the people

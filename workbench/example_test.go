@@ -29,7 +29,7 @@ func ExampleNew() {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", authn(mcp))
-	workbench.New(mcp, &workbench.Options{Title: "orders", Trace: trace, TraceAuth: authn}).Mount(mux, "/ui")
+	workbench.New(mcp, &workbench.Options{Title: "orders", Trace: trace, Server: srv, Auth: authn}).Mount(mux, "/ui")
 
 	ts := httptest.NewServer(mux)
 	defer ts.Close()
@@ -59,7 +59,7 @@ func ExampleNew() {
 		fmt.Println(e.Seq, e.Method, e.Name, e.Caller, e.Outcome)
 	}
 	// Output:
-	// {"title":"orders","endpoint":"/mcp","trace":"trace","protocolVersion":"2026-07-28"}
+	// {"title":"orders","endpoint":"/mcp","trace":"trace","catalog":"catalog.json","protocolVersion":"2026-07-28"}
 	// 1 tools/call count_orders ada ok
 }
 

@@ -95,7 +95,7 @@ func newSite(t *testing.T, traceOpts *workbench.TraceOptions) *site {
 	h := ferry.NewHTTPHandler(srv, nil)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mw(h))
-	workbench.New(h, &workbench.Options{Title: "wb-test", Trace: trace, TraceAuth: mw,
+	workbench.New(h, &workbench.Options{Title: "wb-test", Trace: trace, Auth: mw,
 		MayReadTrace: func(p *ferry.Principal) bool { return p != nil && p.Subject == "reader" },
 	}).Mount(mux, "/ui")
 	return &site{mux: mux, mcp: h, trace: trace, srv: srv}

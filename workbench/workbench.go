@@ -46,17 +46,23 @@ type Options struct {
 	// to, on the page's own origin: "/mcp". If empty, [DefaultEndpoint].
 	Endpoint string
 	// Trace, if not nil, is served at "trace" below the page, to the
-	// callers TraceAuth lets through and MayReadTrace allows; the page
+	// callers Auth lets through and MayReadTrace allows; the page
 	// shows it. The server's observer must include it (see [Join]). If
 	// nil, the page shows no trace, and "trace" is not found.
 	Trace *Trace
-	// TraceAuth authenticates a request for the trace before it is
-	// served, and sets its caller with [ferry.WithPrincipal]: the MCP
+	// Server, if not nil, is the server behind the MCP endpoint: the
+	// page's catalog then shows each tool's groups, scopes and roles,
+	// which tools/list does not carry, read from "catalog.json" below the
+	// page, behind Auth. It names only the tools the caller may call
+	// ([ferry.Server.Allows]), as tools/list does.
+	Server *ferry.Server
+	// Auth authenticates a request for the trace or the catalog before it
+	// is served, and sets its caller with [ferry.WithPrincipal]: the MCP
 	// endpoint's own authentication middleware (auth.Middleware), so that
-	// the trace asks for the same credential as the endpoint. If nil, the
-	// request reaches MayReadTrace anonymous.
-	TraceAuth func(http.Handler) http.Handler
-	// MayReadTrace reports whether a caller that TraceAuth let through
+	// they ask for the same credential as the endpoint. If nil, the
+	// request is served anonymous.
+	Auth func(http.Handler) http.Handler
+	// MayReadTrace reports whether a caller that Auth let through
 	// may read the trace; p is nil for an anonymous caller. A caller it
 	// refuses gets 403. If nil, every authenticated caller may, and an
 	// anonymous one may not: a server whose MCP endpoint needs no
@@ -75,7 +81,10 @@ type Options struct {
 //     the MCP endpoint's path, the trace's path relative to the page
 //     ("" when there is none) and the protocol version it speaks;
 //   - GET {prefix}/trace?after=SEQ the trace's events after SEQ (see
-//     [Trace]), behind [Options.TraceAuth] and [Options.MayReadTrace].
+//     [Trace]), behind [Options.Auth] and [Options.MayReadTrace];
+//   - GET {prefix}/catalog.json the groups, scopes and roles of the tools
+//     the caller may call, behind [Options.Auth], when [Options.Server]
+//     is set.
 //
 // Every response carries [ContentSecurityPolicy], nosniff, no-referrer
 // and no-store headers, and none sets a cookie: the credential the user
@@ -86,6 +95,7 @@ type Handler struct {
 	mcp    *ferry.HTTPHandler // whose Host and Origin rules the workbench follows
 	config []byte             // config.json
 	trace  http.Handler       // the trace endpoint behind its authentication, or nil
+	tools  http.Handler       // catalog.json behind its authentication, or nil
 }
 
 // New returns the workbench of the MCP endpoint mcp: it follows mcp's
@@ -114,8 +124,14 @@ func New(mcp *ferry.HTTPHandler, opts *Options) *Handler {
 	h.config = configJSON(o)
 	if o.Trace != nil {
 		h.trace = o.Trace.handler(o.MayReadTrace)
-		if o.TraceAuth != nil {
-			h.trace = o.TraceAuth(h.trace)
+		if o.Auth != nil {
+			h.trace = o.Auth(h.trace)
+		}
+	}
+	if o.Server != nil {
+		h.tools = catalogHandler(o.Server)
+		if o.Auth != nil {
+			h.tools = o.Auth(h.tools)
 		}
 	}
 	return h
@@ -123,16 +139,20 @@ func New(mcp *ferry.HTTPHandler, opts *Options) *Handler {
 
 // configJSON is the page's config.json.
 func configJSON(o Options) []byte {
-	trace := ""
+	trace, catalog := "", ""
 	if o.Trace != nil {
 		trace = "trace"
+	}
+	if o.Server != nil {
+		catalog = "catalog.json"
 	}
 	b, _ := json.Marshal(struct {
 		Title           string `json:"title"`
 		Endpoint        string `json:"endpoint"`
 		Trace           string `json:"trace"`
+		Catalog         string `json:"catalog,omitempty"`
 		ProtocolVersion string `json:"protocolVersion"`
-	}{o.Title, o.Endpoint, trace, ferry.Version20260728})
+	}{o.Title, o.Endpoint, trace, catalog, ferry.Version20260728})
 	return b
 }
 
@@ -166,6 +186,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		serveAsset(w, r, "index.html")
 	case "config.json":
 		writeBody(w, r, "application/json", h.config)
+	case "catalog.json":
+		if h.tools == nil {
+			writeError(w, http.StatusNotFound, "not found: this workbench has no catalog")
+			return
+		}
+		h.tools.ServeHTTP(w, r)
 	case "trace":
 		if h.trace == nil {
 			writeError(w, http.StatusNotFound, "not found: this workbench has no trace")

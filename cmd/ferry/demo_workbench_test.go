@@ -67,7 +67,7 @@ func TestDemoServesWorkbench(t *testing.T) {
 		t.Errorf("GET /ui/: %d %.80s", status, body)
 	}
 	if status, body := get("/ui/config.json", ""); status != 200 ||
-		body != `{"title":"shop","endpoint":"/mcp","trace":"trace","protocolVersion":"2026-07-28"}` {
+		body != `{"title":"shop","endpoint":"/mcp","trace":"trace","catalog":"catalog.json","protocolVersion":"2026-07-28"}` {
 		t.Errorf("GET /ui/config.json: %d %s", status, body)
 	}
 	c := ferrytest.DialHTTP(t, base+"/mcp", &ferrytest.Options{Header: http.Header{"Authorization": {"Bearer " + key}}})

@@ -95,7 +95,7 @@ func (s *server) mountUI(mux *http.ServeMux, srv *ferry.Server, h *ferry.HTTPHan
 		return
 	}
 	may, why := s.tracePolicy(srv)
-	opts := &workbench.Options{Title: "ferry serve", Endpoint: "/mcp", TraceAuth: mw, MayReadTrace: may}
+	opts := &workbench.Options{Title: "ferry serve", Endpoint: "/mcp", Server: srv, Auth: mw, MayReadTrace: may}
 	if may != nil {
 		opts.Trace = s.trace
 	}

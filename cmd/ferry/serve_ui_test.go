@@ -79,7 +79,7 @@ func TestServeUINoAuth(t *testing.T) {
 		t.Errorf("GET /ui/: %d %.80s", status, body)
 	}
 	if status, body := uiGet(t, s, "/ui/config.json"); status != 200 ||
-		body != `{"title":"ferry serve","endpoint":"/mcp","trace":"trace","protocolVersion":"2026-07-28"}` {
+		body != `{"title":"ferry serve","endpoint":"/mcp","trace":"trace","catalog":"catalog.json","protocolVersion":"2026-07-28"}` {
 		t.Errorf("GET /ui/config.json: %d %s", status, body)
 	}
 	s.call(t, "list_products", map[string]any{"top": 1})

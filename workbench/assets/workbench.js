@@ -45,7 +45,8 @@ const MAX_LIST_PAGES = 50;
 let progressTokens = 0;
 
 const state = {
-  config: { title: "", endpoint: "/mcp", trace: "", protocolVersion: "" },
+  config: { title: "", endpoint: "/mcp", trace: "", catalog: "", protocolVersion: "" },
+  toolMeta: {}, // catalog.json's tools: groups, scopes and roles by tool name
   client: null,
   connected: false,
   serverInfo: null,
@@ -110,7 +111,7 @@ async function init() {
     const c = await res.json();
     if (!c || typeof c !== "object") throw new Error("not an object");
     // The page trusts its own server's config, but not its types.
-    for (const k of ["title", "endpoint", "trace", "protocolVersion"]) if (typeof c[k] === "string") state.config[k] = c[k];
+    for (const k of ["title", "endpoint", "trace", "catalog", "protocolVersion"]) if (typeof c[k] === "string") state.config[k] = c[k];
     if (c.groups && typeof c.groups === "object") state.config.groups = c.groups;
   } catch (err) {
     setStatus("error", "The workbench's config.json could not be read (" + err.message + "); it tries " + state.config.endpoint + ".");
@@ -173,6 +174,7 @@ async function connect() {
         throw err;
       }
     }
+    state.toolMeta = await loadToolMeta(credential);
     state.catalog = catalog;
     state.serverInfo = info;
     state.noCompletions = false;
@@ -314,8 +316,34 @@ function metaList(item, words) {
   return found;
 }
 
+// loadToolMeta reads config.catalog (the groups, scopes and roles of the
+// tools this credential may call, which tools/list does not carry); a
+// server without one, or an answer that cannot be read, gives none.
+async function loadToolMeta(credential) {
+  if (!state.config.catalog) return {};
+  try {
+    const headers = { Accept: "application/json" };
+    if (credential) headers.Authorization = "Bearer " + credential;
+    const res = await fetch(state.config.catalog, { headers, cache: "no-store", credentials: "omit", redirect: "error" });
+    if (!res.ok) return {};
+    const d = await res.json();
+    return d && d.tools && typeof d.tools === "object" && !Array.isArray(d.tools) ? d.tools : {};
+  } catch {
+    return {};
+  }
+}
+
+// toolMetaList is the list of strings catalog.json gives a tool under key.
+function toolMetaList(kind, item, key) {
+  if (kind !== "tool" || typeof item.name !== "string" || !Object.hasOwn(state.toolMeta, item.name)) return [];
+  const m = state.toolMeta[item.name];
+  if (!m || typeof m !== "object" || !Array.isArray(m[key])) return [];
+  return m[key].filter((x) => typeof x === "string");
+}
+
 function groupsOf(kind, item) {
   const g = metaList(item, ["groups", "group"]);
+  for (const x of toolMetaList(kind, item, "groups")) if (!g.includes(x)) g.push(x);
   const cfg = state.config.groups;
   if (cfg && typeof cfg === "object" && !Array.isArray(cfg)) {
     for (const x of [].concat(cfg[keyOf(kind, item)] || [])) if (typeof x === "string" && !g.includes(x)) g.push(x);
@@ -323,8 +351,10 @@ function groupsOf(kind, item) {
   return g;
 }
 
-function scopesOf(item) {
+function scopesOf(kind, item) {
   const s = metaList(item, ["scopes", "requiredscopes", "scope"]);
+  for (const x of toolMetaList(kind, item, "scopes")) if (!s.includes(x)) s.push(x);
+  for (const x of toolMetaList(kind, item, "roles")) if (!s.includes("role " + x)) s.push("role " + x);
   if (s.length === 0 && typeof item.description === "string") {
     // Ferry's DescribeRequirements appends "Requires the scope(s) a, b."
     const m = /Requires the scopes? (.+?)\.(?:\s|$)/.exec(item.description);
@@ -422,7 +452,7 @@ function select(kind, item, focus) {
   }
   $("definition").querySelector("pre").textContent = JSON.stringify(item, null, 2);
   fillList(d.querySelector(".groups"), "Groups", groupsOf(kind, item));
-  fillList(d.querySelector(".scopes"), "Requires", scopesOf(item));
+  fillList(d.querySelector(".scopes"), "Requires", scopesOf(kind, item));
 
   // The form: a tool's input schema, a prompt's arguments, a template's
   // variables; a resource has none.

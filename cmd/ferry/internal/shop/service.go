@@ -106,7 +106,7 @@ func (s *Service) Handler() http.Handler {
 	root.Handle("/api/", s.API)
 	root.Handle("/mcp", mw(s.mcpHTTP))
 	root.Handle("/mcp/{group}", mw(s.groupHTTP))
-	workbench.New(s.mcpHTTP, &workbench.Options{Title: "shop", Endpoint: "/mcp", Trace: s.Trace, TraceAuth: mw}).Mount(root, "/ui")
+	workbench.New(s.mcpHTTP, &workbench.Options{Title: "shop", Endpoint: "/mcp", Trace: s.Trace, Server: s.MCP, Auth: mw}).Mount(root, "/ui")
 	ferry.NewHealthHandler(&ferry.HealthOptions{
 		Handlers: []*ferry.HTTPHandler{s.mcpHTTP, s.groupHTTP},
 		Checks:   []ferry.HealthCheck{{Name: "database", Check: s.db.PingContext}},

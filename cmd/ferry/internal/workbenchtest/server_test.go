@@ -103,8 +103,9 @@ func fromBrowser(e exchange) bool { return strings.Contains(e.UserAgent, "Chrome
 // demo is the demo shop served in-process with its workbench, as ferry
 // demo serves it.
 type demo struct {
-	url string // the server's base URL: http://127.0.0.1:PORT
-	rec *recorder
+	url    string // the server's base URL: http://127.0.0.1:PORT
+	rec    *recorder
+	groups map[string][]string // each tool's groups, as the server holds them
 }
 
 // startDemo serves the demo shop (shop.New, its Handler with the
@@ -127,7 +128,11 @@ func startDemo(t *testing.T) *demo {
 	rec := &recorder{}
 	hs := httptest.NewServer(rec.wrap(svc.Handler()))
 	t.Cleanup(hs.Close)
-	return &demo{url: hs.URL, rec: rec}
+	groups := map[string][]string{}
+	for _, tool := range svc.MCP.Catalog().Tools() {
+		groups[tool.Name] = tool.Groups
+	}
+	return &demo{url: hs.URL, rec: rec, groups: groups}
 }
 
 // withKey sends an API key with every request, as an MCP client

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -239,8 +240,17 @@ const rawRequest = `(() => {
   try { return JSON.parse(pre.textContent).params.arguments || {}; } catch (e) { return null; }
 })()`
 
-func stepTable(t *testing.T, _ *demo, sdk *mcp.ClientSession, b *browser) {
+func stepTable(t *testing.T, d *demo, sdk *mcp.ClientSession, b *browser) {
 	openTool(b, "list_products")
+	// Its groups, which tools/list does not carry, come from catalog.json.
+	groups := d.groups["list_products"]
+	if len(groups) == 0 {
+		t.Fatal("the demo's list_products is in no group")
+	}
+	for _, g := range groups {
+		b.wait("list_products' detail names its group "+g,
+			`document.querySelector("#detail .groups").textContent.includes(`+strconv.Quote(g)+`)`, nil)
+	}
 	if unnamed := b.unnamedControls(); len(unnamed) > 0 {
 		t.Errorf("with list_products' form, controls without an accessible name: %q", unnamed)
 	}
