@@ -54,7 +54,7 @@ func browse(t *testing.T, resolve ...string) *browser {
 		chromedp.Flag("no-first-run", true),
 		chromedp.Flag("no-default-browser-check", true),
 		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(profile(t)),
+		chromedp.UserDataDir(chromium.Profile(t)),
 	}
 	if len(resolve) > 0 {
 		rules := make([]string, len(resolve))
@@ -73,28 +73,6 @@ func browse(t *testing.T, resolve ...string) *browser {
 		return err
 	}))
 	return b
-}
-
-// profile returns a new directory for Chromium's profile, removed after
-// the test. Not t.TempDir: Chromium's helper processes may still write
-// there for a moment after the browser ended, which would fail the test
-// for the cleanup's sake.
-func profile(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "workbenchtest-chromium-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for range 50 {
-			if os.RemoveAll(dir) == nil {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		t.Logf("could not remove Chromium's profile %s", dir)
-	})
-	return dir
 }
 
 // watchScript runs in every page before its own script (the DevTools
