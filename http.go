@@ -145,11 +145,7 @@ func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 
 // ServeHTTP implements [http.Handler].
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if header, option := h.refusedBy(r); header != "" {
-		h.srv.logger.WarnContext(r.Context(), "ferry: refused a request from an origin it does not serve",
-			"header", header, "value", refusedValue(r, header),
-			"hint", "if this client is yours, add it to HTTPOptions."+option)
-		writeJSONError(w, http.StatusForbidden, CodeInvalidRequest, "forbidden: the request's "+header+" is not allowed")
+	if h.Refused(w, r) {
 		return
 	}
 	if h.opts.GroupPathValue != "" && !h.servesGroupOf(w, r) {

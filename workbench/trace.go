@@ -115,7 +115,7 @@ func (t *Trace) End(ctx context.Context, info *ferry.RequestInfo, end ferry.Requ
 	e := Event{Time: time.Now().Add(-end.Duration), Method: info.Method, Name: cut(info.Name, maxNameBytes),
 		Client: cut(info.Client, maxNameBytes), Duration: end.Duration, Outcome: OutcomeOK}
 	if p, ok := ferry.PrincipalFromContext(ctx); ok {
-		e.Caller = p.Subject
+		e.Caller = cut(p.Subject, maxNameBytes)
 	}
 	switch {
 	case end.ErrorCode != 0:

@@ -100,5 +100,9 @@ func (s *server) mountUI(mux *http.ServeMux, srv *ferry.Server, h *ferry.HTTPHan
 		opts.Trace = s.trace
 	}
 	workbench.New(h, opts).Mount(mux, "/ui")
-	s.say("workbench: %s/ui/ (it asks for the credential /mcp takes; its trace: %s)", base, why)
+	asks := "it asks for the credential /mcp takes"
+	if s.cfg.apiKeyEnv == "" && s.cfg.jwks == "" {
+		asks = "no credential: /mcp takes none"
+	}
+	s.say("workbench: %s/ui/ (%s; its trace: %s)", base, asks, why)
 }

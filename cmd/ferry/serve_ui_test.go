@@ -72,7 +72,7 @@ func TestServeUINoAuth(t *testing.T) {
 	d.shop(t)
 	s := startServe(t, []string{"-db", d.url, "-http", "127.0.0.1:0", "-ui"})
 	base := strings.TrimSuffix(s.url, "/mcp")
-	if want := "ferry serve: workbench: " + base + "/ui/ (it asks for the credential /mcp takes; its trace: every caller (no authentication, loopback only))\n"; !contains(s.stderr.String(), want) {
+	if want := "ferry serve: workbench: " + base + "/ui/ (no credential: /mcp takes none; its trace: every caller (no authentication, loopback only))\n"; !contains(s.stderr.String(), want) {
 		t.Errorf("stderr lacks %q:\n%s", want, s.stderr.String())
 	}
 	if status, body := uiGet(t, s, "/ui/"); status != 200 || !contains(body, "<html") {
